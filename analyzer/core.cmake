@@ -1,0 +1,2 @@
+add_library(flopscope_analyzer STATIC latency.cpp module_path.cpp)
+target_link_libraries(flopscope_analyzer PUBLIC flopscope_model flopscope_flops PRIVATE flopscope_warnings)

@@ -1,0 +1,40 @@
+// Latency statistics over iterations: mean and percentiles (linear interpolation between closest ranks,
+// as numpy's default), plus a bootstrap confidence interval for the difference of two medians.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace flopscope {
+
+struct LatencyStats {
+  int samples = 0;
+  double mean = 0;
+  double p50 = 0;
+  double p90 = 0;
+  double p99 = 0;
+  double min = 0;
+  double max = 0;
+  std::vector<double> values;  // per-iteration values, in iteration order
+};
+
+LatencyStats latency_stats(std::vector<double> values);
+
+// Percentile q in [0, 100] of sorted values.
+double percentile_sorted(std::span<const double> sorted, double q);
+
+struct MedianDifference {
+  double median_a = 0;
+  double median_b = 0;
+  double diff = 0;      // median_b - median_a
+  double ci_low = 0;    // 95% bootstrap interval of the difference
+  double ci_high = 0;
+  bool significant = false;  // the interval excludes 0
+};
+
+// Deterministic (seeded) percentile bootstrap over iterations.
+MedianDifference median_difference(std::span<const double> a, std::span<const double> b,
+                                   int resamples = 2000, std::uint64_t seed = 42);
+
+}  // namespace flopscope

@@ -1,0 +1,100 @@
+// The per-run analysis every presentation shares (CLI reports, diff, GUI): the module tree with self and
+// inclusive costs per iteration, latency statistics over iterations, top ops, FLOPs coverage and kernel
+// attribution. Pure function of a RunData.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/latency.h"
+#include "db/model/run_data.h"
+
+namespace flopscope {
+
+// Costs of one iteration (one forward pass). FLOPs/MACs/bytes are means over iterations.
+struct Cost {
+  double flops = 0;
+  double macs = 0;
+  double bytes_read = 0;
+  double bytes_written = 0;
+  double measured_flops = 0;  // from hardware counters (kernels), when present
+  double dram_bytes = 0;      // measured DRAM read + write, when present
+  double ops = 0;             // op calls per iteration (all depths)
+  double kernels = 0;         // kernels per iteration
+  double bytes() const { return bytes_read + bytes_written; }
+  // FLOPs per byte of minimum traffic; 0 when no bytes.
+  double intensity() const { return bytes() > 0 ? flops / bytes() : 0; }
+};
+
+struct ModuleSummary {
+  Id module_id = kNoId;
+  std::string path;  // "" for the root
+  std::string type;
+  int depth = 0;                 // root 0
+  int parent = -1;               // index into RunSummary::modules
+  std::vector<int> children;     // indices, in module order
+  double calls = 0;              // calls per iteration (contiguous spans of its ops)
+  Cost self;
+  Cost inclusive;
+  // Host op time per iteration (sum of outermost op durations), self and inclusive, over iterations.
+  LatencyStats self_time;
+  LatencyStats inclusive_time;
+  // Device time per iteration of kernels attributed to this module subtree (traces, CUPTI).
+  LatencyStats gpu_time;
+  double share_flops = 0;  // inclusive FLOPs / total FLOPs
+  double share_time = 0;   // inclusive time P50 / total P50 (gpu time when the run has kernels)
+};
+
+struct OpSummary {
+  std::string name;
+  std::string module_path;
+  double calls = 0;  // per iteration
+  double flops = 0;  // per iteration
+  double bytes = 0;
+  double time_ns = 0;  // per iteration, mean, inclusive duration
+  std::string flops_source;
+};
+
+// Ops that carry FLOPs nobody counted: no formula and no counted descendant.
+struct CoverageGap {
+  std::string name;
+  std::int64_t count = 0;     // over the whole run
+  double time_ns = 0;         // inclusive time over the whole run
+  double share_of_time = 0;   // of all outermost-op time
+};
+
+struct AttributionStats {
+  std::int64_t kernels = 0;
+  std::int64_t kernels_with_op = 0;
+  std::int64_t kernels_with_module = 0;
+  double kernel_time_ns = 0;
+  double kernel_time_attributed_ns = 0;  // to a module other than the root
+};
+
+struct RunSummary {
+  RunInfo info;
+  int iterations = 0;
+  std::vector<ModuleSummary> modules;  // pre-order; [0] is the root
+  Cost total;
+  LatencyStats iteration_time;  // host op time per iteration
+  LatencyStats iteration_gpu_time;
+  bool has_kernels = false;
+  std::vector<OpSummary> top_ops;
+  std::vector<CoverageGap> coverage_gaps;
+  std::int64_t ops_total = 0;
+  std::int64_t ops_with_formula = 0;
+  AttributionStats attribution;
+  std::vector<QualityIssue> quality;
+
+  // Index of a module by path, -1 when absent.
+  int find(const std::string& path) const;
+};
+
+struct SummaryOptions {
+  std::size_t top_ops = 20;
+};
+
+RunSummary summarize(const RunData& run, const SummaryOptions& options = {});
+
+}  // namespace flopscope

@@ -1,0 +1,162 @@
+// The records of a run: what every capture path produces and every analysis consumes. Plain structs with
+// value semantics; no SQLite, Torch, CUPTI or Qt types. Times are nanoseconds, sizes bytes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flopscope {
+
+using Id = std::int64_t;
+inline constexpr Id kNoId = -1;
+
+// How a run was captured.
+enum class SourceKind { kTorchCpu, kCupti, kKineto, kNsys, kNcu, kUnknown };
+
+// Where an op's FLOPs came from.
+enum class FlopsSource {
+  kNone,      // no formula for this op and no counter: unknown, never silently zero
+  kFormula,   // analytic formula from shapes (analyzer/flops)
+  kMeasured,  // hardware counters
+  kNested,    // inside an op whose own count already covers this work; excluded from totals
+};
+
+enum class Severity { kInfo, kWarning, kError };
+
+const char* to_string(SourceKind kind);
+const char* to_string(FlopsSource source);
+const char* to_string(Severity severity);
+SourceKind source_kind_from_string(const std::string& s);
+FlopsSource flops_source_from_string(const std::string& s);
+Severity severity_from_string(const std::string& s);
+
+// One argument of an op call as a profiler sees it, modelled on Kineto's "Input Dims" / "Input type" /
+// "Concrete Inputs" so that every capture path feeds the FLOPs registry the same way.
+struct OpArg {
+  bool is_tensor = false;
+  std::string dtype;                // normalised: float32, float16, bfloat16, int64, bool, ... ("" if none)
+  std::vector<std::int64_t> shape;  // tensors only
+  std::string value;                // scalars and lists as text: "1", "[1, 1]", "False", "" when unknown
+
+  bool operator==(const OpArg&) const = default;
+};
+
+struct RunInfo {
+  std::string tool_version;
+  SourceKind source_kind = SourceKind::kUnknown;
+  std::string source_path;    // the model or trace the run came from
+  std::string source_sha256;  // hex digest of that file
+  std::string device;         // "cpu", "NVIDIA H100 80GB HBM3", ...
+  std::string host;
+  std::string input_spec;     // e.g. "int64[1,4096]"; several joined by "; "
+  int iterations = 0;
+  int warmup = 0;
+  int threads = 0;
+  std::int64_t created_unix_ns = 0;
+  std::string command_line;
+};
+
+struct ModuleRecord {
+  Id id = kNoId;
+  Id parent_id = kNoId;  // kNoId for the root
+  std::string path;      // dotted, as named_modules() gives it; "" for the root
+  std::string type;      // class name, e.g. "Linear"
+};
+
+struct OpRecord {
+  Id id = kNoId;
+  int iteration = 0;
+  std::int64_t sequence = 0;  // order of start within the run
+  std::string name;           // e.g. "aten::linear"
+  std::int64_t thread = 0;
+  std::int64_t start_ns = 0;  // from the run's start
+  std::int64_t duration_ns = 0;
+  Id module_id = kNoId;
+  Id parent_op_id = kNoId;  // the op that called this one, if any
+  int depth = 0;            // 0 for ops called from the model code itself
+  std::vector<OpArg> args;
+  double flops = 0;
+  double macs = 0;
+  double bytes_read = 0;
+  double bytes_written = 0;
+  FlopsSource flops_source = FlopsSource::kNone;
+  std::string flops_note;  // why a count is an estimate, or which formula was used
+};
+
+// True for ops whose FLOPs and bytes enter totals: counted once, at the outermost op that has a count.
+inline bool counts_toward_totals(const OpRecord& op) {
+  return op.flops_source == FlopsSource::kFormula || op.flops_source == FlopsSource::kMeasured;
+}
+
+enum class KernelKind { kKernel, kMemcpy, kMemset };
+const char* to_string(KernelKind kind);
+KernelKind kernel_kind_from_string(const std::string& s);
+
+struct KernelRecord {
+  Id id = kNoId;
+  KernelKind kind = KernelKind::kKernel;
+  std::string name;
+  int device = 0;
+  std::int64_t stream = 0;
+  std::int64_t start_ns = 0;
+  std::int64_t duration_ns = 0;
+  std::array<int, 3> grid{0, 0, 0};
+  std::array<int, 3> block{0, 0, 0};
+  std::int64_t correlation = 0;
+  int iteration = 0;
+  Id op_id = kNoId;      // the op that launched it, kNoId when unattributed
+  Id module_id = kNoId;  // the module of that op (or of the enclosing NVTX scope)
+  std::int64_t graph_id = 0;       // CUDA graph, 0 if none
+  std::int64_t graph_node_id = 0;  // CUDA graph node, 0 if none
+  // Measured counters; has_counters says whether they were collected for this kernel.
+  bool has_counters = false;
+  double flops_fp64 = 0;
+  double flops_fp32 = 0;
+  double flops_fp16 = 0;
+  double tensor_ops = 0;  // tensor-pipe work as the counter reports it
+  double dram_bytes_read = 0;
+  double dram_bytes_written = 0;
+  double l2_bytes = 0;
+  double bytes = 0;  // memcpy / memset size
+};
+
+struct ParamRecord {
+  Id id = kNoId;
+  std::string name;  // full dotted name, e.g. "layers.0.attn.q_proj.weight"
+  Id module_id = kNoId;
+  std::string dtype;
+  std::vector<std::int64_t> shape;
+  std::int64_t numel = 0;
+  std::int64_t bytes = 0;
+  double l2 = 0;
+  double max_abs = 0;
+  double nonzero_fraction = 0;
+  std::string sha256;  // of the raw little-endian element bytes
+};
+
+struct GraphNode {
+  Id id = kNoId;
+  std::string kind;  // op kind, e.g. "aten::linear", or "input" / "output"
+  std::string label;
+  Id module_id = kNoId;
+  std::string module_path;
+  std::string output_shapes;  // e.g. "float32[1,64,128]"
+};
+
+struct GraphEdge {
+  Id src = kNoId;
+  Id dst = kNoId;
+  std::string label;  // tensor shape on the edge, if known
+};
+
+// One row of the data-quality table: a kind of problem, how often it happened, how bad it is.
+struct QualityIssue {
+  std::string what;
+  std::int64_t count = 0;
+  Severity severity = Severity::kInfo;
+  std::string detail;
+};
+
+}  // namespace flopscope

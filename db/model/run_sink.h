@@ -1,0 +1,63 @@
+// Where capture writes a run. The collector and importers depend on this interface only; db/ provides the
+// SQLite implementation, and MemoryRunSink collects into a RunData for tests and in-process analysis.
+#pragma once
+
+#include <span>
+
+#include "db/model/run_data.h"
+#include "db/model/status.h"
+
+namespace flopscope {
+
+class RunSink {
+ public:
+  virtual ~RunSink() = default;
+  virtual Status begin(const RunInfo& info) = 0;
+  virtual Status add_modules(std::span<const ModuleRecord> modules) = 0;
+  virtual Status add_ops(std::span<const OpRecord> ops) = 0;
+  virtual Status add_kernels(std::span<const KernelRecord> kernels) = 0;
+  virtual Status add_params(std::span<const ParamRecord> params) = 0;
+  virtual Status add_graph(std::span<const GraphNode> nodes, std::span<const GraphEdge> edges) = 0;
+  virtual Status add_quality(std::span<const QualityIssue> issues) = 0;
+  // Makes the run visible (for a file: renames the temporary file into place). Without finish(), a
+  // destroyed sink leaves nothing behind.
+  virtual Status finish() = 0;
+};
+
+class MemoryRunSink final : public RunSink {
+ public:
+  Status begin(const RunInfo& info) override {
+    data_.info = info;
+    return {};
+  }
+  Status add_modules(std::span<const ModuleRecord> m) override { return append(data_.modules, m); }
+  Status add_ops(std::span<const OpRecord> o) override { return append(data_.ops, o); }
+  Status add_kernels(std::span<const KernelRecord> k) override { return append(data_.kernels, k); }
+  Status add_params(std::span<const ParamRecord> p) override { return append(data_.params, p); }
+  Status add_graph(std::span<const GraphNode> n, std::span<const GraphEdge> e) override {
+    (void)append(data_.graph_nodes, n);
+    return append(data_.graph_edges, e);
+  }
+  Status add_quality(std::span<const QualityIssue> q) override { return append(data_.quality, q); }
+  Status finish() override {
+    finished_ = true;
+    return {};
+  }
+
+  bool finished() const { return finished_; }
+  RunData& data() { return data_; }
+
+ private:
+  template <typename T>
+  static Status append(std::vector<T>& to, std::span<const T> from) {
+    to.insert(to.end(), from.begin(), from.end());
+    return {};
+  }
+  RunData data_;
+  bool finished_ = false;
+};
+
+// Writes a whole RunData through a sink, in order.
+Status write_run(RunSink& sink, const RunData& run);
+
+}  // namespace flopscope
