@@ -22,7 +22,7 @@ class ProfileCommand final : public Command {
         ->required();
     app.add_option("--iters", options_.iterations, "Measured iterations (default 10)");
     app.add_option("--warmup", options_.warmup, "Warmup iterations, not recorded (default 2)");
-    app.add_option("--threads", options_.threads, "Intra-op threads (default: LibTorch's choice)");
+    app.add_option("--threads", options_.threads, "Intra-op threads (default: one per CPU core)");
     app.add_option("--seed", options_.seed, "Seed for the random inputs (default 0)");
     app.add_option("-o,--output", output_, "Run database to write")->required();
     app.add_flag("--force", force_, "Overwrite the output database");

@@ -1,6 +1,7 @@
 // LibTorch TU: the RecordFunction callback. Kept apart from the model-loading TU so each compiles alone.
 #include "collector/torch/op_observer.h"
 
+#include <ATen/core/function_schema.h>
 #include <ATen/record_function.h>
 #include <torch/csrc/jit/runtime/interpreter.h>
 
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <mutex>
 #include <sstream>
+#include <unordered_map>
 
 #include "db/model/dtype.h"
 
@@ -73,6 +75,24 @@ OpArg to_arg(const c10::IValue& v) {
   return a;
 }
 
+// Boxed calls (the TorchScript interpreter's) hand RecordFunction the whole interpreter stack; the op's own
+// arguments are its last N entries, N from the schema (cached per overload, per thread).
+c10::ArrayRef<const c10::IValue> own_inputs(const at::RecordFunction& fn) {
+  auto inputs = fn.inputs();
+  auto name = fn.operator_name();
+  if (!name) return inputs;
+  thread_local std::unordered_map<std::string, std::size_t> arg_counts;
+  std::string key = name->name + "." + name->overload_name;
+  auto it = arg_counts.find(key);
+  if (it == arg_counts.end()) {
+    auto schema = fn.operator_schema();
+    std::size_t n = schema && !schema->is_vararg() ? schema->arguments().size() : SIZE_MAX;
+    it = arg_counts.emplace(std::move(key), n).first;
+  }
+  if (it->second < inputs.size()) return inputs.slice(inputs.size() - it->second);
+  return inputs;
+}
+
 }  // namespace
 
 struct OpObserver::State {
@@ -127,7 +147,7 @@ OpObserver::OpObserver(const ModuleTree& tree) : state_(std::make_unique<State>(
       // Only outermost ops pay for the interpreter's call stack; nested ops inherit their caller's module.
       op.module_id = s->tree->resolve(parse_torchscript_hierarchy(torch::jit::currentModuleHierarchy()));
     }
-    auto inputs = fn.inputs();
+    auto inputs = own_inputs(fn);
     op.args.reserve(inputs.size());
     for (const auto& v : inputs) op.args.push_back(to_arg(v));
     op.start_ns = now_ns() - s->origin;

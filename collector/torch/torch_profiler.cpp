@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <thread>
 #include <fstream>
 
 #include "collector/torch/op_observer.h"
@@ -165,7 +166,8 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
                            (required == expected ? "" : "-" + std::to_string(expected)) + " input(s), but " +
                            std::to_string(o.inputs.size()) + " --input spec(s) were given");
   }
-  if (o.threads > 0) at::set_num_threads(o.threads);
+  // LibTorch's OpenMP default can be 1 thread; use every core unless told otherwise.
+  at::set_num_threads(o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
 
   TorchProfile result;
   RunData& run = result.run;

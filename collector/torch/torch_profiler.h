@@ -19,7 +19,7 @@ struct TorchProfileOptions {
   std::vector<InputSpec> inputs;
   int iterations = 10;
   int warmup = 2;
-  int threads = 0;  // 0: LibTorch's default
+  int threads = 0;  // 0: one per CPU core
   std::uint64_t seed = 0;
   bool observe = true;  // false runs the same loop without the op observer (overhead baseline)
   std::string tool_version;
