@@ -32,10 +32,12 @@ Status error_status(sqlite3* db, int rc, const std::string& path, std::string_vi
   // The connection's message is more specific than the code's ("no such table: run"), but only when
   // it belongs to this error.
   const char* msg = (db != nullptr && sqlite3_errcode(db) == rc) ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  const StatusCode code = status_code_for(rc);
   std::string text = path + ": ";
   if (!what.empty()) text.append(what).append(": ");
+  if (code == StatusCode::kCorrupt) text += "corrupt SQLite file: ";
   text += msg;
-  return {status_code_for(rc), std::move(text)};
+  return {code, std::move(text)};
 }
 
 StatusOr<Database> Database::open(const std::string& path, int flags, const std::string& name) {
