@@ -1,4 +1,8 @@
 // read_run_database: a whole run from a run database into RunData, each table in id order.
+#include <algorithm>
+#include <iterator>
+#include <thread>
+
 #include "db/json_columns.h"
 #include "db/run_database.h"
 #include "db/run_database_format.h"
@@ -11,10 +15,7 @@ using sqlite::Statement;
 
 // Runs `sql` and calls row(stmt) for each result row; `table` names the table in error messages.
 template <typename RowFn>
-Status for_each_row(Database& db, std::string_view table, std::string_view sql, RowFn&& row) {
-  StatusOr<Statement> prepared = db.prepare(sql);
-  if (!prepared.ok()) return prepared.status().WithContext(std::string("reading ") + std::string(table));
-  Statement& stmt = *prepared;
+Status for_each_row(Statement& stmt, std::string_view table, RowFn&& row) {
   while (true) {
     StatusOr<bool> more = stmt.step();
     if (!more.ok()) {
@@ -26,9 +27,63 @@ Status for_each_row(Database& db, std::string_view table, std::string_view sql, 
   }
 }
 
-std::int64_t count_rows(Database& db, std::string_view table) {
-  StatusOr<std::int64_t> n = db.query_int("SELECT count(*) FROM " + std::string(table));
-  return n.ok() ? *n : 0;  // only a reservation hint: a real error shows up when the rows are read
+template <typename RowFn>
+Status for_each_row(Database& db, std::string_view table, std::string_view sql, RowFn&& row) {
+  StatusOr<Statement> prepared = db.prepare(sql);
+  if (!prepared.ok()) return prepared.status().WithContext(std::string("reading ") + std::string(table));
+  return for_each_row(*prepared, table, row);
+}
+
+// Tables this large are read in id ranges by several threads, each with its own connection.
+constexpr std::int64_t kRowsPerThread = 100'000;
+constexpr unsigned kMaxThreads = 8;
+
+// Reads `table` (which has an integer primary key `id`) in id order into `out`; row(stmt, record) fills
+// one record from the selected `columns`.
+template <typename T, typename RowFn>
+Status read_table(Database& db, std::string_view table, std::string_view columns, std::vector<T>& out, RowFn row) {
+  const std::string select = "SELECT " + std::string(columns) + " FROM " + std::string(table);
+  auto one = [&](Statement& s) { return row(s, out.emplace_back()); };
+  FS_ASSIGN_OR_RETURN(std::int64_t rows, db.query_int("SELECT count(*) FROM " + std::string(table)));
+  out.reserve(static_cast<std::size_t>(rows));
+  // An in-memory copy (a migrated older file) has no file name for more connections.
+  const char* file = sqlite3_db_filename(db.get(), "main");
+  const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  const auto threads =
+      static_cast<unsigned>(std::min({rows / kRowsPerThread, cores, std::int64_t{kMaxThreads}}));
+  if (threads < 2 || file == nullptr || *file == '\0') {
+    return for_each_row(db, table, select + " ORDER BY id", one);
+  }
+  FS_ASSIGN_OR_RETURN(std::int64_t lo, db.query_int("SELECT min(id) FROM " + std::string(table)));
+  FS_ASSIGN_OR_RETURN(std::int64_t hi, db.query_int("SELECT max(id) FROM " + std::string(table)));
+  // Chunk i holds ids in [bound(i), bound(i + 1) - 1]; unsigned arithmetic spans any int64 range.
+  const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+  auto bound = [&](unsigned i) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + span / threads * i +
+                                     span % threads * i / threads);
+  };
+  std::vector<std::vector<T>> parts(threads);
+  std::vector<Status> results(threads);
+  std::vector<std::thread> workers;
+  const std::string ranged = select + " WHERE id BETWEEN ?1 AND ?2 ORDER BY id";
+  for (unsigned i = 0; i < threads; ++i) {
+    workers.emplace_back([&, i] {
+      results[i] = [&]() -> Status {
+        FS_ASSIGN_OR_RETURN(Database conn, Database::open(file, SQLITE_OPEN_READONLY, db.path()));
+        FS_ASSIGN_OR_RETURN(Statement stmt, conn.prepare(ranged));
+        FS_RETURN_IF_ERROR(stmt.bind(1, bound(i)));
+        FS_RETURN_IF_ERROR(stmt.bind(2, i + 1 == threads ? hi : bound(i + 1) - 1));
+        parts[i].reserve(static_cast<std::size_t>(rows / threads));
+        return for_each_row(stmt, table, [&](Statement& s) { return row(s, parts[i].emplace_back()); });
+      }();
+    });
+  }
+  for (std::thread& t : workers) t.join();
+  for (unsigned i = 0; i < threads; ++i) {
+    FS_RETURN_IF_ERROR(results[i]);
+    std::move(parts[i].begin(), parts[i].end(), std::back_inserter(out));
+  }
+  return {};
 }
 
 Status bad_row(const Database& db, std::string_view table, std::int64_t id, const Status& s) {
@@ -62,22 +117,18 @@ Status read_info(Database& db, RunInfo& info) {
 }
 
 Status read_modules(Database& db, std::vector<ModuleRecord>& out) {
-  out.reserve(static_cast<std::size_t>(count_rows(db, "module")));
-  return for_each_row(db, "module", "SELECT id, parent_id, path, type FROM module ORDER BY id", [&](Statement& s) {
-    out.push_back({s.id(0), s.id(1), s.str(2), s.str(3)});
+  return read_table(db, "module", "id, parent_id, path, type", out, [](Statement& s, ModuleRecord& m) {
+    m = {s.id(0), s.id(1), s.str(2), s.str(3)};
     return Status();
   });
 }
 
 Status read_ops(Database& db, std::vector<OpRecord>& out) {
-  out.reserve(static_cast<std::size_t>(count_rows(db, "op")));
-  return for_each_row(
+  return read_table(
       db, "op",
-      "SELECT id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, parent_op_id, depth, "
-      "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, flops_note "
-      "FROM op ORDER BY id",
-      [&](Statement& s) {
-        OpRecord& o = out.emplace_back();
+      "id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, parent_op_id, depth, "
+      "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, flops_note",
+      out, [&](Statement& s, OpRecord& o) {
         o.id = s.id(0);
         o.iteration = s.int32(1);
         o.sequence = s.int64(2);
@@ -101,15 +152,12 @@ Status read_ops(Database& db, std::vector<OpRecord>& out) {
 }
 
 Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
-  out.reserve(static_cast<std::size_t>(count_rows(db, "kernel")));
-  return for_each_row(
+  return read_table(
       db, "kernel",
-      "SELECT id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, block_x, block_y, "
+      "id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, block_x, block_y, "
       "block_z, correlation, iteration, op_id, module_id, graph_id, graph_node_id, has_counters, flops_fp64, "
-      "flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes FROM kernel "
-      "ORDER BY id",
-      [&](Statement& s) {
-        KernelRecord& k = out.emplace_back();
+      "flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes",
+      out, [](Statement& s, KernelRecord& k) {
         k.id = s.id(0);
         k.kind = kernel_kind_from_string(s.str(1));
         k.name = s.str(2);
@@ -139,11 +187,9 @@ Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
 }
 
 Status read_params(Database& db, std::vector<ParamRecord>& out) {
-  return for_each_row(db, "param",
-                      "SELECT id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256 "
-                      "FROM param ORDER BY id",
-                      [&](Statement& s) {
-                        ParamRecord& p = out.emplace_back();
+  return read_table(db, "param",
+                    "id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256", out,
+                    [&](Statement& s, ParamRecord& p) {
                         p.id = s.id(0);
                         p.name = s.str(1);
                         p.module_id = s.id(2);
@@ -161,12 +207,11 @@ Status read_params(Database& db, std::vector<ParamRecord>& out) {
 }
 
 Status read_graph(Database& db, std::vector<GraphNode>& nodes, std::vector<GraphEdge>& edges) {
-  FS_RETURN_IF_ERROR(for_each_row(
-      db, "graph_node", "SELECT id, kind, label, module_id, module_path, output_shapes FROM graph_node ORDER BY id",
-      [&](Statement& s) {
-        nodes.push_back({s.id(0), s.str(1), s.str(2), s.id(3), s.str(4), s.str(5)});
-        return Status();
-      }));
+  FS_RETURN_IF_ERROR(read_table(db, "graph_node", "id, kind, label, module_id, module_path, output_shapes", nodes,
+                                 [](Statement& s, GraphNode& n) {
+                                   n = {s.id(0), s.str(1), s.str(2), s.id(3), s.str(4), s.str(5)};
+                                   return Status();
+                                 }));
   return for_each_row(db, "graph_edge", "SELECT src, dst, label FROM graph_edge ORDER BY rowid", [&](Statement& s) {
     edges.push_back({s.int64(0), s.int64(1), s.str(2)});
     return Status();

@@ -1,6 +1,8 @@
 // Writing a run and reading it back gives the same records, field by field.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "db/run_database.h"
 #include "db_test_util.h"
 
@@ -84,6 +86,34 @@ TEST(RunDatabaseRoundTrip, BatchesAcrossTransactions) {
   ASSERT_TRUE(back.ok()) << back.status().message();
   ASSERT_EQ(back->ops.size(), static_cast<std::size_t>(kRows));
   EXPECT_EQ(back->ops[kRows - 1].args[0].shape, (std::vector<std::int64_t>{kRows - 1, 2}));
+}
+
+TEST(RunDatabaseRoundTrip, LargeTablesReadInParallelKeepIdOrder) {
+  // Enough rows for the reader to split the table into id ranges; ids sparse, negative and near the int64
+  // limits so that range splitting must not overflow.
+  TempDir dir;
+  const std::string path = dir.file("wide.db");
+  RunData run;
+  constexpr std::int64_t kRows = 250'000;
+  constexpr std::int64_t kStep = 36'000'000'000'000;
+  for (std::int64_t i = 0; i < kRows; ++i) {
+    KernelRecord k;
+    k.id = (i - kRows / 2) * kStep;
+    k.correlation = i;
+    run.kernels.push_back(k);
+  }
+  run.kernels.back().id = std::numeric_limits<std::int64_t>::max();
+  run.kernels.front().id = std::numeric_limits<std::int64_t>::min() + 1;  // min() itself is kNoId's neighbour
+  auto sink = create_run_database(path, false);
+  ASSERT_TRUE(sink.ok());
+  ASSERT_TRUE(write_run(**sink, run).ok());
+  auto back = read_run_database(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back->kernels.size(), run.kernels.size());
+  for (std::size_t i = 0; i < run.kernels.size(); ++i) {
+    ASSERT_EQ(back->kernels[i].id, run.kernels[i].id) << i;
+    ASSERT_EQ(back->kernels[i].correlation, static_cast<std::int64_t>(i)) << i;
+  }
 }
 
 }  // namespace
