@@ -1,90 +1,14 @@
 // read_run_database: a whole run from a run database into RunData, each table in id order.
-#include <algorithm>
-#include <iterator>
-#include <thread>
-
 #include "db/json_columns.h"
 #include "db/run_database.h"
 #include "db/run_database_format.h"
+#include "db/table_reader.h"
 
 namespace flopscope {
 namespace {
 
 using sqlite::Database;
 using sqlite::Statement;
-
-// Runs `sql` and calls row(stmt) for each result row; `table` names the table in error messages.
-template <typename RowFn>
-Status for_each_row(Statement& stmt, std::string_view table, RowFn&& row) {
-  while (true) {
-    StatusOr<bool> more = stmt.step();
-    if (!more.ok()) {
-      const Status& s = more.status();
-      return Status(s.code(), s.message() + " (reading table " + std::string(table) + ")");
-    }
-    if (!*more) return {};
-    FS_RETURN_IF_ERROR(row(stmt));
-  }
-}
-
-template <typename RowFn>
-Status for_each_row(Database& db, std::string_view table, std::string_view sql, RowFn&& row) {
-  StatusOr<Statement> prepared = db.prepare(sql);
-  if (!prepared.ok()) return prepared.status().WithContext(std::string("reading ") + std::string(table));
-  return for_each_row(*prepared, table, row);
-}
-
-// Tables this large are read in id ranges by several threads, each with its own connection.
-constexpr std::int64_t kRowsPerThread = 100'000;
-constexpr unsigned kMaxThreads = 8;
-
-// Reads `table` (which has an integer primary key `id`) in id order into `out`; row(stmt, record) fills
-// one record from the selected `columns`.
-template <typename T, typename RowFn>
-Status read_table(Database& db, std::string_view table, std::string_view columns, std::vector<T>& out, RowFn row) {
-  const std::string select = "SELECT " + std::string(columns) + " FROM " + std::string(table);
-  auto one = [&](Statement& s) { return row(s, out.emplace_back()); };
-  FS_ASSIGN_OR_RETURN(std::int64_t rows, db.query_int("SELECT count(*) FROM " + std::string(table)));
-  out.reserve(static_cast<std::size_t>(rows));
-  // An in-memory copy (a migrated older file) has no file name for more connections.
-  const char* file = sqlite3_db_filename(db.get(), "main");
-  const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-  const auto threads =
-      static_cast<unsigned>(std::min({rows / kRowsPerThread, cores, std::int64_t{kMaxThreads}}));
-  if (threads < 2 || file == nullptr || *file == '\0') {
-    return for_each_row(db, table, select + " ORDER BY id", one);
-  }
-  FS_ASSIGN_OR_RETURN(std::int64_t lo, db.query_int("SELECT min(id) FROM " + std::string(table)));
-  FS_ASSIGN_OR_RETURN(std::int64_t hi, db.query_int("SELECT max(id) FROM " + std::string(table)));
-  // Chunk i holds ids in [bound(i), bound(i + 1) - 1]; unsigned arithmetic spans any int64 range.
-  const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
-  auto bound = [&](unsigned i) {
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + span / threads * i +
-                                     span % threads * i / threads);
-  };
-  std::vector<std::vector<T>> parts(threads);
-  std::vector<Status> results(threads);
-  std::vector<std::thread> workers;
-  const std::string ranged = select + " WHERE id BETWEEN ?1 AND ?2 ORDER BY id";
-  for (unsigned i = 0; i < threads; ++i) {
-    workers.emplace_back([&, i] {
-      results[i] = [&]() -> Status {
-        FS_ASSIGN_OR_RETURN(Database conn, Database::open(file, SQLITE_OPEN_READONLY, db.path()));
-        FS_ASSIGN_OR_RETURN(Statement stmt, conn.prepare(ranged));
-        FS_RETURN_IF_ERROR(stmt.bind(1, bound(i)));
-        FS_RETURN_IF_ERROR(stmt.bind(2, i + 1 == threads ? hi : bound(i + 1) - 1));
-        parts[i].reserve(static_cast<std::size_t>(rows / threads));
-        return for_each_row(stmt, table, [&](Statement& s) { return row(s, parts[i].emplace_back()); });
-      }();
-    });
-  }
-  for (std::thread& t : workers) t.join();
-  for (unsigned i = 0; i < threads; ++i) {
-    FS_RETURN_IF_ERROR(results[i]);
-    std::move(parts[i].begin(), parts[i].end(), std::back_inserter(out));
-  }
-  return {};
-}
 
 Status bad_row(const Database& db, std::string_view table, std::int64_t id, const Status& s) {
   return Corrupt(db.path() + ": " + std::string(table) + " " + std::to_string(id) + ": " + s.message());

@@ -36,6 +36,29 @@ TEST(JsonColumns, StringsWithQuotesAndUnicodeRoundTrip) {
   EXPECT_EQ(back, args);
 }
 
+TEST(JsonColumns, ReadsStandardJsonFromOtherWriters) {
+  // Whitespace, escaped slashes and \u escapes (including a surrogate pair), as any JSON library may write.
+  std::vector<OpArg> back;
+  ASSERT_TRUE(decode_op_args(" [ [ 2 , 3 ] , null ] ", R"([ "f\u00e9" , "\ud83d\ude00" ])", R"(["a\/b", "\t"])", back)
+                  .ok());
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].shape, (std::vector<std::int64_t>{2, 3}));
+  EXPECT_FALSE(back[1].is_tensor);
+  EXPECT_EQ(back[0].dtype, "f\u00e9");
+  EXPECT_EQ(back[1].dtype, "\U0001F600");
+  EXPECT_EQ(back[0].value, "a/b");
+  EXPECT_EQ(back[1].value, "\t");
+}
+
+TEST(JsonColumns, ControlCharactersAreEscaped) {
+  std::vector<OpArg> args = {{false, "", {}, std::string("a\x01" "b\0c", 5)}};
+  OpArgColumns c = encode_op_args(args);
+  EXPECT_EQ(c.concrete_inputs, R"(["a\u0001b\u0000c"])");
+  std::vector<OpArg> back;
+  ASSERT_TRUE(decode_op_args(c.input_dims, c.input_types, c.concrete_inputs, back).ok());
+  EXPECT_EQ(back, args);
+}
+
 TEST(JsonColumns, MalformedColumnsAreCorrupt) {
   std::vector<OpArg> out;
   EXPECT_EQ(decode_op_args("[[1]", "[\"a\"]", "[\"\"]", out).code(), StatusCode::kCorrupt);
@@ -44,6 +67,11 @@ TEST(JsonColumns, MalformedColumnsAreCorrupt) {
   EXPECT_EQ(decode_op_args("[{}]", "[\"a\"]", "[\"\"]", out).code(), StatusCode::kCorrupt);
   EXPECT_EQ(decode_op_args("[null]", "[1]", "[\"\"]", out).code(), StatusCode::kCorrupt);
   EXPECT_EQ(decode_op_args("{}", "[]", "[]", out).code(), StatusCode::kCorrupt);
+  EXPECT_EQ(decode_op_args("[]", "[]", "[] x", out).code(), StatusCode::kCorrupt);
+  EXPECT_EQ(decode_op_args("[[1]]", "[\"a]", "[\"\"]", out).code(), StatusCode::kCorrupt);
+  EXPECT_EQ(decode_op_args("[[1]]", "[\"\\q\"]", "[\"\"]", out).code(), StatusCode::kCorrupt);
+  EXPECT_EQ(decode_op_args("[[99999999999999999999]]", "[\"a\"]", "[\"\"]", out).code(), StatusCode::kCorrupt);
+  EXPECT_EQ(decode_op_args("", "", "", out).code(), StatusCode::kCorrupt);
 }
 
 TEST(JsonColumns, Shapes) {
@@ -56,6 +84,9 @@ TEST(JsonColumns, Shapes) {
   EXPECT_TRUE(back.empty());
   EXPECT_EQ(decode_shape("[1,", back).code(), StatusCode::kCorrupt);
   EXPECT_EQ(decode_shape("\"x\"", back).code(), StatusCode::kCorrupt);
+  EXPECT_EQ(decode_shape("[1e3]", back).code(), StatusCode::kCorrupt);
+  ASSERT_TRUE(decode_shape("[-9223372036854775807]", back).ok());
+  EXPECT_EQ(back[0], -9223372036854775807);
 }
 
 }  // namespace

@@ -49,6 +49,23 @@ TEST(Schema, DocumentedTablesAreTheTablesOfARun) {
   EXPECT_EQ(documented_tables(), expected);
 }
 
+TEST(Schema, JsonColumnsAreValidJsonForSqlQueries) {
+  TempDir dir;
+  const std::string path = dir.file("run.db");
+  auto sink = create_run_database(path, false);
+  ASSERT_TRUE(sink.ok());
+  ASSERT_TRUE(write_run(**sink, testing::sample_run()).ok());
+  auto db = sqlite::Database::open(path, SQLITE_OPEN_READONLY);
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(db->query_int("SELECT count(*) FROM op WHERE json_valid(input_dims) AND json_valid(input_types) AND "
+                          "json_valid(concrete_inputs)")
+                .value(),
+            3);
+  EXPECT_EQ(db->query_int("SELECT count(*) FROM param WHERE json_valid(shape)").value(), 2);
+  // A user can query arguments the way Kineto traces are queried: the first input's last dimension.
+  EXPECT_EQ(db->query_int("SELECT json_extract(input_dims, '$[0][2]') FROM op WHERE id = 10").value(), 64);
+}
+
 #ifdef FLOPSCOPE_SQLITE3_CLI
 TEST(Schema, SqliteShellShowsTheDocumentedTablesWithComments) {
   TempDir dir;
