@@ -17,12 +17,6 @@ namespace {
 using testing::TempDir;
 namespace fs = std::filesystem;
 
-void write_sample(const std::string& path) {
-  auto sink = create_run_database(path, true);
-  ASSERT_TRUE(sink.ok()) << sink.status().message();
-  ASSERT_TRUE(write_run(**sink, testing::sample_run()).ok());
-}
-
 void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
 }
@@ -56,7 +50,7 @@ TEST(RunDatabaseErrors, OverwriteReplacesExistingFile) {
   TempDir dir;
   const std::string path = dir.file("run.db");
   write_bytes(path, "old");
-  write_sample(path);
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   auto back = read_run_database(path);
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(back->kernels.size(), 3u);
@@ -170,7 +164,7 @@ TEST(RunDatabaseErrors, OtherApplicationsRunTable) {
 TEST(RunDatabaseErrors, NewerSchemaIsRefused) {
   TempDir dir;
   const std::string path = dir.file("run.db");
-  write_sample(path);
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   run_sql(path, "PRAGMA user_version = 7");
   auto r = read_run_database(path);
   ASSERT_FALSE(r.ok());
@@ -182,7 +176,7 @@ TEST(RunDatabaseErrors, NewerSchemaIsRefused) {
 TEST(RunDatabaseErrors, TruncatedFileIsCorrupt) {
   TempDir dir;
   const std::string path = dir.file("run.db");
-  write_sample(path);
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   const auto size = fs::file_size(path);
   ASSERT_GT(size, 8192u);
   for (std::uintmax_t keep : {size - 1, size - 4096, size / 2, std::uintmax_t{4096}, std::uintmax_t{150},
@@ -203,7 +197,7 @@ TEST(RunDatabaseErrors, OverwrittenPagesAreCorruptNotACrash) {
   // Garbage over the table pages (the header stays intact): SQLite's own checks must surface as Corrupt.
   TempDir dir;
   const std::string path = dir.file("run.db");
-  write_sample(path);
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   const auto size = fs::file_size(path);
   std::string bytes = read_file(path).value();
   for (std::size_t i = 100; i < size; ++i) bytes[i] = static_cast<char>((i * 131) & 0xff);
@@ -218,7 +212,7 @@ TEST(RunDatabaseErrors, OverwrittenPagesAreCorruptNotACrash) {
 TEST(RunDatabaseErrors, BadJsonInARowIsCorrupt) {
   TempDir dir;
   const std::string path = dir.file("run.db");
-  write_sample(path);
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   run_sql(path, "UPDATE op SET input_dims = '[[1,2' WHERE id = 10");
   auto r = read_run_database(path);
   ASSERT_FALSE(r.ok());
@@ -229,7 +223,7 @@ TEST(RunDatabaseErrors, BadJsonInARowIsCorrupt) {
 TEST(RunDatabaseErrors, ReadingDoesNotModifyTheFile) {
   TempDir dir;
   const std::string path = dir.file("run.db");
-  write_sample(path);
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   const std::string before = read_file(path).value();
   ASSERT_TRUE(read_run_database(path).ok());
   EXPECT_EQ(read_file(path).value(), before);

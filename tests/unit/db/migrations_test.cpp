@@ -91,11 +91,7 @@ TEST(Migrations, ReadingAnOlderRunDatabaseMigratesACopyNotTheFile) {
   // A real run database at the current version, read by a build that knows one more step.
   TempDir dir;
   const std::string path = dir.file("old.db");
-  {
-    auto sink = create_run_database(path, false);
-    ASSERT_TRUE(sink.ok());
-    ASSERT_TRUE(write_run(**sink, testing::sample_run()).ok());
-  }
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   const std::string before = read_file(path).value();
   std::vector<SchemaStep> steps(schema_steps().begin(), schema_steps().end());
   const int next = static_cast<int>(steps.size()) + 1;

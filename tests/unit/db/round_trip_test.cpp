@@ -15,10 +15,7 @@ TEST(RunDatabaseRoundTrip, EveryFieldOfEveryRecord) {
   TempDir dir;
   const std::string path = dir.file("run.db");
   RunData run = testing::sample_run();
-  auto sink = create_run_database(path, false);
-  ASSERT_TRUE(sink.ok()) << sink.status().message();
-  ASSERT_TRUE(write_run(**sink, run).ok());
-  sink->reset();
+  ASSERT_TRUE(testing::write_run_file(path, run));
 
   auto back = read_run_database(path);
   ASSERT_TRUE(back.ok()) << back.status().message();
@@ -31,9 +28,7 @@ TEST(RunDatabaseRoundTrip, EmptyRunKeepsItsInfo) {
   const std::string path = dir.file("empty.db");
   RunData run;
   run.info.tool_version = "x";
-  auto sink = create_run_database(path, false);
-  ASSERT_TRUE(sink.ok()) << sink.status().message();
-  ASSERT_TRUE(write_run(**sink, run).ok());
+  ASSERT_TRUE(testing::write_run_file(path, run));
   auto back = read_run_database(path);
   ASSERT_TRUE(back.ok()) << back.status().message();
   testing::expect_equal(run, *back);
@@ -49,9 +44,7 @@ TEST(RunDatabaseRoundTrip, RecordsComeBackInIdOrder) {
     k.name = "k" + std::to_string(id);
     run.kernels.push_back(k);
   }
-  auto sink = create_run_database(path, false);
-  ASSERT_TRUE(sink.ok());
-  ASSERT_TRUE(write_run(**sink, run).ok());
+  ASSERT_TRUE(testing::write_run_file(path, run));
   auto back = read_run_database(path);
   ASSERT_TRUE(back.ok()) << back.status().message();
   ASSERT_EQ(back->kernels.size(), 3u);
@@ -104,9 +97,7 @@ TEST(RunDatabaseRoundTrip, LargeTablesReadInParallelKeepIdOrder) {
   }
   run.kernels.back().id = std::numeric_limits<std::int64_t>::max();
   run.kernels.front().id = std::numeric_limits<std::int64_t>::min() + 1;  // min() itself is kNoId's neighbour
-  auto sink = create_run_database(path, false);
-  ASSERT_TRUE(sink.ok());
-  ASSERT_TRUE(write_run(**sink, run).ok());
+  ASSERT_TRUE(testing::write_run_file(path, run));
   auto back = read_run_database(path);
   ASSERT_TRUE(back.ok()) << back.status().message();
   ASSERT_EQ(back->kernels.size(), run.kernels.size());

@@ -40,9 +40,7 @@ std::set<std::string> documented_tables() {
 TEST(Schema, DocumentedTablesAreTheTablesOfARun) {
   TempDir dir;
   const std::string path = dir.file("run.db");
-  auto sink = create_run_database(path, false);
-  ASSERT_TRUE(sink.ok());
-  ASSERT_TRUE(write_run(**sink, testing::sample_run()).ok());
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   const std::set<std::string> expected = {"run",   "module",     "op",         "kernel",
                                           "param", "graph_node", "graph_edge", "data_quality"};
   EXPECT_EQ(tables_in(path), expected);
@@ -52,9 +50,7 @@ TEST(Schema, DocumentedTablesAreTheTablesOfARun) {
 TEST(Schema, JsonColumnsAreValidJsonForSqlQueries) {
   TempDir dir;
   const std::string path = dir.file("run.db");
-  auto sink = create_run_database(path, false);
-  ASSERT_TRUE(sink.ok());
-  ASSERT_TRUE(write_run(**sink, testing::sample_run()).ok());
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   auto db = sqlite::Database::open(path, SQLITE_OPEN_READONLY);
   ASSERT_TRUE(db.ok());
   EXPECT_EQ(db->query_int("SELECT count(*) FROM op WHERE json_valid(input_dims) AND json_valid(input_types) AND "
@@ -70,9 +66,7 @@ TEST(Schema, JsonColumnsAreValidJsonForSqlQueries) {
 TEST(Schema, SqliteShellShowsTheDocumentedTablesWithComments) {
   TempDir dir;
   const std::string path = dir.file("run.db");
-  auto sink = create_run_database(path, false);
-  ASSERT_TRUE(sink.ok());
-  ASSERT_TRUE(write_run(**sink, testing::sample_run()).ok());
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   std::string out;
   std::FILE* p = ::popen((std::string(FLOPSCOPE_SQLITE3_CLI) + " '" + path + "' .schema").c_str(), "r");
   ASSERT_NE(p, nullptr);
