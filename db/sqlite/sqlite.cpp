@@ -50,6 +50,7 @@ StatusOr<Database> Database::open(const std::string& path, int flags, const std:
     return s;
   }
   sqlite3_extended_result_codes(db, 1);
+  sqlite3_busy_timeout(db, 5000);  // another process writing the file: wait a little, then "database is locked"
   return Database(db, shown);
 }
 

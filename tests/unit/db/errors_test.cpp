@@ -220,6 +220,17 @@ TEST(RunDatabaseErrors, BadJsonInARowIsCorrupt) {
   EXPECT_TRUE(r.status().message().starts_with(path + ": op 10: ")) << r.status().message();
 }
 
+TEST(RunDatabaseErrors, MissingRunRowIsCorrupt) {
+  TempDir dir;
+  const std::string path = dir.file("run.db");
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
+  run_sql(path, "DELETE FROM run");
+  auto r = read_run_database(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kCorrupt);
+  EXPECT_EQ(r.status().message(), path + ": run database has no run row (an incomplete write?)");
+}
+
 TEST(RunDatabaseErrors, ReadingDoesNotModifyTheFile) {
   TempDir dir;
   const std::string path = dir.file("run.db");

@@ -1,6 +1,8 @@
 // Writing a run and reading it back gives the same records, field by field.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <iterator>
 #include <limits>
 
 #include "db/run_database.h"
@@ -32,6 +34,42 @@ TEST(RunDatabaseRoundTrip, EmptyRunKeepsItsInfo) {
   auto back = read_run_database(path);
   ASSERT_TRUE(back.ok()) << back.status().message();
   testing::expect_equal(run, *back);
+}
+
+TEST(RunDatabaseRoundTrip, NonFiniteAndExtremeNumbers) {
+  // Weights can hold NaN and infinities; SQLite stores NaN as NULL, which must read back as NaN.
+  TempDir dir;
+  const std::string path = dir.file("nan.db");
+  const double values[] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::max(),
+                           std::numeric_limits<double>::denorm_min(), 0.1, 1e300, 9007199254740993.0};
+  RunData run;
+  Id id = 0;
+  for (double v : values) {
+    ParamRecord p;
+    p.id = id++;
+    p.l2 = p.max_abs = p.nonzero_fraction = v;
+    run.params.push_back(p);
+    KernelRecord k;
+    k.id = p.id;
+    k.flops_fp32 = k.bytes = v;
+    run.kernels.push_back(k);
+  }
+  ASSERT_TRUE(testing::write_run_file(path, run));
+  auto back = read_run_database(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back->params.size(), std::size(values));
+  for (std::size_t i = 0; i < std::size(values); ++i) {
+    const double v = values[i];
+    for (double got : {back->params[i].l2, back->params[i].max_abs, back->params[i].nonzero_fraction,
+                       back->kernels[i].flops_fp32, back->kernels[i].bytes}) {
+      if (std::isnan(v)) {
+        EXPECT_TRUE(std::isnan(got)) << i;
+      } else {
+        EXPECT_EQ(got, v) << i;
+      }
+    }
+  }
 }
 
 TEST(RunDatabaseRoundTrip, RecordsComeBackInIdOrder) {
