@@ -1,6 +1,15 @@
 #include "db_test_util.h"
 
+#include "db/run_database.h"
+
 namespace flopscope::testing {
+
+::testing::AssertionResult write_run_file(const std::string& path, const RunData& run) {
+  auto sink = create_run_database(path, true);
+  if (!sink.ok()) return ::testing::AssertionFailure() << sink.status().message();
+  if (Status s = write_run(**sink, run); !s.ok()) return ::testing::AssertionFailure() << s.message();
+  return ::testing::AssertionSuccess();
+}
 
 RunData sample_run() {
   RunData r;

@@ -39,6 +39,9 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// Writes `run` as a new run database at `path` (replacing a file there).
+::testing::AssertionResult write_run_file(const std::string& path, const RunData& run);
+
 // A small run in which every field of every record holds a value that differs from its default.
 RunData sample_run();
 
