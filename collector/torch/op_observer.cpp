@@ -1,6 +1,7 @@
 // LibTorch TU: the RecordFunction callback. Kept apart from the model-loading TU so each compiles alone.
 #include "collector/torch/op_observer.h"
 
+#include <ATen/Functions.h>
 #include <ATen/core/function_schema.h>
 #include <ATen/record_function.h>
 #include <torch/csrc/jit/runtime/interpreter.h>
@@ -176,15 +177,18 @@ struct OpObserver::State {
       }
       a.call = b.call_counts[c.module]++;
       a.input_tag = input_tag;
-      at::Tensor y = c.y.detach().to(at::kDouble);
+      // Single-pass reductions on the tensor as it is (float32/64), so no full copy in double.
+      at::Tensor y = c.y.detach();
+      if (y.scalar_type() != at::kFloat && y.scalar_type() != at::kDouble) y = y.to(at::kFloat);
       a.numel = y.numel();
-      a.out_l2 = y.norm().item<double>();
-      a.out_max_abs = y.abs().max().item<double>();
-      a.out_zero_fraction = static_cast<double>(y.eq(0).sum().item<std::int64_t>()) / static_cast<double>(a.numel);
+      a.out_l2 = at::linalg_vector_norm(y, 2).item<double>();
+      a.out_max_abs = at::linalg_vector_norm(y, std::numeric_limits<double>::infinity()).item<double>();
+      a.out_zero_fraction =
+          1.0 - static_cast<double>(at::count_nonzero(y).item<std::int64_t>()) / static_cast<double>(a.numel);
       if (c.x.defined() && c.x.sizes() == c.y.sizes()) {
-        at::Tensor x = c.x.detach().to(at::kDouble);
-        double x_norm = x.norm().item<double>();
-        double diff = y.sub(x).norm().item<double>();
+        at::Tensor x = c.x.detach().to(y.scalar_type());
+        double x_norm = at::linalg_vector_norm(x, 2).item<double>();
+        double diff = at::linalg_vector_norm(y.sub(x), 2).item<double>();
         a.has_rel_change = true;
         a.rel_change = x_norm > 0 ? diff / x_norm : (diff > 0 ? std::numeric_limits<double>::infinity() : 0);
       }
