@@ -98,22 +98,42 @@ OpArg to_arg(const c10::IValue& v) {
   return a;
 }
 
-// Boxed calls (the TorchScript interpreter's) hand RecordFunction the whole interpreter stack; the op's own
-// arguments are its last N entries, N from the schema (cached per overload, per thread).
-c10::ArrayRef<const c10::IValue> own_inputs(const at::RecordFunction& fn) {
-  auto inputs = fn.inputs();
+// Boxed calls (the TorchScript interpreter's) hand RecordFunction the whole interpreter stack, for inputs
+// and outputs alike; an op's own arguments and results are the last N entries, N from its schema (cached per
+// overload, per thread).
+struct ArgCounts {
+  std::size_t inputs = SIZE_MAX;
+  std::size_t outputs = SIZE_MAX;
+};
+
+const ArgCounts& arg_counts(const at::RecordFunction& fn) {
+  static const ArgCounts kUnknown;
   auto name = fn.operator_name();
-  if (!name) return inputs;
-  thread_local std::unordered_map<std::string, std::size_t> arg_counts;
+  if (!name) return kUnknown;
+  thread_local std::unordered_map<std::string, ArgCounts> cache;
   std::string key = name->name + "." + name->overload_name;
-  auto it = arg_counts.find(key);
-  if (it == arg_counts.end()) {
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    ArgCounts c;
     auto schema = fn.operator_schema();
-    std::size_t n = schema && !schema->is_vararg() ? schema->arguments().size() : SIZE_MAX;
-    it = arg_counts.emplace(std::move(key), n).first;
+    if (schema && !schema->is_vararg()) c.inputs = schema->arguments().size();
+    if (schema && !schema->is_varret()) c.outputs = schema->returns().size();
+    it = cache.emplace(std::move(key), c).first;
   }
-  if (it->second < inputs.size()) return inputs.slice(inputs.size() - it->second);
-  return inputs;
+  return it->second;
+}
+
+c10::ArrayRef<const c10::IValue> last(c10::ArrayRef<const c10::IValue> values, std::size_t n) {
+  return n < values.size() ? values.slice(values.size() - n) : values;
+}
+
+c10::ArrayRef<const c10::IValue> own_inputs(const at::RecordFunction& fn) {
+  return last(fn.inputs(), arg_counts(fn).inputs);
+}
+
+c10::ArrayRef<const c10::IValue> own_outputs(const at::RecordFunction& fn) {
+  const auto& outs = fn.outputs();
+  return last(c10::ArrayRef<const c10::IValue>(outs.data(), outs.size()), arg_counts(fn).outputs);
 }
 
 }  // namespace
@@ -258,8 +278,7 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations) : state_(std::m
     auto it = std::find(b.open.rbegin(), b.open.rend(), index);
     if (it != b.open.rend()) b.open.erase(std::next(it).base());
     if (s->activations && b.open.empty() && !b.calls.empty()) {
-      const auto& outs = fn.outputs();
-      at::Tensor y = first_tensor(c10::ArrayRef<const c10::IValue>(outs.data(), outs.size()));
+      at::Tensor y = first_tensor(own_outputs(fn));
       if (y.defined()) {
         for (auto& c : b.calls) c.y = y;
       }
