@@ -59,14 +59,14 @@ FlopsResult glu(Args args) {
 }  // namespace
 
 void register_activation_family(FlopsRegistry& r) {
-  for (const char* name : {"aten::relu", "aten::relu_", "aten::threshold", "aten::threshold_",
-                           "aten::clamp_min", "aten::clamp_min_", "aten::clamp_max", "aten::clamp_max_",
-                           "aten::tanh", "aten::tanh_"}) {
+  for (const char* name :
+       {"aten::relu", "aten::relu_", "aten::threshold", "aten::threshold_", "aten::clamp_min",
+        "aten::clamp_min_", "aten::clamp_max", "aten::clamp_max_", "aten::tanh", "aten::tanh_"}) {
     r.add(name, flops::unary<1>);
   }
-  for (const char* name : {"aten::relu6", "aten::relu6_", "aten::hardtanh", "aten::hardtanh_",
-                           "aten::leaky_relu", "aten::leaky_relu_", "aten::rrelu", "aten::rrelu_",
-                           "aten::hardshrink", "aten::tanhshrink"}) {
+  for (const char* name :
+       {"aten::relu6", "aten::relu6_", "aten::hardtanh", "aten::hardtanh_", "aten::leaky_relu",
+        "aten::leaky_relu_", "aten::rrelu", "aten::rrelu_", "aten::hardshrink", "aten::tanhshrink"}) {
     r.add(name, flops::unary<2>);
   }
   for (const char* name : {"aten::clamp", "aten::clamp_", "aten::clip", "aten::clip_"}) r.add(name, clamp);
@@ -80,9 +80,9 @@ void register_activation_family(FlopsRegistry& r) {
                            "aten::elu", "aten::elu_", "aten::log_sigmoid", "aten::log_sigmoid_forward"}) {
     r.add(name, flops::unary<4>);
   }
-  for (const char* name : {"aten::silu", "aten::silu_", "aten::hardswish", "aten::hardswish_",
-                           "aten::selu", "aten::selu_", "aten::celu", "aten::celu_", "aten::softplus",
-                           "aten::mish", "aten::mish_"}) {
+  for (const char* name :
+       {"aten::silu", "aten::silu_", "aten::hardswish", "aten::hardswish_", "aten::selu", "aten::selu_",
+        "aten::celu", "aten::celu_", "aten::softplus", "aten::mish", "aten::mish_"}) {
     r.add(name, flops::unary<5>);
   }
 }

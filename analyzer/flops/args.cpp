@@ -98,10 +98,20 @@ std::string_view parse_scalar_type(std::string_view t) {
                                                                      : std::string_view();
   }
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kNames{{
-      {"Float", "float32"}, {"float", "float32"}, {"Half", "float16"},   {"half", "float16"},
-      {"BFloat16", "bfloat16"}, {"Double", "float64"}, {"double", "float64"}, {"Long", "int64"},
-      {"long", "int64"},    {"Int", "int32"},    {"int", "int32"},       {"Bool", "bool"},
-      {"Byte", "uint8"},    {"Char", "int8"},
+      {"Float", "float32"},
+      {"float", "float32"},
+      {"Half", "float16"},
+      {"half", "float16"},
+      {"BFloat16", "bfloat16"},
+      {"Double", "float64"},
+      {"double", "float64"},
+      {"Long", "int64"},
+      {"long", "int64"},
+      {"Int", "int32"},
+      {"int", "int32"},
+      {"Bool", "bool"},
+      {"Byte", "uint8"},
+      {"Char", "int8"},
   }};
   for (const auto& [name, canonical] : kNames) {
     if (name == t) return canonical;

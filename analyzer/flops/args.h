@@ -41,9 +41,13 @@ inline double tensor_bytes(const OpArg& a) {
   return numel(a.shape) * element_size(a);
 }
 
-inline const OpArg* arg(Args args, std::size_t i) { return i < args.size() ? &args[i] : nullptr; }
+inline const OpArg* arg(Args args, std::size_t i) {
+  return i < args.size() ? &args[i] : nullptr;
+}
 
-inline bool is_tensor(Args args, std::size_t i) { return i < args.size() && args[i].is_tensor; }
+inline bool is_tensor(Args args, std::size_t i) {
+  return i < args.size() && args[i].is_tensor;
+}
 
 // The text of argument i, "" when absent.
 inline std::string_view value_at(Args args, std::size_t i) {

@@ -144,7 +144,7 @@ FlopsResult encoder_layer(Args args) {
   double tokens = b * n;
   double ffn_macs = 2 * tokens * e * ffn;
   r.macs += ffn_macs;
-  r.flops += 2 * ffn_macs + tokens * ffn + tokens * e   // FFN products and biases
+  r.flops += 2 * ffn_macs + tokens * ffn + tokens * e  // FFN products and biases
              + tokens * ffn * (gelu ? 5 : 1)           // activation
              + 2 * 7 * tokens * e                      // two layer norms with weight and bias
              + 2 * tokens * e;                         // two residual adds

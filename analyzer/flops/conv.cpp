@@ -37,7 +37,8 @@ FlopsResult conv_core(std::span<const OpArg> args, const ConvParams& p) {
   Shape out_sp(spatial);
   for (std::size_t i = 0; i < spatial; ++i) {
     std::int64_t k = w[2 + i];
-    std::int64_t s = flops::per_dim(p.stride, i, 1), pad = flops::per_dim(p.padding, i, 0), d = flops::per_dim(p.dilation, i, 1);
+    std::int64_t s = flops::per_dim(p.stride, i, 1), pad = flops::per_dim(p.padding, i, 0),
+                 d = flops::per_dim(p.dilation, i, 1);
     if (p.padding_same) {
       out_sp[i] = in_sp[i];
     } else if (p.transposed) {
@@ -76,8 +77,10 @@ std::vector<std::int64_t> int_list_at(std::span<const OpArg> args, std::size_t i
   auto v = flops::parse_int_list(args[i].value);
   if (!v) {
     std::string_view mode = args[i].value;
-    if (mode.find("same") != std::string_view::npos) p.padding_same = true;
-    else if (mode.find("valid") == std::string_view::npos) p.assumed = true;
+    if (mode.find("same") != std::string_view::npos)
+      p.padding_same = true;
+    else if (mode.find("valid") == std::string_view::npos)
+      p.assumed = true;
     return {};
   }
   return *v;
@@ -196,7 +199,9 @@ FlopsResult slow_conv_transpose(std::span<const OpArg> args) {
 }
 
 // _convolution_mode: (input, weight, bias, stride, padding: str, dilation, groups)
-FlopsResult convolution_mode(std::span<const OpArg> args) { return conv_nd(args); }
+FlopsResult convolution_mode(std::span<const OpArg> args) {
+  return conv_nd(args);
+}
 
 }  // namespace
 
@@ -215,9 +220,10 @@ void register_conv_family(FlopsRegistry& r) {
   }
   r.add("aten::cudnn_convolution", cudnn_convolution);
   r.add("aten::cudnn_convolution_transpose", cudnn_convolution_transpose);
-  for (const char* name : {"aten::thnn_conv2d", "aten::_slow_conv2d_forward", "aten::slow_conv3d",
-                           "aten::slow_conv3d_forward", "aten::slow_conv_dilated2d", "aten::slow_conv_dilated3d",
-                           "aten::_conv_depthwise2d", "aten::conv_depthwise3d"}) {
+  for (const char* name :
+       {"aten::thnn_conv2d", "aten::_slow_conv2d_forward", "aten::slow_conv3d", "aten::slow_conv3d_forward",
+        "aten::slow_conv_dilated2d", "aten::slow_conv_dilated3d", "aten::_conv_depthwise2d",
+        "aten::conv_depthwise3d"}) {
     r.add(name, conv_kernel_size_first);
   }
   for (const char* name : {"aten::slow_conv_transpose2d", "aten::slow_conv_transpose3d"}) {

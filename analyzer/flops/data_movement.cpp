@@ -14,7 +14,9 @@ namespace {
 using flops::Args;
 using flops::Shape;
 
-FlopsResult view(Args) { return flops::result(0, 0, 0, 0, "view or metadata: no data moved"); }
+FlopsResult view(Args) {
+  return flops::result(0, 0, 0, 0, "view or metadata: no data moved");
+}
 
 // Reads args[0], writes the same number of elements of the same type.
 FlopsResult copy_self(Args args) {
@@ -59,7 +61,8 @@ FlopsResult to(Args args) {
     copy = flops::parse_bool(flops::value_at(args, 3)).value_or(false);
   } else {
     std::string_view second = flops::value_at(args, 1);
-    bool has_device = second.find("cpu") != std::string_view::npos || second.find("cuda") != std::string_view::npos;
+    bool has_device =
+        second.find("cpu") != std::string_view::npos || second.find("cuda") != std::string_view::npos;
     target = flops::parse_scalar_type(has_device ? flops::value_at(args, 2) : second);
     copy = flops::parse_bool(flops::value_at(args, has_device ? 4 : 3)).value_or(false);
     device_change = has_device && second.find("cpu") == std::string_view::npos;  // conservative
@@ -69,7 +72,8 @@ FlopsResult to(Args args) {
   }
   if (!copy && !device_change && target == x.dtype) return flops::result(0, 0, 0, 0, "to: same type, no-op");
   int size = target.empty() ? flops::element_size(x) : dtype_size(target);
-  return flops::result(0, 0, flops::tensor_bytes(x), flops::numel(x.shape) * size, "to: cast copy, bytes only");
+  return flops::result(0, 0, flops::tensor_bytes(x), flops::numel(x.shape) * size,
+                       "to: cast copy, bytes only");
 }
 
 // Writes a tensor whose shape is in args[0] as a list ("[1, 4, 64, 64]") and dtype in args[1].
@@ -120,7 +124,8 @@ FlopsResult fill_new_from(Args args) {
   if (!flops::is_tensor(args, 0)) return {};
   auto shape = flops::parse_int_list(flops::value_at(args, 1));
   if (!shape) return flops::result(0, 0, 0, 0, "creation: shape not recorded", true);
-  return flops::result(0, 0, 0, flops::numel(*shape) * flops::element_size(args[0]), "creation: writes its output");
+  return flops::result(0, 0, 0, flops::numel(*shape) * flops::element_size(args[0]),
+                       "creation: writes its output");
 }
 
 // arange(end, ...) | arange(start, end, ...) | arange(start, end, step, ...): the element count from the
@@ -233,7 +238,8 @@ FlopsResult dropout(Args args) {
   if (train && !*train) return flops::result(0, 0, 0, 0, "dropout in inference: identity");
   double n = flops::numel(args[0].shape);
   double b = flops::tensor_bytes(args[0]);
-  return flops::result(2 * n, 0, b, b + n, "dropout (training): 2 per element, writes output and mask", !train);
+  return flops::result(2 * n, 0, b, b + n, "dropout (training): 2 per element, writes output and mask",
+                       !train);
 }
 
 // item / _local_scalar_dense / is_nonzero: read one element.
@@ -245,29 +251,89 @@ FlopsResult read_scalar(Args args) {
 }  // namespace
 
 void register_data_movement_family(FlopsRegistry& r) {
-  for (const char* name :
-       {"aten::view", "aten::_unsafe_view", "aten::reshape", "aten::_reshape_alias", "aten::view_as",
-        "aten::reshape_as", "aten::permute", "aten::transpose", "aten::transpose_", "aten::t", "aten::t_",
-        "aten::numpy_T", "aten::mT", "aten::adjoint", "aten::swapaxes", "aten::swapdims", "aten::movedim",
-        "aten::moveaxis", "aten::expand", "aten::expand_as", "aten::broadcast_to", "aten::slice",
-        "aten::select", "aten::narrow", "aten::unsqueeze", "aten::unsqueeze_", "aten::squeeze",
-        "aten::squeeze_", "aten::flatten", "aten::unflatten", "aten::as_strided", "aten::as_strided_",
-        "aten::detach", "aten::detach_", "detach", "aten::alias", "aten::lift_fresh", "aten::split",
-        "aten::split_with_sizes", "aten::unsafe_split", "aten::tensor_split", "aten::chunk",
-        "aten::unsafe_chunk", "aten::unbind", "aten::unfold", "aten::diagonal", "aten::real", "aten::imag",
-        "aten::view_as_real", "aten::view_as_complex", "aten::resolve_conj", "aten::resolve_neg",
-        "aten::_conj", "aten::conj", "aten::_neg_view", "aten::positive",
-        "aten::empty", "aten::empty_like", "aten::empty_strided", "aten::new_empty", "aten::new_empty_strided",
-        "aten::resize_", "aten::resize_as_", "aten::set_", "aten::_has_compatible_shallow_copy_type",
-        "aten::size", "aten::stride", "aten::numel", "aten::dim", "aten::is_contiguous",
-        "aten::_nested_tensor_from_mask_left_aligned", "aten::requires_grad_", "aten::retain_grad",
-        "aten::record_stream", "aten::_version", "aten::output_nr", "aten::is_floating_point"}) {
+  for (const char* name : {"aten::view",
+                           "aten::_unsafe_view",
+                           "aten::reshape",
+                           "aten::_reshape_alias",
+                           "aten::view_as",
+                           "aten::reshape_as",
+                           "aten::permute",
+                           "aten::transpose",
+                           "aten::transpose_",
+                           "aten::t",
+                           "aten::t_",
+                           "aten::numpy_T",
+                           "aten::mT",
+                           "aten::adjoint",
+                           "aten::swapaxes",
+                           "aten::swapdims",
+                           "aten::movedim",
+                           "aten::moveaxis",
+                           "aten::expand",
+                           "aten::expand_as",
+                           "aten::broadcast_to",
+                           "aten::slice",
+                           "aten::select",
+                           "aten::narrow",
+                           "aten::unsqueeze",
+                           "aten::unsqueeze_",
+                           "aten::squeeze",
+                           "aten::squeeze_",
+                           "aten::flatten",
+                           "aten::unflatten",
+                           "aten::as_strided",
+                           "aten::as_strided_",
+                           "aten::detach",
+                           "aten::detach_",
+                           "detach",
+                           "aten::alias",
+                           "aten::lift_fresh",
+                           "aten::split",
+                           "aten::split_with_sizes",
+                           "aten::unsafe_split",
+                           "aten::tensor_split",
+                           "aten::chunk",
+                           "aten::unsafe_chunk",
+                           "aten::unbind",
+                           "aten::unfold",
+                           "aten::diagonal",
+                           "aten::real",
+                           "aten::imag",
+                           "aten::view_as_real",
+                           "aten::view_as_complex",
+                           "aten::resolve_conj",
+                           "aten::resolve_neg",
+                           "aten::_conj",
+                           "aten::conj",
+                           "aten::_neg_view",
+                           "aten::positive",
+                           "aten::empty",
+                           "aten::empty_like",
+                           "aten::empty_strided",
+                           "aten::new_empty",
+                           "aten::new_empty_strided",
+                           "aten::resize_",
+                           "aten::resize_as_",
+                           "aten::set_",
+                           "aten::_has_compatible_shallow_copy_type",
+                           "aten::size",
+                           "aten::stride",
+                           "aten::numel",
+                           "aten::dim",
+                           "aten::is_contiguous",
+                           "aten::_nested_tensor_from_mask_left_aligned",
+                           "aten::requires_grad_",
+                           "aten::retain_grad",
+                           "aten::record_stream",
+                           "aten::_version",
+                           "aten::output_nr",
+                           "aten::is_floating_point"}) {
     r.add(name, view);
   }
-  for (const char* name : {"aten::clone", "aten::flip", "aten::roll", "aten::pixel_shuffle",
-                           "aten::pixel_unshuffle", "aten::channel_shuffle", "aten::native_channel_shuffle",
-                           "aten::tril", "aten::triu", "aten::tril_", "aten::triu_", "aten::rot90",
-                           "aten::masked_scatter", "aten::masked_scatter_"}) {
+  for (const char* name :
+       {"aten::clone", "aten::flip", "aten::roll", "aten::pixel_shuffle", "aten::pixel_unshuffle",
+        "aten::channel_shuffle", "aten::native_channel_shuffle", "aten::tril", "aten::triu", "aten::tril_",
+        "aten::triu_", "aten::rot90", "aten::masked_scatter", "aten::masked_scatter_"}) {
     r.add(name, copy_self);
   }
   r.add("aten::contiguous", contiguous);
@@ -288,8 +354,8 @@ void register_data_movement_family(FlopsRegistry& r) {
   }
   r.add("aten::full_like", fill_like<2>);
   r.add("aten::randint_like", fill_like<-1>);
-  for (const char* name : {"aten::fill_", "aten::zero_", "aten::uniform_", "aten::normal_", "aten::bernoulli_",
-                           "aten::random_", "aten::exponential_", "aten::bernoulli"}) {
+  for (const char* name : {"aten::fill_", "aten::zero_", "aten::uniform_", "aten::normal_",
+                           "aten::bernoulli_", "aten::random_", "aten::exponential_", "aten::bernoulli"}) {
     r.add(name, fill_like<-1>);
   }
   for (const char* name : {"aten::new_zeros", "aten::new_ones", "aten::new_full"}) r.add(name, fill_new_from);

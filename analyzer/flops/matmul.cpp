@@ -88,8 +88,8 @@ FlopsResult add_product(std::span<const OpArg> args, std::string_view note) {
   auto p = matmul_shape(args[1].shape, args[2].shape);
   if (!p) return {};
   bool bias = adds_self(args, 3);
-  FlopsResult r = product_result(*p, args.subspan(1, 2), flops::element_size(args[1]),
-                                 bias ? numel(p->out) : 0, note);
+  FlopsResult r =
+      product_result(*p, args.subspan(1, 2), flops::element_size(args[1]), bias ? numel(p->out) : 0, note);
   if (bias) r.bytes_read += flops::tensor_bytes(args[0]);
   return r;
 }
@@ -97,7 +97,9 @@ FlopsResult add_product(std::span<const OpArg> args, std::string_view note) {
 FlopsResult addmm(std::span<const OpArg> args) {
   return add_product<2, 2>(args, "addmm: 2*M*N*K + M*N (bias)");
 }
-FlopsResult addmv(std::span<const OpArg> args) { return add_product<2, 1>(args, "addmv: 2*M*K + M (bias)"); }
+FlopsResult addmv(std::span<const OpArg> args) {
+  return add_product<2, 1>(args, "addmv: 2*M*K + M (bias)");
+}
 FlopsResult baddbmm(std::span<const OpArg> args) {
   return add_product<3, 3>(args, "baddbmm: 2*B*M*N*K + B*M*N (added term)");
 }
@@ -111,9 +113,8 @@ FlopsResult addbmm(std::span<const OpArg> args) {
   double out = static_cast<double>(a[1]) * static_cast<double>(b[2]);
   double macs = static_cast<double>(a[0]) * out * static_cast<double>(a[2]);
   bool bias = adds_self(args, 3);
-  return flops::result(2 * macs + (bias ? out : 0), macs,
-                       flops::bytes_in(args, bias ? 0 : 1, 3), out * flops::element_size(args[1]),
-                       "addbmm: 2*B*M*N*K + M*N (added term)");
+  return flops::result(2 * macs + (bias ? out : 0), macs, flops::bytes_in(args, bias ? 0 : 1, 3),
+                       out * flops::element_size(args[1]), "addbmm: 2*B*M*N*K + M*N (added term)");
 }
 
 FlopsResult dot(std::span<const OpArg> args) {
@@ -175,10 +176,14 @@ struct LabelSizes {
     auto& cur = size[static_cast<std::size_t>(label)];
     cur = std::max(cur, s);
   }
-  std::int64_t of(int label) const { return std::max<std::int64_t>(1, size[static_cast<std::size_t>(label)]); }
+  std::int64_t of(int label) const {
+    return std::max<std::int64_t>(1, size[static_cast<std::size_t>(label)]);
+  }
 };
 
-bool contains(const Labels& l, int x) { return std::find(l.begin(), l.end(), x) != l.end(); }
+bool contains(const Labels& l, int x) {
+  return std::find(l.begin(), l.end(), x) != l.end();
+}
 
 FlopsResult einsum(std::span<const OpArg> args) {
   // einsum(equation, tensors...) with the tensor list flattened.
@@ -200,7 +205,8 @@ FlopsResult einsum(std::span<const OpArg> args) {
     auto labels = parse_term(term, tensors[t]->shape.size());
     if (!labels) return {};
     for (std::size_t d = 0; d < labels->size(); ++d) sizes.note((*labels)[d], tensors[t]->shape[d]);
-    for (int l : *labels) max_ellipsis = std::max<std::size_t>(max_ellipsis, l > 128 ? static_cast<std::size_t>(l - 128) : 0);
+    for (int l : *labels)
+      max_ellipsis = std::max<std::size_t>(max_ellipsis, l > 128 ? static_cast<std::size_t>(l - 128) : 0);
     ops.push_back({std::move(*labels), tensors[t]->shape});
     if (comma == std::string_view::npos) {
       if (t + 1 != tensors.size()) return {};

@@ -30,8 +30,10 @@ FlopsResult layer_norm(Args args) {
   if (kNative) {
     double norm = 1;
     auto shape = flops::parse_int_list(flops::value_at(args, 1));
-    if (shape) norm = flops::numel(*shape);
-    else if (flops::is_tensor(args, 2)) norm = flops::numel(args[2].shape);
+    if (shape)
+      norm = flops::numel(*shape);
+    else if (flops::is_tensor(args, 2))
+      norm = flops::numel(args[2].shape);
     double row_count = norm > 0 ? n / norm : 0;
     written += 2 * row_count * flops::element_size(x);
   }
@@ -61,8 +63,8 @@ FlopsResult batch_norm(Args args) {
   double channels = x.shape.size() >= 2 ? static_cast<double>(x.shape[1]) : 1;
   double written = n * flops::element_size(x);
   if (training) written += 2 * channels * flops::element_size(x);  // saved mean and inverse std
-  return flops::result((training ? 5 : 2) * n, 0, flops::tensor_bytes(x) + bytes_of_optional(args, {1, 2, 3, 4}),
-                       written,
+  return flops::result((training ? 5 : 2) * n, 0,
+                       flops::tensor_bytes(x) + bytes_of_optional(args, {1, 2, 3, 4}), written,
                        training ? "batch_norm (batch statistics): 5 per element"
                                 : "batch_norm (running statistics): 2 per element",
                        assumed);
@@ -112,9 +114,9 @@ FlopsResult rms_norm(Args args) {
 void register_normalization_family(FlopsRegistry& r) {
   r.add("aten::layer_norm", layer_norm<false>);
   r.add("aten::native_layer_norm", layer_norm<true>);
-  for (const char* name : {"aten::batch_norm", "aten::native_batch_norm", "aten::_batch_norm_impl_index",
-                           "aten::_native_batch_norm_legit", "aten::cudnn_batch_norm",
-                           "aten::miopen_batch_norm"}) {
+  for (const char* name :
+       {"aten::batch_norm", "aten::native_batch_norm", "aten::_batch_norm_impl_index",
+        "aten::_native_batch_norm_legit", "aten::cudnn_batch_norm", "aten::miopen_batch_norm"}) {
     r.add(name, batch_norm<5>);
   }
   r.add("aten::_batch_norm_with_update", batch_norm<-2>);

@@ -8,8 +8,8 @@ namespace flopscope::flops {
 
 struct Pointwise {
   Shape out;
-  double read = 0;       // bytes of the tensor inputs
-  int elem_size = 4;     // of the output: the first floating input's, else the first tensor's
+  double read = 0;    // bytes of the tensor inputs
+  int elem_size = 4;  // of the output: the first floating input's, else the first tensor's
   bool any_tensor = false;
 };
 
@@ -28,7 +28,8 @@ FlopsResult unary(Args args) {
   if (!is_tensor(args, 0)) return {};
   double n = numel(args[0].shape);
   double bytes = n * element_size(args[0]);
-  return result(kFlops * n, 0, bytes, bytes, kFlops == 1 ? "1 FLOP per element" : "k FLOPs per element (docs/flops.md)");
+  return result(kFlops * n, 0, bytes, bytes,
+                kFlops == 1 ? "1 FLOP per element" : "k FLOPs per element (docs/flops.md)");
 }
 
 }  // namespace flopscope::flops

@@ -36,7 +36,8 @@ FlopsResult pool(Args args) {
   double window = 1;
   for (std::size_t i = 0; i < static_cast<std::size_t>(kDims); ++i) {
     std::int64_t in = x[x.size() - kDims + i];
-    std::int64_t k = flops::per_dim(kernel, i, 1), s = std::max<std::int64_t>(1, flops::per_dim(stride, i, k));
+    std::int64_t k = flops::per_dim(kernel, i, 1),
+                 s = std::max<std::int64_t>(1, flops::per_dim(stride, i, k));
     std::int64_t p = flops::per_dim(padding, i, 0), d = flops::per_dim(dilation, i, 1);
     std::int64_t span = in + 2 * p - d * (k - 1) - 1;
     if (span < 0) return {};
@@ -48,8 +49,9 @@ FlopsResult pool(Args args) {
   double n_out = flops::numel(out);
   double flops_count = n_out * window + (kMax ? 0 : n_out);
   double written = n_out * flops::element_size(args[0]) + (kIndices ? n_out * 8 : 0);
-  return flops::result(flops_count, 0, flops::tensor_bytes(args[0]), written,
-                       kMax ? "max pool: 1 comparison per window element" : "avg pool: window adds + 1 divide");
+  return flops::result(
+      flops_count, 0, flops::tensor_bytes(args[0]), written,
+      kMax ? "max pool: 1 comparison per window element" : "avg pool: window adds + 1 divide");
 }
 
 // Sum over output positions of the adaptive window length in one dimension.
@@ -117,7 +119,8 @@ FlopsResult upsample(Args args) {
     }
   }
   double n_out = flops::numel(out);
-  return flops::result(kPerOutput * n_out, 0, flops::tensor_bytes(args[0]), n_out * flops::element_size(args[0]),
+  return flops::result(kPerOutput * n_out, 0, flops::tensor_bytes(args[0]),
+                       n_out * flops::element_size(args[0]),
                        estimate ? "upsample: output size not recorded, input size assumed"
                                 : "upsample: interpolation FLOPs per output element (docs/flops.md)",
                        estimate);

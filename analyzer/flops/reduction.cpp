@@ -34,19 +34,26 @@ std::optional<Shape> reduced_shape(const Shape& in, const std::vector<std::int64
   }
   Shape out;
   for (std::size_t i = 0; i < in.size(); ++i) {
-    if (!reduce[i]) out.push_back(in[i]);
-    else if (keepdim) out.push_back(1);
+    if (!reduce[i])
+      out.push_back(in[i]);
+    else if (keepdim)
+      out.push_back(1);
   }
   return out;
 }
 
 double out_bytes(double n, const OpArg& x, OutKind kind) {
   switch (kind) {
-    case kSame: return n * flops::element_size(x);
-    case kIndex: return n * 8;
-    case kBool: return n;
-    case kValueAndIndex: return n * (flops::element_size(x) + 8);
-    case kTwoValues: return 2 * n * flops::element_size(x);
+    case kSame:
+      return n * flops::element_size(x);
+    case kIndex:
+      return n * 8;
+    case kBool:
+      return n;
+    case kValueAndIndex:
+      return n * (flops::element_size(x) + 8);
+    case kTwoValues:
+      return 2 * n * flops::element_size(x);
   }
   return 0;
 }
@@ -70,7 +77,8 @@ FlopsResult reduce(Args args) {
   if (!out) return {};
   double n_in = flops::numel(x.shape), n_out = flops::numel(*out);
   return flops::result(kSpec.per_in * n_in + kSpec.per_out * n_out, 0, flops::tensor_bytes(x),
-                       out_bytes(n_out, x, kSpec.out), "reduction: constant per input element (docs/flops.md)");
+                       out_bytes(n_out, x, kSpec.out),
+                       "reduction: constant per input element (docs/flops.md)");
 }
 
 // max/min: full (self), along a dim (self, dim, keepdim) -> values and indices, or elementwise (self, other).
@@ -96,7 +104,8 @@ template <OutKind kOut>
 FlopsResult scan(Args args) {
   if (!flops::is_tensor(args, 0)) return {};
   double n = flops::numel(args[0].shape);
-  return flops::result(n, 0, flops::tensor_bytes(args[0]), out_bytes(n, args[0], kOut), "scan: 1 per element");
+  return flops::result(n, 0, flops::tensor_bytes(args[0]), out_bytes(n, args[0], kOut),
+                       "scan: 1 per element");
 }
 
 // topk(self, k, dim, largest, sorted) -> values and indices.
@@ -120,7 +129,9 @@ template <bool kIndicesOnly>
 FlopsResult sort(Args args) {
   if (!flops::is_tensor(args, 0)) return {};
   const OpArg& x = args[0];
-  if (x.shape.empty()) return flops::result(0, 0, flops::tensor_bytes(x), out_bytes(1, x, kIndicesOnly ? kIndex : kValueAndIndex), "sort of a scalar");
+  if (x.shape.empty())
+    return flops::result(0, 0, flops::tensor_bytes(x),
+                         out_bytes(1, x, kIndicesOnly ? kIndex : kValueAndIndex), "sort of a scalar");
   // The dim is the first integer argument that is not a bool flag.
   std::int64_t dim = -1;
   for (std::size_t i = 1; i < args.size() && i < 3; ++i) {
@@ -162,8 +173,8 @@ void register_reduction_family(FlopsRegistry& r) {
   for (const char* name : {"aten::norm", "aten::linalg_vector_norm"}) r.add(name, norm);
   r.add("aten::frobenius_norm", reduce<Spec{1, 2, 2, 2, 1, kSame}>);
   r.add("aten::logsumexp", reduce<Spec{1, 2, 2, 4, 2, kSame}>);
-  for (const char* name : {"aten::cumsum", "aten::cumsum_", "aten::cumprod", "aten::cumprod_",
-                           "aten::logcumsumexp"}) {
+  for (const char* name :
+       {"aten::cumsum", "aten::cumsum_", "aten::cumprod", "aten::cumprod_", "aten::logcumsumexp"}) {
     r.add(name, scan<kSame>);
   }
   for (const char* name : {"aten::cummax", "aten::cummin"}) r.add(name, scan<kValueAndIndex>);

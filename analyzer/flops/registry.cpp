@@ -26,7 +26,9 @@ void FlopsRegistry::add(std::string_view op_name, FlopsFormula formula) {
   formulas_[std::string(op_name)] = formula;
 }
 
-bool FlopsRegistry::has(std::string_view op_name) const { return formulas_.find(op_name) != formulas_.end(); }
+bool FlopsRegistry::has(std::string_view op_name) const {
+  return formulas_.find(op_name) != formulas_.end();
+}
 
 FlopsResult FlopsRegistry::evaluate(std::string_view op_name, std::span<const OpArg> args) const {
   auto it = formulas_.find(op_name);

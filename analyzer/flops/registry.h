@@ -19,8 +19,8 @@ struct FlopsResult {
   double macs = 0;
   double bytes_read = 0;
   double bytes_written = 0;
-  bool estimate = false;   // true when the formula had to assume something (see note)
-  std::string_view note;   // static text: which formula, or what was assumed
+  bool estimate = false;  // true when the formula had to assume something (see note)
+  std::string_view note;  // static text: which formula, or what was assumed
 };
 
 using FlopsFormula = FlopsResult (*)(std::span<const OpArg> args);

@@ -23,9 +23,10 @@ FlopsResult softmax(Args args) {
   double n = flops::numel(x.shape);
   int out_size = flops::element_size(x);
   std::string_view third = flops::value_at(args, 2);
-  if (third == "True" || third == "true") out_size = 4;
-  else if (auto t = flops::parse_scalar_type(third); !t.empty() && args.size() > 2 && !args[2].is_tensor &&
-                                                     third != "0" && third != "1") {
+  if (third == "True" || third == "true")
+    out_size = 4;
+  else if (auto t = flops::parse_scalar_type(third);
+           !t.empty() && args.size() > 2 && !args[2].is_tensor && third != "0" && third != "1") {
     out_size = dtype_size(t);
   }
   double flops_count = 5 * n + (kLog ? rows(x.shape, flops::value_at(args, 1)) : 0);
@@ -44,7 +45,8 @@ FlopsResult masked_softmax(Args args) {
 }  // namespace
 
 void register_softmax_family(FlopsRegistry& r) {
-  for (const char* name : {"aten::softmax", "aten::_softmax", "aten::special_softmax"}) r.add(name, softmax<false>);
+  for (const char* name : {"aten::softmax", "aten::_softmax", "aten::special_softmax"})
+    r.add(name, softmax<false>);
   for (const char* name : {"aten::log_softmax", "aten::_log_softmax", "aten::special_log_softmax"}) {
     r.add(name, softmax<true>);
   }

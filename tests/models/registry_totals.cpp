@@ -5,9 +5,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "analyzer/flops/registry.h"
 
@@ -59,8 +58,12 @@ int main(int argc, char** argv) {
     written += r.bytes_written;
     estimates += r.estimate ? 1 : 0;
   }
-  nlohmann::json out = {{"ops", ops},         {"macs", macs},           {"flops", flops},
-                        {"bytes_read", read}, {"bytes_written", written}, {"estimates", estimates},
+  nlohmann::json out = {{"ops", ops},
+                        {"macs", macs},
+                        {"flops", flops},
+                        {"bytes_read", read},
+                        {"bytes_written", written},
+                        {"estimates", estimates},
                         {"unknown", unknown}};
   std::cout << out.dump() << "\n";
   return 0;

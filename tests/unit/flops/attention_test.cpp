@@ -31,10 +31,11 @@ TEST(AttentionFlops, MaskAddsOnePerScoreAndCausalIsStated) {
 
 TEST(AttentionFlops, FlashKernelLayoutIsBatchSeqHeadDim) {
   auto sdpa = eval("aten::_scaled_dot_product_flash_attention",
-                   {T("bfloat16", {1, 8, 141, 64}), T("bfloat16", {1, 8, 141, 64}), T("bfloat16", {1, 8, 141, 64}),
-                    S("0."), S("False"), S("False"), S("0.125")});
-  auto flash = eval("aten::_flash_attention_forward",
-                    {T("bfloat16", {1, 141, 8, 64}), T("bfloat16", {1, 141, 8, 64}), T("bfloat16", {1, 141, 8, 64})});
+                   {T("bfloat16", {1, 8, 141, 64}), T("bfloat16", {1, 8, 141, 64}),
+                    T("bfloat16", {1, 8, 141, 64}), S("0."), S("False"), S("False"), S("0.125")});
+  auto flash =
+      eval("aten::_flash_attention_forward",
+           {T("bfloat16", {1, 141, 8, 64}), T("bfloat16", {1, 141, 8, 64}), T("bfloat16", {1, 141, 8, 64})});
   ASSERT_TRUE(flash.known);
   EXPECT_DOUBLE_EQ(flash.macs, 8.0 * 141 * 141 * 128);
   EXPECT_DOUBLE_EQ(flash.macs, sdpa.macs);
@@ -61,17 +62,17 @@ TEST(AttentionFlops, NativeMultiHeadAttentionDecomposes) {
 
 TEST(AttentionFlops, EncoderLayerDecomposes) {
   // _transformer_encoder_layer_fwd with E = 8, 2 heads, FFN 32, relu, B = 1, N = 4.
-  std::vector<OpArg> args = {F({1, 4, 8}), S("8"),   S("2"),       F({24, 8}), F({24}), F({8, 8}), F({8}),
+  std::vector<OpArg> args = {F({1, 4, 8}), S("8"),     S("2"),     F({24, 8}), F({24}), F({8, 8}), F({8}),
                              S("False"),   S("False"), S("1e-05"), F({8}),     F({8}),  F({8}),    F({8}),
-                             F({32, 8}),   F({32}),  F({8, 32}),   F({8}),     S(""),   S("")};
+                             F({32, 8}),   F({32}),    F({8, 32}), F({8}),     S(""),   S("")};
   auto r = eval("aten::_transformer_encoder_layer_fwd", args);
   ASSERT_TRUE(r.known);
   double n = 4, e = 8, h = 2, d = 4, f = 32;
   double macs = 4 * n * e * e + 2 * h * n * n * d + 2 * n * e * f;
   EXPECT_DOUBLE_EQ(r.macs, macs);
   double flops = 2 * macs + 4 * n * e + n * e + h * n * n * 5  // attention block
-                 + n * f + n * e + n * f                        // FFN biases, relu
-                 + 2 * 7 * n * e + 2 * n * e;                   // layer norms, residuals
+                 + n * f + n * e + n * f                       // FFN biases, relu
+                 + 2 * 7 * n * e + 2 * n * e;                  // layer norms, residuals
   EXPECT_DOUBLE_EQ(r.flops, flops);
 }
 

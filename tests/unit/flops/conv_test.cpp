@@ -31,8 +31,8 @@ TEST(ConvFlops, DepthwiseAsInMobilenet) {
 
 TEST(ConvFlops, StridedAndDilated) {
   // effective kernel 5: (10 - 4 - 1) / 2 + 1 = 3
-  auto r = eval("aten::conv2d", {F({1, 1, 10, 10}), F({1, 1, 3, 3}), S(""), S("[2, 2]"), S("[0, 0]"),
-                                 S("[2, 2]"), S("1")});
+  auto r = eval("aten::conv2d",
+                {F({1, 1, 10, 10}), F({1, 1, 3, 3}), S(""), S("[2, 2]"), S("[0, 0]"), S("[2, 2]"), S("1")});
   EXPECT_DOUBLE_EQ(r.macs, 9 * 9);
   EXPECT_DOUBLE_EQ(r.bytes_written, 9 * 4);
 }
@@ -43,8 +43,8 @@ TEST(ConvFlops, Conv1dAnd3dAndSamePadding) {
   auto c3 = eval("aten::conv3d", {F({1, 2, 4, 4, 4}), F({3, 2, 3, 3, 3}), S(""), S("[1, 1, 1]"),
                                   S("[1, 1, 1]"), S("[1, 1, 1]"), S("1")});
   EXPECT_DOUBLE_EQ(c3.macs, 3.0 * 64 * 2 * 27);
-  auto same = eval("aten::conv2d", {F({1, 2, 9, 9}), F({3, 2, 3, 3}), S(""), S("[1, 1]"), S("'same'"),
-                                    S("[1, 1]"), S("1")});
+  auto same = eval("aten::conv2d",
+                   {F({1, 2, 9, 9}), F({3, 2, 3, 3}), S(""), S("[1, 1]"), S("'same'"), S("[1, 1]"), S("1")});
   EXPECT_DOUBLE_EQ(same.macs, 3.0 * 81 * 2 * 9);
 }
 
@@ -75,13 +75,13 @@ TEST(ConvFlops, BackendEntryPoints) {
                                                   S("[2, 2]"), S("[1, 1]"), S("1")});
   EXPECT_DOUBLE_EQ(mkldnn.macs, expected);
   // thnn_conv2d(self, weight, kernel_size, bias, stride, padding)
-  auto thnn = eval("aten::thnn_conv2d", {F({1, 64, 14, 14}), F({384, 64, 1, 1}), S("[1, 1]"), S(""),
-                                         S("[1, 1]"), S("[0, 0]")});
+  auto thnn = eval("aten::thnn_conv2d",
+                   {F({1, 64, 14, 14}), F({384, 64, 1, 1}), S("[1, 1]"), S(""), S("[1, 1]"), S("[0, 0]")});
   EXPECT_DOUBLE_EQ(thnn.macs, 384.0 * 196 * 64);
   // cudnn_convolution(self, weight, padding, stride, dilation, groups, ...)
-  auto cudnn = eval("aten::cudnn_convolution", {F({1, 3, 224, 224}), F({64, 3, 7, 7}), S("[3, 3]"),
-                                                S("[2, 2]"), S("[1, 1]"), S("1"), S("False"), S("False"),
-                                                S("True")});
+  auto cudnn =
+      eval("aten::cudnn_convolution", {F({1, 3, 224, 224}), F({64, 3, 7, 7}), S("[3, 3]"), S("[2, 2]"),
+                                       S("[1, 1]"), S("1"), S("False"), S("False"), S("True")});
   EXPECT_DOUBLE_EQ(cudnn.macs, expected);
 }
 
@@ -93,8 +93,8 @@ TEST(ConvFlops, MissingArgumentsAreAnEstimate) {
 }
 
 TEST(ConvFlops, ImpossibleShapesAreUnknown) {
-  EXPECT_FALSE(eval("aten::conv2d", {F({1, 3, 2, 2}), F({4, 3, 5, 5}), S(""), S("[1, 1]"), S("[0, 0]"),
-                                     S("[1, 1]"), S("1")})
+  EXPECT_FALSE(eval("aten::conv2d",
+                    {F({1, 3, 2, 2}), F({4, 3, 5, 5}), S(""), S("[1, 1]"), S("[0, 0]"), S("[1, 1]"), S("1")})
                    .known);
 }
 

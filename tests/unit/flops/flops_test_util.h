@@ -18,7 +18,9 @@ inline OpArg T(std::string dtype, std::vector<std::int64_t> shape) {
   return a;
 }
 
-inline OpArg F(std::vector<std::int64_t> shape) { return T("float32", std::move(shape)); }
+inline OpArg F(std::vector<std::int64_t> shape) {
+  return T("float32", std::move(shape));
+}
 
 inline OpArg S(std::string value) {
   OpArg a;

@@ -20,8 +20,8 @@ TEST(NormalizationFlops, LayerNorm) {
 }
 
 TEST(NormalizationFlops, BatchNormInferenceAndTraining) {
-  std::vector<OpArg> args = {F({1, 64, 112, 112}), F({64}), F({64}), F({64}), F({64}), S("False"), S("0.1"),
-                             S("1e-05"), S("True")};
+  std::vector<OpArg> args = {F({1, 64, 112, 112}), F({64}),  F({64}),    F({64}),  F({64}),
+                             S("False"),           S("0.1"), S("1e-05"), S("True")};
   double n = 64.0 * 112 * 112;
   auto eval_mode = eval("aten::batch_norm", args);
   EXPECT_DOUBLE_EQ(eval_mode.flops, 2 * n);

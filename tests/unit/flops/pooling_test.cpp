@@ -19,13 +19,15 @@ TEST(PoolingFlops, MaxPoolResnetStem) {
 }
 
 TEST(PoolingFlops, CeilModeAndDefaultStride) {
-  auto floor_mode = eval("aten::max_pool1d", {F({1, 1, 5}), S("[2]"), S("[2]"), S("[0]"), S("[1]"), S("False")});
+  auto floor_mode =
+      eval("aten::max_pool1d", {F({1, 1, 5}), S("[2]"), S("[2]"), S("[0]"), S("[1]"), S("False")});
   EXPECT_DOUBLE_EQ(floor_mode.bytes_written, 2 * 4);
-  auto ceil_mode = eval("aten::max_pool1d", {F({1, 1, 5}), S("[2]"), S("[2]"), S("[0]"), S("[1]"), S("True")});
+  auto ceil_mode =
+      eval("aten::max_pool1d", {F({1, 1, 5}), S("[2]"), S("[2]"), S("[0]"), S("[1]"), S("True")});
   EXPECT_DOUBLE_EQ(ceil_mode.bytes_written, 3 * 4);
   // avg_pool2d(self, kernel, stride = [] -> kernel, padding, ceil_mode, count_include_pad, divisor)
-  auto avg = eval("aten::avg_pool2d", {F({1, 2, 8, 8}), S("[2, 2]"), S("[]"), S("[0, 0]"), S("False"), S("True"),
-                                       S("None")});
+  auto avg = eval("aten::avg_pool2d",
+                  {F({1, 2, 8, 8}), S("[2, 2]"), S("[]"), S("[0, 0]"), S("False"), S("True"), S("None")});
   EXPECT_DOUBLE_EQ(avg.flops, 2.0 * 16 * (4 + 1));
 }
 
