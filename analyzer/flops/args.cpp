@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <cstdlib>
-#include <string>
 #include <utility>
 
 namespace flopscope::flops {
@@ -58,11 +56,11 @@ std::optional<std::int64_t> parse_int(std::string_view t) {
 
 std::optional<double> parse_double(std::string_view t) {
   t = trim(t);
+  if (!t.empty() && t.front() == '+') t.remove_prefix(1);
   if (t.empty()) return std::nullopt;
-  std::string s(t);
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size()) return std::nullopt;
+  double v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
   return v;
 }
 
