@@ -41,6 +41,8 @@ class CuptiApi {
   virtual CUptiResult pop_external_correlation(uint64_t* id) = 0;
   virtual CUptiResult graph_node_id(CUgraphNode node, uint64_t* id) = 0;
   virtual CUptiResult graph_id(CUgraph graph, uint32_t* id) = 0;
+  virtual CUptiResult device_id(CUcontext ctx, uint32_t* id) = 0;
+  virtual CUptiResult context_id(CUcontext ctx, uint32_t* id) = 0;
   virtual CUptiResult finalize() = 0;
   virtual std::string result_string(CUptiResult r) = 0;
 

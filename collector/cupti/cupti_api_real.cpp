@@ -52,6 +52,8 @@ class RealCuptiApi final : public CuptiApi {
   }
   CUptiResult graph_node_id(CUgraphNode node, uint64_t* id) override { return cuptiGetGraphNodeId(node, id); }
   CUptiResult graph_id(CUgraph graph, uint32_t* id) override { return cuptiGetGraphId(graph, id); }
+  CUptiResult device_id(CUcontext ctx, uint32_t* id) override { return cuptiGetDeviceId(ctx, id); }
+  CUptiResult context_id(CUcontext ctx, uint32_t* id) override { return cuptiGetContextId(ctx, id); }
   CUptiResult finalize() override { return cuptiFinalize(); }
   std::string result_string(CUptiResult r) override {
     const char* s = nullptr;

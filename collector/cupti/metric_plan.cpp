@@ -31,9 +31,18 @@ std::vector<std::string> default_metrics(std::string_view chip) {
   return m;
 }
 
+std::vector<std::string> hardware_metrics(std::string_view chip) {
+  std::vector<std::string> m = tensor_metrics(chip);
+  m.push_back("dram__bytes_read.sum");
+  m.push_back("dram__bytes_write.sum");
+  m.push_back("gpu__time_duration.sum");
+  return m;
+}
+
 std::vector<std::string> parse_metrics_option(std::string_view spec, std::string_view chip) {
   if (spec == "default") return default_metrics(chip);
   if (spec == "none" || spec.empty()) return {};
+  if (spec == "hardware") return hardware_metrics(chip);
   std::vector<std::string> out;
   std::size_t start = 0;
   while (start <= spec.size()) {
@@ -97,7 +106,9 @@ StatusOr<MetricPlan> plan_metrics(CuptiApi& api, const std::string& chip, const 
   plan.chip = chip;
   plan.metrics = metrics;
   if (metrics.empty()) return plan;
-  FS_ASSIGN_OR_RETURN(HostObject host, HostObject::create(api, chip, counter_availability));
+  FS_ASSIGN_OR_RETURN(HostObject created, HostObject::create(api, chip, counter_availability));
+  plan.host = std::make_shared<HostObject>(std::move(created));
+  const HostObject& host = *plan.host;
 
   for (const auto& name : metrics) {
     CUpti_Profiler_Host_GetMetricProperties_Params p{};

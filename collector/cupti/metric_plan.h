@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +17,12 @@ namespace flopscope::gpu {
 // chip's tensor-core ops, DRAM bytes read and written, and kernel duration.
 std::vector<std::string> default_metrics(std::string_view chip);
 
-// Parses --metrics: "default", "none" (empty list) or a comma-separated list of metric names.
+// The hardware-counter part of the default set (no SASS-patched FLOP counters): one pass, no SASS
+// instrumentation, but no CUDA-core FLOPs either.
+std::vector<std::string> hardware_metrics(std::string_view chip);
+
+// Parses --metrics: "default", "hardware", "none" (empty list) or a comma-separated list of metric
+// names (which may include "default").
 std::vector<std::string> parse_metrics_option(std::string_view spec, std::string_view chip);
 
 struct MetricInfo {
@@ -27,12 +33,15 @@ struct MetricInfo {
   MetricRole role = MetricRole::kOther;
 };
 
+class HostObject;
+
 struct MetricPlan {
   std::string chip;
   std::vector<std::string> metrics;
   std::vector<MetricInfo> info;  // same order as metrics
   std::string config_image;      // for cuptiRangeProfilerSetConfig
   std::size_t passes = 0;        // kernel replays per kernel
+  std::shared_ptr<HostObject> host;  // the object that built the config; evaluates counter data
 };
 
 // The Profiler Host object for one chip (RAII).
