@@ -70,6 +70,7 @@ class CuptiApi {
   virtual CUptiResult host_config_image(CUpti_Profiler_Host_GetConfigImage_Params* p) = 0;
   virtual CUptiResult host_num_passes(CUpti_Profiler_Host_GetNumOfPasses_Params* p) = 0;
   virtual CUptiResult host_evaluate(CUpti_Profiler_Host_EvaluateToGpuValues_Params* p) = 0;
+  virtual CUptiResult host_base_metrics(CUpti_Profiler_Host_GetBaseMetrics_Params* p) = 0;
   virtual CUptiResult host_supported_chips(CUpti_Profiler_Host_GetSupportedChips_Params* p) = 0;
 };
 

@@ -135,6 +135,9 @@ class RealCuptiApi final : public CuptiApi {
   CUptiResult host_evaluate(CUpti_Profiler_Host_EvaluateToGpuValues_Params* p) override {
     return cuptiProfilerHostEvaluateToGpuValues(p);
   }
+  CUptiResult host_base_metrics(CUpti_Profiler_Host_GetBaseMetrics_Params* p) override {
+    return cuptiProfilerHostGetBaseMetrics(p);
+  }
   CUptiResult host_supported_chips(CUpti_Profiler_Host_GetSupportedChips_Params* p) override {
     return cuptiProfilerHostGetSupportedChips(p);
   }

@@ -1,5 +1,6 @@
 #include "collector/cupti/metric_plan.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace flopscope::gpu {
@@ -171,6 +172,25 @@ StatusOr<std::vector<std::string>> supported_chips(CuptiApi& api) {
   std::vector<std::string> chips;
   for (std::size_t i = 0; i < p.numChips; ++i) chips.emplace_back(p.ppChipNames[i]);
   return chips;
+}
+
+}  // namespace flopscope::gpu
+
+namespace flopscope::gpu {
+
+StatusOr<std::vector<std::string>> chip_base_metrics(CuptiApi& api, const std::string& chip) {
+  FS_ASSIGN_OR_RETURN(HostObject host, HostObject::create(api, chip, ""));
+  std::vector<std::string> names;
+  for (CUpti_MetricType type : {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT}) {
+    CUpti_Profiler_Host_GetBaseMetrics_Params p{};
+    p.structSize = CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE;
+    p.pHostObject = host.get();
+    p.metricType = type;
+    FS_CUPTI_CHECK(api, api.host_base_metrics(&p), "listing the chip's metrics");
+    for (std::size_t i = 0; i < p.numMetrics; ++i) names.emplace_back(p.ppMetricNames[i]);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace flopscope::gpu

@@ -68,6 +68,9 @@ class HostObject {
 StatusOr<MetricPlan> plan_metrics(CuptiApi& api, const std::string& chip, const std::vector<std::string>& metrics,
                                   const std::string& counter_availability, std::size_t max_passes);
 
+// Every base metric of a chip (counters, ratios, throughputs), sorted. Append a rollup (".sum") to use one.
+StatusOr<std::vector<std::string>> chip_base_metrics(CuptiApi& api, const std::string& chip);
+
 // The chips the Profiler Host API of this libcupti knows.
 StatusOr<std::vector<std::string>> supported_chips(CuptiApi& api);
 
