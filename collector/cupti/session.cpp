@@ -62,8 +62,7 @@ StatusOr<RunData> Session::stop(const RunInfo& info) {
 
 Status Session::stop_and_write(RunSink& sink, const RunInfo& info) {
   FS_ASSIGN_OR_RETURN(RunData run, stop(info));
-  FS_RETURN_IF_ERROR(write_run(sink, run));
-  return sink.finish();
+  return write_run(sink, run);  // ends with finish()
 }
 
 void gpu_scope_push(std::string_view module_path) {

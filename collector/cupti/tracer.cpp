@@ -319,8 +319,15 @@ RunData Tracer::take_run(const RunInfo& info) {
   std::vector<DeviceActivity> device = std::move(batch_.device);
   batch_ = {};
   std::stable_sort(device.begin(), device.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+  // Times count from the session start (CUPTI's clock is CLOCK_REALTIME by default), or from the first
+  // record when CUPTI's clock is earlier (a replaced timestamp source).
   std::int64_t origin = start_unix_ns_;
-  if (origin == 0 && !device.empty()) origin = static_cast<std::int64_t>(device.front().start);
+  for (const auto& a : device) {
+    if (a.start != 0) {
+      origin = std::min(origin, static_cast<std::int64_t>(a.start));
+      break;
+    }
+  }
   for (const auto& a : device) {
     KernelRecord k;
     k.kind = a.kind;

@@ -64,8 +64,7 @@ void finish() {
     fatal(sink.status().message());
     return;
   }
-  Status s = write_run(**sink, run);
-  if (s.ok()) s = (*sink)->finish();
+  Status s = write_run(**sink, run);  // ends with finish(): the file appears whole or not at all
   if (!s.ok()) fatal(path + ": " + s.message());
 }
 
