@@ -39,7 +39,7 @@ TEST(Counters, RangesJoinLaunchesByOrdinalAndNamesAreChecked) {
   Tracer tracer(fake, options);
   ASSERT_TRUE(tracer.start().ok());
   launch(tracer, 30, "_Z3fmav");
-  launch(tracer, 31, "_Z4gemmv");
+  launch(tracer, 31, "gemm()");  // demangled in the callback, mangled in the record: same kernel
   launch(tracer, 32, "_Z4copyv");
   fake.launches_in_session = 3;
   fake.range_values = {{10, 1000, 0, 0, 4096, 0}, {0, 0, 5, 1e6, 3e6, 1e6}, {0, 0, 0, 0, 777, 777}};
@@ -55,6 +55,7 @@ TEST(Counters, RangesJoinLaunchesByOrdinalAndNamesAreChecked) {
   EXPECT_EQ(fake.decodes, 1);
   RunData run = tracer.take_run({});
   ASSERT_EQ(run.kernels.size(), 3u);
+  EXPECT_EQ(run.kernels[0].name, "fma()");  // joined on the mangled name, stored demangled
   const KernelRecord& fma = run.kernels[0];
   EXPECT_TRUE(fma.has_counters);
   EXPECT_DOUBLE_EQ(fma.flops_fp32, 10 + 2 * 1000);
