@@ -104,6 +104,9 @@ class ExecCommand final : public Command {
       }
       auto plan = gpu::plan_metrics(api, chip, gpu::parse_metrics_option(metrics_, chip), "", max_passes_);
       if (!plan.ok()) return report_error(plan.status());
+      // The child gets the resolved list: it cannot ask for the chip while the driver initialises.
+      resolved_metrics_.clear();
+      for (const auto& m : plan->metrics) resolved_metrics_ += (resolved_metrics_.empty() ? "" : ",") + m;
     }
 
     std::string status_file = output_ + ".status";
@@ -116,7 +119,7 @@ class ExecCommand final : public Command {
       ::setenv("NVTX_INJECTION64_PATH", lib->c_str(), 1);
       ::setenv(inject::kEnvOutput, output_.c_str(), 1);
       ::setenv(inject::kEnvOverwrite, force_ ? "1" : "0", 1);
-      ::setenv(inject::kEnvMetrics, metrics_.c_str(), 1);
+      ::setenv(inject::kEnvMetrics, metrics_ == "none" ? "none" : resolved_metrics_.c_str(), 1);
       ::setenv(inject::kEnvMaxPasses, std::to_string(max_passes_).c_str(), 1);
       ::setenv(inject::kEnvStatusFile, status_file.c_str(), 1);
       ::setenv(inject::kEnvCommandLine, quote_command(command_).c_str(), 1);
@@ -161,6 +164,7 @@ class ExecCommand final : public Command {
  private:
   std::string output_;
   std::string metrics_ = "default";
+  std::string resolved_metrics_;
   std::size_t max_passes_ = 0;
   bool force_ = false;
   std::vector<std::string> command_;

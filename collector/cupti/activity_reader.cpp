@@ -1,5 +1,7 @@
 #include "collector/cupti/activity_reader.h"
 
+#include <utility>
+
 namespace flopscope::gpu {
 namespace {
 
@@ -21,26 +23,12 @@ DeviceActivity from_kernel(const CUpti_ActivityKernel10& k) {
   return a;
 }
 
-DeviceActivity from_memcpy(const CUpti_ActivityMemcpy6& m) {
+// Memcpy and memset records share these fields (same names, different layouts).
+template <typename Record>
+DeviceActivity from_memory_op(const Record& m, KernelKind kind, std::string name) {
   DeviceActivity a;
-  a.kind = KernelKind::kMemcpy;
-  a.name = std::string("[memcpy ") + memcpy_kind_name(m.copyKind) + "]";
-  a.device = m.deviceId;
-  a.context = m.contextId;
-  a.stream = m.streamId;
-  a.start = m.start;
-  a.end = m.end;
-  a.correlation = m.correlationId;
-  a.graph_id = m.graphId;
-  a.graph_node_id = m.graphNodeId;
-  a.bytes = m.bytes;
-  return a;
-}
-
-DeviceActivity from_memset(const CUpti_ActivityMemset4& m) {
-  DeviceActivity a;
-  a.kind = KernelKind::kMemset;
-  a.name = "[memset]";
+  a.kind = kind;
+  a.name = std::move(name);
   a.device = m.deviceId;
   a.context = m.contextId;
   a.stream = m.streamId;
@@ -83,11 +71,16 @@ Status read_activity_buffer(CuptiApi& api, std::uint8_t* buffer, std::size_t val
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
         out.device.push_back(from_kernel(*reinterpret_cast<const CUpti_ActivityKernel10*>(record)));
         break;
-      case CUPTI_ACTIVITY_KIND_MEMCPY:
-        out.device.push_back(from_memcpy(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(record)));
+      case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const auto& m = *reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+        std::uint8_t copy_kind = m.copyKind;
+        out.device.push_back(
+            from_memory_op(m, KernelKind::kMemcpy, std::string("[memcpy ") + memcpy_kind_name(copy_kind) + "]"));
         break;
+      }
       case CUPTI_ACTIVITY_KIND_MEMSET:
-        out.device.push_back(from_memset(*reinterpret_cast<const CUpti_ActivityMemset4*>(record)));
+        out.device.push_back(
+            from_memory_op(*reinterpret_cast<const CUpti_ActivityMemset4*>(record), KernelKind::kMemset, "[memset]"));
         break;
       case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
         const auto* e = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);

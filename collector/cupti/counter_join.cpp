@@ -1,29 +1,12 @@
 #include "collector/cupti/counter_join.h"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
 #include <map>
 #include <utility>
 
+#include "collector/cupti/kernel_name.h"
 #include "collector/cupti/metric_roles.h"
 
 namespace flopscope::gpu {
-namespace {
-
-std::string demangled(const std::string& name) {
-  int status = 0;
-  char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || out == nullptr) return name;
-  std::string r(out);
-  std::free(out);
-  return r;
-}
-
-// Launch callbacks and activity records may spell a name differently (mangled or not).
-bool same_kernel(const std::string& a, const std::string& b) { return a == b || demangled(a) == demangled(b); }
-
-}  // namespace
 
 CounterJoinResult join_counters(const std::vector<std::string>& metrics, const std::vector<CountedLaunch>& launches,
                                 const std::vector<CounterRange>& ranges, std::vector<KernelRecord>& kernels) {
@@ -55,7 +38,7 @@ CounterJoinResult join_counters(const std::vector<std::string>& metrics, const s
     // One launch API call launches one kernel; with several records (kernel replay emitting one per pass)
     // the counters go to the first and the rest stay without counters.
     KernelRecord& kernel = kernels[k->second.front()];
-    if (!same_kernel(kernel.name, launch.symbol)) {
+    if (!same_kernel_name(kernel.name, launch.symbol)) {
       ++r.name_mismatch;
       continue;
     }

@@ -4,8 +4,6 @@
 // CUPTI's NVTX callback parameter structs; needs the NVTX types above.
 #include <generated_nvtx_meta.h>
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -14,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "collector/cupti/kernel_name.h"
 #include "collector/cupti/launch_cbids.h"
 
 namespace flopscope::gpu {
@@ -47,17 +46,6 @@ void CUPTIAPI callback_trampoline(void* user, CUpti_CallbackDomain domain, CUpti
 std::string nvtx_message(const nvtxEventAttributes_t* attr) {
   if (attr == nullptr || attr->messageType != NVTX_MESSAGE_TYPE_ASCII || attr->message.ascii == nullptr) return "";
   return attr->message.ascii;
-}
-
-// Kernel names as a user reads them; the mangled name when it does not demangle (C kernels, PTX names).
-std::string demangle(const std::string& name) {
-  if (name.rfind("_Z", 0) != 0) return name;
-  int status = 0;
-  char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || out == nullptr) return name;
-  std::string result(out);
-  std::free(out);
-  return result;
 }
 
 std::int64_t now_unix_ns() {

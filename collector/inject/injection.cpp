@@ -90,15 +90,9 @@ int initialize() {
   gpu::CuptiApi& api = gpu::real_cupti();
   gpu::TracerOptions options;
   options.max_passes = static_cast<std::size_t>(std::strtoul(env_or(kEnvMaxPasses, "0").c_str(), nullptr, 10));
-  std::string metrics = env_or(kEnvMetrics, "none");
-  if (metrics != "none") {
-    std::string chip;
-    if (CUptiResult r = api.chip_name(0, &chip); r != CUPTI_SUCCESS) {
-      fatal(gpu::cupti_status(api, r, "reading the GPU's chip name").message());
-      return 1;
-    }
-    options.metrics = gpu::parse_metrics_option(metrics, chip);
-  }
+  // An explicit metric list, resolved and validated for the chip by `flopscope exec`: the chip cannot be
+  // asked for here, inside the driver's initialisation. Each context's plan validates it again.
+  options.metrics = gpu::parse_metrics_option(env_or(kEnvMetrics, "none"), "");
   auto* tracer = new gpu::Tracer(api, std::move(options));
   if (Status s = tracer->start(); !s.ok()) {
     delete tracer;

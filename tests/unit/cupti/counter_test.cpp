@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "activity_buffer.h"
+#include "callbacks.h"
 #include "collector/cupti/counter_join.h"
 #include "collector/cupti/metric_roles.h"
 #include "collector/cupti/tracer.h"
@@ -15,16 +16,9 @@ using testing::ActivityBuffer;
 using testing::FakeCupti;
 using testing::kernel_record;
 
+// Counted launches come through the driver API here (the tracer treats both domains alike).
 void launch(Tracer& t, std::uint32_t correlation, const char* symbol) {
-  CUpti_CallbackData cb{};
-  cb.callbackSite = CUPTI_API_ENTER;
-  cb.correlationId = correlation;
-  cb.symbolName = symbol;
-  cb.context = reinterpret_cast<CUcontext>(std::uintptr_t{1});
-  cb.contextUid = 1;
-  t.handle_callback(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
-  cb.callbackSite = CUPTI_API_EXIT;
-  t.handle_callback(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
+  testing::Driver(t).launch(correlation, symbol, /*runtime=*/false);
 }
 
 const std::vector<std::string> kMetrics = {
