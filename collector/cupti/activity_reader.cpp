@@ -76,6 +76,7 @@ Status read_activity_buffer(CuptiApi& api, std::uint8_t* buffer, std::size_t val
         std::uint8_t copy_kind = m.copyKind;
         out.device.push_back(
             from_memory_op(m, KernelKind::kMemcpy, std::string("[memcpy ") + memcpy_kind_name(copy_kind) + "]"));
+        out.device.back().runtime_correlation = m.runtimeCorrelationId;
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMSET:

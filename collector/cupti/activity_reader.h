@@ -22,7 +22,8 @@ struct DeviceActivity {
   std::uint64_t end = 0;
   std::array<int, 3> grid{0, 0, 0};
   std::array<int, 3> block{0, 0, 0};
-  std::uint32_t correlation = 0;
+  std::uint32_t correlation = 0;          // of the launching driver (or runtime) API call
+  std::uint32_t runtime_correlation = 0;  // memcpy: of the runtime API call around it, 0 if none
   std::uint32_t graph_id = 0;
   std::uint64_t graph_node_id = 0;
   std::uint64_t bytes = 0;  // memcpy / memset size

@@ -359,6 +359,9 @@ RunData Tracer::take_run(const RunInfo& info) {
     if (scope < 0) {
       if (auto c = correlation_scope_.find(a.correlation); c != correlation_scope_.end()) {
         scope = c->second;
+      } else if (auto r = correlation_scope_.find(a.runtime_correlation);
+                 a.runtime_correlation != 0 && r != correlation_scope_.end()) {
+        scope = r->second;
       } else if (auto e = external_corr_scope.find(a.correlation); e != external_corr_scope.end()) {
         scope = e->second;
       }

@@ -39,6 +39,15 @@ class Driver {
                                   : CUpti_CallbackId{CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx};
     t_.handle_callback(domain, id, &cb);
   }
+  void runtime_call(std::uint32_t correlation, const char* function, CUpti_CallbackId cbid) {
+    CUpti_CallbackData cb{};
+    cb.callbackSite = CUPTI_API_ENTER;
+    cb.correlationId = correlation;
+    cb.functionName = function;
+    t_.handle_callback(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
+    cb.callbackSite = CUPTI_API_EXIT;
+    t_.handle_callback(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
+  }
   void graph_launch(std::uint32_t correlation) {
     CUpti_CallbackData cb{};
     cb.callbackSite = CUPTI_API_ENTER;

@@ -107,6 +107,33 @@ TEST(Tracer, KernelsGetTheModulePathOfTheirLaunch) {
   EXPECT_EQ(fake.external_pushed.size(), 1u);
 }
 
+TEST(Tracer, CopiesAreAttributedThroughTheirRuntimeCall) {
+  FakeCupti fake;
+  Tracer tracer(fake, {});
+  ASSERT_TRUE(tracer.start().ok());
+  Driver d(tracer);
+  d.push("io");
+  d.runtime_call(201, "cudaMemcpyAsync", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020);
+  d.pop();
+  ActivityBuffer buf;
+  CUpti_ActivityMemcpy6 copy{};
+  copy.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+  copy.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_DTOH;
+  copy.bytes = 512;
+  copy.start = 10;
+  copy.end = 20;
+  copy.correlationId = 200;         // the driver call inside cudaMemcpyAsync
+  copy.runtimeCorrelationId = 201;  // cudaMemcpyAsync itself
+  buf.add(copy);
+  tracer.handle_buffer(buf.data(), buf.size());
+  tracer.stop();
+  RunData run = tracer.take_run({});
+  ASSERT_EQ(run.kernels.size(), 1u);
+  EXPECT_EQ(kernel_modules(run)["[memcpy DtoH]"], "io");
+  EXPECT_DOUBLE_EQ(run.kernels[0].bytes, 512);
+  EXPECT_EQ(find_issue(run, "kernel without launch scope"), nullptr);
+}
+
 TEST(Tracer, UnbalancedPopIsCountedNotFatal) {
   FakeCupti fake;
   Tracer tracer(fake, {});
