@@ -27,6 +27,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+volatile sig_atomic_t g_child = 0;
+
+// A SIGTERM sent to flopscope goes on to the command, which then writes its database and exits.
+void forward_signal(int sig) {
+  if (g_child > 0) ::kill(static_cast<pid_t>(g_child), sig);
+}
+
 StatusOr<std::string> injection_library() {
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
@@ -131,7 +138,9 @@ class ExecCommand final : public Command {
       ::_exit(127);
     }
     // The terminal delivers Ctrl-C to the child too; the parent waits for it to write its database.
+    g_child = child;
     ::signal(SIGINT, SIG_IGN);
+    ::signal(SIGTERM, forward_signal);
     int wstatus = 0;
     while (::waitpid(child, &wstatus, 0) < 0 && errno == EINTR) {
     }
