@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +33,7 @@ std::string g_status_file;
 std::string g_output;
 bool g_overwrite = false;
 std::string g_command_line;
+std::int64_t g_start_unix_ns = 0;
 
 std::string env_or(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
@@ -56,7 +58,7 @@ void finish() {
   char host[256] = {};
   if (::gethostname(host, sizeof(host) - 1) == 0) info.host = host;
   if (auto gpus = gpu::probe_gpus(); gpus.ok() && !gpus->empty()) info.device = gpus->front().name;
-  info.created_unix_ns = 0;
+  info.created_unix_ns = g_start_unix_ns;
   RunData run = g_tracer->take_run(info);
   std::string path = output_for_process(g_output, static_cast<int>(::getpid()), std::getenv("RANK"));
   auto sink = create_run_database(path, g_overwrite);
@@ -100,6 +102,9 @@ int initialize() {
     return 1;
   }
   g_tracer = tracer;
+  g_start_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
   std::atexit(finish);
   for (int sig : {SIGINT, SIGTERM}) {
     struct sigaction old {};
