@@ -124,10 +124,10 @@ __attribute__((visibility("default"))) int InitializeInjection(void) { return fl
 // callbacks fire. The signature is NVTX's: int (*)(NvtxGetExportTableFunc_t).
 __attribute__((visibility("default"))) int InitializeInjectionNvtx2(void* get_export_table) {
   using Fn = int (*)(void*);
-  void* self = dlsym(RTLD_DEFAULT, "cuptiGetVersion");
+  // The libcupti this library is linked against (a PyTorch wheel may bring its own copy: same soname).
   Dl_info info{};
   void* lib = nullptr;
-  if (self != nullptr && dladdr(self, &info) != 0 && info.dli_fname != nullptr) {
+  if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) != 0 && info.dli_fname != nullptr) {
     lib = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
   }
   if (lib == nullptr) lib = dlopen("libcupti.so.13", RTLD_NOW);
