@@ -40,9 +40,14 @@ std::string env_or(const char* name, const char* fallback) {
   return v != nullptr ? v : fallback;
 }
 
+// Under `flopscope exec` the parent prints the message (once, however many processes fail); loaded by
+// hand, the library says it itself.
 void fatal(const std::string& message) {
-  std::fprintf(stderr, "flopscope: error: %s\n", message.c_str());
-  report_fatal(g_status_file, message);
+  if (g_status_file.empty()) {
+    std::fprintf(stderr, "flopscope: error: %s\n", message.c_str());
+  } else {
+    report_fatal(g_status_file, message);
+  }
 }
 
 void finish() {

@@ -37,4 +37,27 @@ grep -q "unknown metric 'not_a_metric.sum'" "$dir/err" || fail "$(cat "$dir/err"
 "$bin" metrics >"$dir/out" 2>"$dir/err"; rc=$?
 [ $rc -eq 2 ] || fail "metrics without GPU exited $rc"
 grep -q -- "--chip" "$dir/err" || fail "$(cat "$dir/err")"
+# A stand-in driver (one fake GPU; cuInit loads the injection library as the real driver does): the
+# command runs, the injection library fails to attach CUPTI (no real driver), reports it through the
+# status file, and exec turns that into one line and exit 2 with no database left behind.
+src=$(dirname "$0")/fake_driver.c
+if command -v cc >/dev/null; then
+  mkdir "$dir/drv"
+  cc -shared -fPIC -o "$dir/drv/libcuda.so.1" "$src" -ldl || fail "building the fake driver"
+  cc -DFAKE_CUDA_PROGRAM -o "$dir/cuda_program" "$src" -ldl || fail "building the fake program"
+  LD_LIBRARY_PATH="$dir/drv" "$bin" exec --metrics none -o "$dir/run.db" -- "$dir/cuda_program" >"$dir/out" 2>"$dir/err"; rc=$?
+  [ $rc -eq 2 ] || fail "exec with a driver CUPTI cannot use exited $rc: $(cat "$dir/err")"
+  grep -q "^flopscope: error: subscribing to CUPTI callbacks" "$dir/err" || fail "$(cat "$dir/err")"
+  [ "$(wc -l <"$dir/err")" -eq 1 ] || fail "expected one error line, got: $(cat "$dir/err")"
+  [ ! -e "$dir/run.db" ] || fail "database left behind"
+  ls "$dir" | grep -q -e '\.status$' -e '\.claim$' && fail "status/claim files left behind: $(ls "$dir")"
+  # A command that never initialises CUDA writes nothing: said so, exit 2.
+  LD_LIBRARY_PATH="$dir/drv" "$bin" exec --metrics none -o "$dir/run.db" -- true >"$dir/out" 2>"$dir/err"; rc=$?
+  [ $rc -eq 2 ] || fail "exec of a non-CUDA command exited $rc"
+  grep -q "ran no CUDA code" "$dir/err" || fail "$(cat "$dir/err")"
+  # A command that does not exist: exit 2.
+  LD_LIBRARY_PATH="$dir/drv" "$bin" exec --metrics none -o "$dir/run.db" -- "$dir/no_such_program" >"$dir/out" 2>"$dir/err"; rc=$?
+  [ $rc -eq 2 ] || fail "exec of a missing program exited $rc"
+  grep -q "no_such_program" "$dir/err" || fail "$(cat "$dir/err")"
+fi
 echo "ok"
