@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analyzer/importers/counters.h"
-#include "analyzer/module_path.h"
+#include "db/model/module_path.h"
 #include "db/model/dtype.h"
 
 namespace flopscope {

@@ -292,7 +292,12 @@ void TraceBuilder::link_activities(Linked& linked) {
   put("kernels linked to their op by External id", by_id, Severity::kInfo, "");
   put("kernels linked to their op by time containment of the launch", by_time, Severity::kInfo,
       "External id missing or not matching an op around the launch on the same thread");
-  put("kernels whose launch is outside any op", no_op, Severity::kWarning, "attributed to the enclosing scope, if any");
+  if (ops_.empty()) {
+    put("kernels attributed through the launch's enclosing range (the trace has no ops)", no_op, Severity::kInfo, "");
+  } else {
+    put("kernels whose launch is outside any op", no_op, Severity::kWarning,
+        "attributed to the enclosing scope, if any");
+  }
   put("kernels without a launch in the trace (orphans, unattributed)", orphan, Severity::kWarning,
       "launched before the profiling window or by an untraced thread");
   put("device activities without a correlation id (unattributed)", no_correlation, Severity::kInfo,
