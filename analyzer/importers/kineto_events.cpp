@@ -197,6 +197,7 @@ struct KinetoEventReader::Impl {
   std::unordered_map<std::string, std::uint32_t> hierarchy_paths;
   std::set<std::string> devices;
   std::int64_t min_ts = INT64_MAX;
+  std::string args_key;  // reused: no allocation per op
 
   std::int64_t id_of(od::value v) {
     od::json_type t;
@@ -377,8 +378,8 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
       op.name = b.intern(name);
       op.external_id = args.external_id;
       if (!args.dims.empty() || !args.types.empty() || !args.concrete.empty()) {
-        std::string key;
-        key.reserve(args.dims.size() + args.types.size() + args.concrete.size() + 2);
+        std::string& key = impl_->args_key;
+        key.clear();
         key.append(args.dims).append(1, '\x1f').append(args.types).append(1, '\x1f').append(args.concrete);
         op.args = b.intern_args(key, [&] { return impl_->make_args(args); });
       }

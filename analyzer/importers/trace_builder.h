@@ -118,7 +118,7 @@ class TraceBuilder {
   // called only for a key not seen before. Returns an id for HostOp::args.
   template <typename Make>
   std::uint32_t intern_args(std::string_view key, Make&& make) {
-    auto it = args_index_.find(std::string(key));
+    auto it = args_index_.find(key);
     if (it != args_index_.end()) return it->second;
     args_.push_back(make());
     auto id = static_cast<std::uint32_t>(args_.size() - 1);
@@ -183,7 +183,11 @@ class TraceBuilder {
   std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;
   std::vector<ThreadKey> threads_;
   std::vector<std::vector<OpArg>> args_{{}};
-  std::unordered_map<std::string, std::uint32_t> args_index_;
+  struct TransparentHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::uint32_t, TransparentHash, std::equal_to<>> args_index_;
   std::vector<HostOp> ops_;
   std::vector<Scope> scopes_;
   std::vector<Iteration> iterations_;
