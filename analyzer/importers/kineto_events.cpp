@@ -290,7 +290,7 @@ struct KinetoEventReader::Impl {
       path += path.empty() ? f.name : "." + f.name;
       builder.module(path, f.type);
     }
-    std::uint32_t id = path.empty() ? 0 : builder.intern(path);
+    std::uint32_t id = builder.intern(path);
     hierarchy_paths.emplace(std::string(h), id);
     return id;
   }
@@ -383,7 +383,10 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
         key.append(args.dims).append(1, '\x1f').append(args.types).append(1, '\x1f').append(args.concrete);
         op.args = b.intern_args(key, [&] { return impl_->make_args(args); });
       }
-      if (!args.hierarchy.empty()) op.module_path = impl_->hierarchy_path(args.hierarchy);
+      if (!args.hierarchy.empty()) {
+        op.module_path = impl_->hierarchy_path(args.hierarchy);
+        op.has_module_path = true;
+      }
       b.add_op(op);
       return;
     }

@@ -1,7 +1,13 @@
 #include "analyzer/importers/trace_builder.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <numeric>
+#include <optional>
+#include <thread>
 #include <span>
 #include <utility>
 
@@ -55,6 +61,44 @@ struct TraceBuilder::Linked {
 };
 
 namespace {
+
+// A bounded hand-over of record batches from the converting thread to the storing one.
+struct Batch {
+  std::vector<OpRecord> ops;
+  std::vector<KernelRecord> kernels;
+};
+
+class BatchQueue {
+ public:
+  explicit BatchQueue(std::size_t capacity) : capacity_(capacity) {}
+  void push(Batch b) {
+    std::unique_lock lock(mutex_);
+    space_.wait(lock, [&] { return items_.size() < capacity_; });
+    items_.push_back(std::move(b));
+    ready_.notify_one();
+  }
+  void close() {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    ready_.notify_one();
+  }
+  std::optional<Batch> pop() {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [&] { return !items_.empty() || closed_; });
+    if (items_.empty()) return std::nullopt;
+    Batch b = std::move(items_.front());
+    items_.pop_front();
+    space_.notify_one();
+    return b;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_, space_;
+  std::deque<Batch> items_;
+  std::size_t capacity_;
+  bool closed_ = false;
+};
 
 template <typename T>
 bool by_thread_start(const T& a, const T& b) {
@@ -171,7 +215,7 @@ void TraceBuilder::nest_ops(Linked& linked) {
     }
     stack.push_back(static_cast<std::int32_t>(i));
 
-    if (op.module_path != 0) {
+    if (op.has_module_path) {
       linked.op_module[i] = module(str(op.module_path), "");
     } else {
       auto s = innermost_at(scopes_, scope_parent, linked.scope_begin[op.thread], linked.scope_begin[op.thread + 1],
@@ -353,6 +397,65 @@ Status TraceBuilder::finish(RunSink& sink, Progress* progress) {
   return write(sink, linked, progress);
 }
 
+OpRecord TraceBuilder::make_op(const Linked& linked, std::uint32_t i, Id id, const std::vector<Id>& op_id) const {
+  const auto& h = ops_[i];
+  OpRecord op;
+  op.id = id;
+  op.iteration = linked.op_iteration[i];
+  op.sequence = id;
+  op.name = str(h.name);
+  op.thread = threads_[h.thread].tid;
+  op.start_ns = h.start_ns - linked.origin;
+  op.duration_ns = h.duration_ns;
+  op.module_id = linked.op_module[i];
+  op.parent_op_id = linked.op_parent[i] >= 0 ? op_id[static_cast<std::size_t>(linked.op_parent[i])] : kNoId;
+  op.depth = linked.op_depth[i];
+  op.args = args_[h.args];
+  const FlopsResult* f = linked.op_flops[i];
+  op.flops_source = linked.op_source[i];
+  if (f != nullptr && f->known) {
+    op.flops = f->flops;
+    op.macs = f->macs;
+    op.bytes_read = f->bytes_read;
+    op.bytes_written = f->bytes_written;
+    op.flops_note = std::string(f->note);
+  }
+  return op;
+}
+
+KernelRecord TraceBuilder::make_kernel(const Linked& linked, std::size_t i, const std::vector<Id>& op_id) const {
+  const auto& a = activities_[i];
+  KernelRecord k;
+  k.id = static_cast<Id>(i);
+  k.kind = a.kind;
+  k.name = str(a.name);
+  k.device = a.device;
+  k.stream = a.stream;
+  k.start_ns = a.start_ns - linked.origin;
+  k.duration_ns = a.duration_ns;
+  k.grid = a.grid;
+  k.block = a.block;
+  k.correlation = a.correlation == kNone ? 0 : a.correlation;
+  k.iteration = linked.act_iteration[i];
+  k.op_id = linked.act_op[i] >= 0 ? op_id[static_cast<std::size_t>(linked.act_op[i])] : kNoId;
+  k.module_id = linked.act_module[i];
+  k.graph_id = a.graph_id;
+  k.graph_node_id = a.graph_node_id;
+  k.bytes = a.bytes;
+  if (a.counters >= 0) {
+    const auto& c = counters_[static_cast<std::size_t>(a.counters)];
+    k.has_counters = true;
+    k.flops_fp64 = c.flops_fp64;
+    k.flops_fp32 = c.flops_fp32;
+    k.flops_fp16 = c.flops_fp16;
+    k.tensor_ops = c.tensor_ops;
+    k.dram_bytes_read = c.dram_bytes_read;
+    k.dram_bytes_written = c.dram_bytes_written;
+    k.l2_bytes = c.l2_bytes;
+  }
+  return k;
+}
+
 Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progress) {
   info_.iterations = std::max<int>(1, static_cast<int>(iterations_.size()));
   FS_RETURN_IF_ERROR(sink.begin(info_));
@@ -368,89 +471,41 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
   std::vector<Id> op_id(ops_.size());
   for (std::size_t r = 0; r < order.size(); ++r) op_id[order[r]] = static_cast<Id>(r);
 
-  constexpr std::size_t kBatch = 1 << 15;
-  const std::uint64_t total = ops_.size() + activities_.size();
+  // Records are built on a second thread while this one hands them to the sink: conversion and storage
+  // (SQLite) each get a core. At most a few batches are in flight, which bounds memory.
+  constexpr std::size_t kBatch = 1 << 13;
+  BatchQueue queue(2);
+  std::atomic<bool> cancel{false};
+  std::thread producer([&] {
+    std::vector<OpRecord> ops;
+    for (std::size_t r = 0; r < order.size() && !cancel; ++r) {
+      ops.push_back(make_op(linked, order[r], static_cast<Id>(r), op_id));
+      if (ops.size() == kBatch || r + 1 == order.size()) {
+        queue.push({std::move(ops), {}});
+        ops = {};
+      }
+    }
+    std::vector<KernelRecord> kernels;
+    for (std::size_t i = 0; i < activities_.size() && !cancel; ++i) {
+      kernels.push_back(make_kernel(linked, i, op_id));
+      if (kernels.size() == kBatch || i + 1 == activities_.size()) {
+        queue.push({{}, std::move(kernels)});
+        kernels = {};
+      }
+    }
+    queue.close();
+  });
+  Status status;
   std::uint64_t done = 0;
-  std::vector<OpRecord> ops;
-  ops.reserve(std::min(kBatch, order.size()));
-  for (std::size_t r = 0; r < order.size(); ++r) {
-    const auto i = order[r];
-    const auto& h = ops_[i];
-    OpRecord op;
-    op.id = static_cast<Id>(r);
-    op.iteration = linked.op_iteration[i];
-    op.sequence = static_cast<std::int64_t>(r);
-    op.name = str(h.name);
-    op.thread = threads_[h.thread].tid;
-    op.start_ns = h.start_ns - linked.origin;
-    op.duration_ns = h.duration_ns;
-    op.module_id = linked.op_module[i];
-    op.parent_op_id = linked.op_parent[i] >= 0 ? op_id[static_cast<std::size_t>(linked.op_parent[i])] : kNoId;
-    op.depth = linked.op_depth[i];
-    op.args = args_[h.args];
-    const FlopsResult* f = linked.op_flops[i];
-    op.flops_source = linked.op_source[i];
-    if (f != nullptr && f->known) {
-      op.flops = f->flops;
-      op.macs = f->macs;
-      op.bytes_read = f->bytes_read;
-      op.bytes_written = f->bytes_written;
-      op.flops_note = std::string(f->note);
-    }
-    ops.push_back(std::move(op));
-    if (ops.size() == kBatch) {
-      FS_RETURN_IF_ERROR(sink.add_ops(ops));
-      done += ops.size();
-      ops.clear();
-      if (progress != nullptr) progress->update(done);
-    }
+  while (auto batch = queue.pop()) {
+    if (!status.ok()) continue;  // drain so that the producer never blocks
+    done += batch->ops.size() + batch->kernels.size();
+    status = batch->ops.empty() ? sink.add_kernels(batch->kernels) : sink.add_ops(batch->ops);
+    if (!status.ok()) cancel = true;
+    if (progress != nullptr) progress->update(done);
   }
-  if (!ops.empty()) FS_RETURN_IF_ERROR(sink.add_ops(ops));
-  done += ops.size();
-  ops = {};
-
-  std::vector<KernelRecord> kernels;
-  kernels.reserve(std::min(kBatch, activities_.size()));
-  for (std::size_t i = 0; i < activities_.size(); ++i) {
-    const auto& a = activities_[i];
-    KernelRecord k;
-    k.id = static_cast<Id>(i);
-    k.kind = a.kind;
-    k.name = str(a.name);
-    k.device = a.device;
-    k.stream = a.stream;
-    k.start_ns = a.start_ns - linked.origin;
-    k.duration_ns = a.duration_ns;
-    k.grid = a.grid;
-    k.block = a.block;
-    k.correlation = a.correlation == kNone ? 0 : a.correlation;
-    k.iteration = linked.act_iteration[i];
-    k.op_id = linked.act_op[i] >= 0 ? op_id[static_cast<std::size_t>(linked.act_op[i])] : kNoId;
-    k.module_id = linked.act_module[i];
-    k.graph_id = a.graph_id;
-    k.graph_node_id = a.graph_node_id;
-    k.bytes = a.bytes;
-    if (a.counters >= 0) {
-      const auto& c = counters_[static_cast<std::size_t>(a.counters)];
-      k.has_counters = true;
-      k.flops_fp64 = c.flops_fp64;
-      k.flops_fp32 = c.flops_fp32;
-      k.flops_fp16 = c.flops_fp16;
-      k.tensor_ops = c.tensor_ops;
-      k.dram_bytes_read = c.dram_bytes_read;
-      k.dram_bytes_written = c.dram_bytes_written;
-      k.l2_bytes = c.l2_bytes;
-    }
-    kernels.push_back(std::move(k));
-    if (kernels.size() == kBatch) {
-      FS_RETURN_IF_ERROR(sink.add_kernels(kernels));
-      done += kernels.size();
-      kernels.clear();
-      if (progress != nullptr) progress->update(done);
-    }
-  }
-  if (!kernels.empty()) FS_RETURN_IF_ERROR(sink.add_kernels(kernels));
-  (void)total;
+  producer.join();
+  FS_RETURN_IF_ERROR(status);
 
   std::vector<QualityIssue> quality;
   for (const auto& [what, c] : issues_) quality.push_back({what, c.count, c.severity, c.detail});

@@ -61,7 +61,8 @@ class TraceBuilder {
     std::uint32_t name = 0;     // interned
     std::int64_t external_id = kNone;
     std::uint32_t args = 0;     // from intern_args; 0 = no arguments
-    std::uint32_t module_path = 0;  // interned dotted path from a TorchScript hierarchy, 0 = none
+    std::uint32_t module_path = 0;  // interned dotted path from a TorchScript hierarchy ("" = the root)
+    bool has_module_path = false;
   };
   struct Scope {
     ThreadId thread = 0;
@@ -176,6 +177,8 @@ class TraceBuilder {
   void compute_flops(Linked& linked);
   int iteration_at(std::int64_t t) const;
   Status write(RunSink& sink, const Linked& linked, Progress* progress);
+  OpRecord make_op(const Linked& linked, std::uint32_t i, Id id, const std::vector<Id>& op_id) const;
+  KernelRecord make_kernel(const Linked& linked, std::size_t i, const std::vector<Id>& op_id) const;
 
   RunInfo info_;
   Options options_;
