@@ -2,6 +2,9 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
+
+#include "analyzer/importers/bounded_queue.h"
 
 namespace flopscope {
 namespace {
@@ -213,6 +216,57 @@ Status JsonTraceStream::run(const EventFn& on_event, const FieldFn& on_field, co
     return InvalidArgument(source_.path() + ": JSON but not a trace: no traceEvents array");
   }
   return {};
+}
+
+namespace {
+
+struct EventBatch {
+  struct Item {
+    std::size_t offset, size;
+    std::string key;  // non-empty: a top-level field
+  };
+  std::string text;  // events back to back, then kPadding zero bytes
+  std::vector<Item> items;
+};
+
+}  // namespace
+
+Status run_pipelined(JsonTraceStream& stream, const JsonTraceStream::EventFn& on_event,
+                     const JsonTraceStream::FieldFn& on_field, const JsonTraceStream::ProgressFn& on_progress) {
+  constexpr std::size_t kBatchBytes = std::size_t{4} << 20;
+  BoundedQueue<EventBatch> queue(4);
+  Status status;
+  std::thread reader([&] {
+    EventBatch batch;
+    auto flush = [&] {
+      batch.text.append(kPadding, '\0');
+      queue.push(std::move(batch));
+      batch = EventBatch{};
+    };
+    auto add = [&](std::string_view key, std::string_view text) {
+      batch.items.push_back({batch.text.size(), text.size(), std::string(key)});
+      batch.text.append(text);
+      if (batch.text.size() >= kBatchBytes) flush();
+    };
+    status = stream.run([&](std::string_view text, std::size_t) { add({}, text); },
+                        [&](std::string_view key, std::string_view raw, std::size_t) { add(key.empty() ? " " : key, raw); },
+                        on_progress);
+    if (!batch.items.empty()) flush();
+    queue.close();
+  });
+  while (auto batch = queue.pop()) {
+    for (const auto& item : batch->items) {
+      std::string_view text(batch->text.data() + item.offset, item.size);
+      std::size_t readable = batch->text.size() - item.offset;
+      if (item.key.empty()) {
+        on_event(text, readable);
+      } else {
+        on_field(item.key, text, readable);
+      }
+    }
+  }
+  reader.join();
+  return status;
 }
 
 }  // namespace flopscope

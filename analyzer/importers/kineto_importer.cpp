@@ -40,13 +40,12 @@ class KinetoImporter final : public Importer {
     JsonTraceStream stream(source);
     std::unique_ptr<Progress> progress;
     if (options.progress) progress = std::make_unique<Progress>("reading " + path, source.file_size());
-    FS_RETURN_IF_ERROR(stream.run([&](std::string_view text, std::size_t readable) { reader.event(text, readable); },
-                                  [&](std::string_view key, std::string_view raw, std::size_t readable) {
-                                    reader.field(key, raw, readable);
-                                  },
-                                  [&](std::uint64_t done) {
-                                    if (progress) progress->update(done);
-                                  }));
+    FS_RETURN_IF_ERROR(run_pipelined(
+        stream, [&](std::string_view text, std::size_t readable) { reader.event(text, readable); },
+        [&](std::string_view key, std::string_view raw, std::size_t readable) { reader.field(key, raw, readable); },
+        [&](std::uint64_t done) {
+          if (progress) progress->update(done);
+        }));
     if (progress) progress->finish();
     if (stream.events() > 0 && reader.recognised() == 0) {
       return InvalidArgument(path + ": a Chrome trace, but with no PyTorch profiler events (no cpu_op, kernel or "

@@ -2,15 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 #include <numeric>
-#include <optional>
 #include <thread>
 #include <span>
 #include <utility>
 
+#include "analyzer/importers/bounded_queue.h"
 #include "analyzer/importers/module_scopes.h"
 #include "db/model/progress.h"
 
@@ -68,37 +65,7 @@ struct Batch {
   std::vector<KernelRecord> kernels;
 };
 
-class BatchQueue {
- public:
-  explicit BatchQueue(std::size_t capacity) : capacity_(capacity) {}
-  void push(Batch b) {
-    std::unique_lock lock(mutex_);
-    space_.wait(lock, [&] { return items_.size() < capacity_; });
-    items_.push_back(std::move(b));
-    ready_.notify_one();
-  }
-  void close() {
-    std::lock_guard lock(mutex_);
-    closed_ = true;
-    ready_.notify_one();
-  }
-  std::optional<Batch> pop() {
-    std::unique_lock lock(mutex_);
-    ready_.wait(lock, [&] { return !items_.empty() || closed_; });
-    if (items_.empty()) return std::nullopt;
-    Batch b = std::move(items_.front());
-    items_.pop_front();
-    space_.notify_one();
-    return b;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable ready_, space_;
-  std::deque<Batch> items_;
-  std::size_t capacity_;
-  bool closed_ = false;
-};
+using BatchQueue = BoundedQueue<Batch>;
 
 template <typename T>
 bool by_thread_start(const T& a, const T& b) {
