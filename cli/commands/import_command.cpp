@@ -30,7 +30,8 @@ class CountingSink final : public RunSink {
   }
   Status add_kernels(std::span<const KernelRecord> k) override {
     for (const auto& x : k) {
-      ++kernels;
+      ++activities;
+      kernels += x.kind == KernelKind::kKernel;
       time_ns += static_cast<double>(x.duration_ns);
       with_op += x.op_id != kNoId;
       if (x.module_id != kNoId) {
@@ -48,7 +49,7 @@ class CountingSink final : public RunSink {
   }
   Status finish() override { return to_.finish(); }
 
-  std::size_t modules = 0, ops = 0, kernels = 0, with_op = 0, with_module = 0;
+  std::size_t modules = 0, ops = 0, activities = 0, kernels = 0, with_op = 0, with_module = 0;
   std::int64_t warnings = 0;
   double time_ns = 0, attributed_ns = 0, counted_flops = 0;
 
@@ -123,10 +124,10 @@ class ImportCommand final : public Command {
     if (!s.ok()) return report_error(s);  // the unfinished database removes its temporary file
     if (!quiet_) {
       auto pct = [](double a, double b) { return b > 0 ? 100.0 * a / b : 0.0; };
-      fmt::print("{} ({}): {} kernels, {} ops, {} modules; kernels linked to an op {}/{}, attributed to a module "
-                 "{}/{} ({:.1f}% of kernel time){} -> {}\n",
-                 in, (*importer)->name(), sink.kernels, sink.ops, sink.modules, sink.with_op, sink.kernels,
-                 sink.with_module, sink.kernels, pct(sink.attributed_ns, sink.time_ns),
+      fmt::print("{} ({}): {} kernels + {} memcpy/memset, {} ops, {} modules; device activities linked to an op "
+                 "{}/{}, attributed to a module {}/{} ({:.1f}% of device time){} -> {}\n",
+                 in, (*importer)->name(), sink.kernels, sink.activities - sink.kernels, sink.ops, sink.modules,
+                 sink.with_op, sink.activities, sink.with_module, sink.activities, pct(sink.attributed_ns, sink.time_ns),
                  sink.warnings > 0 ? fmt::format("; {} data-quality warnings", sink.warnings) : "", out);
     }
     return kExitOk;
