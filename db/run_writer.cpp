@@ -178,6 +178,7 @@ class SqliteRunSink final : public RunSink {
   Status finish() override {
     if (finished_) return Internal(path_ + ": finish() called twice");
     if (!begun_) return Internal(path_ + ": finish() before begin(): a run database needs its run row");
+    if (!failed_.ok()) return failed_;
     finished_ = true;
     progress_.reset();
     for (const std::string& sql : deferred_indexes_) FS_RETURN_IF_ERROR(with_path(db_.exec(sql)));
@@ -200,9 +201,13 @@ class SqliteRunSink final : public RunSink {
   template <typename BindFn>
   Status insert(Statement& stmt, BindFn&& bind) {
     if (finished_) return Internal(path_ + ": write after finish()");
+    if (!failed_.ok()) return failed_;
     Binder b(stmt);
     bind(b);
-    FS_RETURN_IF_ERROR(with_path(b.run()));
+    if (Status s = with_path(b.run()); !s.ok()) {
+      failed_ = s;  // a run with a missing row must not be finished into place
+      return s;
+    }
     if (++rows_written_ % kRowsPerProgressUpdate == 0) {
       // Only large runs take long enough to show progress; the total is the caller's to know.
       if (progress_ == nullptr) progress_ = std::make_unique<Progress>("writing " + path_, 0);
@@ -251,6 +256,7 @@ class SqliteRunSink final : public RunSink {
   Statements statements_;  // declared after db_: finalised first
   bool begun_ = false;
   bool finished_ = false;
+  Status failed_;  // the first failed insert: every later call returns it
   std::int64_t rows_in_transaction_ = 0;
   std::int64_t rows_written_ = 0;
   std::unique_ptr<Progress> progress_;

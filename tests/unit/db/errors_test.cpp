@@ -103,6 +103,10 @@ TEST(RunDatabaseErrors, FailedWriteLeavesNoFile) {
   ASSERT_FALSE(s.ok());
   EXPECT_TRUE(s.message().starts_with(path + ": ")) << s.message();  // names the target, not the temp file
   EXPECT_NE(s.message().find("UNIQUE"), std::string::npos) << s.message();
+  // A sink that lost a row refuses to finish: no incomplete run appears under the target name.
+  EXPECT_EQ((*sink)->add_modules(testing::sample_run().modules).message(), s.message());
+  EXPECT_EQ((*sink)->finish().message(), s.message());
+  EXPECT_FALSE(fs::exists(path));
   sink->reset();
   EXPECT_TRUE(dir.listing().empty());
 }
