@@ -150,6 +150,27 @@ Status read_quality(Database& db, std::vector<QualityIssue>& out) {
                       });
 }
 
+Status read_activations(Database& db, std::vector<ActivationRecord>& out) {
+  return for_each_row(db, "activation",
+                      "SELECT module_id, iteration, call, input_tag, numel, out_l2, out_max_abs, out_zero_fraction, "
+                      "rel_change FROM activation ORDER BY rowid",
+                      [&](Statement& s) {
+                        ActivationRecord a;
+                        a.module_id = s.int64(0);
+                        a.iteration = static_cast<int>(s.int64(1));
+                        a.call = static_cast<int>(s.int64(2));
+                        a.input_tag = s.str(3);
+                        a.numel = s.int64(4);
+                        a.out_l2 = s.real(5);
+                        a.out_max_abs = s.real(6);
+                        a.out_zero_fraction = s.real(7);
+                        a.has_rel_change = !s.is_null(8);
+                        a.rel_change = a.has_rel_change ? s.real(8) : 0;
+                        out.push_back(std::move(a));
+                        return Status();
+                      });
+}
+
 }  // namespace
 
 StatusOr<RunData> read_run_database(const std::string& path) {
@@ -162,6 +183,7 @@ StatusOr<RunData> read_run_database(const std::string& path) {
   FS_RETURN_IF_ERROR(read_params(db, run.params));
   FS_RETURN_IF_ERROR(read_graph(db, run.graph_nodes, run.graph_edges));
   FS_RETURN_IF_ERROR(read_quality(db, run.quality));
+  FS_RETURN_IF_ERROR(read_activations(db, run.activations));
   return run;
 }
 

@@ -45,6 +45,9 @@ constexpr std::string_view kInsertParam =
 constexpr std::string_view kInsertGraphNode =
     "INSERT INTO graph_node (id, kind, label, module_id, module_path, output_shapes) VALUES (?,?,?,?,?,?)";
 constexpr std::string_view kInsertGraphEdge = "INSERT INTO graph_edge (src, dst, label) VALUES (?,?,?)";
+constexpr std::string_view kInsertActivation =
+    "INSERT INTO activation (module_id, iteration, call, input_tag, numel, out_l2, out_max_abs, out_zero_fraction, "
+    "rel_change) VALUES (?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertQuality =
     "INSERT INTO data_quality (what, count, severity, detail) VALUES (?,?,?,?)";
 
@@ -59,6 +62,11 @@ class Binder {
   }
   Binder& id(Id v) {
     if (status_.ok()) status_ = stmt_.bind_id(++index_, v);
+    return *this;
+  }
+  // Binds v, or NULL when !present.
+  Binder& maybe(double v, bool present) {
+    if (status_.ok()) status_ = present ? stmt_.bind(++index_, v) : stmt_.bind_null(++index_);
     return *this;
   }
   Status run() {
@@ -96,7 +104,8 @@ class SqliteRunSink final : public RunSink {
     for (auto [stmt, sql] : {std::pair{&statements_.run, kInsertRun}, {&statements_.module, kInsertModule},
                              {&statements_.op, kInsertOp}, {&statements_.kernel, kInsertKernel},
                              {&statements_.param, kInsertParam}, {&statements_.graph_node, kInsertGraphNode},
-                             {&statements_.graph_edge, kInsertGraphEdge}, {&statements_.quality, kInsertQuality}}) {
+                             {&statements_.graph_edge, kInsertGraphEdge}, {&statements_.quality, kInsertQuality},
+                             {&statements_.activation, kInsertActivation}}) {
       FS_ASSIGN_OR_RETURN(Statement s, db_.prepare(sql));
       *stmt = std::make_unique<Statement>(std::move(s));
     }
@@ -175,6 +184,16 @@ class SqliteRunSink final : public RunSink {
     return {};
   }
 
+  Status add_activations(std::span<const ActivationRecord> records) override {
+    for (const ActivationRecord& a : records) {
+      FS_RETURN_IF_ERROR(insert(*statements_.activation, [&](Binder& b) {
+        b.id(a.module_id)(a.iteration)(a.call)(a.input_tag)(a.numel)(a.out_l2)(a.out_max_abs)(a.out_zero_fraction)
+            .maybe(a.rel_change, a.has_rel_change);
+      }));
+    }
+    return {};
+  }
+
   Status finish() override {
     if (finished_) return Internal(path_ + ": finish() called twice");
     if (!begun_) return Internal(path_ + ": finish() before begin(): a run database needs its run row");
@@ -246,7 +265,7 @@ class SqliteRunSink final : public RunSink {
   }
 
   struct Statements {
-    std::unique_ptr<Statement> run, module, op, kernel, param, graph_node, graph_edge, quality;
+    std::unique_ptr<Statement> run, module, op, kernel, param, graph_node, graph_edge, quality, activation;
   };
 
   std::string path_;
