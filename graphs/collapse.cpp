@@ -53,6 +53,7 @@ ViewGraph collapse(const OpGraph& graph, int depth) {
   view.title = graph.title;
   view.depth = depth;
   view.module_types = graph.module_types;
+  view.base_module_types = graph.base_module_types;
   view.has_costs = graph.has_costs;
   view.is_diff = graph.is_diff;
 
@@ -96,6 +97,16 @@ ViewGraph collapse(const OpGraph& graph, int depth) {
     if (n.diff != DiffState::kRemoved) add_cost(box.cost, n.cost);
     if (n.diff != DiffState::kAdded) add_cost(box.base_cost, graph.is_diff ? n.base_cost : n.cost);
     node_of[i] = it->second;
+  }
+  // Boxes take the summary's inclusive module cost when the run has one: it also covers calls that have
+  // no node of their own, and it is the number the report prints.
+  for (auto& box : view.nodes) {
+    if (!box.is_module) continue;
+    auto now = graph.module_costs.find(box.module_path);
+    if (now != graph.module_costs.end() && box.diff != DiffState::kRemoved) box.cost = now->second;
+    const auto& base_costs = graph.is_diff ? graph.base_module_costs : graph.module_costs;
+    auto base = base_costs.find(box.module_path);
+    if (base != base_costs.end() && box.diff != DiffState::kAdded) box.base_cost = base->second;
   }
 
   // One edge per pair of drawn nodes; an edge stays removed/added only if every edge it stands for is.

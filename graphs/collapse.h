@@ -42,6 +42,7 @@ struct ViewGraph {
   std::vector<ViewNode> nodes;
   std::vector<ViewEdge> edges;
   std::map<std::string, std::string> module_types;
+  std::map<std::string, std::string> base_module_types;
   bool has_costs = false;
   bool is_diff = false;
 };

@@ -50,6 +50,7 @@ struct Writer {
   bool heat;
   HeatScale scale;
   std::string out;
+  std::vector<DiffState> state;                         // per node, after judging module cost deltas
   std::map<std::string, std::vector<int>> nodes_in;     // cluster path -> node indices
   std::map<std::string, std::set<std::string>> kids;    // cluster path -> child cluster paths
   std::map<std::string, std::set<DiffState>> states_in;  // cluster path -> diff states of nodes below
@@ -71,10 +72,16 @@ struct Writer {
         scale(values(v, metric)) {
     for (std::size_t i = 0; i < v.nodes.size(); ++i) {
       const ViewNode& n = v.nodes[i];
+      DiffState st = n.diff;
+      if (v.is_diff && n.is_module && st == DiffState::kSame &&
+          metric_changed(n.base_cost, n.cost, {metric, o.relative_threshold})) {
+        st = DiffState::kChanged;
+      }
+      state.push_back(st);
       nodes_in[n.cluster].push_back(static_cast<int>(i));
       for (std::string p = n.cluster; !p.empty(); p = parent_module(p)) {
         kids[parent_module(p)].insert(p);
-        states_in[p].insert(n.diff);
+        states_in[p].insert(st);
       }
     }
   }
@@ -91,13 +98,13 @@ struct Writer {
     return line;
   }
 
-  std::string delta_line(const ViewNode& n) const {
-    if (n.diff == DiffState::kRemoved) {
+  std::string delta_line(const ViewNode& n, DiffState st) const {
+    if (st == DiffState::kRemoved) {
       return n.base_cost.known ? "removed (was " + format_metric(metric_of(n.base_cost, metric), metric) + ")"
                                : "removed";
     }
-    if (n.diff == DiffState::kAdded) return "new";
-    if (n.diff != DiffState::kChanged) return "";
+    if (st == DiffState::kAdded) return "new";
+    if (st != DiffState::kChanged) return "";
     std::string line;
     if (n.cost.known && n.base_cost.known) {
       double a = metric_of(n.base_cost, metric);
@@ -117,7 +124,7 @@ struct Writer {
     return line;
   }
 
-  std::string node_label(const ViewNode& n) const {
+  std::string node_label(const ViewNode& n, DiffState st) const {
     std::string label;
     if (n.is_module) {
       std::string name = n.module_path.substr(n.module_path.rfind('.') == std::string::npos
@@ -129,10 +136,10 @@ struct Writer {
       label = n.label.empty() ? short_kind(n.kind) : short_kind(n.kind) + " " + n.label;
       if (!n.shapes.empty()) label += "\n" + n.shapes;
     }
-    std::string cost = cost_line(n.diff == DiffState::kRemoved ? n.base_cost : n.cost);
+    std::string cost = cost_line(st == DiffState::kRemoved ? n.base_cost : n.cost);
     if (!cost.empty()) label += "\n" + cost;
     if (view.is_diff) {
-      std::string delta = delta_line(n);
+      std::string delta = delta_line(n, st);
       if (!delta.empty()) label += "\n" + delta;
     }
     return label;
@@ -140,16 +147,17 @@ struct Writer {
 
   void write_node(int index, const std::string& indent) {
     const ViewNode& n = view.nodes[static_cast<std::size_t>(index)];
-    out += indent + "n" + std::to_string(index) + " [label=" + dot_quote(node_label(n));
+    const DiffState st = state[static_cast<std::size_t>(index)];
+    out += indent + "n" + std::to_string(index) + " [label=" + dot_quote(node_label(n, st));
     out += ", tooltip=" + dot_quote(n.is_module ? n.module_path : n.identity);
     std::string style = n.is_module ? "filled" : "rounded,filled";
     if (n.is_module) out += ", shape=box3d";
     if (n.kind == "input" || n.kind == "output") out += ", shape=oval";
     if (view.is_diff) {
-      DiffStyle s = diff_style(n.diff);
+      DiffStyle s = diff_style(st);
       out += ", color=\"" + std::string(s.border) + "\", fillcolor=\"" + s.fill + "\"";
-      if (n.diff == DiffState::kRemoved) style += ",dashed";
-      if (n.diff != DiffState::kSame) out += ", penwidth=2";
+      if (st == DiffState::kRemoved) style += ",dashed";
+      if (st != DiffState::kSame) out += ", penwidth=2";
     } else if (heat && n.cost.known) {
       int b = scale.bucket(metric_of(n.cost, metric));
       out += ", fillcolor=\"" + std::string(HeatScale::fill(b)) + "\", fontcolor=\"" + HeatScale::font_color(b) + "\"";
@@ -162,7 +170,13 @@ struct Writer {
     int number = ++cluster_counter;
     std::string name = path.substr(path.rfind('.') == std::string::npos ? 0 : path.rfind('.') + 1);
     auto type = view.module_types.find(path);
-    std::string title = name + (type == view.module_types.end() || type->second.empty() ? "" : " (" + type->second + ")");
+    std::string type_text = type == view.module_types.end() ? "" : type->second;
+    auto base_type = view.base_module_types.find(path);
+    if (view.is_diff && base_type != view.base_module_types.end() && !base_type->second.empty() &&
+        base_type->second != type_text) {
+      type_text = base_type->second + " \xE2\x86\x92 " + type_text;  // the class changed: "Old → New"
+    }
+    std::string title = name + (type_text.empty() ? "" : " (" + type_text + ")");
     int depth = module_depth(path);
     static constexpr const char* kFill[] = {"#f7f7f7", "#ececec"};
     out += indent + "subgraph cluster_" + std::to_string(number) + " {\n";

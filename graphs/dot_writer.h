@@ -14,6 +14,8 @@ struct DotOptions {
   // Heat colouring by this metric when the graph has costs; diff graphs colour by diff state and use it
   // for the deltas in labels.
   std::optional<CostMetric> color_by = CostMetric::kFlops;
+  // Diff graphs: a collapsed module whose cost moved by more than this fraction is drawn as changed.
+  double relative_threshold = 0.01;
 };
 
 std::string write_dot(const ViewGraph& view, const DotOptions& options = {});

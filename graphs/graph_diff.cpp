@@ -17,8 +17,6 @@ double metric_of(const NodeCost& cost, CostMetric metric) {
   return 0;
 }
 
-namespace {
-
 bool metric_changed(const NodeCost& base, const NodeCost& now, const DiffOptions& options) {
   if (!base.known || !now.known) return false;
   double a = metric_of(base, options.metric);
@@ -27,8 +25,6 @@ bool metric_changed(const NodeCost& base, const NodeCost& now, const DiffOptions
   return std::fabs(b - a) > options.relative_threshold * std::max(std::fabs(a), std::fabs(b));
 }
 
-}  // namespace
-
 OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const DiffOptions& options) {
   OpGraph out;
   out.title = base.title + " \xE2\x86\x92 " + other.title;  // "→"
@@ -36,6 +32,9 @@ OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const DiffOptions
   out.has_costs = base.has_costs || other.has_costs;
   out.module_types = base.module_types;
   for (const auto& [path, type] : other.module_types) out.module_types[path] = type;
+  out.base_module_types = base.module_types;
+  out.module_costs = other.module_costs;
+  out.base_module_costs = base.module_costs;
 
   std::map<std::string, int> base_index;
   for (std::size_t i = 0; i < base.nodes.size(); ++i) base_index[base.nodes[i].identity()] = static_cast<int>(i);

@@ -16,6 +16,9 @@ struct DiffOptions {
   double relative_threshold = 0.01;
 };
 
+// True when both costs are known and the metric moved by more than the threshold.
+bool metric_changed(const NodeCost& base, const NodeCost& now, const DiffOptions& options);
+
 // The union of both graphs: every node of `other` (added when the base lacks it; changed when its output
 // shapes or metric differ), then the base's nodes that vanished (removed), and the edges of both.
 OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const DiffOptions& options = {});

@@ -50,6 +50,11 @@ struct OpGraph {
   std::vector<OpNode> nodes;
   std::vector<OpEdge> edges;
   std::map<std::string, std::string> module_types;  // module path -> short class name
+  std::map<std::string, std::string> base_module_types;  // diff graphs: the base's classes
+  // Inclusive per-iteration cost of each module from the run's summary (the numbers the report shows);
+  // collapsed module boxes use them. Diff graphs keep the base's in base_module_costs.
+  std::map<std::string, NodeCost> module_costs;
+  std::map<std::string, NodeCost> base_module_costs;
   bool has_costs = false;
   bool is_diff = false;
 };

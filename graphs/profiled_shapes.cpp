@@ -1,7 +1,9 @@
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <unordered_map>
 
+#include "db/model/dtype.h"
 #include "graphs/extract.h"
 #include "graphs/run_costs.h"
 
@@ -9,7 +11,14 @@ namespace flopscope::graphs {
 
 std::string shape_text(const OpArg& arg) {
   if (!arg.is_tensor) return "";
-  std::string text = arg.dtype + "[";
+  // Capture paths may hand over c10 scalar-type names ("Float"); try the lower-case spelling too.
+  std::string dtype = normalize_dtype(arg.dtype);
+  if (dtype == arg.dtype) {
+    std::string lower = arg.dtype;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::string n = normalize_dtype(lower); n != lower) dtype = n;
+  }
+  std::string text = dtype + "[";
   for (std::size_t i = 0; i < arg.shape.size(); ++i) {
     if (i) text += ",";
     text += std::to_string(arg.shape[i]);

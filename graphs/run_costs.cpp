@@ -127,4 +127,10 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
   return result;
 }
 
+void attach_module_costs(OpGraph& graph, const RunSummary& summary) {
+  for (const auto& m : summary.modules) {
+    graph.module_costs[m.path] = {true, m.inclusive.flops, m.inclusive_time.mean, m.inclusive.bytes()};
+  }
+}
+
 }  // namespace flopscope::graphs

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "analyzer/summary.h"
 #include "db/model/run_data.h"
 #include "graphs/graph_model.h"
 
@@ -23,5 +24,9 @@ struct CostMatch {
 // Sets each node's cost to the mean per iteration of its matching calls: the call's duration, and the
 // FLOPs and bytes of the counted ops in its subtree. Sets graph.has_costs when anything matched.
 CostMatch attach_run_costs(OpGraph& graph, const RunData& run);
+
+// Fills graph.module_costs from the run's summary: inclusive FLOPs, bytes and mean host time per
+// iteration of every module.
+void attach_module_costs(OpGraph& graph, const RunSummary& summary);
 
 }  // namespace flopscope::graphs

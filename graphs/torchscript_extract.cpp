@@ -1,5 +1,7 @@
 // The one LibTorch translation unit of graphs/: loads a TorchScript archive and turns forward's inlined
 // graph into GraphNode/GraphEdge records.
+#include <torch/csrc/jit/passes/common_subexpression_elimination.h>
+#include <torch/csrc/jit/passes/dead_code_elimination.h>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/script.h>
 
@@ -8,7 +10,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "analyzer/module_path.h"
+#include "db/model/module_path.h"
 #include "graphs/extract.h"
 
 namespace flopscope::graphs {
@@ -185,6 +187,11 @@ StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path
   try {
     std::shared_ptr<torch::jit::Graph> graph = forward->graph()->copy();
     torch::jit::Inline(*graph);
+    // The graph executor runs these before it executes a forward, so without them the graph would show
+    // duplicate ops (e.g. repeated slices of one tensor) that never run, and ordinals would not match the
+    // calls a profiled run records.
+    torch::jit::EliminateCommonSubexpression(graph);
+    torch::jit::EliminateDeadCode(graph);
     Extractor extractor(*graph, tree, result);
     extractor.run();
     if (profiled) apply_profiled_shapes(result.nodes, result.edges, extractor.edge_arg, *profiled);

@@ -77,10 +77,11 @@ TEST(Render, DotPassesThroughAndBadDotIsAnError) {
 }
 
 TEST(Render, LargeGraphCollapsesAndRenders) {
-  OpGraph big = testing::synthetic_graph(50, 20, 10);
-  ASSERT_EQ(big.nodes.size(), 10002u);
+  OpGraph big = testing::synthetic_graph(24, 12, 35);
+  ASSERT_EQ(big.nodes.size(), 10082u);
   ViewGraph view = collapse(big, choose_depth(big));
   ASSERT_LE(view.nodes.size(), kDefaultMaxNodes);
+  EXPECT_EQ(view.depth, 3);
   auto svg = render_dot(write_dot(view), GraphFormat::kSvg);
   ASSERT_TRUE(svg.ok()) << svg.status().message();
   EXPECT_EQ(testing::svg_groups(*svg, "node").size(), view.nodes.size() + 1);

@@ -8,7 +8,8 @@
 namespace flopscope::graphs::testing {
 
 // blocks x subs x ops_per_sub ops in modules "blocks.<b>.sub<s>", chained in order, plus one input and
-// one output node. FLOPs grow with the op index so the heat scale has a range.
+// one output node, and a residual edge from each sub's first op to the next sub's first op. FLOPs grow
+// with the op index so the heat scale has a range.
 inline OpGraph synthetic_graph(int blocks, int subs, int ops_per_sub) {
   OpGraph g;
   g.title = "synthetic";
@@ -37,6 +38,11 @@ inline OpGraph synthetic_graph(int blocks, int subs, int ops_per_sub) {
   g.nodes.push_back(output);
   for (std::size_t i = 1; i < g.nodes.size(); ++i) {
     g.edges.push_back({static_cast<int>(i - 1), static_cast<int>(i), "", DiffState::kSame});
+  }
+  if (ops_per_sub > 1) {
+    for (int first = 1; first + ops_per_sub < static_cast<int>(g.nodes.size()) - 1; first += ops_per_sub) {
+      g.edges.push_back({first, first + ops_per_sub, "", DiffState::kSame});
+    }
   }
   g.has_costs = true;
   return g;
