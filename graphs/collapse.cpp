@@ -11,6 +11,7 @@ bool collapsed_at(const OpNode& n, int depth) { return depth != kOpLevel && modu
 void add_cost(NodeCost& into, const NodeCost& c) {
   if (!c.known) return;
   into.known = true;
+  into.flops_known = into.flops_known || c.flops_known;
   into.flops += c.flops;
   into.time_ns += c.time_ns;
   into.bytes += c.bytes;

@@ -59,7 +59,7 @@ struct Writer {
   static std::vector<double> values(const ViewGraph& v, CostMetric m) {
     std::vector<double> out;
     for (const auto& n : v.nodes) {
-      if (n.cost.known) out.push_back(metric_of(n.cost, m));
+      if (metric_known(n.cost, m)) out.push_back(metric_of(n.cost, m));
     }
     return out;
   }
@@ -92,21 +92,18 @@ struct Writer {
 
   std::string cost_line(const NodeCost& c) const {
     if (!c.known) return "";
-    std::string line = format_metric(c.flops, CostMetric::kFlops);
-    line += " \xC2\xB7 " + format_metric(c.time_ns, CostMetric::kTime);
+    std::string line = c.flops_known ? format_metric(c.flops, CostMetric::kFlops) + " \xC2\xB7 " : "";
+    line += format_metric(c.time_ns, CostMetric::kTime);
     if (metric == CostMetric::kBytes) line += " \xC2\xB7 " + format_metric(c.bytes, CostMetric::kBytes);
     return line;
   }
 
   std::string delta_line(const ViewNode& n, DiffState st) const {
-    if (st == DiffState::kRemoved) {
-      return n.base_cost.known ? "removed (was " + format_metric(metric_of(n.base_cost, metric), metric) + ")"
-                               : "removed";
-    }
+    if (st == DiffState::kRemoved) return "removed";  // the cost line above shows what it cost
     if (st == DiffState::kAdded) return "new";
     if (st != DiffState::kChanged) return "";
     std::string line;
-    if (n.cost.known && n.base_cost.known) {
+    if (metric_known(n.cost, metric) && metric_known(n.base_cost, metric)) {
       double a = metric_of(n.base_cost, metric);
       double b = metric_of(n.cost, metric);
       if (a != b) {
@@ -158,7 +155,7 @@ struct Writer {
       out += ", color=\"" + std::string(s.border) + "\", fillcolor=\"" + s.fill + "\"";
       if (st == DiffState::kRemoved) style += ",dashed";
       if (st != DiffState::kSame) out += ", penwidth=2";
-    } else if (heat && n.cost.known) {
+    } else if (heat && metric_known(n.cost, metric)) {
       int b = scale.bucket(metric_of(n.cost, metric));
       out += ", fillcolor=\"" + std::string(HeatScale::fill(b)) + "\", fontcolor=\"" + HeatScale::font_color(b) + "\"";
     }
@@ -242,7 +239,7 @@ struct Writer {
         if (b == 0) text += " (max " + format_metric(scale.max(), metric) + ")";
         row(HeatScale::fill(b), "#777777", text);
       }
-      row("#ffffff", "#777777", "zero or not measured");
+      row("#ffffff", "#777777", metric == CostMetric::kFlops ? "zero, or no FLOPs formula" : "zero or not measured");
     } else {
       t += "<tr><td colspan=\"2\" border=\"0\"><b>no cost data</b></td></tr>";
       t += "<tr><td colspan=\"2\" border=\"0\">profile the model and draw the run database</td></tr>";

@@ -17,8 +17,12 @@ double metric_of(const NodeCost& cost, CostMetric metric) {
   return 0;
 }
 
+bool metric_known(const NodeCost& cost, CostMetric metric) {
+  return cost.known && (metric != CostMetric::kFlops || cost.flops_known);
+}
+
 bool metric_changed(const NodeCost& base, const NodeCost& now, const DiffOptions& options) {
-  if (!base.known || !now.known) return false;
+  if (!metric_known(base, options.metric) || !metric_known(now, options.metric)) return false;
   double a = metric_of(base, options.metric);
   double b = metric_of(now, options.metric);
   if (a == b) return false;

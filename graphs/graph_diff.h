@@ -9,6 +9,8 @@ namespace flopscope::graphs {
 // Which cost a diff judges "changed" by, and the heat colouring uses.
 enum class CostMetric { kFlops, kTime, kBytes };
 double metric_of(const NodeCost& cost, CostMetric metric);
+// Whether the cost has a value for the metric (FLOPs can be unknown while time is measured).
+bool metric_known(const NodeCost& cost, CostMetric metric);
 
 struct DiffOptions {
   CostMetric metric = CostMetric::kFlops;

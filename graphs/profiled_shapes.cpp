@@ -16,7 +16,7 @@ std::string shape_text(const OpArg& arg) {
   if (dtype == arg.dtype) {
     std::string lower = arg.dtype;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (std::string n = normalize_dtype(lower); n != lower) dtype = n;
+    if (std::string n = normalize_dtype(lower); n != lower || dtype_size(n) > 0) dtype = n;
   }
   std::string text = dtype + "[";
   for (std::size_t i = 0; i < arg.shape.size(); ++i) {

@@ -84,6 +84,7 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
 
   // FLOPs and bytes of counted ops roll up to their nearest candidate ancestor (or themselves).
   std::vector<double> flops(run.ops.size(), 0), bytes(run.ops.size(), 0);
+  std::vector<bool> counted(run.ops.size(), false);
   for (std::size_t i = 0; i < run.ops.size(); ++i) {
     const OpRecord& op = run.ops[i];
     if (!counts_toward_totals(op)) continue;
@@ -96,6 +97,7 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
       found = idx.candidate[at];
     }
     if (!found) continue;
+    counted[at] = true;
     flops[at] += op.flops;
     bytes[at] += op.bytes_read + op.bytes_written;
   }
@@ -109,6 +111,7 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
       if (match[n] < 0) continue;
       auto op = static_cast<std::size_t>(match[n]);
       sum[n].known = true;
+      sum[n].flops_known = sum[n].flops_known || counted[op];
       sum[n].flops += flops[op];
       sum[n].bytes += bytes[op];
       sum[n].time_ns += static_cast<double>(run.ops[op].duration_ns);
@@ -117,7 +120,8 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
   for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
     OpNode& node = graph.nodes[n];
     if (sum[n].known) {
-      node.cost = {true, sum[n].flops / iterations, sum[n].time_ns / iterations, sum[n].bytes / iterations};
+      node.cost = {true, sum[n].flops_known, sum[n].flops / iterations, sum[n].time_ns / iterations,
+                   sum[n].bytes / iterations};
       ++result.matched;
     } else if (node.kind != "input" && node.kind != "output") {
       ++result.unmatched;
@@ -129,7 +133,8 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
 
 void attach_module_costs(OpGraph& graph, const RunSummary& summary) {
   for (const auto& m : summary.modules) {
-    graph.module_costs[m.path] = {true, m.inclusive.flops, m.inclusive_time.mean, m.inclusive.bytes()};
+    graph.module_costs[m.path] = {true, m.inclusive.flops > 0, m.inclusive.flops, m.inclusive_time.mean,
+                                  m.inclusive.bytes()};
   }
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "analyzer/summary.h"
 #include "cli/command.h"
 #include "db/model/atomic_file.h"
 #include "db/model/progress.h"
@@ -32,6 +33,7 @@ StatusOr<OpGraph> load_graph(const std::string& path) {
     }
     graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
     attach_run_costs(graph, run);
+    attach_module_costs(graph, summarize(run));
   } else {
     FS_ASSIGN_OR_RETURN(ExtractedGraph extracted, extract_torchscript_graph(path));
     graph = make_op_graph(extracted.nodes, extracted.edges, extracted.modules);
@@ -89,12 +91,13 @@ class GraphCommand : public Command {
     if (!other_.empty()) {
       auto other = load_graph(other_);
       if (!other.ok()) return report_error(other.status());
-      graph = diff_graphs(*graph, *other, {metric});
+      // Host time is noisy between runs: only a 10% move counts as a change; FLOPs and bytes are exact.
+      graph = diff_graphs(*graph, *other, {metric, metric == CostMetric::kTime ? 0.10 : 0.01});
     }
     progress.update(1);
     int chosen = *depth == -2 ? choose_depth(*graph, max_nodes_) : *depth;
     ViewGraph view = collapse(*graph, chosen);
-    std::string dot = write_dot(view, {metric});
+    std::string dot = write_dot(view, {metric, metric == CostMetric::kTime ? 0.10 : 0.01});
     progress.update(2);
     auto bytes = render_dot(dot, *format);
     if (!bytes.ok()) return report_error(bytes.status().WithContext(output_));

@@ -79,7 +79,7 @@ TEST(Diff, MatchesByIdentityAndMarksRemovedAddedChanged) {
   OpNode extra;
   extra.kind = "aten::gelu";
   extra.module_path = "blocks.0.sub0";
-  extra.cost = {true, 50, 1, 1};
+  extra.cost = {true, true, 50, 1, 1};
   other.nodes.insert(other.nodes.begin() + 3, extra);
   other.edges.clear();
   for (std::size_t i = 1; i < other.nodes.size(); ++i) other.edges.push_back({int(i - 1), int(i), "", DiffState::kSame});

@@ -28,7 +28,7 @@ inline OpGraph synthetic_graph(int blocks, int subs, int ops_per_sub) {
         n.kind = o % 2 ? "aten::linear" : "aten::add";
         n.module_path = sub;
         n.ordinal = o / 2;
-        n.cost = {true, 1000.0 * (1 + o), 100.0, 10.0};
+        n.cost = {true, true, 1000.0 * (1 + o), 100.0, 10.0};
         g.nodes.push_back(n);
       }
     }
