@@ -86,6 +86,17 @@ struct Writer {
     }
   }
 
+  // The module's class; "Old → New" in a diff where the class changed.
+  std::string type_text(const std::string& path) const {
+    auto type = view.module_types.find(path);
+    std::string text = type == view.module_types.end() ? "" : type->second;
+    auto base = view.base_module_types.find(path);
+    if (view.is_diff && base != view.base_module_types.end() && !base->second.empty() && base->second != text) {
+      text = base->second + " \xE2\x86\x92 " + text;
+    }
+    return text;
+  }
+
   std::string short_kind(const std::string& kind) const {
     return kind.rfind("aten::", 0) == 0 ? kind.substr(6) : kind;
   }
@@ -127,7 +138,8 @@ struct Writer {
       std::string name = n.module_path.substr(n.module_path.rfind('.') == std::string::npos
                                                   ? 0
                                                   : n.module_path.rfind('.') + 1);
-      label = name + (n.kind.empty() ? "" : " (" + n.kind + ")");
+      std::string type = type_text(n.module_path);
+      label = name + (type.empty() ? "" : " (" + type + ")");
       label += "\n" + std::to_string(n.members) + (n.members == 1 ? " op" : " ops");
     } else {
       label = n.label.empty() ? short_kind(n.kind) : short_kind(n.kind) + " " + n.label;
@@ -166,14 +178,8 @@ struct Writer {
   void write_cluster(const std::string& path, const std::string& indent) {
     int number = ++cluster_counter;
     std::string name = path.substr(path.rfind('.') == std::string::npos ? 0 : path.rfind('.') + 1);
-    auto type = view.module_types.find(path);
-    std::string type_text = type == view.module_types.end() ? "" : type->second;
-    auto base_type = view.base_module_types.find(path);
-    if (view.is_diff && base_type != view.base_module_types.end() && !base_type->second.empty() &&
-        base_type->second != type_text) {
-      type_text = base_type->second + " \xE2\x86\x92 " + type_text;  // the class changed: "Old → New"
-    }
-    std::string title = name + (type_text.empty() ? "" : " (" + type_text + ")");
+    std::string type = type_text(path);
+    std::string title = name + (type.empty() ? "" : " (" + type + ")");
     int depth = module_depth(path);
     static constexpr const char* kFill[] = {"#f7f7f7", "#ececec"};
     out += indent + "subgraph cluster_" + std::to_string(number) + " {\n";

@@ -98,9 +98,11 @@ class Extractor {
   }
 
   std::vector<int> edge_arg;
+  std::vector<int> input_count;  // per node: its graph inputs (all kinds)
 
  private:
-  Id add(GraphNode n) {
+  Id add(GraphNode n, int inputs = 0) {
+    input_count.push_back(inputs);
     n.id = static_cast<Id>(out_.nodes.size());
     out_.nodes.push_back(std::move(n));
     return out_.nodes.back().id;
@@ -116,7 +118,7 @@ class Extractor {
           n.module_id = module;
           n.module_path = tree_.modules()[static_cast<std::size_t>(module)].path;
         }
-        Id id = add(std::move(n));
+        Id id = add(std::move(n), static_cast<int>(node->inputs().size()));
         int slot = 0;
         for (const Value* in : node->inputs()) connect(in, id, slot++);
         for (const Value* out : node->outputs()) producer_[out] = {id};
@@ -194,7 +196,9 @@ StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path
     torch::jit::EliminateDeadCode(graph);
     Extractor extractor(*graph, tree, result);
     extractor.run();
-    if (profiled) apply_profiled_shapes(result.nodes, result.edges, extractor.edge_arg, *profiled);
+    if (profiled) {
+      apply_profiled_shapes(result.nodes, result.edges, extractor.edge_arg, extractor.input_count, *profiled);
+    }
   } catch (const std::exception& e) {
     return Internal(model_path + ": could not read forward's graph (" + first_line(e.what()) + ")");
   }

@@ -46,6 +46,10 @@ TEST(ProfiledGraph, NodesMatchCollectorCallsAndGetShapesAndCosts) {
       EXPECT_GE(n.cost.flops, 2.0 * 64 * 128 * 128);  // the matmul; the bias add may be counted too
       EXPECT_LE(n.cost.flops, 2.0 * 64 * 128 * 128 + 2.0 * 64 * 128);
     }
+    // The causal mask: torch.ones(n, n, dtype=bool), seen by triu.
+    if (n.module_path == "layers.0.attn" && n.kind == "aten::ones") {
+      EXPECT_EQ(n.output_shapes, "bool[64,64]");
+    }
   }
   std::size_t labelled = 0;
   for (const auto& e : extracted->edges) labelled += !e.label.empty();

@@ -76,12 +76,24 @@ TEST(RunCosts, ProfiledShapesLabelEdgesAndOutputs) {
   RunData run = sample_run();
   auto nodes = sample_nodes();
   std::vector<GraphEdge> edges = {{0, 2, ""}, {1, 2, ""}};
-  apply_profiled_shapes(nodes, edges, {0, 1}, run);
+  apply_profiled_shapes(nodes, edges, {0, 1}, {1, 1, 2, 1, 1}, run);
   EXPECT_EQ(edges[0].label, "float32[1,4,8]");  // c10's "Float" normalised
   EXPECT_EQ(edges[1].label, "float32[1,8,2]");
   EXPECT_EQ(nodes[0].output_shapes, "float32[1,4,8]");
   EXPECT_EQ(nodes[1].output_shapes, "float32[1,8,2]");
   EXPECT_EQ(nodes[2].output_shapes, "");
+}
+
+TEST(RunCosts, ExtraLeadingArgumentsAreSkipped) {
+  RunData run = sample_run();
+  for (auto& op : run.ops) {
+    if (op.name == "aten::matmul") op.args.insert(op.args.begin(), OpArg{true, "float32", {9, 9}, ""});
+  }
+  auto nodes = sample_nodes();
+  std::vector<GraphEdge> edges = {{0, 2, ""}, {1, 2, ""}};
+  apply_profiled_shapes(nodes, edges, {0, 1}, {1, 1, 2, 1, 1}, run);
+  EXPECT_EQ(edges[0].label, "float32[1,4,8]");
+  EXPECT_EQ(edges[1].label, "float32[1,8,2]");
 }
 
 }  // namespace
