@@ -69,6 +69,25 @@ TEST(Extract, ModulePathsMatchNamedModules) {
             29);
 }
 
+TEST(Extract, SequentialIndicesAreModulePaths) {
+  auto extracted = extract_torchscript_graph(std::string(GRAPHS_SAMPLES_DIR) + "/small-cnn.pt");
+  ASSERT_TRUE(extracted.ok()) << extracted.status().message();
+  std::vector<std::string> seen;
+  for (const auto& n : extracted->nodes) seen.push_back(n.module_path + "|" + n.kind);
+  std::vector<std::string> expected = {"|input",
+                                       "features.0|aten::conv2d",
+                                       "features.1|aten::relu",
+                                       "features.2|aten::max_pool2d",
+                                       "features.3|aten::conv2d",
+                                       "features.4|aten::relu",
+                                       "features.5|aten::adaptive_avg_pool2d",
+                                       "|aten::flatten",
+                                       "classifier|aten::linear",
+                                       "|output"};
+  EXPECT_EQ(seen, expected);
+  EXPECT_EQ(extracted->edges.size(), expected.size() - 1);  // a chain
+}
+
 TEST(Extract, EdgesFollowDataFlow) {
   auto extracted = extract_torchscript_graph(sample("v1"));
   ASSERT_TRUE(extracted.ok());
