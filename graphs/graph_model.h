@@ -11,7 +11,8 @@
 
 namespace flopscope::graphs {
 
-// Per-iteration cost of a node: FLOPs and bytes of the counted ops it covers, host time of the op call.
+// Per-iteration cost of a node: FLOPs and bytes of the counted ops it covers, host time (median over
+// iterations) of the op call.
 struct NodeCost {
   bool known = false;
   bool flops_known = false;  // some counted op is covered; false: FLOPs unknown, never shown as zero

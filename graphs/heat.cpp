@@ -81,7 +81,7 @@ std::string format_metric(double value, CostMetric metric) {
 const char* metric_name(CostMetric metric) {
   switch (metric) {
     case CostMetric::kFlops: return "FLOPs";
-    case CostMetric::kTime: return "host time";
+    case CostMetric::kTime: return "host time (median)";
     case CostMetric::kBytes: return "bytes";
   }
   return "";

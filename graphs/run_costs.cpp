@@ -105,6 +105,7 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
   CostMatch result;
   const double iterations = idx.by_iteration.empty() ? 1.0 : static_cast<double>(idx.by_iteration.size());
   std::vector<NodeCost> sum(graph.nodes.size());
+  std::vector<std::vector<double>> times(graph.nodes.size());
   for (const auto& [iteration, calls] : idx.by_iteration) {
     auto match = match_in(graph.nodes, [](const OpNode& n) { return Key{n.module_path, n.kind}; }, calls);
     for (std::size_t n = 0; n < match.size(); ++n) {
@@ -114,13 +115,14 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
       sum[n].flops_known = sum[n].flops_known || counted[op];
       sum[n].flops += flops[op];
       sum[n].bytes += bytes[op];
-      sum[n].time_ns += static_cast<double>(run.ops[op].duration_ns);
+      times[n].push_back(static_cast<double>(run.ops[op].duration_ns));
     }
   }
   for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
     OpNode& node = graph.nodes[n];
     if (sum[n].known) {
-      node.cost = {true, sum[n].flops_known, sum[n].flops / iterations, sum[n].time_ns / iterations,
+      // Median time, as the report prints: one preempted iteration must not colour a node.
+      node.cost = {true, sum[n].flops_known, sum[n].flops / iterations, latency_stats(times[n]).p50,
                    sum[n].bytes / iterations};
       ++result.matched;
     } else if (node.kind != "input" && node.kind != "output") {
@@ -133,7 +135,7 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
 
 void attach_module_costs(OpGraph& graph, const RunSummary& summary) {
   for (const auto& m : summary.modules) {
-    graph.module_costs[m.path] = {true, m.inclusive.flops > 0, m.inclusive.flops, m.inclusive_time.mean,
+    graph.module_costs[m.path] = {true, m.inclusive.flops > 0, m.inclusive.flops, m.inclusive_time.p50,
                                   m.inclusive.bytes()};
   }
 }
