@@ -59,7 +59,8 @@ std::vector<std::ptrdiff_t> match_in(const std::vector<Node>& nodes, KeyOf key_o
     Key key = key_of(nodes[i]);
     std::size_t ordinal = seen[key]++;
     auto it = calls.find(key);
-    if (it != calls.end() && ordinal < it->second.size()) match[i] = static_cast<std::ptrdiff_t>(it->second[ordinal]);
+    if (it != calls.end() && ordinal < it->second.size())
+      match[i] = static_cast<std::ptrdiff_t>(it->second[ordinal]);
   }
   return match;
 }
@@ -73,8 +74,12 @@ std::vector<std::ptrdiff_t> match_nodes_to_ops(const std::vector<GraphNode>& nod
   CallIndex idx = index_calls(run, kinds);
   static const std::map<Key, std::vector<std::size_t>> kEmpty;
   auto it = idx.by_iteration.find(iteration);
-  return match_in(nodes, [](const GraphNode& n) { return Key{n.module_path, n.kind}; },
-                  it == idx.by_iteration.end() ? kEmpty : it->second);
+  return match_in(
+      nodes,
+      [](const GraphNode& n) {
+        return Key{n.module_path, n.kind};
+      },
+      it == idx.by_iteration.end() ? kEmpty : it->second);
 }
 
 CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
@@ -107,7 +112,12 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
   std::vector<NodeCost> sum(graph.nodes.size());
   std::vector<std::vector<double>> times(graph.nodes.size());
   for (const auto& [iteration, calls] : idx.by_iteration) {
-    auto match = match_in(graph.nodes, [](const OpNode& n) { return Key{n.module_path, n.kind}; }, calls);
+    auto match = match_in(
+        graph.nodes,
+        [](const OpNode& n) {
+          return Key{n.module_path, n.kind};
+        },
+        calls);
     for (std::size_t n = 0; n < match.size(); ++n) {
       if (match[n] < 0) continue;
       auto op = static_cast<std::size_t>(match[n]);

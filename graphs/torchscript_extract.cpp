@@ -168,12 +168,15 @@ class Extractor {
 
 }  // namespace
 
-bool torchscript_extraction_available() { return true; }
+bool torchscript_extraction_available() {
+  return true;
+}
 
 StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path, const RunData* profiled) {
   std::error_code ec;
   if (!std::filesystem::exists(model_path, ec)) return NotFound(model_path + ": no such file");
-  if (std::filesystem::is_directory(model_path, ec)) return InvalidArgument(model_path + ": is a directory, not a TorchScript model");
+  if (std::filesystem::is_directory(model_path, ec))
+    return InvalidArgument(model_path + ": is a directory, not a TorchScript model");
   torch::jit::Module module;
   try {
     module = torch::jit::load(model_path, torch::kCPU);

@@ -1,7 +1,8 @@
+#include "graphs/run_costs.h"
+
 #include <gtest/gtest.h>
 
 #include "graphs/extract.h"
-#include "graphs/run_costs.h"
 
 namespace flopscope::graphs {
 namespace {
@@ -59,8 +60,8 @@ TEST(RunCosts, NodesMatchOutermostCallsByModuleKindAndOrdinal) {
   EXPECT_EQ(m.matched, 4u);
   EXPECT_EQ(m.unmatched, 1u);  // gelu never ran
   EXPECT_TRUE(g.has_costs);
-  EXPECT_DOUBLE_EQ(g.nodes[0].cost.flops, 1000);       // the nested addmm rolls up into linear #0
-  EXPECT_DOUBLE_EQ(g.nodes[0].cost.time_ns, 110);      // median of 100 and 120
+  EXPECT_DOUBLE_EQ(g.nodes[0].cost.flops, 1000);   // the nested addmm rolls up into linear #0
+  EXPECT_DOUBLE_EQ(g.nodes[0].cost.time_ns, 110);  // median of 100 and 120
   EXPECT_DOUBLE_EQ(g.nodes[1].cost.flops, 3000);
   EXPECT_DOUBLE_EQ(g.nodes[1].cost.bytes, 300);
   EXPECT_DOUBLE_EQ(g.nodes[2].cost.flops, 500);
