@@ -91,6 +91,25 @@ TEST(Extract, SequentialIndicesAreModulePaths) {
   EXPECT_EQ(extracted->edges.size(), expected.size() - 1);  // a chain
 }
 
+TEST(Extract, TrainingOnlyBranchesAreDroppedAndBranchResultsConnect) {
+  auto extracted = extract_torchscript_graph(std::string(GRAPHS_SAMPLES_DIR) + "/branchy.pt");
+  ASSERT_TRUE(extracted.ok()) << extracted.status().message();
+  std::map<std::string, Id> id_of;
+  for (const auto& n : extracted->nodes) {
+    EXPECT_NE(n.kind, "aten::add_") << "BatchNorm's training-only num_batches_tracked update is drawn";
+    id_of[n.kind] = n.id;
+  }
+  ASSERT_TRUE(id_of.contains("aten::batch_norm"));
+  ASSERT_TRUE(id_of.contains("aten::mean"));
+  ASSERT_TRUE(id_of.contains("aten::amax"));  // a data-dependent if: both branches are drawn
+  std::set<std::pair<Id, Id>> edges;
+  for (const auto& e : extracted->edges) edges.insert({e.src, e.dst});
+  // The if's result (mean or amax) feeds the head.
+  EXPECT_TRUE(edges.contains({id_of["aten::mean"], id_of["aten::linear"]}));
+  EXPECT_TRUE(edges.contains({id_of["aten::amax"], id_of["aten::linear"]}));
+  EXPECT_TRUE(edges.contains({id_of["aten::relu"], id_of["aten::mean"]}));
+}
+
 TEST(Extract, EdgesFollowDataFlow) {
   auto extracted = extract_torchscript_graph(sample("v1"));
   ASSERT_TRUE(extracted.ok());
