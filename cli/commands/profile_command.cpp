@@ -10,6 +10,7 @@
 #include "db/model/atomic_file.h"
 #include "db/model/progress.h"
 #include "db/run_database.h"
+#include "graphs/extract.h"
 
 namespace flopscope::cli {
 namespace {
@@ -84,6 +85,14 @@ class ProfileCommand final : public Command {
       run.quality.push_back({"activation statistics cost (ms)",
                              static_cast<std::int64_t>(profile->activation_cost_ns / 1e6), Severity::kInfo, cost});
       std::fprintf(stderr, "flopscope: --activations: %s\n", cost.c_str());
+    }
+
+    // The computation graph, with shapes from this run, for `flopscope graph run.db` and the GUI.
+    if (auto graph = graphs::extract_torchscript_graph(options_.model_path, &run); graph.ok()) {
+      run.graph_nodes = std::move(graph->nodes);
+      run.graph_edges = std::move(graph->edges);
+    } else {
+      run.quality.push_back({"computation graph not extracted", 1, Severity::kWarning, graph.status().message()});
     }
 
     StatusOr<std::unique_ptr<RunSink>> sink = create_run_database(output_, force_);

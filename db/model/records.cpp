@@ -1,7 +1,5 @@
 #include "db/model/records.h"
 
-#include <cmath>
-
 #include "db/model/run_sink.h"
 
 namespace flopscope {
@@ -37,10 +35,6 @@ FlopsSource flops_source_from_string(const std::string& s) {
 Severity severity_from_string(const std::string& s) { return from_string(s, kSeverities, Severity::kInfo); }
 KernelKind kernel_kind_from_string(const std::string& s) {
   return from_string(s, kKernelKinds, KernelKind::kKernel);
-}
-
-double ActivationRecord::out_rms() const {
-  return numel > 0 ? out_l2 / std::sqrt(static_cast<double>(numel)) : 0;
 }
 
 Status write_run(RunSink& sink, const RunData& run) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -164,7 +165,9 @@ struct ActivationRecord {
   double out_zero_fraction = 0;  // exact zeros
   bool has_rel_change = false;   // the output has the input's shape
   double rel_change = 0;         // ||y - x|| / ||x||
-  double out_rms() const;        // out_l2 / sqrt(numel)
+  double out_rms() const {       // out_l2 / sqrt(numel)
+    return numel > 0 ? out_l2 / std::sqrt(static_cast<double>(numel)) : 0;
+  }
 };
 
 // One row of the data-quality table: a kind of problem, how often it happened, how bad it is.
