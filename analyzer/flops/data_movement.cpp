@@ -242,6 +242,57 @@ FlopsResult dropout(Args args) {
                        !train);
 }
 
+// scatter(self, dim, index, src | value), scatter_add: one element of src per index.
+// index_add/index_copy(self, dim, index, source): a whole slice of source per index.
+// The untouched part of self is copied through (out of place) or left alone (in place).
+template <bool kInPlace, int kReduceFlops, bool kSlices>
+FlopsResult scatter(Args args) {
+  if (!flops::is_tensor(args, 0) || !flops::is_tensor(args, 2)) return {};
+  double moved =
+      kSlices && flops::is_tensor(args, 3) ? flops::numel(args[3].shape) : flops::numel(args[2].shape);
+  int elem = flops::element_size(args[0]);
+  double self_bytes = kInPlace ? 0 : flops::tensor_bytes(args[0]);
+  double read = self_bytes + flops::tensor_bytes(args[2]) + moved * elem;
+  double written = kInPlace ? moved * elem : flops::tensor_bytes(args[0]);
+  return flops::result(kReduceFlops * moved, 0, read, written, "scatter: indices and moved elements read");
+}
+
+// index_put_(self, indices..., values, accumulate): the values are the last tensor before accumulate.
+FlopsResult index_put(Args args) {
+  if (!flops::is_tensor(args, 0)) return {};
+  const OpArg* values = nullptr;
+  double index_bytes = 0;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (!args[i].is_tensor) continue;
+    if (values != nullptr) index_bytes += flops::tensor_bytes(*values);
+    values = &args[i];
+  }
+  if (values == nullptr) return flops::result(0, 0, 0, 0, "index_put: indices not recorded", true);
+  double b = flops::tensor_bytes(*values);
+  return flops::result(0, 0, b + index_bytes, b,
+                       "index_put: values and indices read, values written (estimate)", true);
+}
+
+// Ops whose output size depends on the data (nonzero, masked_select, unique): read the input; the
+// output is not known from shapes.
+FlopsResult data_dependent(Args args) {
+  if (!flops::is_tensor(args, 0)) return {};
+  return flops::result(flops::numel(args[0].shape), 0, flops::bytes_in(args, 0, 2), 0,
+                       "output size depends on the data: 1 test per element, output bytes not counted", true);
+}
+
+// multinomial(self[..., n], num_samples, ...): a cumulative sum and a search per sample.
+FlopsResult multinomial(Args args) {
+  if (!flops::is_tensor(args, 0)) return {};
+  const Shape& p = args[0].shape;
+  auto samples = flops::parse_int(flops::value_at(args, 1)).value_or(1);
+  double rows = p.size() >= 2 ? static_cast<double>(p[0]) : 1;
+  double n = p.empty() ? 1 : static_cast<double>(p.back());
+  double out = rows * static_cast<double>(samples);
+  return flops::result(rows * n + out * std::max(1.0, std::log2(n)), 0, flops::tensor_bytes(args[0]), out * 8,
+                       "multinomial: cumulative sum + binary search per sample (estimate)", true);
+}
+
 // item / _local_scalar_dense / is_nonzero: read one element.
 FlopsResult read_scalar(Args args) {
   if (!flops::is_tensor(args, 0)) return {};
@@ -380,6 +431,23 @@ void register_data_movement_family(FlopsRegistry& r) {
                            "aten::feature_dropout_", "aten::alpha_dropout", "aten::feature_alpha_dropout"}) {
     r.add(name, dropout);
   }
+  r.add("aten::scatter", scatter<false, 0, false>);
+  r.add("aten::scatter_", scatter<true, 0, false>);
+  r.add("aten::scatter_add", scatter<false, 1, false>);
+  r.add("aten::scatter_add_", scatter<true, 1, false>);
+  r.add("aten::index_add", scatter<false, 1, true>);
+  r.add("aten::index_add_", scatter<true, 1, true>);
+  r.add("aten::index_copy", scatter<false, 0, true>);
+  r.add("aten::index_copy_", scatter<true, 0, true>);
+  r.add("aten::index_put", index_put);
+  r.add("aten::index_put_", index_put);
+  r.add("aten::_index_put_impl_", index_put);
+  for (const char* name : {"aten::nonzero", "aten::masked_select", "aten::unique", "aten::_unique2",
+                           "aten::unique_consecutive", "aten::unique_dim"}) {
+    r.add(name, data_dependent);
+  }
+  r.add("aten::multinomial", multinomial);
+  r.add("aten::lift_fresh_copy", copy_self);
   for (const char* name : {"aten::item", "aten::_local_scalar_dense", "aten::is_nonzero"}) {
     r.add(name, read_scalar);
   }

@@ -292,12 +292,13 @@ FlopsResult bmm(std::span<const OpArg> args) {
 void register_matmul_family(FlopsRegistry& r) {
   r.add("aten::matmul", matmul);
   r.add("aten::linear", linear);
-  r.add("aten::addmm", addmm);
   r.add("aten::mm", mm);
   r.add("aten::bmm", bmm);
-  r.add("aten::addmv", addmv);
-  r.add("aten::baddbmm", baddbmm);
-  r.add("aten::addbmm", addbmm);
+  // In-place forms (self is the added term and the output) cost the same.
+  for (const char* name : {"aten::addmm", "aten::addmm_"}) r.add(name, addmm);
+  for (const char* name : {"aten::addmv", "aten::addmv_"}) r.add(name, addmv);
+  for (const char* name : {"aten::baddbmm", "aten::baddbmm_"}) r.add(name, baddbmm);
+  for (const char* name : {"aten::addbmm", "aten::addbmm_"}) r.add(name, addbmm);
   r.add("aten::dot", dot);
   r.add("aten::vdot", dot);
   r.add("aten::mv", mv);

@@ -69,6 +69,22 @@ TEST(DataMovementFlops, GathersAndConcatenation) {
   EXPECT_DOUBLE_EQ(pad.bytes_written, 1.0 * 4 * 5 * 4);
 }
 
+TEST(DataMovementFlops, ScatterAndDataDependentOps) {
+  // scatter_add(self[4, 10], dim, index[4, 3], src[4, 3]): 12 elements moved and added.
+  auto add = eval("aten::scatter_add", {F({4, 10}), S("1"), T("int64", {4, 3}), F({4, 3})});
+  EXPECT_DOUBLE_EQ(add.flops, 12);
+  EXPECT_DOUBLE_EQ(add.bytes_read, 160 + 12 * 8 + 12 * 4);
+  EXPECT_DOUBLE_EQ(add.bytes_written, 160);
+  auto inplace = eval("aten::index_copy_", {F({4, 10}), S("0"), T("int64", {2}), F({2, 10})});
+  EXPECT_DOUBLE_EQ(inplace.bytes_written, 20 * 4);  // a row of source per index
+  EXPECT_DOUBLE_EQ(inplace.bytes_read, 2 * 8 + 20 * 4);
+  auto nz = eval("aten::nonzero", {T("bool", {100})});
+  EXPECT_TRUE(nz.estimate);
+  EXPECT_DOUBLE_EQ(nz.bytes_read, 100);
+  auto sample = eval("aten::multinomial", {F({2, 8}), S("1"), S("False"), S("")});
+  EXPECT_DOUBLE_EQ(sample.bytes_written, 2 * 8);
+}
+
 TEST(DataMovementFlops, DropoutIsIdentityInInference) {
   auto eval_mode = eval("aten::dropout", {F({1, 197, 768}), S("0.1"), S("False")});
   EXPECT_DOUBLE_EQ(eval_mode.flops + eval_mode.bytes_read + eval_mode.bytes_written, 0);
