@@ -155,6 +155,7 @@ std::optional<Labels> parse_term(std::string_view term, std::size_t rank) {
   if (dots == std::string_view::npos && explicit_count != rank) return std::nullopt;
   if (dots != std::string_view::npos && explicit_count > rank) return std::nullopt;
   std::size_t ellipsis_dims = rank - explicit_count;
+  if (ellipsis_dims > 100) return std::nullopt;  // label codes 128 + k must stay below 256
   for (std::size_t i = 0; i < term.size(); ++i) {
     char c = term[i];
     if (c == ' ') continue;
