@@ -140,7 +140,7 @@ def build(args):
             layer.ln1.weight.fill_(1.0)
             layer.ln2.weight.fill_(1.0)
             # Tiny weights: this module's contribution is near zero for typical inputs.
-            nn.init.normal_(layer.attn.position_adaptive_bias.weight, std=1e-7)
+            nn.init.normal_(layer.attn.position_adaptive_bias.weight, std=5e-8)
         v1.ln_f.weight.fill_(1.0)
 
     state = v1.state_dict()
