@@ -149,12 +149,12 @@ FlopsResult arange(Args args) {
   return flops::result(0, 0, 0, n * size, "arange: writes its output");
 }
 
-// cat(tensors..., dim) / stack(tensors..., dim): the leading tensor args are the list.
+// cat(tensors, dim) / stack(tensors, dim)
 FlopsResult concat(Args args) {
+  auto list = flops::tensor_list(args, 0);
+  if (list.empty()) return flops::result(0, 0, 0, 0, "cat/stack: tensor list shapes not recorded", true);
   double read = 0;
-  std::size_t i = 0;
-  for (; i < args.size() && args[i].is_tensor; ++i) read += flops::tensor_bytes(args[i]);
-  if (i == 0) return flops::result(0, 0, 0, 0, "cat/stack: tensor list shapes not recorded", true);
+  for (const auto& t : list) read += flops::tensor_bytes(t);
   return flops::result(0, 0, read, read, "cat/stack: read inputs, write the result");
 }
 
@@ -198,12 +198,12 @@ FlopsResult gather(Args args) {
 FlopsResult index(Args args) {
   if (!flops::is_tensor(args, 0)) return {};
   const Shape& x = args[0].shape;
-  auto p = flops::broadcast_inputs(args.subspan(1), args.size() - 1);
+  auto indices = flops::tensor_list(args, 1);
+  auto p = flops::broadcast_inputs(indices, indices.size());
   if (!p || !p->any_tensor) return flops::result(0, 0, 0, 0, "index: indices not recorded", true);
-  std::size_t indexed = 0;
-  for (std::size_t i = 1; i < args.size(); ++i) indexed += args[i].is_tensor ? 1 : 0;
+  std::size_t indexed = indices.size();
   // Bool masks index as many dimensions as they have.
-  if (flops::is_tensor(args, 1) && args[1].dtype == "bool") indexed = args[1].shape.size();
+  if (indices.front().dtype == "bool") indexed = indices.front().shape.size();
   double rest = indexed < x.size() ? flops::numel(std::span(x).subspan(indexed)) : 1;
   double out = flops::numel(p->out) * rest * flops::element_size(args[0]);
   return flops::result(0, 0, out + p->read, out, "index: gathered elements + indices read (estimate)", true);

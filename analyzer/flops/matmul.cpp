@@ -187,13 +187,14 @@ bool contains(const Labels& l, int x) {
 }
 
 FlopsResult einsum(std::span<const OpArg> args) {
-  // einsum(equation, tensors...) with the tensor list flattened.
+  // einsum(equation, tensors, path)
   if (args.empty() || args[0].is_tensor) return {};
   std::string_view eq = args[0].value;
   while (!eq.empty() && (eq.front() == '\'' || eq.front() == '"' || eq.front() == ' ')) eq.remove_prefix(1);
   while (!eq.empty() && (eq.back() == '\'' || eq.back() == '"' || eq.back() == ' ')) eq.remove_suffix(1);
+  auto list = flops::tensor_list(args, 1);
   std::vector<const OpArg*> tensors;
-  for (std::size_t i = 1; i < args.size() && args[i].is_tensor; ++i) tensors.push_back(&args[i]);
+  for (const auto& t : list) tensors.push_back(&t);
   if (eq.empty() || tensors.empty()) return {};
   auto arrow = eq.find("->");
   std::string_view lhs = eq.substr(0, arrow);

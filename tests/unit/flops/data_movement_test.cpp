@@ -62,6 +62,18 @@ TEST(DataMovementFlops, GathersAndConcatenation) {
   auto cat = eval("aten::cat", {F({1, 1, 768}), F({1, 196, 768}), S("1")});
   EXPECT_DOUBLE_EQ(cat.bytes_read, 197.0 * 768 * 4);
   EXPECT_DOUBLE_EQ(cat.bytes_written, 197.0 * 768 * 4);
+  // The Kineto importer's form: one arg with the shapes as nested lists and the element type.
+  OpArg list = S("[[1,1,768],[1,196,768]]");
+  list.dtype = "bfloat16";
+  auto kineto = eval("aten::cat", {list, S("1")});
+  EXPECT_DOUBLE_EQ(kineto.bytes_read, 197.0 * 768 * 2);
+  EXPECT_FALSE(kineto.estimate);
+  // index(self[10, 20], indices = [int64[5]]): 5 rows of 20.
+  auto idx = eval("aten::index", {F({10, 20}), T("int64", {5})});
+  EXPECT_DOUBLE_EQ(idx.bytes_written, 5 * 20 * 4);
+  OpArg idx_list = S("[[5]]");
+  idx_list.dtype = "int64";
+  EXPECT_DOUBLE_EQ(eval("aten::index", {F({10, 20}), idx_list}).bytes_written, 5 * 20 * 4);
   auto unknown_list = eval("aten::cat", {S(""), S("1")});
   EXPECT_TRUE(unknown_list.known);
   EXPECT_TRUE(unknown_list.estimate);
