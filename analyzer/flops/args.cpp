@@ -117,6 +117,35 @@ std::string_view parse_scalar_type(std::string_view t) {
   return dtype_size(t) > 0 ? t : std::string_view();
 }
 
+std::vector<OpArg> tensor_list(Args args, std::size_t i) {
+  std::vector<OpArg> out;
+  if (i >= args.size()) return out;
+  if (args[i].is_tensor) {
+    for (; i < args.size() && args[i].is_tensor; ++i) out.push_back(args[i]);
+    return out;
+  }
+  std::string_view t = trim(args[i].value);
+  if (t.size() < 2 || t.front() != '[' || t.back() != ']') return out;
+  t = t.substr(1, t.size() - 2);
+  // Each "[...]" at depth one is one tensor's shape.
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    if (t[k] == '[') {
+      if (depth++ == 0) start = k;
+    } else if (t[k] == ']' && --depth == 0) {
+      auto shape = parse_int_list(t.substr(start, k - start + 1));
+      OpArg a;
+      a.is_tensor = true;
+      a.dtype = args[i].dtype;
+      if (shape) a.shape = std::move(*shape);
+      out.push_back(std::move(a));
+    }
+    if (depth < 0) return {};
+  }
+  return out;
+}
+
 std::optional<Shape> broadcast(std::span<const std::int64_t> a, std::span<const std::int64_t> b) {
   std::size_t n = std::max(a.size(), b.size());
   Shape out(n, 1);

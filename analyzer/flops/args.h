@@ -2,8 +2,9 @@
 //
 // Argument conventions (every capture path follows them; see docs/flops.md):
 //  - args are the op's inputs in schema order, as RecordFunction / Kineto "Input Dims" list them;
-//  - a Tensor[] argument is passed as consecutive tensor args (flattened); when its shapes were not
-//    recorded it is one non-tensor arg with an empty value;
+//  - a Tensor[] argument is either consecutive tensor args (flattened) or one non-tensor arg whose value
+//    is the shapes as nested lists, "[[1, 1, 768], [1, 196, 768]]", and whose dtype is the element type
+//    (the Kineto importer's form); when the shapes were not recorded it is a non-tensor arg with "";
 //  - out= variants carry the out tensor(s) after the positional arguments.
 #pragma once
 
@@ -76,6 +77,10 @@ bool is_none(std::string_view text);
 // A ScalarType argument ("6", "torch.float16", "float16", "Half") as a flopscope dtype name; "" when the
 // text does not name one.
 std::string_view parse_scalar_type(std::string_view text);
+
+// The tensors of a Tensor[] argument starting at args[i], in either form above; empty when the shapes were
+// not recorded.
+std::vector<OpArg> tensor_list(Args args, std::size_t i);
 
 // Numpy-style broadcast of two shapes; nullopt when they do not broadcast.
 std::optional<Shape> broadcast(std::span<const std::int64_t> a, std::span<const std::int64_t> b);

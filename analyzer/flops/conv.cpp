@@ -39,6 +39,7 @@ FlopsResult conv_core(std::span<const OpArg> args, const ConvParams& p) {
     std::int64_t k = w[2 + i];
     std::int64_t s = flops::per_dim(p.stride, i, 1), pad = flops::per_dim(p.padding, i, 0),
                  d = flops::per_dim(p.dilation, i, 1);
+    if (s <= 0 || d <= 0 || k <= 0) return {};
     if (p.padding_same) {
       out_sp[i] = in_sp[i];
     } else if (p.transposed) {

@@ -149,12 +149,12 @@ FlopsResult arange(Args args) {
   return flops::result(0, 0, 0, n * size, "arange: writes its output");
 }
 
-// cat(tensors..., dim) / stack(tensors..., dim): the leading tensor args are the list.
+// cat(tensors, dim) / stack(tensors, dim)
 FlopsResult concat(Args args) {
+  auto list = flops::tensor_list(args, 0);
+  if (list.empty()) return flops::result(0, 0, 0, 0, "cat/stack: tensor list shapes not recorded", true);
   double read = 0;
-  std::size_t i = 0;
-  for (; i < args.size() && args[i].is_tensor; ++i) read += flops::tensor_bytes(args[i]);
-  if (i == 0) return flops::result(0, 0, 0, 0, "cat/stack: tensor list shapes not recorded", true);
+  for (const auto& t : list) read += flops::tensor_bytes(t);
   return flops::result(0, 0, read, read, "cat/stack: read inputs, write the result");
 }
 
@@ -198,12 +198,12 @@ FlopsResult gather(Args args) {
 FlopsResult index(Args args) {
   if (!flops::is_tensor(args, 0)) return {};
   const Shape& x = args[0].shape;
-  auto p = flops::broadcast_inputs(args.subspan(1), args.size() - 1);
+  auto indices = flops::tensor_list(args, 1);
+  auto p = flops::broadcast_inputs(indices, indices.size());
   if (!p || !p->any_tensor) return flops::result(0, 0, 0, 0, "index: indices not recorded", true);
-  std::size_t indexed = 0;
-  for (std::size_t i = 1; i < args.size(); ++i) indexed += args[i].is_tensor ? 1 : 0;
+  std::size_t indexed = indices.size();
   // Bool masks index as many dimensions as they have.
-  if (flops::is_tensor(args, 1) && args[1].dtype == "bool") indexed = args[1].shape.size();
+  if (indices.front().dtype == "bool") indexed = indices.front().shape.size();
   double rest = indexed < x.size() ? flops::numel(std::span(x).subspan(indexed)) : 1;
   double out = flops::numel(p->out) * rest * flops::element_size(args[0]);
   return flops::result(0, 0, out + p->read, out, "index: gathered elements + indices read (estimate)", true);
@@ -240,6 +240,57 @@ FlopsResult dropout(Args args) {
   double b = flops::tensor_bytes(args[0]);
   return flops::result(2 * n, 0, b, b + n, "dropout (training): 2 per element, writes output and mask",
                        !train);
+}
+
+// scatter(self, dim, index, src | value), scatter_add: one element of src per index.
+// index_add/index_copy(self, dim, index, source): a whole slice of source per index.
+// The untouched part of self is copied through (out of place) or left alone (in place).
+template <bool kInPlace, int kReduceFlops, bool kSlices>
+FlopsResult scatter(Args args) {
+  if (!flops::is_tensor(args, 0) || !flops::is_tensor(args, 2)) return {};
+  double moved =
+      kSlices && flops::is_tensor(args, 3) ? flops::numel(args[3].shape) : flops::numel(args[2].shape);
+  int elem = flops::element_size(args[0]);
+  double self_bytes = kInPlace ? 0 : flops::tensor_bytes(args[0]);
+  double read = self_bytes + flops::tensor_bytes(args[2]) + moved * elem;
+  double written = kInPlace ? moved * elem : flops::tensor_bytes(args[0]);
+  return flops::result(kReduceFlops * moved, 0, read, written, "scatter: indices and moved elements read");
+}
+
+// index_put_(self, indices..., values, accumulate): the values are the last tensor before accumulate.
+FlopsResult index_put(Args args) {
+  if (!flops::is_tensor(args, 0)) return {};
+  const OpArg* values = nullptr;
+  double index_bytes = 0;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (!args[i].is_tensor) continue;
+    if (values != nullptr) index_bytes += flops::tensor_bytes(*values);
+    values = &args[i];
+  }
+  if (values == nullptr) return flops::result(0, 0, 0, 0, "index_put: indices not recorded", true);
+  double b = flops::tensor_bytes(*values);
+  return flops::result(0, 0, b + index_bytes, b,
+                       "index_put: values and indices read, values written (estimate)", true);
+}
+
+// Ops whose output size depends on the data (nonzero, masked_select, unique): read the input; the
+// output is not known from shapes.
+FlopsResult data_dependent(Args args) {
+  if (!flops::is_tensor(args, 0)) return {};
+  return flops::result(flops::numel(args[0].shape), 0, flops::bytes_in(args, 0, 2), 0,
+                       "output size depends on the data: 1 test per element, output bytes not counted", true);
+}
+
+// multinomial(self[..., n], num_samples, ...): a cumulative sum and a search per sample.
+FlopsResult multinomial(Args args) {
+  if (!flops::is_tensor(args, 0)) return {};
+  const Shape& p = args[0].shape;
+  auto samples = flops::parse_int(flops::value_at(args, 1)).value_or(1);
+  double rows = p.size() >= 2 ? static_cast<double>(p[0]) : 1;
+  double n = p.empty() ? 1 : static_cast<double>(p.back());
+  double out = rows * static_cast<double>(samples);
+  return flops::result(rows * n + out * std::max(1.0, std::log2(n)), 0, flops::tensor_bytes(args[0]), out * 8,
+                       "multinomial: cumulative sum + binary search per sample (estimate)", true);
 }
 
 // item / _local_scalar_dense / is_nonzero: read one element.
@@ -380,6 +431,23 @@ void register_data_movement_family(FlopsRegistry& r) {
                            "aten::feature_dropout_", "aten::alpha_dropout", "aten::feature_alpha_dropout"}) {
     r.add(name, dropout);
   }
+  r.add("aten::scatter", scatter<false, 0, false>);
+  r.add("aten::scatter_", scatter<true, 0, false>);
+  r.add("aten::scatter_add", scatter<false, 1, false>);
+  r.add("aten::scatter_add_", scatter<true, 1, false>);
+  r.add("aten::index_add", scatter<false, 1, true>);
+  r.add("aten::index_add_", scatter<true, 1, true>);
+  r.add("aten::index_copy", scatter<false, 0, true>);
+  r.add("aten::index_copy_", scatter<true, 0, true>);
+  r.add("aten::index_put", index_put);
+  r.add("aten::index_put_", index_put);
+  r.add("aten::_index_put_impl_", index_put);
+  for (const char* name : {"aten::nonzero", "aten::masked_select", "aten::unique", "aten::_unique2",
+                           "aten::unique_consecutive", "aten::unique_dim"}) {
+    r.add(name, data_dependent);
+  }
+  r.add("aten::multinomial", multinomial);
+  r.add("aten::lift_fresh_copy", copy_self);
   for (const char* name : {"aten::item", "aten::_local_scalar_dense", "aten::is_nonzero"}) {
     r.add(name, read_scalar);
   }

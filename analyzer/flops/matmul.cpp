@@ -155,6 +155,7 @@ std::optional<Labels> parse_term(std::string_view term, std::size_t rank) {
   if (dots == std::string_view::npos && explicit_count != rank) return std::nullopt;
   if (dots != std::string_view::npos && explicit_count > rank) return std::nullopt;
   std::size_t ellipsis_dims = rank - explicit_count;
+  if (ellipsis_dims > 100) return std::nullopt;  // label codes 128 + k must stay below 256
   for (std::size_t i = 0; i < term.size(); ++i) {
     char c = term[i];
     if (c == ' ') continue;
@@ -186,13 +187,14 @@ bool contains(const Labels& l, int x) {
 }
 
 FlopsResult einsum(std::span<const OpArg> args) {
-  // einsum(equation, tensors...) with the tensor list flattened.
+  // einsum(equation, tensors, path)
   if (args.empty() || args[0].is_tensor) return {};
   std::string_view eq = args[0].value;
   while (!eq.empty() && (eq.front() == '\'' || eq.front() == '"' || eq.front() == ' ')) eq.remove_prefix(1);
   while (!eq.empty() && (eq.back() == '\'' || eq.back() == '"' || eq.back() == ' ')) eq.remove_suffix(1);
+  auto list = flops::tensor_list(args, 1);
   std::vector<const OpArg*> tensors;
-  for (std::size_t i = 1; i < args.size() && args[i].is_tensor; ++i) tensors.push_back(&args[i]);
+  for (const auto& t : list) tensors.push_back(&t);
   if (eq.empty() || tensors.empty()) return {};
   auto arrow = eq.find("->");
   std::string_view lhs = eq.substr(0, arrow);
@@ -292,12 +294,13 @@ FlopsResult bmm(std::span<const OpArg> args) {
 void register_matmul_family(FlopsRegistry& r) {
   r.add("aten::matmul", matmul);
   r.add("aten::linear", linear);
-  r.add("aten::addmm", addmm);
   r.add("aten::mm", mm);
   r.add("aten::bmm", bmm);
-  r.add("aten::addmv", addmv);
-  r.add("aten::baddbmm", baddbmm);
-  r.add("aten::addbmm", addbmm);
+  // In-place forms (self is the added term and the output) cost the same.
+  for (const char* name : {"aten::addmm", "aten::addmm_"}) r.add(name, addmm);
+  for (const char* name : {"aten::addmv", "aten::addmv_"}) r.add(name, addmv);
+  for (const char* name : {"aten::baddbmm", "aten::baddbmm_"}) r.add(name, baddbmm);
+  for (const char* name : {"aten::addbmm", "aten::addbmm_"}) r.add(name, addbmm);
   r.add("aten::dot", dot);
   r.add("aten::vdot", dot);
   r.add("aten::mv", mv);

@@ -114,7 +114,7 @@ FlopsResult topk(Args args) {
   const OpArg& x = args[0];
   auto k = flops::parse_int(flops::value_at(args, 1));
   auto dim = flops::parse_int(flops::value_at(args, 2)).value_or(-1);
-  if (!k || x.shape.empty()) return {};
+  if (!k || *k < 0 || x.shape.empty()) return {};
   auto d = flops::norm_dim(dim, x.shape.size());
   if (!d || x.shape[*d] == 0) return {};
   double n_in = flops::numel(x.shape);

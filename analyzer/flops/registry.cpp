@@ -34,7 +34,11 @@ FlopsResult FlopsRegistry::evaluate(std::string_view op_name, std::span<const Op
   auto it = formulas_.find(op_name);
   if (it == formulas_.end()) return {};
   FlopsResult r = it->second(args);
-  if (r.known && !r.estimate) {
+  if (!r.known) {
+    r.note = "formula exists, but the recorded arguments do not fit it (shapes missing or inconsistent)";
+    return r;
+  }
+  if (!r.estimate) {
     for (const auto& a : args) {
       if (a.is_tensor && a.dtype.empty()) {
         r.estimate = true;

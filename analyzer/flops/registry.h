@@ -33,7 +33,9 @@ class FlopsRegistry {
   // Registers a formula under a full op name, e.g. "aten::linear".
   void add(std::string_view op_name, FlopsFormula formula);
   bool has(std::string_view op_name) const;
-  // Unknown op: known = false. A known op whose tensors lack a dtype is marked an estimate.
+  // Unknown op: known = false, empty note. A registered op whose arguments do not fit its formula (shapes
+  // not recorded, inconsistent shapes): known = false with a note saying so. A known op whose tensors lack
+  // a dtype is marked an estimate.
   FlopsResult evaluate(std::string_view op_name, std::span<const OpArg> args) const;
   std::size_t size() const { return formulas_.size(); }
   // Every registered op name, sorted (for coverage listings).

@@ -9,7 +9,11 @@
       `flopscope profile MODEL.pt --input float32[1,3,224,224] -o MODEL.db` and
       `flopscope report MODEL.db --format json`, and compares the report's total MACs.
 
-Both fail when total MACs differ from the published count by more than 1% or when an op has no formula.
+  check_models.py sample sonnet-mini --flopscope BIN --work DIR
+      builds the sonnet-mini sample models (v1 with position_adaptive_bias, v2 without), profiles them and
+      checks total MACs against the count worked out by hand from the model's dimensions, exactly.
+
+All fail when total MACs differ from the published count by more than 1% or when an op has no formula.
 Exit 77 (skipped) when torch or torchvision cannot be imported.
 
 torchvision publishes per-model "GFLOPS" (the weights' meta "_ops") that are multiply-accumulates of
@@ -91,10 +95,42 @@ def profile_mode(model, flopscope, work):
     check_macs(model, total["macs"])
 
 
+def sonnet_mini_macs(layers, d, vocab, tokens, with_bias_module):
+    """q, k, v, o projections, MLP up and down (4d), QK^T and PV over all heads, the bias module's [2, d]
+    projection, and the LM head."""
+    per_layer = 4 * tokens * d * d + 2 * tokens * d * 4 * d + 2 * tokens * tokens * d
+    if with_bias_module:
+        per_layer += tokens * d * 2
+    return layers * per_layer + tokens * d * vocab
+
+
+def sample_mode(flopscope, work):
+    layers, d, heads, vocab, tokens = 4, 128, 4, 512, 64
+    out = os.path.join(work, "sonnet-mini")
+    run([sys.executable, os.path.join(SOURCE, "samples", "sonnet-mini", "make_sonnet_mini.py"), out,
+         "--layers", str(layers), "--d-model", str(d), "--heads", str(heads), "--vocab", str(vocab)])
+    for version, with_bias in (("v1", True), ("v2", False)):
+        db = os.path.join(work, f"sonnet-mini-{version}.db")
+        if os.path.exists(db):
+            os.remove(db)
+        run([flopscope, "profile", os.path.join(out, f"sonnet-mini-{version}.pt"), "--input",
+             f"int64[1,{tokens}]", "--iters", "1", "--warmup", "1", "-o", db])
+        report = json.loads(run([flopscope, "report", db, "--format", "json"]))
+        coverage = report["coverage"]
+        if coverage["gaps"] or coverage["ops_with_formula"] != coverage["ops_total"]:
+            fail(f"sonnet-mini-{version}: ops without a formula: {coverage['gaps']}")
+        expected = sonnet_mini_macs(layers, d, vocab, tokens, with_bias)
+        macs = report["total"]["macs"]
+        print(f"sonnet-mini-{version}: {macs:.0f} MACs, expected {expected}; "
+              f"{coverage['ops_total']} ops, all with a formula")
+        if macs != expected:
+            fail(f"sonnet-mini-{version}: total MACs {macs:.0f}, expected {expected}")
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["registry", "profile"])
-    ap.add_argument("model", choices=sorted(PUBLISHED_GMACS))
+    ap.add_argument("mode", choices=["registry", "profile", "sample"])
+    ap.add_argument("model", choices=sorted(PUBLISHED_GMACS) + ["sonnet-mini"])
     ap.add_argument("--totals")
     ap.add_argument("--flopscope")
     ap.add_argument("--work", required=True)
@@ -106,7 +142,9 @@ def main(argv):
         print(f"skipped: {e}")
         sys.exit(77)
     os.makedirs(args.work, exist_ok=True)
-    if args.mode == "registry":
+    if args.mode == "sample":
+        sample_mode(args.flopscope, args.work)
+    elif args.mode == "registry":
         registry_mode(args.model, args.totals, args.work)
     else:
         profile_mode(args.model, args.flopscope, args.work)

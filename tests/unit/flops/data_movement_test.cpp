@@ -62,11 +62,39 @@ TEST(DataMovementFlops, GathersAndConcatenation) {
   auto cat = eval("aten::cat", {F({1, 1, 768}), F({1, 196, 768}), S("1")});
   EXPECT_DOUBLE_EQ(cat.bytes_read, 197.0 * 768 * 4);
   EXPECT_DOUBLE_EQ(cat.bytes_written, 197.0 * 768 * 4);
+  // The Kineto importer's form: one arg with the shapes as nested lists and the element type.
+  OpArg list = S("[[1,1,768],[1,196,768]]");
+  list.dtype = "bfloat16";
+  auto kineto = eval("aten::cat", {list, S("1")});
+  EXPECT_DOUBLE_EQ(kineto.bytes_read, 197.0 * 768 * 2);
+  EXPECT_FALSE(kineto.estimate);
+  // index(self[10, 20], indices = [int64[5]]): 5 rows of 20.
+  auto idx = eval("aten::index", {F({10, 20}), T("int64", {5})});
+  EXPECT_DOUBLE_EQ(idx.bytes_written, 5 * 20 * 4);
+  OpArg idx_list = S("[[5]]");
+  idx_list.dtype = "int64";
+  EXPECT_DOUBLE_EQ(eval("aten::index", {F({10, 20}), idx_list}).bytes_written, 5 * 20 * 4);
   auto unknown_list = eval("aten::cat", {S(""), S("1")});
   EXPECT_TRUE(unknown_list.known);
   EXPECT_TRUE(unknown_list.estimate);
   auto pad = eval("aten::constant_pad_nd", {F({1, 2, 3}), S("[1, 1, 2, 0]"), S("0")});
   EXPECT_DOUBLE_EQ(pad.bytes_written, 1.0 * 4 * 5 * 4);
+}
+
+TEST(DataMovementFlops, ScatterAndDataDependentOps) {
+  // scatter_add(self[4, 10], dim, index[4, 3], src[4, 3]): 12 elements moved and added.
+  auto add = eval("aten::scatter_add", {F({4, 10}), S("1"), T("int64", {4, 3}), F({4, 3})});
+  EXPECT_DOUBLE_EQ(add.flops, 12);
+  EXPECT_DOUBLE_EQ(add.bytes_read, 160 + 12 * 8 + 12 * 4);
+  EXPECT_DOUBLE_EQ(add.bytes_written, 160);
+  auto inplace = eval("aten::index_copy_", {F({4, 10}), S("0"), T("int64", {2}), F({2, 10})});
+  EXPECT_DOUBLE_EQ(inplace.bytes_written, 20 * 4);  // a row of source per index
+  EXPECT_DOUBLE_EQ(inplace.bytes_read, 2 * 8 + 20 * 4);
+  auto nz = eval("aten::nonzero", {T("bool", {100})});
+  EXPECT_TRUE(nz.estimate);
+  EXPECT_DOUBLE_EQ(nz.bytes_read, 100);
+  auto sample = eval("aten::multinomial", {F({2, 8}), S("1"), S("False"), S("")});
+  EXPECT_DOUBLE_EQ(sample.bytes_written, 2 * 8);
 }
 
 TEST(DataMovementFlops, DropoutIsIdentityInInference) {

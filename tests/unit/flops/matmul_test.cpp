@@ -100,6 +100,9 @@ TEST(EinsumFlops, ImplicitOutputEllipsisAndChains) {
   // Left to right: ij,jk -> ik (2*3*4), then ik,kl -> il (2*4*5).
   auto chain = eval("aten::einsum", {S("ij,jk,kl->il"), F({2, 3}), F({3, 4}), F({4, 5})});
   EXPECT_DOUBLE_EQ(chain.macs, 24 + 40);
+  OpArg list = S("[[3, 4], [4, 5]]");
+  list.dtype = "float32";
+  EXPECT_DOUBLE_EQ(eval("aten::einsum", {S("ij,jk->ik"), list, S("")}).macs, 60);
   auto reduce = eval("aten::einsum", {S("ij->j"), F({3, 4})});
   EXPECT_DOUBLE_EQ(reduce.flops, 12);
   EXPECT_DOUBLE_EQ(reduce.macs, 0);

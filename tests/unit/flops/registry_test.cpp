@@ -14,6 +14,15 @@ TEST(FlopsRegistry, UnknownOpIsNotKnown) {
   EXPECT_FALSE(FlopsRegistry::builtin().has("myext::fused_thing"));
 }
 
+TEST(FlopsRegistry, ArgumentsThatDoNotFitAreUnknownWithANote) {
+  auto r = eval("aten::mm", {F({2, 3}), F({4, 5})});
+  EXPECT_FALSE(r.known);
+  EXPECT_FALSE(r.note.empty());
+  auto no_shapes = eval("aten::conv2d", {S(""), S("")});
+  EXPECT_FALSE(no_shapes.known);
+  EXPECT_TRUE(eval("myext::fused_thing", {}).note.empty());
+}
+
 TEST(FlopsRegistry, CustomFormulaAndNames) {
   FlopsRegistry r;
   r.add("custom::op", [](std::span<const OpArg>) {
