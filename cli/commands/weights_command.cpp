@@ -84,13 +84,13 @@ class WeightsCommand : public Command {
     for (const auto& x : r.tensors) {
       bool real = x.state != TensorState::kErased;
       t.rows.push_back({x.name, x.dtype, format_shape(x.shape), format_count(static_cast<double>(x.numel)),
-                        format_bytes(static_cast<double>(x.bytes)), real && x.decoded ? format_general(x.l2) : "-",
+                        bytes_text(static_cast<double>(x.bytes)), real && x.decoded ? format_general(x.l2) : "-",
                         real && x.decoded ? format_general(x.max_abs) : "-",
-                        real ? format_percent(x.nonzero_fraction) : "-", to_string(x.state),
+                        real ? percent_text(x.nonzero_fraction) : "-", to_string(x.state),
                         x.sha256.substr(0, 12)});
     }
     std::string head = r.path + " (" + r.format + "): " + std::to_string(r.tensors.size()) + " tensors, " +
-                       format_bytes(static_cast<double>(r.total_bytes)) + "; " + state_counts(r) + "\n";
+                       bytes_text(static_cast<double>(r.total_bytes)) + "; " + state_counts(r) + "\n";
     std::string out = format_ == "md" ? "**" + markdown_escape(head.substr(0, head.size() - 1)) + "**\n\n" + t.to_markdown()
                                       : head + "\n" + t.to_text();
     for (const auto& w : r.warnings) out += "warning: " + w + "\n";

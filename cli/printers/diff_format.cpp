@@ -8,19 +8,6 @@
 namespace flopscope::cli {
 namespace {
 
-std::string si(double v, const char* unit) {
-  static const char* kPrefix[] = {"", "K", "M", "G", "T", "P"};
-  double a = std::fabs(v);
-  int i = 0;
-  while (a >= 1000 && i < 5) {
-    a /= 1000;
-    v /= 1000;
-    ++i;
-  }
-  if (i == 0) return fmt::format("{:.0f} {}", v, unit);
-  return fmt::format("{:.{}f} {}{}", v, a >= 100 ? 0 : a >= 10 ? 1 : 2, kPrefix[i], unit);
-}
-
 // Display width of UTF-8 text (every code point counts one column).
 std::size_t width(const std::string& s) {
   std::size_t w = 0;
@@ -30,22 +17,11 @@ std::size_t width(const std::string& s) {
 
 }  // namespace
 
-std::string format_flops(double flops) { return si(flops, "FLOP"); }
-std::string format_bytes(double bytes) { return si(bytes, "B"); }
 std::string format_count(double n) {
   if (n == std::floor(n) && std::fabs(n) < 1e15) return fmt::format("{}", static_cast<long long>(n));
   return fmt::format("{:.1f}", n);
 }
 
-std::string format_time_ns(double ns) {
-  double a = std::fabs(ns);
-  if (a >= 1e9) return fmt::format("{:.2f} s", ns / 1e9);
-  if (a >= 1e6) return fmt::format("{:.3g} ms", ns / 1e6);
-  if (a >= 1e3) return fmt::format("{:.3g} us", ns / 1e3);
-  return fmt::format("{:.0f} ns", ns);
-}
-
-std::string format_percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
 std::string format_signed_percent(double fraction) { return fmt::format("{:+.1f}%", fraction * 100); }
 std::string format_general(double v) { return fmt::format("{:.4g}", v); }
 

@@ -1,18 +1,17 @@
-// Number and table formatting shared by the diff and weights printers: SI units a reader can scan
-// (1.8 GFLOP, 12.0 MB, 0.91 ms), and one table model rendered as aligned text, Markdown or HTML.
+// Formatting shared by the diff and weights printers: counts, signed percentages, shapes, and one table
+// model rendered as aligned text, Markdown or HTML.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "cli/printers/units.h"
+
 namespace flopscope::cli {
 
-std::string format_flops(double flops);
-std::string format_bytes(double bytes);
-std::string format_time_ns(double ns);
+// Units (flops_text, bytes_text, time_text, percent_text) come from units.h.
 std::string format_count(double n);
-std::string format_percent(double fraction);         // 0.123 -> "12.3%"
 std::string format_signed_percent(double fraction);  // 0.05 -> "+5.0%"
 std::string format_shape(const std::vector<std::int64_t>& shape);
 std::string format_general(double v);                // %.4g
