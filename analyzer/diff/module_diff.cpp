@@ -64,7 +64,14 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   }
   d.a = totals(sa, a, d.gpu_time);
   d.b = totals(sb, b, d.gpu_time);
-  d.time_diff = compare_time(d.a.time, d.b.time, options, &d.time_significant);
+  // End to end: the bootstrap interval of the median difference (one row, so its cost does not matter).
+  if (d.a.time.samples >= kMinIterationsForStats && d.b.time.samples >= kMinIterationsForStats) {
+    d.time_diff = median_difference(d.a.time.values, d.b.time.values, options.bootstrap_resamples);
+    double rel = d.a.time.p50 > 0 ? std::fabs(d.time_diff.diff) / d.a.time.p50 : 0;
+    d.time_significant = d.time_diff.significant && rel >= options.min_time_change;
+  } else {
+    d.time_diff = compare_time(d.a.time, d.b.time, options, &d.time_significant);
+  }
   if (d.a.time.samples < kMinIterationsForStats || d.b.time.samples < kMinIterationsForStats) {
     d.warnings.push_back("fewer than " + std::to_string(kMinIterationsForStats) +
                          " iterations in a run: time differences are not tested for significance");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <unordered_map>
 
@@ -22,6 +23,21 @@ struct Aggregated {
   std::vector<Agg> rows;
   int iterations = 1;
 };
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return (h ^ v) * 0x100000001b3ull + (h >> 29); }
+
+std::uint64_t identity_hash(const OpRecord& op) {
+  std::hash<std::string> hs;
+  std::uint64_t h = mix(0xcbf29ce484222325ull, static_cast<std::uint64_t>(op.module_id));
+  h = mix(h, hs(op.name));
+  for (const auto& a : op.args) {
+    h = mix(h, a.is_tensor ? 1 : 2);
+    h = mix(h, hs(a.dtype));
+    for (auto d : a.shape) h = mix(h, static_cast<std::uint64_t>(d));
+    h = mix(h, hs(a.value));
+  }
+  return h;
+}
 
 Aggregated aggregate(const RunData& run, const std::vector<PathMap>& maps, bool gpu_time) {
   Aggregated out;
@@ -59,10 +75,38 @@ Aggregated aggregate(const RunData& run, const std::vector<PathMap>& maps, bool 
   };
 
   out.index.reserve(1024);
+  // Building the text key of every op is the slow part; ops with an identical (module, name, args) seen
+  // before reuse its row through a hash of those fields, checked for equality against an exemplar.
+  struct Variant {
+    const OpRecord* exemplar;
+    std::size_t row;
+  };
+  std::unordered_map<std::uint64_t, std::vector<Variant>> variants;
   std::unordered_map<Id, std::size_t> op_row;
   op_row.reserve(run.ops.size());
+  // Iterations are dense small integers in practice; a vector lookup avoids a map search per record.
+  std::vector<int> dense;
+  if (!iters.empty() && iters.begin()->first >= 0 && iters.rbegin()->first < (1 << 20)) {
+    dense.assign(static_cast<std::size_t>(iters.rbegin()->first) + 1, 0);
+    for (auto [it, idx] : iters) dense[static_cast<std::size_t>(it)] = idx;
+  }
+  auto slot = [&](int it) {
+    return static_cast<std::size_t>(dense.empty() ? iter_index(it) : dense[static_cast<std::size_t>(it)]);
+  };
   for (const auto& op : run.ops) {
-    std::size_t r = row_for(module_path(op.module_id), op.name, signature_of(op.args));
+    std::uint64_t h = identity_hash(op);
+    auto& list = variants[h];
+    std::size_t r = SIZE_MAX;
+    for (const auto& v : list) {
+      if (v.exemplar->module_id == op.module_id && v.exemplar->name == op.name && v.exemplar->args == op.args) {
+        r = v.row;
+        break;
+      }
+    }
+    if (r == SIZE_MAX) {
+      r = row_for(module_path(op.module_id), op.name, signature_of(op.args));
+      list.push_back({&op, r});
+    }
     op_row.emplace(op.id, r);
     Agg& a = out.rows[r];
     a.calls += 1;
@@ -70,7 +114,7 @@ Aggregated aggregate(const RunData& run, const std::vector<PathMap>& maps, bool 
       a.flops += op.flops;
       a.bytes += op.bytes_read + op.bytes_written;
     }
-    if (!gpu_time) a.time[static_cast<std::size_t>(iter_index(op.iteration))] += static_cast<double>(op.duration_ns);
+    if (!gpu_time) a.time[slot(op.iteration)] += static_cast<double>(op.duration_ns);
   }
   for (const auto& k : run.kernels) {
     std::size_t r = 0;
@@ -83,7 +127,7 @@ Aggregated aggregate(const RunData& run, const std::vector<PathMap>& maps, bool 
     }
     Agg& a = out.rows[r];
     a.kernels += 1;
-    if (gpu_time) a.time[static_cast<std::size_t>(iter_index(k.iteration))] += static_cast<double>(k.duration_ns);
+    if (gpu_time) a.time[slot(k.iteration)] += static_cast<double>(k.duration_ns);
   }
   return out;
 }
