@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "db/model/dtype.h"
-#include "db/model/sha256.h"
+#include "analyzer/weights/fast_sha256.h"
 
 namespace flopscope {
 
@@ -119,19 +119,31 @@ struct Accumulator {
   // The contiguous float32 path is the common one and worth a tight loop.
   void add_range(const std::uint8_t* p, std::size_t count) {
     if (d == Decode::kF32) {
-      double s = 0, m = max_abs;
-      std::int64_t nz = 0;
-      for (std::size_t i = 0; i < count; ++i) {
-        float x = load<float>(p + 4 * i);
-        float a = std::fabs(x);
-        s += static_cast<double>(x) * x;
-        if (a > m) m = a;
-        if (!(a <= atol)) ++nz;  // NaN counts as nonzero
-        if (x != x) nan = true;
+      // Independent lanes let the compiler vectorise without reassociating one running sum; a NaN
+      // anywhere turns the sum of squares into NaN, which is how it is detected.
+      constexpr std::size_t kLanes = 8;
+      double sq[kLanes] = {};
+      float mx[kLanes] = {};
+      std::int64_t nz[kLanes] = {};
+      const auto fatol = static_cast<float>(atol);
+      std::size_t i = 0;
+      for (; i + kLanes <= count; i += kLanes) {
+        float x[kLanes];
+        std::memcpy(x, p + 4 * i, sizeof x);
+        for (std::size_t j = 0; j < kLanes; ++j) {
+          float a = std::fabs(x[j]);
+          sq[j] += static_cast<double>(x[j]) * x[j];
+          mx[j] = a > mx[j] ? a : mx[j];
+          nz[j] += !(a <= fatol) ? 1 : 0;
+        }
       }
-      sum_sq += s;
-      max_abs = m;
-      nonzero += nz;
+      for (; i < count; ++i) add(p + 4 * i);
+      for (std::size_t j = 0; j < kLanes; ++j) {
+        sum_sq += sq[j];
+        max_abs = std::max(max_abs, static_cast<double>(mx[j]));
+        nonzero += nz[j];
+      }
+      if (std::isnan(sum_sq)) nan = true;
       return;
     }
     for (std::size_t i = 0; i < count; ++i) add(p + static_cast<std::size_t>(size) * i);
@@ -158,7 +170,7 @@ TensorInfo measure_tensor(const TensorLocation& t, const WeightsOptions& options
   }
   Accumulator acc{decoder(t.dtype), size, options.atol};
   info.decoded = acc.d != Decode::kRaw;
-  Sha256 sha;
+  FastSha256 sha;
   const std::uint8_t* base = t.storage.data() + t.offset * size;
   bool contiguous = true;
   if (!t.strides.empty()) {
