@@ -75,7 +75,9 @@ Status parse_safetensors(std::span<const std::uint8_t> bytes, const std::string&
   const std::uint64_t buffer_size = bytes.size() - 8 - n;
   std::span<const std::uint8_t> buffer = bytes.subspan(static_cast<std::size_t>(8 + n));
   std::vector<Entry> entries;
-  for (const auto& [key, value] : header.items()) {
+  for (const auto& item : header.items()) {
+    const std::string key = item.key();  // a named copy: lambdas below capture it
+    const nlohmann::json& value = item.value();
     if (key == "__metadata__") {
       if (!value.is_object()) return corrupt("__metadata__ is not an object");
       continue;
