@@ -1,6 +1,7 @@
 #include "analyzer/weights/pickle.h"
 
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 
 namespace flopscope {
@@ -8,17 +9,12 @@ namespace {
 
 constexpr std::size_t kMaxDepthItems = 1 << 26;  // guards against absurd MARK/stack growth
 
-PyRef make(PyValue::Kind k) {
-  auto v = std::make_shared<PyValue>();
-  v->kind = k;
-  return v;
-}
-
 class Machine {
  public:
-  Machine(std::span<const std::uint8_t> b, const std::string& name) : b_(b), name_(name) {}
+  Machine(std::span<const std::uint8_t> b, const std::string& name)
+      : b_(b), name_(name), arena_(std::make_unique<std::deque<PyValue>>()) {}
 
-  StatusOr<PyRef> run() {
+  StatusOr<Unpickled> run() {
     while (true) {
       if (pos_ >= b_.size()) return fail("stream ends before STOP");
       std::uint8_t op = b_[pos_++];
@@ -26,13 +22,18 @@ class Machine {
       if (!st.ok()) return st;
       if (stopped_) {
         if (stack_.empty()) return fail("STOP with an empty stack");
-        return stack_.back();
+        return Unpickled{std::move(arena_), stack_.back()};
       }
       if (stack_.size() > kMaxDepthItems) return fail("stack grows without bound");
     }
   }
 
  private:
+  PyRef make(PyValue::Kind k) {
+    arena_->emplace_back();
+    arena_->back().kind = k;
+    return &arena_->back();
+  }
   Status fail(const std::string& what) const {
     return Corrupt(name_ + ": bad pickle at byte " + std::to_string(pos_) + ": " + what);
   }
@@ -113,6 +114,7 @@ class Machine {
   std::vector<PyRef> stack_;
   std::vector<std::size_t> marks_;
   std::unordered_map<std::uint64_t, PyRef> memo_;
+  std::unique_ptr<std::deque<PyValue>> arena_;
   bool stopped_ = false;
 };
 
@@ -348,7 +350,7 @@ Status Machine::step(std::uint8_t op) {
 
 }  // namespace
 
-StatusOr<PyRef> unpickle(std::span<const std::uint8_t> bytes, const std::string& name) {
+StatusOr<Unpickled> unpickle(std::span<const std::uint8_t> bytes, const std::string& name) {
   Machine m(bytes, name);
   return m.run();
 }

@@ -189,12 +189,12 @@ StatusOr<WeightsSource> parse_torch_archive(std::span<const std::uint8_t> bytes,
   }
   const ZipEntry* pkl = records[prefix + "data.pkl"];
   if (!pkl->stored) return Unsupported(name + ": data.pkl is compressed");
-  FS_ASSIGN_OR_RETURN(PyRef root, unpickle(pkl->data, name + ": data.pkl"));
+  FS_ASSIGN_OR_RETURN(Unpickled pickled, unpickle(pkl->data, name + ": data.pkl"));
   WeightsSource source;
   source.path = name;
   source.format = torchscript ? "torchscript" : "torch.save";
   Walker walker(records, prefix, name, &source);
-  FS_RETURN_IF_ERROR(walker.walk(root, "", 0));
+  FS_RETURN_IF_ERROR(walker.walk(pickled.root, "", 0));
   return source;
 }
 

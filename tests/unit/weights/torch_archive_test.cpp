@@ -79,9 +79,12 @@ TEST(Pickle, BadStreamsAreErrors) {
   EXPECT_FALSE(run("\x80\x02t.").ok());           // TUPLE without MARK
   auto ok = run(std::string("\x80\x02}q\x00(X\x01\x00\x00\x00" "a" "K\x07u.", 16));
   ASSERT_TRUE(ok.ok()) << ok.status().message();
-  ASSERT_EQ((*ok)->dict.size(), 1u);
-  EXPECT_EQ((*ok)->dict[0].first->s, "a");
-  EXPECT_EQ((*ok)->dict[0].second->i, 7);
+  ASSERT_EQ(ok->root->dict.size(), 1u);
+  EXPECT_EQ(ok->root->dict[0].first->s, "a");
+  EXPECT_EQ(ok->root->dict[0].second->i, 7);
+  // A list that contains itself, and nesting a million deep: no leak, no stack overflow.
+  EXPECT_TRUE(run(std::string("\x80\x02]q\x00h\x00" "a.", 9)).ok());
+  EXPECT_TRUE(run("\x80\x02" + std::string(1000000, ']') + std::string(999999, 'a') + ".").ok());
 }
 
 }  // namespace
