@@ -53,6 +53,7 @@ struct SideCost {
   double kernels = 0;
   double flops = 0;
   double bytes = 0;
+  bool flops_known = true;  // false: no op of this row has a FLOPs count (no formula, no counter)
   LatencyStats time;  // per-iteration time (GPU time when both runs have kernels, host op time otherwise)
   double share_time = 0;   // of the run's iteration time P50
   double share_flops = 0;  // of the run's FLOPs
@@ -69,7 +70,8 @@ struct WeightSide {
 
 struct ModuleDiff {
   std::string path;  // normalised; "" for the root
-  std::string type;
+  std::string type;    // in A (in B when only there)
+  std::string type_b;  // in B, "" when absent
   int depth = 0;
   DiffStatus status = DiffStatus::kUnchanged;
   SideCost a, b;

@@ -41,7 +41,8 @@ Verdict verdict_of(const ModuleDiff& m) {
   if (m.status == DiffStatus::kVanished) return Verdict::kVanished;
   if (m.status == DiffStatus::kNew) return Verdict::kNew;
   if (runs(m.b) && m.weights_b.state == WeightState::kZeroed) return Verdict::kDormant;
-  if (m.status == DiffStatus::kChanged || m.weights_changed || m.weights_a.state != m.weights_b.state) {
+  bool type_changed = m.a.present && m.b.present && m.type != m.type_b;
+  if (m.status == DiffStatus::kChanged || m.weights_changed || m.weights_a.state != m.weights_b.state || type_changed) {
     return Verdict::kChanged;
   }
   return Verdict::kUnchanged;
@@ -95,6 +96,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     ModuleDiff m;
     m.path = path;
     m.type = ma ? ma->type : mb->type;
+    m.type_b = mb ? mb->type : "";
     m.depth = ma ? ma->depth : mb->depth;
     if (ma) m.a = module_side(*ma, d.gpu_time);
     if (mb) m.b = module_side(*mb, d.gpu_time);

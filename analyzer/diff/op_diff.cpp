@@ -15,6 +15,7 @@ namespace {
 struct Agg {
   std::string module_path, name, signature;
   double calls = 0, flops = 0, bytes = 0, kernels = 0;
+  bool counted = false;
   std::vector<double> time;  // per iteration index
 };
 
@@ -110,6 +111,7 @@ Aggregated aggregate(const RunData& run, const std::vector<PathMap>& maps, bool 
     op_row.emplace(op.id, r);
     Agg& a = out.rows[r];
     a.calls += 1;
+    if (op.flops_source != FlopsSource::kNone) a.counted = true;
     if (counts_toward_totals(op)) {
       a.flops += op.flops;
       a.bytes += op.bytes_read + op.bytes_written;
@@ -140,6 +142,7 @@ SideCost side(const Agg& a, int iterations, double total_time, double total_flop
   s.kernels = a.kernels * per;
   s.flops = a.flops * per;
   s.bytes = a.bytes * per;
+  s.flops_known = a.counted;
   s.time = latency_stats(a.time);
   s.share_time = total_time > 0 ? s.time.p50 / total_time : 0;
   s.share_flops = total_flops > 0 ? s.flops / total_flops : 0;

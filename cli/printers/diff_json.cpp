@@ -16,6 +16,7 @@ json side(const SideCost& s) {
   return {{"ops", s.ops},
           {"kernels", s.kernels},
           {"flops", s.flops},
+          {"flops_known", s.flops_known},
           {"bytes", s.bytes},
           {"time_p50_ns", num(s.time.p50)},
           {"time_mean_ns", num(s.time.mean)},
@@ -71,6 +72,7 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
   for (const auto& m : d.modules) {
     modules.push_back({{"path", m.path},
                        {"type", m.type},
+                       {"type_b", m.type_b},
                        {"depth", m.depth},
                        {"status", to_string(m.status)},
                        {"verdict", to_string(m.verdict)},

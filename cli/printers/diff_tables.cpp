@@ -9,6 +9,10 @@ namespace {
 
 std::string side_time(const SideCost& s) { return s.present && s.time.samples > 0 ? time_text(s.time.p50) : "-"; }
 std::string side_num(const SideCost& s, double v, std::string (*f)(double)) { return s.present ? f(v) : "-"; }
+std::string flops_cell(const SideCost& s) {
+  if (!s.present) return "-";
+  return s.flops_known ? flops_text(s.flops) : "?";
+}
 std::string weights_cell(const WeightSide& w) {
   if (w.state == WeightState::kNone) return "-";
   return std::string(to_string(w.state));
@@ -29,7 +33,8 @@ TextTable module_table(const RunDiff& d, const DiffReportOptions& o) {
   t.right_align = {false, false, false, true, true, true, true, true, true, true, true, true, false, false, false};
   for (const ModuleDiff* m : modules_to_show(d, o)) {
     std::string verdict = to_string(m->verdict);
-    t.rows.push_back({m->path.empty() ? "(model)" : m->path, m->type, to_string(m->status),
+    std::string type = m->type_b.empty() || m->type_b == m->type ? m->type : m->type + " -> " + m->type_b;
+    t.rows.push_back({m->path.empty() ? "(model)" : m->path, type, to_string(m->status),
                       side_num(m->a, m->a.ops, format_count), side_num(m->b, m->b.ops, format_count),
                       side_num(m->a, m->a.flops, flops_text), side_num(m->b, m->b.flops, flops_text),
                       side_num(m->a, m->a.bytes, bytes_text), side_num(m->b, m->b.bytes, bytes_text),
@@ -54,7 +59,7 @@ TextTable op_table(const RunDiff& d, const DiffReportOptions& o, std::size_t* mo
     std::string sig = op.signature.size() > 60 ? op.signature.substr(0, 57) + "..." : op.signature;
     t.rows.push_back({op.module_path.empty() ? "(model)" : op.module_path, op.name, sig, to_string(op.status),
                       side_num(op.a, op.a.ops, format_count), side_num(op.b, op.b.ops, format_count),
-                      side_num(op.a, op.a.flops, flops_text), side_num(op.b, op.b.flops, flops_text),
+                      flops_cell(op.a), flops_cell(op.b),
                       side_time(op.a), side_time(op.b),
                       delta_time(op.time_diff, op.time_significant, op.a.present && op.b.present)});
   }

@@ -72,6 +72,7 @@ std::string verdict_text(const ModuleDiff& m) {
         if (!s.empty() && m.status == DiffStatus::kChanged) parts.push_back(s);
       }
       if (m.time_significant) parts.push_back("time " + time_change_text(m.time_diff, true));
+      if (!m.type_b.empty() && m.type_b != m.type) parts.push_back("type " + m.type + " -> " + m.type_b);
       std::string out = "CHANGED: ";
       for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];
       if (parts.empty()) out += "compute unchanged";
