@@ -167,6 +167,15 @@ TEST_F(DiffCli, WeightsCommandReportsZeroedAndErased) {
   EXPECT_EQ(j["comparison"][1]["state_b"], "ZEROED");
   EXPECT_EQ(j["comparison"][2]["state_b"], "ERASED");
   EXPECT_EQ(j["comparison"][2]["change"], "REMOVED");
+  // Weights from a file replace the run's parameter rows: the erased module's weights are back in B.
+  std::string leftover = st("leftover.safetensors",
+                            R"({"layers.0.attn.position_adaptive_bias.weight":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
+                            {0.5f});
+  Result back = run("diff " + path("v1.db") + " " + path("v2.db") + " --weights-b " + leftover +
+                    " --forbid-active '*position_adaptive_bias*'");
+  EXPECT_EQ(back.code, 1) << back.out;
+  EXPECT_NE(back.err.find("layers.0.attn.position_adaptive_bias.weight has non-zero weights"), std::string::npos)
+      << back.err;
   std::ofstream(path("broken.safetensors"), std::ios::binary) << le64(99999) << "{}";
   Result bad = run("weights " + path("broken.safetensors"));
   EXPECT_EQ(bad.code, 2);
