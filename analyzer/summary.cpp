@@ -102,6 +102,10 @@ std::vector<ModuleSummary> build_tree(const RunData& run, std::unordered_map<Id,
 }  // namespace
 
 int RunSummary::find(const std::string& path) const {
+  if (!path_index.empty()) {
+    auto it = path_index.find(path);
+    return it == path_index.end() ? -1 : it->second;
+  }
   for (std::size_t i = 0; i < modules.size(); ++i) {
     if (modules[i].path == path) return static_cast<int>(i);
   }
@@ -114,6 +118,8 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   std::unordered_map<Id, int> index_of;
   s.modules = build_tree(run, index_of);
   const std::size_t n_mod = s.modules.size();
+  s.path_index.reserve(n_mod);
+  for (std::size_t i = 0; i < n_mod; ++i) s.path_index.emplace(s.modules[i].path, static_cast<int>(i));
   auto module_index = [&](Id id) {
     auto it = index_of.find(id);
     return it == index_of.end() ? 0 : it->second;
@@ -188,21 +194,24 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       const auto &x = run.ops[a], &y = run.ops[b];
       return std::tie(x.iteration, x.sequence) < std::tie(y.iteration, y.sequence);
     });
-    std::vector<char> active(n_mod, 0), now(n_mod, 0);
+    // A module's call starts where it enters the chain of modules of the current op: chains run from the
+    // root down, so the modules shared with the previous op's chain are a common prefix. O(depth) per op.
+    std::vector<int> prev, chain;
     int prev_iter = 0;
     bool first = true;
     for (std::size_t i : outer) {
-      if (first || run.ops[i].iteration != prev_iter) std::fill(active.begin(), active.end(), 0);
+      if (first || run.ops[i].iteration != prev_iter) prev.clear();
       first = false;
       prev_iter = run.ops[i].iteration;
-      std::fill(now.begin(), now.end(), 0);
+      chain.clear();
       for (int m = module_index(run.ops[i].module_id); m >= 0; m = s.modules[static_cast<std::size_t>(m)].parent) {
-        now[static_cast<std::size_t>(m)] = 1;
+        chain.push_back(m);
       }
-      for (std::size_t m = 0; m < n_mod; ++m) {
-        if (now[m] && !active[m]) calls[m] += 1;
-      }
-      active.swap(now);
+      std::reverse(chain.begin(), chain.end());
+      std::size_t common = 0;
+      while (common < prev.size() && common < chain.size() && prev[common] == chain[common]) ++common;
+      for (std::size_t k = common; k < chain.size(); ++k) calls[static_cast<std::size_t>(chain[k])] += 1;
+      prev.swap(chain);
     }
   }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/latency.h"
@@ -89,6 +90,7 @@ struct RunSummary {
 
   // Index of a module by path, -1 when absent.
   int find(const std::string& path) const;
+  std::unordered_map<std::string, int> path_index;  // filled by summarize()
 };
 
 struct SummaryOptions {

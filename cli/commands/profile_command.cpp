@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "analyzer/diff/model_profiler.h"
 #include "analyzer/op_costs.h"
 #include "cli/command.h"
 #include "collector/torch/torch_profiler.h"
@@ -113,6 +114,24 @@ class ProfileCommand final : public Command {
   std::string output_;
   bool force_ = false;
 };
+
+// `flopscope diff` accepts TorchScript models in place of runs: it profiles them through this hook, the same
+// way `profile` does (FLOPs assigned, graph extracted).
+const bool kDiffProfilerInstalled = [] {
+  set_model_profiler([](const ModelProfileRequest& r) -> StatusOr<RunData> {
+    TorchProfileOptions o;
+    o.model_path = r.model_path;
+    o.iterations = r.iterations;
+    o.warmup = r.warmup;
+    o.tool_version = FLOPSCOPE_VERSION_STRING;
+    FS_ASSIGN_OR_RETURN(o.inputs, parse_input_specs(r.input_specs));
+    if (o.inputs.empty()) return InvalidArgument(r.model_path + ": a model needs --input specs to be profiled");
+    FS_ASSIGN_OR_RETURN(TorchProfile p, profile_torchscript(o));
+    assign_op_costs(p.run.ops);
+    return std::move(p.run);
+  });
+  return true;
+}();
 
 }  // namespace
 
