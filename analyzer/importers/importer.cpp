@@ -3,7 +3,7 @@
 
 #include "analyzer/importers/byte_source.h"
 #include "analyzer/importers/importer_util.h"
-#include "analyzer/importers/file_hash.h"
+#include "db/model/sha256.h"
 
 namespace flopscope {
 
@@ -70,7 +70,7 @@ RunInfo make_run_info(const std::string& path, SourceKind kind, const ImportOpti
 }
 
 std::future<StatusOr<std::string>> hash_file_async(const std::string& path) {
-  return std::async(std::launch::async, [path] { return sha256_file_fast(path); });
+  return std::async(std::launch::async, [path] { return sha256_file(path); });
 }
 
 void store_hash(std::future<StatusOr<std::string>>& hash, RunInfo& info) {

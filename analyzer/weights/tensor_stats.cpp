@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "db/model/dtype.h"
-#include "analyzer/weights/fast_sha256.h"
+#include "db/model/fast_sha256.h"
 
 namespace flopscope {
 

@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "analyzer/weights/fast_sha256.h"
+#include "db/model/fast_sha256.h"
 #include "db/model/sha256.h"
 
 namespace flopscope {

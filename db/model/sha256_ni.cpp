@@ -2,7 +2,7 @@
 // FastSha256 calls it only after CPUID reports the extensions.
 #include <immintrin.h>
 
-#include "analyzer/weights/fast_sha256.h"
+#include "db/model/fast_sha256.h"
 
 namespace flopscope {
 namespace {

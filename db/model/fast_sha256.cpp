@@ -1,4 +1,4 @@
-#include "analyzer/weights/fast_sha256.h"
+#include "db/model/fast_sha256.h"
 
 #include <cstring>
 
