@@ -1,0 +1,120 @@
+#include "gui/models/timeline_index.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+namespace flopscope::gui {
+
+namespace {
+
+class Interner {
+ public:
+  explicit Interner(std::vector<std::string>& names) : names_(names) {}
+  std::int32_t get(const std::string& s) {
+    auto [it, inserted] = ids_.try_emplace(s, static_cast<std::int32_t>(names_.size()));
+    if (inserted) names_.push_back(s);
+    return it->second;
+  }
+
+ private:
+  std::vector<std::string>& names_;
+  std::unordered_map<std::string, std::int32_t> ids_;
+};
+
+}  // namespace
+
+TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
+  TimelineIndex t;
+  Interner names(t.names_);
+  std::map<std::pair<std::int64_t, int>, std::size_t> host_lane;    // (thread, depth)
+  std::map<std::pair<int, std::int64_t>, std::size_t> device_lane;  // (device, stream)
+  std::vector<TimelineLane> host, device;
+  for (const auto& op : run.ops) {
+    if (op.depth > max_depth) continue;
+    auto [it, inserted] = host_lane.try_emplace({op.thread, op.depth}, host.size());
+    if (inserted) {
+      host.emplace_back();
+      host.back().label = "thread " + std::to_string(op.thread) + " depth " + std::to_string(op.depth);
+    }
+    host[it->second].events.push_back({op.start_ns, op.duration_ns, names.get(op.name), op.module_id});
+  }
+  for (const auto& k : run.kernels) {
+    auto [it, inserted] = device_lane.try_emplace({k.device, k.stream}, device.size());
+    if (inserted) {
+      device.emplace_back();
+      device.back().label = "gpu " + std::to_string(k.device) + " stream " + std::to_string(k.stream);
+      device.back().is_device = true;
+    }
+    device[it->second].events.push_back({k.start_ns, k.duration_ns, names.get(k.name), k.module_id});
+  }
+  // Lanes in a stable order: host threads by (thread, depth), then devices by (device, stream).
+  for (auto& [key, i] : host_lane) t.lanes_.push_back(std::move(host[i]));
+  for (auto& [key, i] : device_lane) t.lanes_.push_back(std::move(device[i]));
+  t.begin_ = std::numeric_limits<std::int64_t>::max();
+  t.end_ = std::numeric_limits<std::int64_t>::min();
+  for (auto& lane : t.lanes_) {
+    std::stable_sort(lane.events.begin(), lane.events.end(),
+                     [](const TimelineEvent& x, const TimelineEvent& y) { return x.start < y.start; });
+    for (const auto& e : lane.events) {
+      lane.max_duration = std::max(lane.max_duration, e.duration);
+      t.begin_ = std::min(t.begin_, e.start);
+      t.end_ = std::max(t.end_, e.start + e.duration);
+    }
+  }
+  if (t.begin_ > t.end_) t.begin_ = t.end_ = 0;
+  return t;
+}
+
+std::size_t TimelineIndex::event_count() const {
+  std::size_t n = 0;
+  for (const auto& l : lanes_) n += l.events.size();
+  return n;
+}
+
+void TimelineIndex::query(std::size_t lane, std::int64_t t0, std::int64_t t1, double ns_per_px,
+                          std::vector<TimelineSpan>& out) const {
+  out.clear();
+  if (lane >= lanes_.size()) return;
+  const auto& ev = lanes_[lane].events;
+  // Events that start up to max_duration before t0 may still reach into the window.
+  auto first = std::lower_bound(ev.begin(), ev.end(), t0 - lanes_[lane].max_duration,
+                                [](const TimelineEvent& e, std::int64_t t) { return e.start < t; });
+  const double px = std::max(ns_per_px, 1e-9);
+  for (auto it = first; it != ev.end() && it->start < t1; ++it) {
+    std::int64_t e_end = it->start + it->duration;
+    if (e_end < t0) continue;
+    bool small = static_cast<double>(it->duration) < px;
+    auto index = static_cast<std::size_t>(it - ev.begin());
+    if (small && !out.empty() && static_cast<double>(it->start) <= static_cast<double>(out.back().end) + px &&
+        (out.back().name < 0 || static_cast<double>(out.back().end - out.back().start) < px)) {
+      auto& agg = out.back();  // merge into the previous small span (it becomes an aggregate)
+      agg.end = std::max(agg.end, e_end);
+      agg.count += 1;
+      agg.name = -1;
+      continue;
+    }
+    out.push_back({it->start, e_end, it->name, 1, index});
+  }
+}
+
+std::int64_t TimelineIndex::event_at(std::size_t lane, std::int64_t t, std::int64_t slack_ns) const {
+  if (lane >= lanes_.size()) return -1;
+  const auto& ev = lanes_[lane].events;
+  auto it = std::upper_bound(ev.begin(), ev.end(), t + slack_ns,
+                             [](std::int64_t x, const TimelineEvent& e) { return x < e.start; });
+  std::int64_t best = -1;
+  // Walk back over events that could still cover t; prefer the latest-starting one (innermost).
+  for (auto back = it; back != ev.begin();) {
+    --back;
+    if (back->start + lanes_[lane].max_duration + slack_ns < t) break;
+    if (back->start - slack_ns <= t && t <= back->start + back->duration + slack_ns) {
+      best = back - ev.begin();
+      break;
+    }
+  }
+  return best;
+}
+
+}  // namespace flopscope::gui
