@@ -1,0 +1,199 @@
+// read_run_database: a whole run from a run database into RunData, each table in id order.
+#include "db/json_columns.h"
+#include "db/run_database.h"
+#include "db/run_database_format.h"
+
+namespace flopscope {
+namespace {
+
+using sqlite::Database;
+using sqlite::Statement;
+
+// Runs `sql` and calls row(stmt) for each result row; `table` names the table in error messages.
+template <typename RowFn>
+Status for_each_row(Database& db, std::string_view table, std::string_view sql, RowFn&& row) {
+  StatusOr<Statement> prepared = db.prepare(sql);
+  if (!prepared.ok()) return prepared.status().WithContext(std::string("reading ") + std::string(table));
+  Statement& stmt = *prepared;
+  while (true) {
+    StatusOr<bool> more = stmt.step();
+    if (!more.ok()) {
+      const Status& s = more.status();
+      return Status(s.code(), s.message() + " (reading table " + std::string(table) + ")");
+    }
+    if (!*more) return {};
+    FS_RETURN_IF_ERROR(row(stmt));
+  }
+}
+
+std::int64_t count_rows(Database& db, std::string_view table) {
+  StatusOr<std::int64_t> n = db.query_int("SELECT count(*) FROM " + std::string(table));
+  return n.ok() ? *n : 0;  // only a reservation hint: a real error shows up when the rows are read
+}
+
+Status bad_row(const Database& db, std::string_view table, std::int64_t id, const Status& s) {
+  return Corrupt(db.path() + ": " + std::string(table) + " " + std::to_string(id) + ": " + s.message());
+}
+
+Status read_info(Database& db, RunInfo& info) {
+  bool found = false;
+  FS_RETURN_IF_ERROR(for_each_row(
+      db, "run",
+      "SELECT tool_version, source_kind, source_path, source_sha256, device, host, input_spec, iterations, warmup, "
+      "threads, created_unix_ns, command_line FROM run ORDER BY id LIMIT 1",
+      [&](Statement& s) {
+        found = true;
+        info.tool_version = s.str(0);
+        info.source_kind = source_kind_from_string(s.str(1));
+        info.source_path = s.str(2);
+        info.source_sha256 = s.str(3);
+        info.device = s.str(4);
+        info.host = s.str(5);
+        info.input_spec = s.str(6);
+        info.iterations = s.int32(7);
+        info.warmup = s.int32(8);
+        info.threads = s.int32(9);
+        info.created_unix_ns = s.int64(10);
+        info.command_line = s.str(11);
+        return Status();
+      }));
+  if (!found) return Corrupt(db.path() + ": run database has no run row (an incomplete write?)");
+  return {};
+}
+
+Status read_modules(Database& db, std::vector<ModuleRecord>& out) {
+  out.reserve(static_cast<std::size_t>(count_rows(db, "module")));
+  return for_each_row(db, "module", "SELECT id, parent_id, path, type FROM module ORDER BY id", [&](Statement& s) {
+    out.push_back({s.id(0), s.id(1), s.str(2), s.str(3)});
+    return Status();
+  });
+}
+
+Status read_ops(Database& db, std::vector<OpRecord>& out) {
+  out.reserve(static_cast<std::size_t>(count_rows(db, "op")));
+  return for_each_row(
+      db, "op",
+      "SELECT id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, parent_op_id, depth, "
+      "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, flops_note "
+      "FROM op ORDER BY id",
+      [&](Statement& s) {
+        OpRecord& o = out.emplace_back();
+        o.id = s.id(0);
+        o.iteration = s.int32(1);
+        o.sequence = s.int64(2);
+        o.name = s.str(3);
+        o.thread = s.int64(4);
+        o.start_ns = s.int64(5);
+        o.duration_ns = s.int64(6);
+        o.module_id = s.id(7);
+        o.parent_op_id = s.id(8);
+        o.depth = s.int32(9);
+        Status args = decode_op_args(s.text(10), s.text(11), s.text(12), o.args);
+        if (!args.ok()) return bad_row(db, "op", o.id, args);
+        o.flops = s.real(13);
+        o.macs = s.real(14);
+        o.bytes_read = s.real(15);
+        o.bytes_written = s.real(16);
+        o.flops_source = flops_source_from_string(s.str(17));
+        o.flops_note = s.str(18);
+        return Status();
+      });
+}
+
+Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
+  out.reserve(static_cast<std::size_t>(count_rows(db, "kernel")));
+  return for_each_row(
+      db, "kernel",
+      "SELECT id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, block_x, block_y, "
+      "block_z, correlation, iteration, op_id, module_id, graph_id, graph_node_id, has_counters, flops_fp64, "
+      "flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes FROM kernel "
+      "ORDER BY id",
+      [&](Statement& s) {
+        KernelRecord& k = out.emplace_back();
+        k.id = s.id(0);
+        k.kind = kernel_kind_from_string(s.str(1));
+        k.name = s.str(2);
+        k.device = s.int32(3);
+        k.stream = s.int64(4);
+        k.start_ns = s.int64(5);
+        k.duration_ns = s.int64(6);
+        k.grid = {s.int32(7), s.int32(8), s.int32(9)};
+        k.block = {s.int32(10), s.int32(11), s.int32(12)};
+        k.correlation = s.int64(13);
+        k.iteration = s.int32(14);
+        k.op_id = s.id(15);
+        k.module_id = s.id(16);
+        k.graph_id = s.int64(17);
+        k.graph_node_id = s.int64(18);
+        k.has_counters = s.int64(19) != 0;
+        k.flops_fp64 = s.real(20);
+        k.flops_fp32 = s.real(21);
+        k.flops_fp16 = s.real(22);
+        k.tensor_ops = s.real(23);
+        k.dram_bytes_read = s.real(24);
+        k.dram_bytes_written = s.real(25);
+        k.l2_bytes = s.real(26);
+        k.bytes = s.real(27);
+        return Status();
+      });
+}
+
+Status read_params(Database& db, std::vector<ParamRecord>& out) {
+  return for_each_row(db, "param",
+                      "SELECT id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256 "
+                      "FROM param ORDER BY id",
+                      [&](Statement& s) {
+                        ParamRecord& p = out.emplace_back();
+                        p.id = s.id(0);
+                        p.name = s.str(1);
+                        p.module_id = s.id(2);
+                        p.dtype = s.str(3);
+                        Status shape = decode_shape(s.text(4), p.shape);
+                        if (!shape.ok()) return bad_row(db, "param", p.id, shape);
+                        p.numel = s.int64(5);
+                        p.bytes = s.int64(6);
+                        p.l2 = s.real(7);
+                        p.max_abs = s.real(8);
+                        p.nonzero_fraction = s.real(9);
+                        p.sha256 = s.str(10);
+                        return Status();
+                      });
+}
+
+Status read_graph(Database& db, std::vector<GraphNode>& nodes, std::vector<GraphEdge>& edges) {
+  FS_RETURN_IF_ERROR(for_each_row(
+      db, "graph_node", "SELECT id, kind, label, module_id, module_path, output_shapes FROM graph_node ORDER BY id",
+      [&](Statement& s) {
+        nodes.push_back({s.id(0), s.str(1), s.str(2), s.id(3), s.str(4), s.str(5)});
+        return Status();
+      }));
+  return for_each_row(db, "graph_edge", "SELECT src, dst, label FROM graph_edge ORDER BY rowid", [&](Statement& s) {
+    edges.push_back({s.int64(0), s.int64(1), s.str(2)});
+    return Status();
+  });
+}
+
+Status read_quality(Database& db, std::vector<QualityIssue>& out) {
+  return for_each_row(db, "data_quality", "SELECT what, count, severity, detail FROM data_quality ORDER BY rowid",
+                      [&](Statement& s) {
+                        out.push_back({s.str(0), s.int64(1), severity_from_string(s.str(2)), s.str(3)});
+                        return Status();
+                      });
+}
+
+}  // namespace
+
+StatusOr<RunData> read_run_database(const std::string& path) {
+  FS_ASSIGN_OR_RETURN(Database db, open_run_database(path, schema_steps()));
+  RunData run;
+  FS_RETURN_IF_ERROR(read_info(db, run.info));
+  FS_RETURN_IF_ERROR(read_modules(db, run.modules));
+  FS_RETURN_IF_ERROR(read_ops(db, run.ops));
+  FS_RETURN_IF_ERROR(read_kernels(db, run.kernels));
+  FS_RETURN_IF_ERROR(read_params(db, run.params));
+  FS_RETURN_IF_ERROR(read_graph(db, run.graph_nodes, run.graph_edges));
+  FS_RETURN_IF_ERROR(read_quality(db, run.quality));
+  return run;
+}
+
+}  // namespace flopscope

@@ -1,0 +1,245 @@
+// create_run_database: a RunSink that writes a SQLite file beside the target and renames it into place.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "db/json_columns.h"
+#include "db/migrations.h"
+#include "db/model/atomic_file.h"
+#include "db/run_database.h"
+#include "db/run_database_format.h"
+#include "db/sqlite/sqlite.h"
+
+namespace flopscope {
+namespace {
+
+using sqlite::Database;
+using sqlite::Statement;
+
+// Rows per transaction: large enough that commits cost nothing, small enough to bound the dirty pages.
+constexpr std::int64_t kRowsPerTransaction = 50'000;
+
+constexpr std::string_view kInsertRun =
+    "INSERT INTO run (id, tool_version, source_kind, source_path, source_sha256, device, host, input_spec, "
+    "iterations, warmup, threads, created_unix_ns, command_line) VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?)";
+constexpr std::string_view kInsertModule = "INSERT INTO module (id, parent_id, path, type) VALUES (?,?,?,?)";
+constexpr std::string_view kInsertOp =
+    "INSERT INTO op (id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, parent_op_id, depth, "
+    "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, flops_note) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+constexpr std::string_view kInsertKernel =
+    "INSERT INTO kernel (id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, block_x, "
+    "block_y, block_z, correlation, iteration, op_id, module_id, graph_id, graph_node_id, has_counters, "
+    "flops_fp64, flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+constexpr std::string_view kInsertParam =
+    "INSERT INTO param (id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?)";
+constexpr std::string_view kInsertGraphNode =
+    "INSERT INTO graph_node (id, kind, label, module_id, module_path, output_shapes) VALUES (?,?,?,?,?,?)";
+constexpr std::string_view kInsertGraphEdge = "INSERT INTO graph_edge (src, dst, label) VALUES (?,?,?)";
+constexpr std::string_view kInsertQuality =
+    "INSERT INTO data_quality (what, count, severity, detail) VALUES (?,?,?,?)";
+
+// Binds values to consecutive parameters, stopping at the first failure.
+class Binder {
+ public:
+  explicit Binder(Statement& stmt) : stmt_(stmt) {}
+  template <typename T>
+  Binder& operator()(const T& v) {
+    if (status_.ok()) status_ = stmt_.bind(++index_, v);
+    return *this;
+  }
+  Binder& id(Id v) {
+    if (status_.ok()) status_ = stmt_.bind_id(++index_, v);
+    return *this;
+  }
+  Status run() {
+    FS_RETURN_IF_ERROR(status_);
+    return stmt_.run();
+  }
+
+ private:
+  Statement& stmt_;
+  int index_ = 0;
+  Status status_;
+};
+
+class SqliteRunSink final : public RunSink {
+ public:
+  SqliteRunSink(std::string path, std::string temp_path, bool overwrite)
+      : path_(std::move(path)), temp_path_(std::move(temp_path)), overwrite_(overwrite) {}
+
+  ~SqliteRunSink() override {
+    statements_ = {};
+    (void)db_.close();
+    if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+  }
+
+  Status open() {
+    FS_ASSIGN_OR_RETURN(Database db, Database::open(temp_path_, SQLITE_OPEN_READWRITE));
+    db_ = std::move(db);
+    // The temporary file becomes visible only when complete, so it needs no journal and no syncs.
+    FS_RETURN_IF_ERROR(with_path(db_.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+                                          "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536; "
+                                          "PRAGMA application_id = " +
+                                          std::to_string(kRunDatabaseApplicationId))));
+    FS_RETURN_IF_ERROR(with_path(migrate(db_, schema_steps())));
+    for (auto [stmt, sql] : {std::pair{&statements_.run, kInsertRun}, {&statements_.module, kInsertModule},
+                             {&statements_.op, kInsertOp}, {&statements_.kernel, kInsertKernel},
+                             {&statements_.param, kInsertParam}, {&statements_.graph_node, kInsertGraphNode},
+                             {&statements_.graph_edge, kInsertGraphEdge}, {&statements_.quality, kInsertQuality}}) {
+      FS_ASSIGN_OR_RETURN(Statement s, db_.prepare(sql));
+      *stmt = std::make_unique<Statement>(std::move(s));
+    }
+    return with_path(db_.exec("BEGIN"));
+  }
+
+  Status begin(const RunInfo& i) override {
+    if (begun_) return Internal(path_ + ": begin() called twice");
+    begun_ = true;
+    return insert(*statements_.run, [&](Binder& b) {
+      b(i.tool_version)(to_string(i.source_kind))(i.source_path)(i.source_sha256)(i.device)(i.host)(i.input_spec)(
+          i.iterations)(i.warmup)(i.threads)(i.created_unix_ns)(i.command_line);
+    });
+  }
+
+  Status add_modules(std::span<const ModuleRecord> modules) override {
+    for (const ModuleRecord& m : modules) {
+      FS_RETURN_IF_ERROR(insert(*statements_.module, [&](Binder& b) { b.id(m.id).id(m.parent_id)(m.path)(m.type); }));
+    }
+    return {};
+  }
+
+  Status add_ops(std::span<const OpRecord> ops) override {
+    for (const OpRecord& o : ops) {
+      OpArgColumns args = encode_op_args(o.args);
+      FS_RETURN_IF_ERROR(insert(*statements_.op, [&](Binder& b) {
+        b.id(o.id)(o.iteration)(o.sequence)(o.name)(o.thread)(o.start_ns)(o.duration_ns)
+            .id(o.module_id)
+            .id(o.parent_op_id)(o.depth)(args.input_dims)(args.input_types)(args.concrete_inputs)(o.flops)(o.macs)(
+                o.bytes_read)(o.bytes_written)(to_string(o.flops_source))(o.flops_note);
+      }));
+    }
+    return {};
+  }
+
+  Status add_kernels(std::span<const KernelRecord> kernels) override {
+    for (const KernelRecord& k : kernels) {
+      FS_RETURN_IF_ERROR(insert(*statements_.kernel, [&](Binder& b) {
+        b.id(k.id)(to_string(k.kind))(k.name)(k.device)(k.stream)(k.start_ns)(k.duration_ns)(k.grid[0])(k.grid[1])(
+             k.grid[2])(k.block[0])(k.block[1])(k.block[2])(k.correlation)(k.iteration)
+            .id(k.op_id)
+            .id(k.module_id)(k.graph_id)(k.graph_node_id)(k.has_counters)(k.flops_fp64)(k.flops_fp32)(k.flops_fp16)(
+                k.tensor_ops)(k.dram_bytes_read)(k.dram_bytes_written)(k.l2_bytes)(k.bytes);
+      }));
+    }
+    return {};
+  }
+
+  Status add_params(std::span<const ParamRecord> params) override {
+    for (const ParamRecord& p : params) {
+      FS_RETURN_IF_ERROR(insert(*statements_.param, [&](Binder& b) {
+        b.id(p.id)(p.name).id(p.module_id)(p.dtype)(encode_shape(p.shape))(p.numel)(p.bytes)(p.l2)(p.max_abs)(
+            p.nonzero_fraction)(p.sha256);
+      }));
+    }
+    return {};
+  }
+
+  Status add_graph(std::span<const GraphNode> nodes, std::span<const GraphEdge> edges) override {
+    for (const GraphNode& n : nodes) {
+      FS_RETURN_IF_ERROR(insert(*statements_.graph_node, [&](Binder& b) {
+        b.id(n.id)(n.kind)(n.label).id(n.module_id)(n.module_path)(n.output_shapes);
+      }));
+    }
+    for (const GraphEdge& e : edges) {
+      FS_RETURN_IF_ERROR(insert(*statements_.graph_edge, [&](Binder& b) { b(e.src)(e.dst)(e.label); }));
+    }
+    return {};
+  }
+
+  Status add_quality(std::span<const QualityIssue> issues) override {
+    for (const QualityIssue& q : issues) {
+      FS_RETURN_IF_ERROR(insert(*statements_.quality,
+                                [&](Binder& b) { b(q.what)(q.count)(to_string(q.severity))(q.detail); }));
+    }
+    return {};
+  }
+
+  Status finish() override {
+    if (finished_) return Internal(path_ + ": finish() called twice");
+    if (!begun_) return Internal(path_ + ": finish() before begin(): a run database needs its run row");
+    finished_ = true;
+    FS_RETURN_IF_ERROR(with_path(db_.exec("COMMIT")));
+    statements_ = {};
+    FS_RETURN_IF_ERROR(with_path(db_.close()));
+    ::chmod(temp_path_.c_str(), 0644);
+    std::error_code ec;
+    if (!overwrite_ && std::filesystem::exists(path_, ec)) {
+      return AlreadyExists(path_ + ": output appeared while writing (use --force to overwrite)");
+    }
+    if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+      return IoError(path_ + ": cannot rename into place: " + std::strerror(errno));
+    }
+    temp_path_.clear();
+    return {};
+  }
+
+ private:
+  template <typename BindFn>
+  Status insert(Statement& stmt, BindFn&& bind) {
+    if (finished_) return Internal(path_ + ": write after finish()");
+    Binder b(stmt);
+    bind(b);
+    FS_RETURN_IF_ERROR(with_path(b.run()));
+    if (++rows_in_transaction_ >= kRowsPerTransaction) {
+      rows_in_transaction_ = 0;
+      FS_RETURN_IF_ERROR(with_path(db_.exec("COMMIT; BEGIN")));
+    }
+    return {};
+  }
+
+  // SQLite errors name the temporary file; the user knows the target.
+  Status with_path(Status s) const {
+    if (s.ok() || temp_path_.empty()) return s;
+    std::string m = s.message();
+    if (m.starts_with(temp_path_)) m = path_ + m.substr(temp_path_.size());
+    return {s.code(), std::move(m)};
+  }
+
+  struct Statements {
+    std::unique_ptr<Statement> run, module, op, kernel, param, graph_node, graph_edge, quality;
+  };
+
+  std::string path_;
+  std::string temp_path_;
+  bool overwrite_;
+  Database db_ = Database::closed();
+  Statements statements_;  // declared after db_: finalised first
+  bool begun_ = false;
+  bool finished_ = false;
+  std::int64_t rows_in_transaction_ = 0;
+};
+
+}  // namespace
+
+int run_database_schema_version() { return static_cast<int>(schema_steps().size()); }
+
+StatusOr<std::unique_ptr<RunSink>> create_run_database(const std::string& path, bool overwrite) {
+  FS_RETURN_IF_ERROR(check_output_path(path, overwrite));
+  std::string temp = path + ".tmp-XXXXXX";
+  int fd = ::mkstemp(temp.data());
+  if (fd < 0) return IoError(path + ": cannot create a temporary file: " + std::strerror(errno));
+  ::close(fd);
+  auto sink = std::make_unique<SqliteRunSink>(path, temp, overwrite);  // owns the file from here on
+  FS_RETURN_IF_ERROR(sink->open());
+  return std::unique_ptr<RunSink>(std::move(sink));
+}
+
+}  // namespace flopscope
