@@ -1,4 +1,4 @@
-#include "analyzer/module_path.h"
+#include "db/model/module_path.h"
 
 namespace flopscope {
 

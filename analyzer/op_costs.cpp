@@ -1,0 +1,54 @@
+#include "analyzer/op_costs.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+namespace flopscope {
+
+void assign_op_costs(std::vector<OpRecord>& ops, const FlopsRegistry& registry) {
+  // Parents before children: order by depth, then start.
+  std::vector<std::size_t> order(ops.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (ops[a].depth != ops[b].depth) return ops[a].depth < ops[b].depth;
+    return ops[a].sequence < ops[b].sequence;
+  });
+  std::unordered_map<Id, std::size_t> at;
+  at.reserve(ops.size());
+  for (std::size_t i = 0; i < ops.size(); ++i) at[ops[i].id] = i;
+  std::vector<char> covered(ops.size(), 0);  // this op or an ancestor counts
+
+  for (std::size_t i : order) {
+    OpRecord& op = ops[i];
+    bool parent_covered = false;
+    if (op.parent_op_id != kNoId) {
+      auto it = at.find(op.parent_op_id);
+      parent_covered = it != at.end() && covered[it->second];
+    }
+    if (op.flops_source == FlopsSource::kMeasured) {
+      covered[i] = 1;
+      continue;
+    }
+    FlopsResult r = registry.evaluate(op.name, op.args);
+    if (r.known) {
+      op.flops = r.flops;
+      op.macs = r.macs;
+      op.bytes_read = r.bytes_read;
+      op.bytes_written = r.bytes_written;
+      op.flops_note = std::string(r.note);
+      if (r.estimate && !op.flops_note.empty()) op.flops_note += " (estimate)";
+    }
+    if (parent_covered) {
+      op.flops_source = FlopsSource::kNested;
+      covered[i] = 1;
+    } else if (r.known) {
+      op.flops_source = FlopsSource::kFormula;
+      covered[i] = 1;
+    } else {
+      op.flops_source = FlopsSource::kNone;
+    }
+  }
+}
+
+}  // namespace flopscope

@@ -1,0 +1,62 @@
+#include "analyzer/op_groups.h"
+
+#include <unordered_map>
+
+namespace flopscope {
+
+std::string signature_of(const std::vector<OpArg>& args) {
+  std::string s;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (i) s += ", ";
+    const OpArg& a = args[i];
+    if (a.is_tensor) {
+      s += a.dtype + "[";
+      for (std::size_t d = 0; d < a.shape.size(); ++d) s += (d ? "," : "") + std::to_string(a.shape[d]);
+      s += "]";
+    } else {
+      s += a.value.empty() ? "_" : a.value;
+    }
+  }
+  return s;
+}
+
+std::vector<OpGroup> group_ops(const RunData& run, int iterations) {
+  std::unordered_map<Id, const std::string*> path_of;
+  for (const auto& m : run.modules) path_of[m.id] = &m.path;
+  static const std::string kRoot;
+  std::vector<OpGroup> groups;
+  std::unordered_map<std::string, std::size_t> index;
+  for (const auto& op : run.ops) {
+    auto p = path_of.find(op.module_id);
+    const std::string& path = p == path_of.end() ? kRoot : *p->second;
+    std::string sig = signature_of(op.args);
+    std::string key = path + '\x1f' + op.name + '\x1f' + sig + '\x1f' + to_string(op.flops_source);
+    auto [it, inserted] = index.emplace(key, groups.size());
+    if (inserted) {
+      OpGroup g;
+      g.module_path = path;
+      g.name = op.name;
+      g.signature = std::move(sig);
+      g.args = op.args;
+      g.source = op.flops_source;
+      g.depth = op.depth;
+      g.flops = op.flops;
+      g.macs = op.macs;
+      g.bytes_read = op.bytes_read;
+      g.bytes_written = op.bytes_written;
+      g.note = op.flops_note;
+      groups.push_back(std::move(g));
+    }
+    OpGroup& g = groups[it->second];
+    g.calls += 1;
+    g.time_ns += static_cast<double>(op.duration_ns);
+  }
+  const double iters = iterations > 0 ? iterations : 1;
+  for (auto& g : groups) {
+    g.time_ns /= g.calls;
+    g.calls /= iters;
+  }
+  return groups;
+}
+
+}  // namespace flopscope

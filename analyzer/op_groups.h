@@ -1,0 +1,36 @@
+// Ops grouped by stable identity: module path + op name + argument signature (shapes, dtypes, scalars).
+// The report lists these so that every op's count can be checked against its shapes, and the diff matches
+// ops across model versions by the same identity.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "db/model/run_data.h"
+
+namespace flopscope {
+
+struct OpGroup {
+  std::string module_path;
+  std::string name;
+  std::string signature;  // e.g. "float32[1,64,128], float32[128,128], float32[128]"
+  std::vector<OpArg> args;
+  FlopsSource source = FlopsSource::kNone;
+  int depth = 0;
+  double calls = 0;  // per iteration
+  // Per call:
+  double flops = 0;
+  double macs = 0;
+  double bytes_read = 0;
+  double bytes_written = 0;
+  double time_ns = 0;  // mean inclusive duration
+  std::string note;
+};
+
+// Text form of an argument list: tensors as dtype[shape], scalars as their value, unknowns as "_".
+std::string signature_of(const std::vector<OpArg>& args);
+
+// Groups in first-seen order. `iterations` divides counts into per-iteration calls (>= 1).
+std::vector<OpGroup> group_ops(const RunData& run, int iterations);
+
+}  // namespace flopscope

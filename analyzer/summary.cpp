@@ -1,0 +1,329 @@
+#include "analyzer/summary.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace flopscope {
+namespace {
+
+void add_cost(Cost& to, const Cost& from) {
+  to.flops += from.flops;
+  to.macs += from.macs;
+  to.bytes_read += from.bytes_read;
+  to.bytes_written += from.bytes_written;
+  to.measured_flops += from.measured_flops;
+  to.dram_bytes += from.dram_bytes;
+  to.ops += from.ops;
+  to.kernels += from.kernels;
+}
+
+void scale_cost(Cost& c, double f) {
+  c.flops *= f;
+  c.macs *= f;
+  c.bytes_read *= f;
+  c.bytes_written *= f;
+  c.measured_flops *= f;
+  c.dram_bytes *= f;
+  c.ops *= f;
+  c.kernels *= f;
+}
+
+// Builds the pre-order module list; modules unreachable from the root hang under it.
+std::vector<ModuleSummary> build_tree(const RunData& run, std::unordered_map<Id, int>& index_of) {
+  std::vector<ModuleSummary> out;
+  std::unordered_map<Id, std::vector<std::size_t>> kids;
+  std::size_t root = run.modules.size();
+  for (std::size_t i = 0; i < run.modules.size(); ++i) {
+    const auto& m = run.modules[i];
+    if (m.parent_id == kNoId && (root == run.modules.size() || m.path.empty())) root = i;
+  }
+  for (std::size_t i = 0; i < run.modules.size(); ++i) {
+    if (i == root) continue;
+    Id parent = run.modules[i].parent_id;
+    if (parent == kNoId && root < run.modules.size()) parent = run.modules[root].id;
+    kids[parent].push_back(i);
+  }
+  ModuleSummary root_summary;
+  if (root < run.modules.size()) {
+    root_summary.module_id = run.modules[root].id;
+    root_summary.type = run.modules[root].type;
+  }
+  out.push_back(root_summary);
+  index_of[root_summary.module_id] = 0;
+  // Iterative pre-order walk.
+  std::vector<std::pair<Id, int>> stack{{root_summary.module_id, 0}};
+  while (!stack.empty()) {
+    auto [id, idx] = stack.back();
+    stack.pop_back();
+    auto it = kids.find(id);
+    if (it == kids.end()) continue;
+    // Push in reverse so children come out in module order.
+    std::vector<std::pair<Id, int>> pending;
+    for (std::size_t k : it->second) {
+      const auto& m = run.modules[k];
+      ModuleSummary s;
+      s.module_id = m.id;
+      s.path = m.path;
+      s.type = m.type;
+      s.parent = idx;
+      s.depth = out[idx].depth + 1;
+      out.push_back(s);
+      int child = static_cast<int>(out.size() - 1);
+      out[idx].children.push_back(child);
+      index_of[m.id] = child;
+      pending.emplace_back(m.id, child);
+    }
+    for (auto p = pending.rbegin(); p != pending.rend(); ++p) stack.push_back(*p);
+  }
+  // Re-number in true pre-order (the walk above appended children breadth-first per parent).
+  std::vector<int> order;
+  order.reserve(out.size());
+  std::vector<int> walk{0};
+  while (!walk.empty()) {
+    int i = walk.back();
+    walk.pop_back();
+    order.push_back(i);
+    for (auto c = out[i].children.rbegin(); c != out[i].children.rend(); ++c) walk.push_back(*c);
+  }
+  std::vector<int> new_index(out.size());
+  for (std::size_t k = 0; k < order.size(); ++k) new_index[order[k]] = static_cast<int>(k);
+  std::vector<ModuleSummary> sorted(out.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    ModuleSummary s = out[order[k]];
+    if (s.parent >= 0) s.parent = new_index[s.parent];
+    for (int& c : s.children) c = new_index[c];
+    sorted[k] = std::move(s);
+  }
+  for (auto& [id, i] : index_of) i = new_index[i];
+  return sorted;
+}
+
+}  // namespace
+
+int RunSummary::find(const std::string& path) const {
+  for (std::size_t i = 0; i < modules.size(); ++i) {
+    if (modules[i].path == path) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+RunSummary summarize(const RunData& run, const SummaryOptions& options) {
+  RunSummary s;
+  s.info = run.info;
+  std::unordered_map<Id, int> index_of;
+  s.modules = build_tree(run, index_of);
+  const std::size_t n_mod = s.modules.size();
+  auto module_index = [&](Id id) {
+    auto it = index_of.find(id);
+    return it == index_of.end() ? 0 : it->second;
+  };
+
+  // Iterations present in the data, mapped to 0..n-1.
+  std::map<int, int> iter_index;
+  for (const auto& op : run.ops) iter_index.emplace(op.iteration, 0);
+  for (const auto& k : run.kernels) iter_index.emplace(k.iteration, 0);
+  int n_iter = 0;
+  for (auto& [iter, idx] : iter_index) idx = n_iter++;
+  s.iterations = std::max(n_iter, 1);
+  const auto n_it = static_cast<std::size_t>(s.iterations);
+
+  std::vector<std::vector<double>> self_time(n_mod, std::vector<double>(n_it, 0.0));
+  std::vector<std::vector<double>> gpu_time(n_mod, std::vector<double>(n_it, 0.0));
+  std::vector<double> calls(n_mod, 0.0);
+
+  // Op index by id, for walking to outermost ancestors.
+  std::unordered_map<Id, std::size_t> op_at;
+  op_at.reserve(run.ops.size());
+  for (std::size_t i = 0; i < run.ops.size(); ++i) op_at[run.ops[i].id] = i;
+  auto outermost = [&](std::size_t i) {
+    for (int guard = 0; guard < 1000 && run.ops[i].parent_op_id != kNoId; ++guard) {
+      auto it = op_at.find(run.ops[i].parent_op_id);
+      if (it == op_at.end()) break;
+      i = it->second;
+    }
+    return i;
+  };
+
+  std::vector<char> has_counted_below(run.ops.size(), 0);
+  std::vector<double> subtree_flops(run.ops.size(), 0.0), subtree_bytes(run.ops.size(), 0.0);
+  for (std::size_t i = 0; i < run.ops.size(); ++i) {
+    const OpRecord& op = run.ops[i];
+    int m = module_index(op.module_id);
+    Cost& c = s.modules[static_cast<std::size_t>(m)].self;
+    c.ops += 1;
+    if (op.flops_source != FlopsSource::kNone) ++s.ops_with_formula;
+    if (counts_toward_totals(op)) {
+      c.flops += op.flops;
+      c.macs += op.macs;
+      c.bytes_read += op.bytes_read;
+      c.bytes_written += op.bytes_written;
+      std::size_t top = outermost(i);
+      subtree_flops[top] += op.flops;
+      subtree_bytes[top] += op.bytes_read + op.bytes_written;
+      // Mark every ancestor as covering counted work.
+      std::size_t j = i;
+      for (int guard = 0; guard < 1000; ++guard) {
+        has_counted_below[j] = 1;
+        if (run.ops[j].parent_op_id == kNoId) break;
+        auto it = op_at.find(run.ops[j].parent_op_id);
+        if (it == op_at.end()) break;
+        j = it->second;
+      }
+    }
+    if (op.parent_op_id == kNoId) {
+      self_time[static_cast<std::size_t>(m)][static_cast<std::size_t>(iter_index[op.iteration])] +=
+          static_cast<double>(op.duration_ns);
+    }
+  }
+  s.ops_total = static_cast<std::int64_t>(run.ops.size());
+
+  // Calls: contiguous spans of outermost ops per module subtree, in start order per iteration.
+  {
+    std::vector<std::size_t> outer;
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+      if (run.ops[i].parent_op_id == kNoId) outer.push_back(i);
+    }
+    std::sort(outer.begin(), outer.end(), [&](std::size_t a, std::size_t b) {
+      const auto &x = run.ops[a], &y = run.ops[b];
+      return std::tie(x.iteration, x.sequence) < std::tie(y.iteration, y.sequence);
+    });
+    std::vector<char> active(n_mod, 0), now(n_mod, 0);
+    int prev_iter = 0;
+    bool first = true;
+    for (std::size_t i : outer) {
+      if (first || run.ops[i].iteration != prev_iter) std::fill(active.begin(), active.end(), 0);
+      first = false;
+      prev_iter = run.ops[i].iteration;
+      std::fill(now.begin(), now.end(), 0);
+      for (int m = module_index(run.ops[i].module_id); m >= 0; m = s.modules[static_cast<std::size_t>(m)].parent) {
+        now[static_cast<std::size_t>(m)] = 1;
+      }
+      for (std::size_t m = 0; m < n_mod; ++m) {
+        if (now[m] && !active[m]) calls[m] += 1;
+      }
+      active.swap(now);
+    }
+  }
+
+  // Kernels: device time, measured counters, attribution.
+  for (const auto& k : run.kernels) {
+    s.has_kernels = true;
+    int m = module_index(k.module_id);
+    Cost& c = s.modules[static_cast<std::size_t>(m)].self;
+    c.kernels += 1;
+    if (k.has_counters) {
+      c.measured_flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
+      c.dram_bytes += k.dram_bytes_read + k.dram_bytes_written;
+    }
+    gpu_time[static_cast<std::size_t>(m)][static_cast<std::size_t>(iter_index[k.iteration])] +=
+        static_cast<double>(k.duration_ns);
+    auto& a = s.attribution;
+    a.kernels += 1;
+    a.kernel_time_ns += static_cast<double>(k.duration_ns);
+    if (k.op_id != kNoId) a.kernels_with_op += 1;
+    if (k.module_id != kNoId && m != 0) {
+      a.kernels_with_module += 1;
+      a.kernel_time_attributed_ns += static_cast<double>(k.duration_ns);
+    }
+  }
+
+  // Inclusive rollups: children come after parents in pre-order, so walk backwards.
+  std::vector<std::vector<double>> incl_time = self_time, incl_gpu = gpu_time;
+  for (std::size_t i = 0; i < n_mod; ++i) s.modules[i].inclusive = s.modules[i].self;
+  for (std::size_t i = n_mod; i-- > 1;) {
+    auto p = static_cast<std::size_t>(s.modules[i].parent);
+    add_cost(s.modules[p].inclusive, s.modules[i].inclusive);
+    for (std::size_t t = 0; t < n_it; ++t) {
+      incl_time[p][t] += incl_time[i][t];
+      incl_gpu[p][t] += incl_gpu[i][t];
+    }
+  }
+  const double per_iter = 1.0 / static_cast<double>(s.iterations);
+  for (std::size_t i = 0; i < n_mod; ++i) {
+    auto& m = s.modules[i];
+    scale_cost(m.self, per_iter);
+    scale_cost(m.inclusive, per_iter);
+    m.calls = calls[i] * per_iter;
+    m.self_time = latency_stats(self_time[i]);
+    m.inclusive_time = latency_stats(incl_time[i]);
+    m.gpu_time = latency_stats(incl_gpu[i]);
+  }
+  s.total = s.modules[0].inclusive;
+  s.iteration_time = s.modules[0].inclusive_time;
+  s.iteration_gpu_time = s.modules[0].gpu_time;
+  for (auto& m : s.modules) {
+    m.share_flops = s.total.flops > 0 ? m.inclusive.flops / s.total.flops : 0;
+    double mine = s.has_kernels ? m.gpu_time.p50 : m.inclusive_time.p50;
+    double all = s.has_kernels ? s.iteration_gpu_time.p50 : s.iteration_time.p50;
+    m.share_time = all > 0 ? mine / all : 0;
+  }
+
+  // Top ops: outermost ops grouped by name and module, with the counted FLOPs of their subtree.
+  {
+    std::map<std::pair<std::string, int>, OpSummary> groups;
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+      const auto& op = run.ops[i];
+      if (op.parent_op_id != kNoId) continue;
+      int m = module_index(op.module_id);
+      auto& g = groups[{op.name, m}];
+      g.name = op.name;
+      g.module_path = s.modules[static_cast<std::size_t>(m)].path;
+      g.calls += 1;
+      g.flops += subtree_flops[i];
+      g.bytes += subtree_bytes[i];
+      g.time_ns += static_cast<double>(op.duration_ns);
+      g.flops_source = to_string(op.flops_source);
+    }
+    for (auto& [key, g] : groups) {
+      g.calls *= per_iter;
+      g.flops *= per_iter;
+      g.bytes *= per_iter;
+      g.time_ns *= per_iter;
+      s.top_ops.push_back(std::move(g));
+    }
+    bool by_time = s.iteration_time.p50 > 0;
+    std::sort(s.top_ops.begin(), s.top_ops.end(), [by_time](const OpSummary& a, const OpSummary& b) {
+      return by_time ? a.time_ns > b.time_ns : a.flops > b.flops;
+    });
+    if (s.top_ops.size() > options.top_ops) s.top_ops.resize(options.top_ops);
+  }
+
+  // Coverage: ops without a count and without counted work below them.
+  {
+    double outer_time = 0;
+    for (const auto& op : run.ops) {
+      if (op.parent_op_id == kNoId) outer_time += static_cast<double>(op.duration_ns);
+    }
+    std::map<std::string, CoverageGap> gaps;
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+      const auto& op = run.ops[i];
+      if (op.flops_source != FlopsSource::kNone || has_counted_below[i]) continue;
+      auto& g = gaps[op.name];
+      g.name = op.name;
+      g.count += 1;
+      g.time_ns += static_cast<double>(op.duration_ns);
+    }
+    std::int64_t gap_ops = 0;
+    for (auto& [name, g] : gaps) {
+      g.share_of_time = outer_time > 0 ? g.time_ns / outer_time : 0;
+      gap_ops += g.count;
+      s.coverage_gaps.push_back(g);
+    }
+    std::sort(s.coverage_gaps.begin(), s.coverage_gaps.end(),
+              [](const CoverageGap& a, const CoverageGap& b) { return a.time_ns > b.time_ns; });
+    s.quality = run.quality;
+    if (gap_ops > 0) {
+      s.quality.push_back({"ops without a FLOPs formula (FLOPs unknown, not zero)", gap_ops, Severity::kWarning,
+                           std::to_string(gaps.size()) + " distinct op names; see the coverage section"});
+    }
+    if (s.has_kernels && s.attribution.kernels_with_module < s.attribution.kernels) {
+      s.quality.push_back({"kernels not attributed to a module",
+                           s.attribution.kernels - s.attribution.kernels_with_module, Severity::kWarning,
+                           "counted in the root's device time as unattributed"});
+    }
+  }
+  return s;
+}
+
+}  // namespace flopscope

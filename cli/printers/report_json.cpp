@@ -1,0 +1,120 @@
+#include <nlohmann/json.hpp>
+
+#include "analyzer/op_groups.h"
+#include "cli/printers/report.h"
+
+namespace flopscope::cli {
+namespace {
+using nlohmann::ordered_json;
+
+ordered_json cost_json(const Cost& c) {
+  return {{"flops", c.flops},
+          {"macs", c.macs},
+          {"bytes_read", c.bytes_read},
+          {"bytes_written", c.bytes_written},
+          {"intensity", c.intensity()},
+          {"measured_flops", c.measured_flops},
+          {"dram_bytes", c.dram_bytes},
+          {"ops", c.ops},
+          {"kernels", c.kernels}};
+}
+
+ordered_json stats_json(const LatencyStats& s) {
+  return {{"samples", s.samples}, {"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90},
+          {"p99", s.p99},         {"min", s.min},   {"max", s.max}, {"values", s.values}};
+}
+
+ordered_json arg_json(const OpArg& a) {
+  if (a.is_tensor) return {{"dtype", a.dtype}, {"shape", a.shape}};
+  return {{"value", a.value}};
+}
+
+}  // namespace
+
+std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o) {
+  const RunInfo& i = run.info;
+  ordered_json j;
+  j["schema"] = "flopscope.report";
+  j["version"] = kReportJsonVersion;
+  j["run"] = {{"tool_version", i.tool_version},   {"source_kind", to_string(i.source_kind)},
+              {"source_path", i.source_path},     {"source_sha256", i.source_sha256},
+              {"device", i.device},               {"host", i.host},
+              {"input_spec", i.input_spec},       {"iterations", i.iterations},
+              {"warmup", i.warmup},               {"threads", i.threads},
+              {"created_unix_ns", i.created_unix_ns}, {"command_line", i.command_line}};
+  j["units"] = {{"flops", "FLOPs per iteration"}, {"bytes", "bytes per iteration"}, {"time", "nanoseconds"}};
+  j["iterations"] = s.iterations;
+  j["total"] = cost_json(s.total);
+  j["iteration_time_ns"] = stats_json(s.iteration_time);
+  j["iteration_gpu_time_ns"] = s.has_kernels ? stats_json(s.iteration_gpu_time) : ordered_json(nullptr);
+
+  ordered_json modules = ordered_json::array();
+  for (const auto& m : s.modules) {
+    modules.push_back({{"path", m.path},
+                       {"type", m.type},
+                       {"depth", m.depth},
+                       {"parent", m.parent < 0 ? ordered_json(nullptr)
+                                               : ordered_json(s.modules[static_cast<std::size_t>(m.parent)].path)},
+                       {"calls", m.calls},
+                       {"self", cost_json(m.self)},
+                       {"inclusive", cost_json(m.inclusive)},
+                       {"time_ns", {{"self", stats_json(m.self_time)}, {"inclusive", stats_json(m.inclusive_time)}}},
+                       {"gpu_time_ns", s.has_kernels ? stats_json(m.gpu_time) : ordered_json(nullptr)},
+                       {"share_flops", m.share_flops},
+                       {"share_time", m.share_time}});
+  }
+  j["modules"] = std::move(modules);
+
+  ordered_json top = ordered_json::array();
+  for (std::size_t k = 0; k < std::min(o.top_ops, s.top_ops.size()); ++k) {
+    const auto& op = s.top_ops[k];
+    top.push_back({{"name", op.name},
+                   {"module", op.module_path},
+                   {"calls", op.calls},
+                   {"flops", op.flops},
+                   {"bytes", op.bytes},
+                   {"time_ns", op.time_ns},
+                   {"flops_source", op.flops_source}});
+  }
+  j["top_ops"] = std::move(top);
+
+  ordered_json groups = ordered_json::array();
+  for (const auto& g : group_ops(run, s.iterations)) {
+    ordered_json args = ordered_json::array();
+    for (const auto& a : g.args) args.push_back(arg_json(a));
+    groups.push_back({{"module", g.module_path},
+                      {"name", g.name},
+                      {"signature", g.signature},
+                      {"inputs", std::move(args)},
+                      {"flops_source", to_string(g.source)},
+                      {"depth", g.depth},
+                      {"calls", g.calls},
+                      {"flops", g.flops},
+                      {"macs", g.macs},
+                      {"bytes_read", g.bytes_read},
+                      {"bytes_written", g.bytes_written},
+                      {"time_ns", g.time_ns},
+                      {"note", g.note}});
+  }
+  j["op_groups"] = std::move(groups);
+
+  ordered_json gaps = ordered_json::array();
+  for (const auto& g : s.coverage_gaps) {
+    gaps.push_back({{"name", g.name}, {"count", g.count}, {"time_ns", g.time_ns}, {"share_of_time", g.share_of_time}});
+  }
+  j["coverage"] = {{"ops_total", s.ops_total}, {"ops_with_formula", s.ops_with_formula}, {"gaps", std::move(gaps)}};
+  const auto& a = s.attribution;
+  j["attribution"] = {{"kernels", a.kernels},
+                      {"kernels_with_op", a.kernels_with_op},
+                      {"kernels_with_module", a.kernels_with_module},
+                      {"kernel_time_ns", a.kernel_time_ns},
+                      {"kernel_time_attributed_ns", a.kernel_time_attributed_ns}};
+  ordered_json quality = ordered_json::array();
+  for (const auto& q : s.quality) {
+    quality.push_back({{"what", q.what}, {"count", q.count}, {"severity", to_string(q.severity)}, {"detail", q.detail}});
+  }
+  j["data_quality"] = std::move(quality);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace flopscope::cli

@@ -1,0 +1,219 @@
+// LibTorch TU: loads a TorchScript archive, builds inputs from specs, runs warmup and measured iterations
+// under the op observer, and reads the module tree and parameter statistics.
+#include "collector/torch/torch_profiler.h"
+
+#include <ATen/Parallel.h>
+#include <torch/script.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "collector/torch/op_observer.h"
+#include "db/model/dtype.h"
+#include "db/model/module_path.h"
+#include "db/model/sha256.h"
+
+namespace flopscope {
+namespace {
+
+std::string first_line(const std::string& s) {
+  auto nl = s.find('\n');
+  return nl == std::string::npos ? s : s.substr(0, nl);
+}
+
+std::string host_name() {
+  char buf[256] = {0};
+  if (::gethostname(buf, sizeof(buf) - 1) != 0) return "";
+  return buf;
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) return "cpu: " + line.substr(colon + 2);
+    }
+  }
+  return "cpu";
+}
+
+StatusOr<torch::jit::Module> load_module(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return NotFound(path + ": no such file");
+  if (std::filesystem::is_directory(path, ec)) return InvalidArgument(path + ": is a directory, not a model");
+  try {
+    torch::jit::Module m = torch::jit::load(path, torch::kCPU);
+    m.eval();
+    return m;
+  } catch (const c10::Error& e) {
+    return InvalidArgument(path + ": not a TorchScript archive (expected a file written by torch.jit.save): " +
+                           first_line(e.what_without_backtrace()));
+  } catch (const std::exception& e) {
+    return InvalidArgument(path + ": cannot load as TorchScript: " + first_line(e.what()));
+  }
+}
+
+std::vector<ModuleRecord> module_records(const torch::jit::Module& m) {
+  std::vector<ModuleRecord> out;
+  std::unordered_map<std::string, Id> ids;
+  for (const auto& nm : m.named_modules()) {
+    ModuleRecord r;
+    r.id = static_cast<Id>(out.size());
+    r.path = nm.name;
+    r.type = short_type_name(nm.value.type()->name() ? nm.value.type()->name()->qualifiedName() : "Module");
+    if (!r.path.empty()) {
+      auto dot = r.path.rfind('.');
+      std::string parent = dot == std::string::npos ? "" : r.path.substr(0, dot);
+      auto it = ids.find(parent);
+      r.parent_id = it == ids.end() ? 0 : it->second;
+    }
+    ids[r.path] = r.id;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<ParamRecord> param_records(const torch::jit::Module& m, const ModuleTree& tree) {
+  std::vector<ParamRecord> out;
+  for (const auto& np : m.named_parameters(/*recurse=*/true)) {
+    const at::Tensor& t = np.value;
+    ParamRecord p;
+    p.id = static_cast<Id>(out.size());
+    p.name = np.name;
+    auto dot = p.name.rfind('.');
+    p.module_id = tree.find(dot == std::string::npos ? "" : p.name.substr(0, dot));
+    if (p.module_id == kNoId) p.module_id = 0;
+    p.dtype = normalize_dtype(c10::toString(t.scalar_type()));
+    p.shape.assign(t.sizes().begin(), t.sizes().end());
+    p.numel = t.numel();
+    p.bytes = static_cast<std::int64_t>(t.nbytes());
+    if (p.numel > 0) {
+      at::Tensor d = t.detach().to(torch::kDouble);
+      p.l2 = d.norm().item<double>();
+      p.max_abs = d.abs().max().item<double>();
+      p.nonzero_fraction = static_cast<double>(d.count_nonzero().item<std::int64_t>()) / static_cast<double>(p.numel);
+      at::Tensor c = t.detach().contiguous();
+      p.sha256 = sha256_hex(std::string_view(static_cast<const char*>(c.data_ptr()), c.nbytes()));
+    } else {
+      p.sha256 = sha256_hex("");
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+at::ScalarType scalar_type(const std::string& dtype) {
+  if (dtype == "float64") return at::kDouble;
+  if (dtype == "float16") return at::kHalf;
+  if (dtype == "bfloat16") return at::kBFloat16;
+  if (dtype == "int64") return at::kLong;
+  if (dtype == "int32") return at::kInt;
+  if (dtype == "int16") return at::kShort;
+  if (dtype == "int8") return at::kChar;
+  if (dtype == "uint8") return at::kByte;
+  if (dtype == "bool") return at::kBool;
+  return at::kFloat;
+}
+
+std::vector<c10::IValue> make_inputs(const std::vector<InputSpec>& specs, std::uint64_t seed) {
+  torch::manual_seed(seed);
+  std::vector<c10::IValue> inputs;
+  for (const auto& s : specs) {
+    at::ScalarType type = scalar_type(s.dtype);
+    if (at::isFloatingType(type)) {
+      inputs.emplace_back(torch::randn(s.shape, torch::TensorOptions().dtype(torch::kFloat)).to(type));
+    } else {
+      inputs.emplace_back(torch::randint(s.low, s.high, s.shape, torch::TensorOptions().dtype(torch::kLong)).to(type));
+    }
+  }
+  return inputs;
+}
+
+}  // namespace
+
+StatusOr<RunData> inspect_torchscript(const std::string& model_path) {
+  FS_ASSIGN_OR_RETURN(torch::jit::Module m, load_module(model_path));
+  RunData run;
+  run.info.source_kind = SourceKind::kTorchCpu;
+  run.info.source_path = model_path;
+  run.modules = module_records(m);
+  ModuleTree tree(run.modules);
+  run.params = param_records(m, tree);
+  return run;
+}
+
+StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
+  if (o.iterations < 1) return InvalidArgument("--iters must be at least 1");
+  if (o.warmup < 0) return InvalidArgument("--warmup must not be negative");
+  FS_ASSIGN_OR_RETURN(torch::jit::Module m, load_module(o.model_path));
+  auto forward = m.find_method("forward");
+  if (!forward) return InvalidArgument(o.model_path + ": the model has no forward() method");
+  const auto& schema = forward->function().getSchema();
+  std::size_t expected = schema.arguments().empty() ? 0 : schema.arguments().size() - 1;  // minus self
+  std::size_t required = 0;
+  for (std::size_t i = 1; i < schema.arguments().size(); ++i) {
+    if (!schema.arguments()[i].default_value()) ++required;
+  }
+  if (o.inputs.size() < required || o.inputs.size() > expected) {
+    std::string names;
+    for (std::size_t i = 1; i < schema.arguments().size(); ++i) names += (i > 1 ? ", " : "") + schema.arguments()[i].name();
+    return InvalidArgument(o.model_path + ": forward(" + names + ") takes " + std::to_string(required) +
+                           (required == expected ? "" : "-" + std::to_string(expected)) + " input(s), but " +
+                           std::to_string(o.inputs.size()) + " --input spec(s) were given");
+  }
+  if (o.threads > 0) at::set_num_threads(o.threads);
+
+  TorchProfile result;
+  RunData& run = result.run;
+  run.info.source_kind = SourceKind::kTorchCpu;
+  run.info.source_path = o.model_path;
+  FS_ASSIGN_OR_RETURN(run.info.source_sha256, sha256_file(o.model_path));
+  run.info.device = cpu_model();
+  run.info.host = host_name();
+  for (const auto& s : o.inputs) run.info.input_spec += (run.info.input_spec.empty() ? "" : "; ") + s.to_string();
+  run.info.iterations = o.iterations;
+  run.info.warmup = o.warmup;
+  run.info.threads = at::get_num_threads();
+  run.info.tool_version = o.tool_version;
+  run.info.command_line = o.command_line;
+  run.info.created_unix_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  run.modules = module_records(m);
+  ModuleTree tree(run.modules);
+  run.params = param_records(m, tree);
+
+  std::vector<c10::IValue> inputs = make_inputs(o.inputs, o.seed);
+  torch::NoGradGuard no_grad;
+  const int total = o.warmup + o.iterations;
+  try {
+    for (int i = 0; i < o.warmup; ++i) {
+      m.forward(inputs);
+      if (o.on_iteration) o.on_iteration(i + 1, total);
+    }
+    std::unique_ptr<OpObserver> observer;
+    if (o.observe) observer = std::make_unique<OpObserver>(tree);
+    for (int i = 0; i < o.iterations; ++i) {
+      if (observer) observer->set_iteration(i);
+      auto t0 = std::chrono::steady_clock::now();
+      m.forward(inputs);
+      auto t1 = std::chrono::steady_clock::now();
+      result.iteration_wall_ns.push_back(static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
+      if (o.on_iteration) o.on_iteration(o.warmup + i + 1, total);
+    }
+    if (observer) run.ops = observer->finish();
+  } catch (const c10::Error& e) {
+    std::string specs;
+    for (const auto& s : o.inputs) specs += (specs.empty() ? "" : " ") + s.text;
+    return InvalidArgument(o.model_path + ": forward failed with --input " + specs + ": " +
+                           first_line(e.what_without_backtrace()));
+  } catch (const std::exception& e) {
+    return InvalidArgument(o.model_path + ": forward failed: " + first_line(e.what()));
+  }
+  return result;
+}
+
+}  // namespace flopscope

@@ -1,0 +1,40 @@
+// Profiles a TorchScript model on the CPU through LibTorch: every aten op of every measured iteration with
+// its shapes, thread, timing and module path, plus the module tree and parameter statistics. Torch-free
+// header: LibTorch stays inside collector/torch/*.cpp.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "collector/torch/input_spec.h"
+#include "db/model/run_data.h"
+#include "db/model/status.h"
+
+namespace flopscope {
+
+struct TorchProfileOptions {
+  std::string model_path;
+  std::vector<InputSpec> inputs;
+  int iterations = 10;
+  int warmup = 2;
+  int threads = 0;  // 0: LibTorch's default
+  std::uint64_t seed = 0;
+  bool observe = true;  // false runs the same loop without the op observer (overhead baseline)
+  std::string tool_version;
+  std::string command_line;
+  std::function<void(int done, int total)> on_iteration;  // progress, warmup included
+};
+
+struct TorchProfile {
+  RunData run;                           // ops carry shapes; FLOPs are assigned by the analyzer
+  std::vector<double> iteration_wall_ns;  // wall time of each measured forward call
+};
+
+StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& options);
+
+// Module tree and parameters only (no inference): for `flopscope weights` on a TorchScript archive.
+StatusOr<RunData> inspect_torchscript(const std::string& model_path);
+
+}  // namespace flopscope
