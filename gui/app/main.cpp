@@ -38,7 +38,7 @@ int screenshot(const QCommandLineParser& args, const QStringList& files) {
   window.show();
   QApplication::processEvents();
   if (args.isSet(QStringLiteral("select"))) window.treePage()->selectModule(args.value(QStringLiteral("select")));
-  if (view == QLatin1String("graph")) window.graphPage()->fit();
+  if (view == QLatin1String("graph")) window.graphPage()->showTop();
   if (args.isSet(QStringLiteral("select")) && view == QLatin1String("graph"))
     window.graphPage()->highlightModule(args.value(QStringLiteral("select")));
   QApplication::processEvents();

@@ -1,6 +1,7 @@
 #include "gui/models/graph_layout.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <unordered_map>
@@ -128,10 +129,20 @@ UGraph build_union(const GraphInput& in) {
       auto& n = g.nodes[index_of_key[keys_a[i]]];
       if (!in_b.count(keys_a[i])) {
         n.status = DiffStatus::kVanished;
-      } else if (in.diff) {
-        int m = in.diff->find(n.module);
-        if (m >= 0 && in.diff->nodes[m].status == DiffStatus::kChanged) n.status = DiffStatus::kChanged;
       }
+    }
+    // A node in both runs changed when its own cost changed (not merely its module's).
+    auto costs_b = kind_costs(*in.b);
+    for (std::size_t i = 0; i < keys_b.size(); ++i) {
+      auto found = index_of_key.find(keys_b[i]);
+      if (found == index_of_key.end()) continue;
+      auto& n = g.nodes[static_cast<std::size_t>(found->second)];
+      auto c = costs_b.find(in.b->graph_nodes[i].module_path + '\x1f' + in.b->graph_nodes[i].kind);
+      double fb = c == costs_b.end() ? 0 : c->second.flops, bb = c == costs_b.end() ? 0 : c->second.bytes;
+      auto differs = [](double x, double y, double rel) {
+        return std::max(std::abs(x), std::abs(y)) > 0 && std::abs(x - y) > rel * std::max(std::abs(x), std::abs(y));
+      };
+      if (differs(n.flops, fb, 0.005) || differs(n.bytes, bb, 0.01)) n.status = DiffStatus::kChanged;
     }
     add_run(g, *in.b, keys_b, index_of_key, DiffStatus::kNew);
   }
@@ -170,6 +181,7 @@ struct Box {
   bool is_cluster = false;
   int index = 0;  // visible node index or cluster index
   int min_rank = 0, max_rank = 0;
+  bool main = true;  // holds main-flow nodes (then the ranks are theirs only)
   QSizeF size;
   QPointF pos;  // relative to the parent cluster's top-left
 };
@@ -180,6 +192,7 @@ struct ClusterBuild {
   std::vector<int> nodes;
   std::vector<Box> boxes;
   int min_rank = 0, max_rank = 0;
+  bool main = false;
   QSizeF size;
 };
 
@@ -288,6 +301,40 @@ GraphLayout layout_graph(const GraphInput& input, const std::set<std::string>& c
       rank[d] = std::max(rank[d], rank[queue[qi]] + 1);
       if (--indeg[d] == 0) queue.push_back(d);
     }
+  // Pull every node down to just above its first consumer (in reverse topological order), so side
+  // inputs such as aten::arange chains sit beside their use rather than at the top of the graph.
+  for (auto it = queue.rbegin(); it != queue.rend(); ++it) {
+    const auto i = static_cast<std::size_t>(*it);
+    if (succ[i].empty()) continue;
+    int first = rank[static_cast<std::size_t>(succ[i][0])];
+    for (int d : succ[i]) first = std::min(first, rank[static_cast<std::size_t>(d)]);
+    rank[i] = std::max(rank[i], first - 1);
+  }
+
+  // The main flow: nodes reachable from the graph's inputs (kind "input", else the shallowest sources).
+  // Side chains (constants, position tables) may start many ranks early; only main nodes decide where a
+  // module sits, or every layer would be pushed beside the previous one.
+  std::vector<char> main_flow(n, 0);
+  {
+    std::vector<int> sources;
+    int shallowest = 1 << 30;
+    bool has_input_kind = false;
+    for (std::size_t i = 0; i < n; ++i) has_input_kind |= out.nodes[i].kind == "input";
+    std::vector<int> in_count(n, 0);
+    for (const auto& e : out.edges) in_count[static_cast<std::size_t>(e.dst)]++;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!in_count[i] && !has_input_kind) shallowest = std::min(shallowest, depth_of(out.nodes[i].module_path));
+    for (std::size_t i = 0; i < n; ++i)
+      if (!in_count[i] && (has_input_kind ? out.nodes[i].kind == "input" : depth_of(out.nodes[i].module_path) == shallowest))
+        sources.push_back(static_cast<int>(i));
+    for (int src : sources) main_flow[static_cast<std::size_t>(src)] = 1;
+    for (std::size_t qi = 0; qi < sources.size(); ++qi)
+      for (int d : succ[static_cast<std::size_t>(sources[qi])])
+        if (!main_flow[static_cast<std::size_t>(d)]) {
+          main_flow[static_cast<std::size_t>(d)] = 1;
+          sources.push_back(d);
+        }
+  }
 
   // Cluster tree.
   std::vector<ClusterBuild> cl;
@@ -296,7 +343,7 @@ GraphLayout layout_graph(const GraphInput& input, const std::set<std::string>& c
     auto it = cl_index.find(path);
     if (it != cl_index.end()) return it->second;
     int idx = static_cast<int>(cl.size());
-    cl.push_back({path, {}, {}, {}, 0, 0, {}});
+    cl.push_back({path, {}, {}, {}, 0, 0, false, {}});
     cl_index[path] = idx;
     if (!path.empty()) {
       int parent = self(parent_path(path), self);
@@ -313,50 +360,72 @@ GraphLayout layout_graph(const GraphInput& input, const std::set<std::string>& c
     std::vector<Box> boxes;
     for (int child : k.clusters) {
       self(child, self);
-      boxes.push_back({true, child, cl[child].min_rank, cl[child].max_rank, cl[child].size, {}});
+      boxes.push_back({true, child, cl[child].min_rank, cl[child].max_rank, cl[child].main, cl[child].size, {}});
     }
     for (int v : k.nodes) {
       double w = std::max(70.0, 7.0 * static_cast<double>(out.nodes[v].label.size()) + 18);
-      boxes.push_back({false, v, rank[v], rank[v], QSizeF(w, kNodeH), {}});
+      boxes.push_back({false, v, rank[v], rank[v], main_flow[static_cast<std::size_t>(v)] != 0, QSizeF(w, kNodeH), {}});
     }
     std::stable_sort(boxes.begin(), boxes.end(), [](const Box& x, const Box& y) {
       return x.min_rank != y.min_rank ? x.min_rank < y.min_rank : x.max_rank < y.max_rank;
     });
-    std::vector<std::vector<std::size_t>> rows;
-    int row_max = -1;
+    // Columns by interval colouring of rank ranges (parallel branches side by side); within a column,
+    // items stack, and nothing starts above an item of an earlier rank, so edges point down.
+    struct Column {
+      int last_max = -1;
+      double y = 0, width = 0, x = 0;
+    };
+    std::vector<Column> columns;
+    std::vector<int> column_of(boxes.size());
+    const double pad = k.path.empty() ? 0 : kPad;
+    const double top = k.path.empty() ? 0 : kHeader + kPad;
+    int ranks = 1;
+    for (const auto& b : boxes) ranks = std::max(ranks, b.max_rank + 2);
+    std::vector<double> floor_tree(static_cast<std::size_t>(ranks) + 1, top);  // Fenwick prefix max of bottoms
+    auto floor_below = [&](int below) {  // max bottom of items whose max_rank < below
+      double f = top;
+      for (int i = below; i > 0; i -= i & -i) f = std::max(f, floor_tree[static_cast<std::size_t>(i)]);
+      return f;
+    };
+    auto add_bottom = [&](int max_rank, double bottom) {
+      for (int i = max_rank + 1; i <= ranks; i += i & -i)
+        floor_tree[static_cast<std::size_t>(i)] = std::max(floor_tree[static_cast<std::size_t>(i)], bottom);
+    };
+    double height = top;
     for (std::size_t i = 0; i < boxes.size(); ++i) {
-      if (rows.empty() || boxes[i].min_rank > row_max) {
-        rows.emplace_back();
-        row_max = boxes[i].max_rank;
-      }
-      row_max = std::max(row_max, boxes[i].max_rank);
-      rows.back().push_back(i);
+      auto& b = boxes[i];
+      std::size_t col = 0;
+      while (col < columns.size() && columns[col].last_max >= b.min_rank) ++col;
+      if (col == columns.size()) columns.push_back({-1, top, 0, 0});
+      double floor = floor_below(b.min_rank);
+      double y = std::max(columns[col].y, floor > top ? floor + kGapY : top);
+      b.pos.setY(y);
+      columns[col].y = y + b.size.height() + kGapY;
+      columns[col].last_max = b.max_rank;
+      columns[col].width = std::max(columns[col].width, b.size.width());
+      column_of[i] = static_cast<int>(col);
+      add_bottom(b.max_rank, y + b.size.height());
+      height = std::max(height, y + b.size.height());
     }
-    double width = 0, y = k.path.empty() ? 0 : kHeader + kPad;
-    std::vector<double> row_w(rows.size(), 0);
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      for (std::size_t i : rows[r]) row_w[r] += boxes[i].size.width();
-      row_w[r] += kGapX * static_cast<double>(rows[r].size() - 1);
-      width = std::max(width, row_w[r]);
+    double x = pad;
+    for (auto& column : columns) {
+      column.x = x;
+      x += column.width + kGapX;
     }
-    double pad = k.path.empty() ? 0 : kPad;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      double x = pad + (width - row_w[r]) / 2, h = 0;
-      for (std::size_t i : rows[r]) {
-        boxes[i].pos = QPointF(x, y);
-        x += boxes[i].size.width() + kGapX;
-        h = std::max(h, boxes[i].size.height());
-      }
-      for (std::size_t i : rows[r]) boxes[i].pos.ry() += (h - boxes[i].size.height()) / 2;
-      y += h + kGapY;
+    double width = columns.empty() ? 0 : x - kGapX - pad;
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      const auto& column = columns[static_cast<std::size_t>(column_of[i])];
+      boxes[i].pos.setX(column.x + (column.width - boxes[i].size.width()) / 2);
     }
-    y += pad - (rows.empty() ? 0 : kGapY);
-    k.size = QSizeF(width + 2 * pad, std::max(y, kHeader + 2 * kPad));
-    k.min_rank = boxes.empty() ? 0 : boxes.front().min_rank;
-    k.max_rank = 0;
+    k.size = QSizeF(width + 2 * pad, std::max(height + pad, kHeader + 2 * kPad));
+    k.main = false;
+    for (const auto& b : boxes) k.main |= b.main;
+    bool first = true;
     for (const auto& b : boxes) {
-      k.min_rank = std::min(k.min_rank, b.min_rank);
-      k.max_rank = std::max(k.max_rank, b.max_rank);
+      if (k.main && !b.main) continue;
+      k.min_rank = first ? b.min_rank : std::min(k.min_rank, b.min_rank);
+      k.max_rank = first ? b.max_rank : std::max(k.max_rank, b.max_rank);
+      first = false;
     }
     k.boxes = std::move(boxes);
   };

@@ -15,7 +15,7 @@ namespace {
 constexpr int kMargin = 10;
 constexpr int kTitle = 28;
 constexpr int kAxis = 22;
-constexpr int kLegendWidth = 70;
+constexpr int kLegendWidth = 100;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
@@ -148,17 +148,20 @@ void paint_histogram(QPainter& p, const QRect& rect, const HeatmapRow& row, cons
   const Mark marks[] = {{"P50", row.stats.p50, QColor(46, 125, 50)},
                         {"P90", row.stats.p90, QColor(239, 108, 0)},
                         {"P99", row.stats.p99, QColor(198, 40, 40)}};
-  int label_y = plot.top();
+  // Marks as dashed lines; their values in a key at the top right, clear of the bars' labels.
+  int key_y = plot.top();
   for (const auto& m : marks) {
     double x = x_of(m.v);
     p.setPen(QPen(m.color, 2, Qt::DashLine));
     p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-    QString text = QStringLiteral("%1 %2").arg(QLatin1String(m.name), q(format_ns(m.v)));
-    int w = fm.horizontalAdvance(text) + 6;
-    double tx = std::min(x + 4, static_cast<double>(plot.right() - w));
+    QString text = QStringLiteral("%1  %2").arg(QLatin1String(m.name), q(format_ns(m.v)));
+    int w = fm.horizontalAdvance(text) + 30;
+    QRect key(plot.right() - w, key_y, w, fm.height());
+    p.fillRect(key, QColor(255, 255, 255, 220));
+    p.drawLine(key.left() + 2, key.center().y(), key.left() + 20, key.center().y());
     p.setPen(m.color);
-    p.drawText(QRectF(tx, label_y, w, fm.height()), Qt::AlignLeft, text);
-    label_y += fm.height();
+    p.drawText(key.adjusted(24, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+    key_y += fm.height() + 2;
   }
   p.setPen(QColor(60, 60, 60));
   QRect axis(plot.left(), plot.bottom() + 3, plot.width(), fm.height());

@@ -89,7 +89,7 @@ void GraphPage::setSession(SessionPtr session) {
   color_box_->setCurrentIndex(color_box_->findData(static_cast<int>(mode)));
   color_box_->blockSignals(false);
   rebuild();
-  fit();
+  showTop();
 }
 
 void GraphPage::toggleCluster(const std::string& path) {
@@ -105,12 +105,21 @@ void GraphPage::expandAll() {
 void GraphPage::fit() {
   if (scene_->items().isEmpty()) return;
   view_->fitInView(scene_->itemsBoundingRect().adjusted(-10, -10, 10, 10), Qt::KeepAspectRatio);
-  // Never shrink text below legibility on open: the user zooms out if they want the whole picture.
-  if (view_->transform().m11() < 0.35) {
-    view_->resetTransform();
-    view_->scale(0.35, 0.35);
-    view_->centerOn(scene_->itemsBoundingRect().center().x(), scene_->itemsBoundingRect().top());
+}
+
+void GraphPage::showTop() {
+  if (scene_->items().isEmpty()) return;
+  // Legible first: fit the width (never above 100% nor below 50%), starting at the graph's inputs.
+  const QRectF bounds = scene_->itemsBoundingRect();
+  double s = std::clamp((view_->viewport()->width() - 20) / std::max(bounds.width(), 1.0), 0.5, 1.0);
+  if (bounds.height() * s < view_->viewport()->height()) {
+    fit();
+    if (view_->transform().m11() > 1.0) view_->resetTransform();
+    return;
   }
+  view_->resetTransform();
+  view_->scale(s, s);
+  view_->centerOn(bounds.center().x(), bounds.top() + view_->viewport()->height() / (2 * s) - 10);
 }
 
 void GraphPage::rebuild() {

@@ -46,7 +46,8 @@ class GraphPage : public QWidget {
   void toggleCluster(const std::string& path);
   void expandAll();
   Status exportTo(const QString& path);
-  void fit();
+  void fit();      // the whole graph
+  void showTop();  // legible zoom, from the inputs down
 
   QGraphicsScene* scene() const { return scene_; }
   ZoomableView* view() const { return view_; }
