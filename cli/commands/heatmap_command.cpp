@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
+#include <cstdio>
 #include <memory>
 
 #include "analyzer/summary.h"
@@ -16,6 +17,11 @@
 
 namespace flopscope::cli {
 namespace {
+
+// A CLI stays quiet: Qt's platform notes (offscreen plugin, XDG_RUNTIME_DIR) are not for the user.
+void quiet_qt(QtMsgType type, const QMessageLogContext&, const QString& message) {
+  if (type == QtCriticalMsg || type == QtFatalMsg) std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
+}
 
 class HeatmapCommand final : public Command {
  public:
@@ -42,6 +48,7 @@ class HeatmapCommand final : public Command {
 
     // Text needs a QGuiApplication; the offscreen platform needs no display.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    qInstallMessageHandler(quiet_qt);
     static int argc = 1;
     static char name[] = "flopscope";
     static char* argv[] = {name, nullptr};

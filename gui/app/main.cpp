@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <cstdio>
+#include <cstring>
 
 #include "gui/models/run_loader.h"
 #include "gui/views/export.h"
@@ -49,7 +50,16 @@ int screenshot(const QCommandLineParser& args, const QStringList& files) {
 
 }  // namespace
 
+// Screenshot mode is a batch tool: Qt's platform chatter (offscreen plugin, XDG_RUNTIME_DIR) would bury the
+// one-line error that scripts read, so only critical messages pass.
+static void quiet_handler(QtMsgType type, const QMessageLogContext&, const QString& message) {
+  if (type == QtCriticalMsg || type == QtFatalMsg) std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
+}
+
 int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0)
+      qInstallMessageHandler(quiet_handler);
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("flopscope"));
   QApplication::setApplicationName(QStringLiteral("flopscope-gui"));

@@ -149,18 +149,23 @@ void paint_histogram(QPainter& p, const QRect& rect, const HeatmapRow& row, cons
                         {"P90", row.stats.p90, QColor(239, 108, 0)},
                         {"P99", row.stats.p99, QColor(198, 40, 40)}};
   // Marks as dashed lines; their values in a key at the top right, clear of the bars' labels.
-  int key_y = plot.top();
   for (const auto& m : marks) {
     double x = x_of(m.v);
     p.setPen(QPen(m.color, 2, Qt::DashLine));
     p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-    QString text = QStringLiteral("%1  %2").arg(QLatin1String(m.name), q(format_ns(m.v)));
-    int w = fm.horizontalAdvance(text) + 30;
-    QRect key(plot.right() - w, key_y, w, fm.height());
-    p.fillRect(key, QColor(255, 255, 255, 220));
-    p.drawLine(key.left() + 2, key.center().y(), key.left() + 20, key.center().y());
+  }
+  int key_w = 0;
+  for (const auto& m : marks)
+    key_w = std::max(key_w, fm.horizontalAdvance(QStringLiteral("%1  %2").arg(QLatin1String(m.name), q(format_ns(m.v)))));
+  QRect key(plot.right() - key_w - 36, plot.top(), key_w + 36, 3 * (fm.height() + 2) + 4);
+  p.fillRect(key, QColor(255, 255, 255, 235));
+  int key_y = key.top() + 2;
+  for (const auto& m : marks) {
+    p.setPen(QPen(m.color, 2, Qt::DashLine));
+    p.drawLine(key.left() + 6, key_y + fm.height() / 2, key.left() + 24, key_y + fm.height() / 2);
     p.setPen(m.color);
-    p.drawText(key.adjusted(24, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+    p.drawText(QRect(key.left() + 30, key_y, key_w + 6, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               QStringLiteral("%1  %2").arg(QLatin1String(m.name), q(format_ns(m.v))));
     key_y += fm.height() + 2;
   }
   p.setPen(QColor(60, 60, 60));

@@ -112,6 +112,7 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
     case kIntensity: return QString::number(v, 'f', 2);
     case kShare: return QString::number(100 * v, 'f', 1) + QLatin1Char('%');
     case kWeights:
+      if (n.weights_a == WeightStatus::kNone && n.weights_b == WeightStatus::kNone) return QString();
       if (!session_->is_diff()) return QString::fromLatin1(to_string(n.weights_a));
       return QString::fromLatin1(to_string(n.weights_a)) + QStringLiteral(" \u2192 ") +
              QString::fromLatin1(to_string(n.weights_b));

@@ -49,7 +49,30 @@ TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
     }
     device[it->second].events.push_back({k.start_ns, k.duration_ns, names.get(k.name), k.module_id});
   }
-  // Lanes in a stable order: host threads by (thread, depth), then devices by (device, stream).
+  // A module lane on top: consecutive outermost ops of one module become one span, so the timeline says
+  // which part of the model runs when.
+  std::unordered_map<Id, std::string> module_label;
+  for (const auto& m : run.modules) module_label[m.id] = m.path.empty() ? "(model)" : m.path;
+  TimelineLane modules;
+  modules.label = "modules";
+  std::vector<const OpRecord*> outer;
+  for (const auto& op : run.ops)
+    if (op.depth == 0) outer.push_back(&op);
+  std::stable_sort(outer.begin(), outer.end(), [](const OpRecord* x, const OpRecord* y) {
+    return x->thread != y->thread ? x->thread < y->thread : x->start_ns < y->start_ns;
+  });
+  for (const OpRecord* op : outer) {
+    auto found = module_label.find(op->module_id);
+    std::int32_t name = names.get(found == module_label.end() ? std::string("(unattributed)") : found->second);
+    auto& ev = modules.events;
+    if (!ev.empty() && ev.back().name == name && op->start_ns >= ev.back().start) {
+      ev.back().duration = std::max(ev.back().duration, op->start_ns + op->duration_ns - ev.back().start);
+      continue;
+    }
+    ev.push_back({op->start_ns, op->duration_ns, name, op->module_id});
+  }
+  if (!modules.events.empty()) t.lanes_.push_back(std::move(modules));
+  // Then host threads by (thread, depth), then devices by (device, stream).
   for (auto& [key, i] : host_lane) t.lanes_.push_back(std::move(host[i]));
   for (auto& [key, i] : device_lane) t.lanes_.push_back(std::move(device[i]));
   t.begin_ = std::numeric_limits<std::int64_t>::max();
@@ -64,6 +87,22 @@ TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
     }
   }
   if (t.begin_ > t.end_) t.begin_ = t.end_ = 0;
+  int first_iteration = std::numeric_limits<int>::max();
+  for (const auto& op : run.ops) first_iteration = std::min(first_iteration, op.iteration);
+  for (const auto& k : run.kernels) first_iteration = std::min(first_iteration, k.iteration);
+  t.first_begin_ = std::numeric_limits<std::int64_t>::max();
+  t.first_end_ = std::numeric_limits<std::int64_t>::min();
+  auto widen = [&](int iteration, std::int64_t start, std::int64_t duration) {
+    if (iteration != first_iteration) return;
+    t.first_begin_ = std::min(t.first_begin_, start);
+    t.first_end_ = std::max(t.first_end_, start + duration);
+  };
+  for (const auto& op : run.ops) widen(op.iteration, op.start_ns, op.duration_ns);
+  for (const auto& k : run.kernels) widen(k.iteration, k.start_ns, k.duration_ns);
+  if (t.first_begin_ >= t.first_end_) {
+    t.first_begin_ = t.begin_;
+    t.first_end_ = t.end_;
+  }
   return t;
 }
 

@@ -43,6 +43,9 @@ class TimelineIndex {
   const std::vector<TimelineLane>& lanes() const { return lanes_; }
   const std::vector<std::string>& names() const { return names_; }
   std::int64_t begin() const { return begin_; }
+  // Time span of the first recorded iteration (what a view shows first); the whole run when unknown.
+  std::int64_t first_iteration_begin() const { return first_begin_; }
+  std::int64_t first_iteration_end() const { return first_end_; }
   std::int64_t end() const { return end_; }
   std::size_t event_count() const;
 
@@ -57,6 +60,8 @@ class TimelineIndex {
   std::vector<std::string> names_;
   std::int64_t begin_ = 0;
   std::int64_t end_ = 0;
+  std::int64_t first_begin_ = 0;
+  std::int64_t first_end_ = 0;
 };
 
 }  // namespace flopscope::gui

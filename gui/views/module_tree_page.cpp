@@ -107,6 +107,12 @@ void ModuleTreePage::setSession(SessionPtr session) {
   model_->setSession(session_);
   tree_->sortByColumn(-1, Qt::AscendingOrder);  // module order until the user sorts
   tree_->expandToDepth(2);
+  // Measured FLOPs exist only for kernels with hardware counters: hide the column when no run has any.
+  bool measured = false;
+  if (session_)
+    for (const auto* run : {session_->a.get(), session_->b.get()})
+      if (run && run->summary.total.measured_flops > 0) measured = true;
+  tree_->setColumnHidden(ModuleTreeModel::kMeasuredFlops, !measured);
   details_->clear();
 }
 

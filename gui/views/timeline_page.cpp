@@ -20,11 +20,16 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), widget_(new Timel
   connect(in, &QPushButton::clicked, this, [zoom] { zoom(0.5); });
   auto* out = new QPushButton(tr("Zoom out"), this);
   connect(out, &QPushButton::clicked, this, [zoom] { zoom(2); });
+  auto* first = new QPushButton(tr("First iteration"), this);
+  connect(first, &QPushButton::clicked, this, [this] {
+    if (session_) widget_->setRange(session_->timeline.first_iteration_begin(), session_->timeline.first_iteration_end());
+  });
   auto* all = new QPushButton(tr("Whole run"), this);
   connect(all, &QPushButton::clicked, widget_, &TimelineWidget::resetZoom);
   auto* bar = new QHBoxLayout;
   bar->addWidget(in);
   bar->addWidget(out);
+  bar->addWidget(first);
   bar->addWidget(all);
   bar->addWidget(info_, 1);
   auto* layout = new QVBoxLayout(this);
@@ -41,6 +46,7 @@ void TimelinePage::setSession(SessionPtr session) {
                        .arg(session->timeline.lanes().size())
                        .arg(QString::fromStdString(
                            format_ns(static_cast<double>(session->timeline.end() - session->timeline.begin())))));
+  session_ = session;
   widget_->setSession(std::move(session));
 }
 

@@ -20,6 +20,7 @@ class TimelinePage : public QWidget {
   TimelineWidget* timeline() const { return widget_; }
 
  private:
+  SessionPtr session_;
   TimelineWidget* widget_;
   QLabel* info_;
 };

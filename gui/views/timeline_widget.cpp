@@ -15,6 +15,16 @@ namespace {
 
 constexpr int kLabelW = 170, kAxisH = 26, kLaneH = 24;
 
+// Axis labels: three significant digits at most ("150 ms", "1.5 s").
+QString short_time(double ns) {
+  const char* unit = "ns";
+  double v = ns;
+  if (std::abs(ns) >= 1e9) v = ns / 1e9, unit = "s";
+  else if (std::abs(ns) >= 1e6) v = ns / 1e6, unit = "ms";
+  else if (std::abs(ns) >= 1e3) v = ns / 1e3, unit = "\u00b5s";
+  return QString::number(v, 'g', 3) + QLatin1Char(' ') + QString::fromUtf8(unit);
+}
+
 QColor name_color(std::int32_t name) {
   // Golden-angle hues: neighbouring names get distinct colours.
   double hue = std::fmod(static_cast<double>(name) * 0.618033988749895, 1.0);
@@ -33,7 +43,8 @@ void TimelineWidget::setSession(SessionPtr session) {
   module_paths_.clear();
   if (session_)
     for (const auto& m : session_->a->data.modules) module_paths_[m.id] = m.path;
-  resetZoom();
+  if (session_)
+    setRange(session_->timeline.first_iteration_begin(), session_->timeline.first_iteration_end());
 }
 
 void TimelineWidget::resetZoom() {
@@ -62,15 +73,18 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   const auto& tl = session_->timeline;
   const QRect plot = plotRect();
   const double px = nsPerPixel();
-  // Time axis with about one tick per 120 px at a round step.
-  double step = std::pow(10.0, std::floor(std::log10(std::max(px * 120, 1.0))));
-  if (px * 120 / step > 5) step *= 5;
-  else if (px * 120 / step > 2) step *= 2;
+  // Time axis with about one tick per 150 px at a round step, labelled from the start of the run.
+  double step = std::pow(10.0, std::floor(std::log10(std::max(px * 150, 1.0))));
+  if (px * 150 / step > 5) step *= 5;
+  else if (px * 150 / step > 2) step *= 2;
   p.setPen(QColor(90, 90, 90));
-  for (double t = std::ceil(static_cast<double>(t0_) / step) * step; t < static_cast<double>(t1_); t += step) {
+  const double origin = static_cast<double>(tl.begin());
+  for (double rel = std::ceil((static_cast<double>(t0_) - origin) / step) * step; origin + rel < static_cast<double>(t1_);
+       rel += step) {
+    const double t = origin + rel;
     int x = plot.left() + static_cast<int>((t - static_cast<double>(t0_)) / px);
     p.drawLine(x, kAxisH - 6, x, kAxisH);
-    p.drawText(x + 3, kAxisH - 9, QString::fromStdString(format_ns(t)));
+    p.drawText(x + 3, kAxisH - 9, short_time(std::round(rel / step) * step));
     p.setPen(QColor(238, 238, 238));
     p.drawLine(x, kAxisH, x, height());
     p.setPen(QColor(90, 90, 90));
