@@ -1,0 +1,133 @@
+// `flopscope graph`: draws a model's computation graph (from a TorchScript file or a run database) as
+// DOT, SVG, PDF or PNG, coloured by cost or as a diff against another version.
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+
+#include "analyzer/summary.h"
+#include "cli/command.h"
+#include "db/model/atomic_file.h"
+#include "db/model/progress.h"
+#include "db/run_database.h"
+#include "graphs/collapse.h"
+#include "graphs/dot_writer.h"
+#include "graphs/extract.h"
+#include "graphs/graph_diff.h"
+#include "graphs/render.h"
+#include "graphs/run_costs.h"
+
+namespace flopscope::cli {
+namespace {
+
+using namespace flopscope::graphs;
+
+StatusOr<OpGraph> load_graph(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return NotFound(path + ": no such file");
+  OpGraph graph;
+  if (looks_like_sqlite(path)) {
+    FS_ASSIGN_OR_RETURN(RunData run, read_run_database(path));
+    if (run.graph_nodes.empty()) {
+      return InvalidArgument(path + ": this run has no computation graph (no graph_node rows); runs captured by "
+                                    "`flopscope profile` from a TorchScript model have one, imported traces do not");
+    }
+    graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
+    attach_run_costs(graph, run);
+    attach_module_costs(graph, summarize(run));
+  } else {
+    FS_ASSIGN_OR_RETURN(ExtractedGraph extracted, extract_torchscript_graph(path));
+    graph = make_op_graph(extracted.nodes, extracted.edges, extracted.modules);
+  }
+  graph.title = std::filesystem::path(path).filename().string();
+  return graph;
+}
+
+StatusOr<int> parse_depth(const std::string& text) {
+  if (text == "auto") return -2;
+  if (text == "ops" || text == "op") return kOpLevel;
+  int value = 0;
+  try {
+    std::size_t used = 0;
+    value = std::stoi(text, &used);
+    if (used != text.size()) throw std::invalid_argument(text);
+  } catch (const std::exception&) {
+    return InvalidArgument("--depth " + text + ": expected auto, ops or a module depth >= 1");
+  }
+  if (value < 1) return InvalidArgument("--depth " + text + ": expected auto, ops or a module depth >= 1");
+  return value;
+}
+
+class GraphCommand : public Command {
+ public:
+  void setup(CLI::App& sub) override {
+    sub.add_option("input", input_, "TorchScript model (.pt) or run database (.db)")->required();
+    sub.add_option("--diff", other_, "Overlay the diff against this model or run (INPUT is the base)");
+    sub.add_option("--depth", depth_,
+                   "auto (about --max-nodes nodes or fewer), ops (every op), or N: collapse modules at depth N")
+        ->default_val("auto");
+    sub.add_option("--max-nodes", max_nodes_, "Node budget for --depth auto")->default_val(kDefaultMaxNodes);
+    sub.add_option("--color-by", color_by_, "Heat colour: flops, time or bytes (per iteration; runs only)")
+        ->default_val("flops")
+        ->check(CLI::IsMember({"flops", "time", "bytes"}));
+    sub.add_option("-o,--output", output_, "Output file: .dot, .svg, .pdf or .png")->required();
+    sub.add_flag("--force", force_, "Overwrite the output file");
+  }
+
+  int run() override {
+    auto format = format_from_path(output_);
+    if (!format.ok()) return report_error(format.status());
+    if (*format != GraphFormat::kDot && !graphviz_rendering_available()) {
+      return report_error(render_dot("", *format).status());
+    }
+    auto depth = parse_depth(depth_);
+    if (!depth.ok()) return report_error(depth.status());
+    if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
+    CostMetric metric = color_by_ == "time" ? CostMetric::kTime : color_by_ == "bytes" ? CostMetric::kBytes
+                                                                                      : CostMetric::kFlops;
+
+    Progress progress("graph", 3);
+    auto graph = load_graph(input_);
+    if (!graph.ok()) return report_error(graph.status());
+    if (!other_.empty()) {
+      auto other = load_graph(other_);
+      if (!other.ok()) return report_error(other.status());
+      // Host time is noisy between runs: only a 10% move counts as a change; FLOPs and bytes are exact.
+      graph = diff_graphs(*graph, *other, {metric, metric == CostMetric::kTime ? 0.10 : 0.01});
+    }
+    progress.update(1);
+    int chosen = *depth == -2 ? choose_depth(*graph, max_nodes_) : *depth;
+    ViewGraph view = collapse(*graph, chosen);
+    std::string dot = write_dot(view, {metric, metric == CostMetric::kTime ? 0.10 : 0.01});
+    progress.update(2);
+    auto bytes = render_dot(dot, *format);
+    if (!bytes.ok()) return report_error(bytes.status().WithContext(output_));
+    if (Status s = write_file_atomically(output_, *bytes, force_); !s.ok()) return report_error(s);
+    progress.finish();
+
+    std::size_t changed = 0;
+    for (const auto& n : view.nodes) changed += n.diff != DiffState::kSame ? 1 : 0;
+    std::printf("wrote %s: %zu nodes, %s", output_.c_str(), view.nodes.size(),
+                chosen == kOpLevel ? "op level" : ("modules collapsed at depth " + std::to_string(chosen)).c_str());
+    if (view.is_diff) std::printf(", %zu nodes differ", changed);
+    if (!view.is_diff && !view.has_costs) std::printf(", no cost data");
+    std::printf("\n");
+    return kExitOk;
+  }
+
+ private:
+  std::string input_;
+  std::string other_;
+  std::string depth_ = "auto";
+  std::size_t max_nodes_ = kDefaultMaxNodes;
+  std::string color_by_ = "flops";
+  std::string output_;
+  bool force_ = false;
+};
+
+}  // namespace
+
+FLOPSCOPE_REGISTER_COMMAND(GraphCommand, "graph",
+                           "Draw a model's computation graph (.pt or run .db) as DOT/SVG/PDF/PNG, by cost or as a diff",
+                           60);
+
+}  // namespace flopscope::cli

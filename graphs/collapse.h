@@ -1,0 +1,60 @@
+// The drawn view of an OpGraph: op nodes, or whole modules collapsed into one box below a chosen depth,
+// each placed in the cluster of its enclosing module.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "graphs/graph_model.h"
+
+namespace flopscope::graphs {
+
+inline constexpr int kOpLevel = -1;             // no collapse
+inline constexpr std::size_t kDefaultMaxNodes = 300;
+
+struct ViewNode {
+  bool is_module = false;    // a collapsed module standing for `members` ops
+  std::string kind;          // op kind; for a module box its class name
+  std::string label;         // op label from the source
+  std::string module_path;   // op: its module; module box: the collapsed module
+  std::string cluster;       // the enclosing cluster's module path, "" for none
+  std::string identity;      // op identity, or "module:" + path
+  std::string shapes;
+  int members = 1;
+  NodeCost cost;
+  DiffState diff = DiffState::kSame;
+  NodeCost base_cost;
+  std::string base_shapes;
+};
+
+struct ViewEdge {
+  int src = 0;
+  int dst = 0;
+  std::string label;
+  DiffState diff = DiffState::kSame;
+};
+
+struct ViewGraph {
+  std::string title;
+  int depth = kOpLevel;  // the depth the view was collapsed to
+  std::vector<ViewNode> nodes;
+  std::vector<ViewEdge> edges;
+  std::map<std::string, std::string> module_types;
+  std::map<std::string, std::string> base_module_types;
+  bool has_costs = false;
+  bool is_diff = false;
+};
+
+// Modules at `depth` (counting path components, ModuleList indices included) become single boxes holding
+// everything below them; shallower modules become clusters. kOpLevel draws every op.
+ViewGraph collapse(const OpGraph& graph, int depth);
+
+// How many nodes collapse(graph, depth) would draw.
+std::size_t count_view_nodes(const OpGraph& graph, int depth);
+
+// kOpLevel when the op graph fits in max_nodes, else the deepest depth that fits (at least 1).
+int choose_depth(const OpGraph& graph, std::size_t max_nodes = kDefaultMaxNodes);
+
+}  // namespace flopscope::graphs

@@ -1,0 +1,292 @@
+#include "graphs/dot_writer.h"
+
+#include <map>
+#include <set>
+#include <vector>
+
+#include "graphs/heat.h"
+
+namespace flopscope::graphs {
+
+std::string dot_quote(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r' || c == '\0') {
+      continue;
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\n': out += "<br/>"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+struct Writer {
+  const ViewGraph& view;
+  const DotOptions& options;
+  CostMetric metric;
+  bool heat;
+  HeatScale scale;
+  std::string out;
+  std::vector<DiffState> state;                         // per node, after judging module cost deltas
+  std::map<std::string, std::vector<int>> nodes_in;     // cluster path -> node indices
+  std::map<std::string, std::set<std::string>> kids;    // cluster path -> child cluster paths
+  std::map<std::string, std::set<DiffState>> states_in;  // cluster path -> diff states of nodes below
+  int cluster_counter = 0;
+
+  static std::vector<double> values(const ViewGraph& v, CostMetric m) {
+    std::vector<double> out;
+    for (const auto& n : v.nodes) {
+      if (metric_known(n.cost, m)) out.push_back(metric_of(n.cost, m));
+    }
+    return out;
+  }
+
+  Writer(const ViewGraph& v, const DotOptions& o)
+      : view(v),
+        options(o),
+        metric(o.color_by.value_or(CostMetric::kFlops)),
+        heat(o.color_by.has_value() && v.has_costs && !v.is_diff),
+        scale(values(v, metric)) {
+    for (std::size_t i = 0; i < v.nodes.size(); ++i) {
+      const ViewNode& n = v.nodes[i];
+      DiffState st = n.diff;
+      if (v.is_diff && n.is_module && st == DiffState::kSame &&
+          metric_changed(n.base_cost, n.cost, {metric, o.relative_threshold})) {
+        st = DiffState::kChanged;
+      }
+      state.push_back(st);
+      nodes_in[n.cluster].push_back(static_cast<int>(i));
+      for (std::string p = n.cluster; !p.empty(); p = parent_module(p)) {
+        kids[parent_module(p)].insert(p);
+        states_in[p].insert(st);
+      }
+    }
+  }
+
+  std::string short_kind(const std::string& kind) const {
+    return kind.rfind("aten::", 0) == 0 ? kind.substr(6) : kind;
+  }
+
+  std::string cost_line(const NodeCost& c) const {
+    if (!c.known) return "";
+    std::string line = c.flops_known ? format_metric(c.flops, CostMetric::kFlops) + " \xC2\xB7 " : "";
+    line += format_metric(c.time_ns, CostMetric::kTime);
+    if (metric == CostMetric::kBytes) line += " \xC2\xB7 " + format_metric(c.bytes, CostMetric::kBytes);
+    return line;
+  }
+
+  std::string delta_line(const ViewNode& n, DiffState st) const {
+    if (st == DiffState::kRemoved) return "removed";  // the cost line above shows what it cost
+    if (st == DiffState::kAdded) return "new";
+    if (st != DiffState::kChanged) return "";
+    std::string line;
+    if (metric_known(n.cost, metric) && metric_known(n.base_cost, metric)) {
+      double a = metric_of(n.base_cost, metric);
+      double b = metric_of(n.cost, metric);
+      if (a != b) {
+        line = "\xCE\x94 " + std::string(b > a ? "+" : "") + format_metric(b - a, metric);
+        if (a != 0) {
+          line += " (" + std::string(b > a ? "+" : "") + format_count(100.0 * (b - a) / a, "%") + ")";
+        }
+      }
+    }
+    if (!n.is_module && !n.base_shapes.empty() && n.base_shapes != n.shapes) {
+      if (!line.empty()) line += "\n";
+      line += "was " + n.base_shapes;
+    }
+    if (line.empty() && n.is_module) line = "ops added or removed";
+    return line;
+  }
+
+  std::string node_label(const ViewNode& n, DiffState st) const {
+    std::string label;
+    if (n.is_module) {
+      std::string name = n.module_path.substr(n.module_path.rfind('.') == std::string::npos
+                                                  ? 0
+                                                  : n.module_path.rfind('.') + 1);
+      label = name + (n.kind.empty() ? "" : " (" + n.kind + ")");
+      label += "\n" + std::to_string(n.members) + (n.members == 1 ? " op" : " ops");
+    } else {
+      label = n.label.empty() ? short_kind(n.kind) : short_kind(n.kind) + " " + n.label;
+      if (!n.shapes.empty()) label += "\n" + n.shapes;
+    }
+    std::string cost = cost_line(st == DiffState::kRemoved ? n.base_cost : n.cost);
+    if (!cost.empty()) label += "\n" + cost;
+    if (view.is_diff) {
+      std::string delta = delta_line(n, st);
+      if (!delta.empty()) label += "\n" + delta;
+    }
+    return label;
+  }
+
+  void write_node(int index, const std::string& indent) {
+    const ViewNode& n = view.nodes[static_cast<std::size_t>(index)];
+    const DiffState st = state[static_cast<std::size_t>(index)];
+    out += indent + "n" + std::to_string(index) + " [label=" + dot_quote(node_label(n, st));
+    out += ", tooltip=" + dot_quote(n.is_module ? n.module_path : n.identity);
+    std::string style = n.is_module ? "filled" : "rounded,filled";
+    if (n.is_module) out += ", shape=box3d";
+    if (n.kind == "input" || n.kind == "output") out += ", shape=oval";
+    if (view.is_diff) {
+      DiffStyle s = diff_style(st);
+      out += ", color=\"" + std::string(s.border) + "\", fillcolor=\"" + s.fill + "\"";
+      if (st == DiffState::kRemoved) style += ",dashed";
+      if (st != DiffState::kSame) out += ", penwidth=2";
+    } else if (heat && metric_known(n.cost, metric)) {
+      int b = scale.bucket(metric_of(n.cost, metric));
+      out += ", fillcolor=\"" + std::string(HeatScale::fill(b)) + "\", fontcolor=\"" + HeatScale::font_color(b) + "\"";
+    }
+    if (style != "rounded,filled") out += ", style=\"" + style + "\"";
+    out += "];\n";
+  }
+
+  void write_cluster(const std::string& path, const std::string& indent) {
+    int number = ++cluster_counter;
+    std::string name = path.substr(path.rfind('.') == std::string::npos ? 0 : path.rfind('.') + 1);
+    auto type = view.module_types.find(path);
+    std::string type_text = type == view.module_types.end() ? "" : type->second;
+    auto base_type = view.base_module_types.find(path);
+    if (view.is_diff && base_type != view.base_module_types.end() && !base_type->second.empty() &&
+        base_type->second != type_text) {
+      type_text = base_type->second + " \xE2\x86\x92 " + type_text;  // the class changed: "Old → New"
+    }
+    std::string title = name + (type_text.empty() ? "" : " (" + type_text + ")");
+    int depth = module_depth(path);
+    static constexpr const char* kFill[] = {"#f7f7f7", "#ececec"};
+    out += indent + "subgraph cluster_" + std::to_string(number) + " {\n";
+    std::string in = indent + "  ";
+    out += in + "label=" + dot_quote(title) + "; tooltip=" + dot_quote(path) + ";\n";
+    std::string border = "#aaaaaa";
+    std::string style = "rounded,filled";
+    const auto& states = states_in[path];
+    if (view.is_diff && states.size() == 1 && *states.begin() == DiffState::kRemoved) {
+      border = diff_style(DiffState::kRemoved).border;
+      style = "rounded,filled,dashed";
+    } else if (view.is_diff && states.size() == 1 && *states.begin() == DiffState::kAdded) {
+      border = diff_style(DiffState::kAdded).border;
+    }
+    out += in + "style=\"" + style + "\"; color=\"" + border + "\"; fillcolor=\"" + kFill[depth % 2] + "\";\n";
+    write_contents(path, in);
+    out += indent + "}\n";
+  }
+
+  void write_contents(const std::string& path, const std::string& indent) {
+    auto nodes = nodes_in.find(path);
+    if (nodes != nodes_in.end()) {
+      for (int i : nodes->second) write_node(i, indent);
+    }
+    auto children = kids.find(path);
+    if (children != kids.end()) {
+      for (const auto& child : children->second) write_cluster(child, indent);
+    }
+  }
+
+  std::string depth_text() const {
+    std::size_t ops = 0;
+    for (const auto& n : view.nodes) ops += static_cast<std::size_t>(n.members);
+    std::string text = view.depth == kOpLevel
+                           ? "op level (no collapse)"
+                           : "collapsed to module depth " + std::to_string(view.depth);
+    text += ": " + std::to_string(view.nodes.size()) + " nodes";
+    if (view.depth != kOpLevel) text += " for " + std::to_string(ops) + " ops";
+    return text;
+  }
+
+  std::string legend() const {
+    std::string t = "<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\" cellpadding=\"4\">";
+    auto row = [&](const std::string& fill, const std::string& border, const std::string& text) {
+      t += "<tr><td bgcolor=\"" + fill + "\" color=\"" + border + "\" width=\"24\"> </td><td align=\"left\" border=\"0\">" +
+           html_escape(text) + "</td></tr>";
+    };
+    if (view.is_diff) {
+      t += "<tr><td colspan=\"2\" border=\"0\"><b>diff</b></td></tr>";
+      row(diff_style(DiffState::kRemoved).fill, diff_style(DiffState::kRemoved).border, "removed (red, dashed)");
+      row(diff_style(DiffState::kAdded).fill, diff_style(DiffState::kAdded).border, "new (green)");
+      std::string changed = "changed (orange): ";
+      changed += view.has_costs ? std::string(metric_name(metric)) + " delta or shapes" : "output shapes";
+      row(diff_style(DiffState::kChanged).fill, diff_style(DiffState::kChanged).border, changed);
+      row(diff_style(DiffState::kSame).fill, diff_style(DiffState::kSame).border, "unchanged");
+    } else if (heat && !scale.empty()) {
+      t += "<tr><td colspan=\"2\" border=\"0\"><b>" + html_escape(std::string(metric_name(metric))) +
+           " per iteration</b></td></tr>";
+      for (int b = 0; b < HeatScale::kBuckets; ++b) {
+        std::string text = b + 1 < HeatScale::kBuckets
+                               ? "\xE2\x89\xA5 " + format_metric(scale.lower_bound(b), metric)  // ≥
+                               : "\xE2\x89\xA4 " + format_metric(scale.lower_bound(b - 1), metric);  // ≤
+        if (b == 0) text += " (max " + format_metric(scale.max(), metric) + ")";
+        row(HeatScale::fill(b), "#777777", text);
+      }
+      row("#ffffff", "#777777", metric == CostMetric::kFlops ? "zero, or no FLOPs formula" : "zero or not measured");
+    } else {
+      t += "<tr><td colspan=\"2\" border=\"0\"><b>no cost data</b></td></tr>";
+      t += "<tr><td colspan=\"2\" border=\"0\">profile the model and draw the run database</td></tr>";
+      t += "<tr><td colspan=\"2\" border=\"0\">to colour nodes by FLOPs, time or bytes</td></tr>";
+    }
+    t += "<tr><td colspan=\"2\" border=\"0\">box3d: collapsed module; grey frames: modules</td></tr>";
+    t += "</table>>";
+    return t;
+  }
+
+  std::string run() {
+    std::string title = view.title + "\n" + depth_text();
+    if (view.is_diff) {
+      title += " \xC2\xB7 diff overlay";
+    } else if (heat) {
+      title += " \xC2\xB7 colour: " + std::string(metric_name(metric)) + " per iteration";
+    }
+    out += "digraph flopscope {\n";
+    out += "  graph [rankdir=TB, compound=true, newrank=true, fontname=\"Helvetica\", fontsize=14, labelloc=t, "
+           "labeljust=l, nodesep=0.25, ranksep=0.3, label=" + dot_quote(title) + "];\n";
+    out += "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, fillcolor=\"#ffffff\", "
+           "color=\"#777777\", margin=\"0.08,0.03\", height=0.3];\n";
+    out += "  edge [color=\"#7f7f7f\", arrowsize=0.6, penwidth=0.8];\n";
+    out += "  legend [shape=plaintext, style=\"\", fontsize=10, label=" + legend() + "];\n";
+    write_contents("", "  ");
+    for (const auto& e : view.edges) {
+      out += "  n" + std::to_string(e.src) + " -> n" + std::to_string(e.dst);
+      std::string attrs;
+      if (!e.label.empty()) attrs += "tooltip=" + dot_quote(e.label);
+      if (view.is_diff && e.diff != DiffState::kSame) {
+        if (!attrs.empty()) attrs += ", ";
+        attrs += "color=\"" + std::string(diff_style(e.diff).border) + "\"";
+        if (e.diff == DiffState::kRemoved) attrs += ", style=dashed";
+      }
+      if (!attrs.empty()) out += " [" + attrs + "]";
+      out += ";\n";
+    }
+    out += "}\n";
+    return std::move(out);
+  }
+};
+
+}  // namespace
+
+std::string write_dot(const ViewGraph& view, const DotOptions& options) {
+  Writer w(view, options);
+  return w.run();
+}
+
+}  // namespace flopscope::graphs

@@ -1,0 +1,43 @@
+// Extraction of the computation graph from a TorchScript archive, behind a LibTorch-free interface.
+// Implemented in torchscript_extract.cpp (the one LibTorch translation unit of graphs/) when LibTorch
+// is built, else by a stub that says so.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "db/model/records.h"
+#include "db/model/run_data.h"
+#include "db/model/status.h"
+
+namespace flopscope::graphs {
+
+struct ExtractedGraph {
+  // named_modules() order; [0] is the root (path ""), ids are indices, parent ids set.
+  std::vector<ModuleRecord> modules;
+  // The inlined forward graph without constants, attribute reads and list plumbing: ids are indices;
+  // "input" nodes for the forward's arguments (not self), one "output" node.
+  std::vector<GraphNode> nodes;
+  std::vector<GraphEdge> edges;
+};
+
+// Loads `model_path` with torch::jit::load and extracts forward's inlined graph. Each node carries its op
+// kind and module path (ModuleList/Sequential indices recovered, the paths the report uses). When
+// `profiled` is a run of the same model, output shapes and edge labels come from its first iteration
+// (matched by module path + op kind + ordinal). Errors name the file.
+StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path,
+                                                   const RunData* profiled = nullptr);
+
+// True when this build can extract TorchScript graphs (LibTorch present).
+bool torchscript_extraction_available();
+
+// Fills output shapes and edge labels from a profiled run: an edge's label is the shape its consumer saw at
+// argument edge_arg[k] of its matching call (first iteration), and a node's output shape is the label of
+// its first labelled out-edge. Torch-free, so tests exercise it without LibTorch.
+void apply_profiled_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>& edges,
+                           const std::vector<int>& edge_arg, const RunData& run);
+
+// "float32[1,64,128]" for a tensor argument, "" otherwise.
+std::string shape_text(const OpArg& arg);
+
+}  // namespace flopscope::graphs

@@ -1,0 +1,28 @@
+// Diff overlay of two versions of a model graph, matched by node identity (module path + op kind +
+// ordinal), never by ids or positions.
+#pragma once
+
+#include "graphs/graph_model.h"
+
+namespace flopscope::graphs {
+
+// Which cost a diff judges "changed" by, and the heat colouring uses.
+enum class CostMetric { kFlops, kTime, kBytes };
+double metric_of(const NodeCost& cost, CostMetric metric);
+// Whether the cost has a value for the metric (FLOPs can be unknown while time is measured).
+bool metric_known(const NodeCost& cost, CostMetric metric);
+
+struct DiffOptions {
+  CostMetric metric = CostMetric::kFlops;
+  // A node whose metric moved by more than this fraction of its base value is "changed".
+  double relative_threshold = 0.01;
+};
+
+// True when both costs are known and the metric moved by more than the threshold.
+bool metric_changed(const NodeCost& base, const NodeCost& now, const DiffOptions& options);
+
+// The union of both graphs: every node of `other` (added when the base lacks it; changed when its output
+// shapes or metric differ), then the base's nodes that vanished (removed), and the edges of both.
+OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const DiffOptions& options = {});
+
+}  // namespace flopscope::graphs

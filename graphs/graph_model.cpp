@@ -1,0 +1,68 @@
+#include "graphs/graph_model.h"
+
+#include <unordered_map>
+
+namespace flopscope::graphs {
+
+const char* to_string(DiffState state) {
+  switch (state) {
+    case DiffState::kSame: return "same";
+    case DiffState::kAdded: return "added";
+    case DiffState::kRemoved: return "removed";
+    case DiffState::kChanged: return "changed";
+  }
+  return "same";
+}
+
+std::string OpNode::identity() const { return module_path + "|" + kind + "#" + std::to_string(ordinal); }
+
+int module_depth(const std::string& path) {
+  if (path.empty()) return 0;
+  int depth = 1;
+  for (char c : path) depth += c == '.' ? 1 : 0;
+  return depth;
+}
+
+std::string module_prefix(const std::string& path, int depth) {
+  if (depth <= 0) return "";
+  std::size_t pos = 0;
+  for (int i = 0; i < depth; ++i) {
+    pos = path.find('.', pos);
+    if (pos == std::string::npos) return path;
+    if (i + 1 < depth) ++pos;
+  }
+  return path.substr(0, pos);
+}
+
+std::string parent_module(const std::string& path) {
+  auto dot = path.rfind('.');
+  return dot == std::string::npos ? "" : path.substr(0, dot);
+}
+
+OpGraph make_op_graph(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges,
+                      const std::vector<ModuleRecord>& modules) {
+  OpGraph g;
+  for (const auto& m : modules) g.module_types[m.path] = m.type;
+  std::unordered_map<Id, int> index;
+  std::map<std::pair<std::string, std::string>, int> ordinals;
+  g.nodes.reserve(nodes.size());
+  for (const auto& n : nodes) {
+    OpNode op;
+    op.kind = n.kind;
+    op.label = n.label;
+    op.module_path = n.module_path;
+    op.output_shapes = n.output_shapes;
+    op.ordinal = ordinals[{n.module_path, n.kind}]++;
+    index[n.id] = static_cast<int>(g.nodes.size());
+    g.nodes.push_back(std::move(op));
+  }
+  for (const auto& e : edges) {
+    auto s = index.find(e.src);
+    auto d = index.find(e.dst);
+    if (s == index.end() || d == index.end()) continue;
+    g.edges.push_back({s->second, d->second, e.label, DiffState::kSame});
+  }
+  return g;
+}
+
+}  // namespace flopscope::graphs

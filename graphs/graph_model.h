@@ -1,0 +1,75 @@
+// The computation graph as flopscope draws it, independent of Graphviz: op nodes with their module path,
+// an identity that survives re-export (module path + op kind + ordinal, never ids), costs per iteration
+// when a profiled run is known, and the diff state against another version.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "db/model/records.h"
+
+namespace flopscope::graphs {
+
+// Per-iteration cost of a node: FLOPs and bytes of the counted ops it covers, host time of the op call.
+struct NodeCost {
+  bool known = false;
+  bool flops_known = false;  // some counted op is covered; false: FLOPs unknown, never shown as zero
+  double flops = 0;
+  double time_ns = 0;
+  double bytes = 0;
+};
+
+enum class DiffState { kSame, kAdded, kRemoved, kChanged };
+const char* to_string(DiffState state);
+
+struct OpNode {
+  std::string kind;          // "aten::linear", or "input" / "output"
+  std::string label;         // extra text from the source (input names); may be empty
+  std::string module_path;   // "" for the root module
+  int ordinal = 0;           // among nodes of the same kind in the same module, in graph order
+  std::string output_shapes;
+  NodeCost cost;
+  // Diff overlays only: the state against the base version and the base's cost and shapes.
+  DiffState diff = DiffState::kSame;
+  NodeCost base_cost;
+  std::string base_shapes;
+
+  // "layers.0.attn|aten::linear#2": stable across exports of the same model code.
+  std::string identity() const;
+};
+
+struct OpEdge {
+  int src = 0;  // node indices
+  int dst = 0;
+  std::string label;  // tensor shape, when known
+  DiffState diff = DiffState::kSame;
+};
+
+struct OpGraph {
+  std::string title;  // what the graph shows, e.g. the model file name
+  std::vector<OpNode> nodes;
+  std::vector<OpEdge> edges;
+  std::map<std::string, std::string> module_types;  // module path -> short class name
+  std::map<std::string, std::string> base_module_types;  // diff graphs: the base's classes
+  // Inclusive per-iteration cost of each module from the run's summary (the numbers the report shows);
+  // collapsed module boxes use them. Diff graphs keep the base's in base_module_costs.
+  std::map<std::string, NodeCost> module_costs;
+  std::map<std::string, NodeCost> base_module_costs;
+  bool has_costs = false;
+  bool is_diff = false;
+};
+
+// Builds the graph from stored rows (run database or extraction). Edges naming unknown node ids are
+// dropped; ordinals are assigned in node order.
+OpGraph make_op_graph(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges,
+                      const std::vector<ModuleRecord>& modules);
+
+// Number of components of a dotted module path: "" -> 0, "layers.0.attn" -> 3.
+int module_depth(const std::string& path);
+// The first `depth` components of a dotted path.
+std::string module_prefix(const std::string& path, int depth);
+// The parent path: "layers.0.attn" -> "layers.0", "embed" -> "".
+std::string parent_module(const std::string& path);
+
+}  // namespace flopscope::graphs

@@ -1,0 +1,27 @@
+# flopscope_graphs: graph model, collapse, colouring, diff overlay, DOT writer (no Graphviz, no LibTorch).
+# flopscope_graph_render: in-process layout and rendering through Graphviz cgraph + gvc.
+# flopscope_graph_torch: the one LibTorch translation unit, extracting forward's graph from TorchScript.
+# Stubs that report the missing component replace the last two when Graphviz or LibTorch is absent.
+set(flopscope_graphs_sources
+  graph_model.cpp run_costs.cpp collapse.cpp graph_diff.cpp heat.cpp dot_writer.cpp output_format.cpp
+  profiled_shapes.cpp)
+if(NOT FLOPSCOPE_HAVE_GRAPHVIZ)
+  list(APPEND flopscope_graphs_sources render_unavailable.cpp)
+endif()
+if(NOT FLOPSCOPE_HAVE_TORCH)
+  list(APPEND flopscope_graphs_sources extract_unavailable.cpp)
+endif()
+add_library(flopscope_graphs STATIC ${flopscope_graphs_sources})
+target_include_directories(flopscope_graphs PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(flopscope_graphs PUBLIC flopscope_model flopscope_analyzer PRIVATE flopscope_warnings)
+
+if(FLOPSCOPE_HAVE_GRAPHVIZ)
+  add_library(flopscope_graph_render STATIC graphviz_render.cpp)
+  target_link_libraries(flopscope_graph_render PUBLIC flopscope_graphs PRIVATE PkgConfig::GRAPHVIZ flopscope_warnings)
+endif()
+
+if(FLOPSCOPE_HAVE_TORCH)
+  add_library(flopscope_graph_torch STATIC torchscript_extract.cpp)
+  target_link_libraries(flopscope_graph_torch PUBLIC flopscope_graphs flopscope_analyzer
+                        PRIVATE flopscope_torch flopscope_warnings)
+endif()
