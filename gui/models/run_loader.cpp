@@ -16,17 +16,23 @@ StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& pr
     return {};
   };
   std::shared_ptr<const LoadedRun> runs[2];
+  QFuture<TimelineIndex> timeline;
   const double share = 1.0 / static_cast<double>(paths.size());
   for (qsizetype i = 0; i < paths.size(); ++i) {
     const QString name = QFileInfo(paths[i]).fileName();
     const double base = static_cast<double>(i) * share;
     FS_RETURN_IF_ERROR(step(base, QStringLiteral("Reading %1").arg(name)));
-    FS_ASSIGN_OR_RETURN(RunData data, read_run_file(paths[i].toStdString()));
+    auto run = std::make_shared<LoadedRun>();
+    run->path = paths[i];
+    FS_ASSIGN_OR_RETURN(run->data, read_run_file(paths[i].toStdString()));
     FS_RETURN_IF_ERROR(step(base + 0.6 * share, QStringLiteral("Summarising %1").arg(name)));
-    runs[i] = make_loaded_run(paths[i], std::move(data));
+    // The timeline index only reads the records: build it beside the summary.
+    if (i == 0) timeline = QtConcurrent::run([run] { return TimelineIndex::build(run->data); });
+    run->summary = summarize(run->data);
+    runs[i] = run;
   }
   FS_RETURN_IF_ERROR(step(0.95, QStringLiteral("Building views")));
-  SessionPtr session = make_session(runs[0], runs[1]);
+  SessionPtr session = make_session(runs[0], runs[1], timeline.result());
   FS_RETURN_IF_ERROR(step(1.0, QStringLiteral("Done")));
   return session;
 }

@@ -18,10 +18,11 @@ std::shared_ptr<const LoadedRun> make_loaded_run(QString path, RunData data) {
   return run;
 }
 
-SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b) {
+SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
+                        std::optional<TimelineIndex> timeline) {
   auto s = std::make_shared<Session>();
   s->diff = b ? diff_modules(a->summary, a->data, b->summary, b->data) : single_run_tree(a->summary, a->data);
-  s->timeline = TimelineIndex::build(a->data);
+  s->timeline = timeline ? std::move(*timeline) : TimelineIndex::build(a->data);
   s->a = std::move(a);
   s->b = std::move(b);
   return s;

@@ -5,6 +5,7 @@
 #include <QMetaType>
 #include <QString>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,10 @@ struct Session {
 
 using SessionPtr = std::shared_ptr<const Session>;
 
-// Builds the derived structures (module union tree, timeline index) of one or two loaded runs.
-SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b);
+// Builds the derived structures (module union tree, timeline index) of one or two loaded runs. A timeline
+// index of run a built beforehand (e.g. on another thread while summarising) may be passed in.
+SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
+                        std::optional<TimelineIndex> timeline = std::nullopt);
 
 // Summarises a RunData into a LoadedRun (the analysis the worker thread runs after reading a file).
 std::shared_ptr<const LoadedRun> make_loaded_run(QString path, RunData data);

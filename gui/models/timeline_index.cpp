@@ -13,15 +13,24 @@ class Interner {
  public:
   explicit Interner(std::vector<std::string>& names) : names_(names) {}
   std::int32_t get(const std::string& s) {
+    // Runs repeat names back to back (a layer's kernels, a module's ops): skip the hash when they do.
+    if (last_ >= 0 && names_[static_cast<std::size_t>(last_)] == s) return last_;
     auto [it, inserted] = ids_.try_emplace(s, static_cast<std::int32_t>(names_.size()));
     if (inserted) names_.push_back(s);
+    last_ = it->second;
     return it->second;
   }
 
  private:
   std::vector<std::string>& names_;
   std::unordered_map<std::string, std::int32_t> ids_;
+  std::int32_t last_ = -1;
 };
+
+template <typename T, typename Less>
+void sort_if_needed(std::vector<T>& v, Less less) {
+  if (!std::is_sorted(v.begin(), v.end(), less)) std::stable_sort(v.begin(), v.end(), less);
+}
 
 }  // namespace
 
@@ -31,39 +40,59 @@ TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
   std::map<std::pair<std::int64_t, int>, std::size_t> host_lane;    // (thread, depth)
   std::map<std::pair<int, std::int64_t>, std::size_t> device_lane;  // (device, stream)
   std::vector<TimelineLane> host, device;
+  std::pair<std::int64_t, int> last_host{-1, -1};
+  std::size_t last_host_lane = 0;
   for (const auto& op : run.ops) {
     if (op.depth > max_depth) continue;
-    auto [it, inserted] = host_lane.try_emplace({op.thread, op.depth}, host.size());
-    if (inserted) {
-      host.emplace_back();
-      host.back().label = "thread " + std::to_string(op.thread) + " depth " + std::to_string(op.depth);
+    if (host.empty() || last_host != std::make_pair(op.thread, op.depth)) {
+      last_host = {op.thread, op.depth};
+      auto [it, inserted] = host_lane.try_emplace(last_host, host.size());
+      if (inserted) {
+        host.emplace_back();
+        host.back().label = "thread " + std::to_string(op.thread) + " depth " + std::to_string(op.depth);
+        host.back().events.reserve(run.ops.size() / 2);
+      }
+      last_host_lane = it->second;
     }
-    host[it->second].events.push_back({op.start_ns, op.duration_ns, names.get(op.name), op.module_id});
+    host[last_host_lane].events.push_back({op.start_ns, op.duration_ns, names.get(op.name), op.module_id});
   }
+  std::pair<int, std::int64_t> last_device{-1, -1};
+  std::size_t last_device_lane = 0;
   for (const auto& k : run.kernels) {
-    auto [it, inserted] = device_lane.try_emplace({k.device, k.stream}, device.size());
-    if (inserted) {
-      device.emplace_back();
-      device.back().label = "gpu " + std::to_string(k.device) + " stream " + std::to_string(k.stream);
-      device.back().is_device = true;
+    if (device.empty() || last_device != std::make_pair(k.device, k.stream)) {
+      last_device = {k.device, k.stream};
+      auto [it, inserted] = device_lane.try_emplace(last_device, device.size());
+      if (inserted) {
+        device.emplace_back();
+        device.back().label = "gpu " + std::to_string(k.device) + " stream " + std::to_string(k.stream);
+        device.back().is_device = true;
+        device.back().events.reserve(run.kernels.size());
+      }
+      last_device_lane = it->second;
     }
-    device[it->second].events.push_back({k.start_ns, k.duration_ns, names.get(k.name), k.module_id});
+    device[last_device_lane].events.push_back({k.start_ns, k.duration_ns, names.get(k.name), k.module_id});
   }
   // A module lane on top: consecutive outermost ops of one module become one span, so the timeline says
   // which part of the model runs when.
-  std::unordered_map<Id, std::string> module_label;
-  for (const auto& m : run.modules) module_label[m.id] = m.path.empty() ? "(model)" : m.path;
+  std::unordered_map<Id, std::int32_t> module_name;
+  for (const auto& m : run.modules) module_name[m.id] = names.get(m.path.empty() ? "(model)" : m.path);
+  const std::int32_t unattributed = names.get("(unattributed)");
   TimelineLane modules;
   modules.label = "modules";
   std::vector<const OpRecord*> outer;
   for (const auto& op : run.ops)
     if (op.depth == 0) outer.push_back(&op);
-  std::stable_sort(outer.begin(), outer.end(), [](const OpRecord* x, const OpRecord* y) {
+  sort_if_needed(outer, [](const OpRecord* x, const OpRecord* y) {
     return x->thread != y->thread ? x->thread < y->thread : x->start_ns < y->start_ns;
   });
+  Id last_module = kNoId;
+  std::int32_t name = unattributed;
   for (const OpRecord* op : outer) {
-    auto found = module_label.find(op->module_id);
-    std::int32_t name = names.get(found == module_label.end() ? std::string("(unattributed)") : found->second);
+    if (op->module_id != last_module) {
+      last_module = op->module_id;
+      auto found = module_name.find(op->module_id);
+      name = found == module_name.end() ? unattributed : found->second;
+    }
     auto& ev = modules.events;
     if (!ev.empty() && ev.back().name == name && op->start_ns >= ev.back().start) {
       ev.back().duration = std::max(ev.back().duration, op->start_ns + op->duration_ns - ev.back().start);
@@ -78,8 +107,7 @@ TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
   t.begin_ = std::numeric_limits<std::int64_t>::max();
   t.end_ = std::numeric_limits<std::int64_t>::min();
   for (auto& lane : t.lanes_) {
-    std::stable_sort(lane.events.begin(), lane.events.end(),
-                     [](const TimelineEvent& x, const TimelineEvent& y) { return x.start < y.start; });
+    sort_if_needed(lane.events, [](const TimelineEvent& x, const TimelineEvent& y) { return x.start < y.start; });
     for (const auto& e : lane.events) {
       lane.max_duration = std::max(lane.max_duration, e.duration);
       t.begin_ = std::min(t.begin_, e.start);
