@@ -71,7 +71,7 @@ void GraphNodeItem::setHighlighted(bool on) {
   update();
 }
 
-QRectF GraphNodeItem::boundingRect() const { return rect_.adjusted(-4, -4, 4, 4); }
+QRectF GraphNodeItem::boundingRect() const { return rect_.adjusted(-6, -6, 6, 6); }
 
 void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
   QPen pen(QColor(90, 90, 90), 1);
@@ -79,7 +79,11 @@ void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
     pen = QPen(status_color(status_), 2.5);
     if (status_ == DiffStatus::kVanished) pen.setStyle(Qt::DashLine);
   }
-  if (highlighted_) pen = QPen(QColor(25, 118, 210), 4);
+  if (highlighted_) {  // a halo around the node, so a diff border stays visible under the selection
+    p->setPen(QPen(QColor(25, 118, 210), 3));
+    p->setBrush(Qt::NoBrush);
+    p->drawRoundedRect(rect_.adjusted(-3.5, -3.5, 3.5, 3.5), 10, 10);
+  }
   p->setPen(pen);
   p->setBrush(fill_);
   p->drawRoundedRect(rect_, collapsed_ ? 2 : 8, collapsed_ ? 2 : 8);
