@@ -27,16 +27,8 @@ int depth_of(const std::string& p) {
   return p.empty() ? 0 : 1 + static_cast<int>(std::count(p.begin(), p.end(), '.'));
 }
 
-struct UNode {
-  std::string kind, label, module;
-  DiffStatus status = DiffStatus::kSame;
-  double flops = 0, time_ns = 0, bytes = 0;
-};
-
-struct UGraph {
-  std::vector<UNode> nodes;
-  std::vector<std::pair<int, int>> edges;
-};
+using UNode = GraphUnionNode;
+using UGraph = GraphUnion;
 
 struct KindCost {
   double flops = 0, time_ns = 0, bytes = 0;
@@ -45,6 +37,7 @@ struct KindCost {
 
 // Cost per iteration of the outermost ops of each (module, op kind), shared among that kind's graph nodes.
 std::unordered_map<std::string, KindCost> kind_costs(const RunData& run) {
+  if (run.graph_nodes.empty()) return {};
   std::unordered_map<Id, std::string> paths;
   for (const auto& m : run.modules) paths[m.id] = m.path;
   std::unordered_map<std::string, KindCost> costs;
@@ -117,39 +110,6 @@ void add_run(UGraph& g, const RunData& run, const std::vector<std::string>& keys
   }
 }
 
-UGraph build_union(const GraphInput& in) {
-  UGraph g;
-  std::unordered_map<std::string, int> index_of_key;
-  auto keys_a = node_keys(*in.a);
-  add_run(g, *in.a, keys_a, index_of_key, DiffStatus::kSame);
-  if (in.b) {
-    auto keys_b = node_keys(*in.b);
-    std::unordered_set<std::string> in_b(keys_b.begin(), keys_b.end());
-    for (std::size_t i = 0; i < keys_a.size(); ++i) {
-      auto& n = g.nodes[index_of_key[keys_a[i]]];
-      if (!in_b.count(keys_a[i])) {
-        n.status = DiffStatus::kVanished;
-      }
-    }
-    // A node in both runs changed when its own cost changed (not merely its module's).
-    auto costs_b = kind_costs(*in.b);
-    for (std::size_t i = 0; i < keys_b.size(); ++i) {
-      auto found = index_of_key.find(keys_b[i]);
-      if (found == index_of_key.end()) continue;
-      auto& n = g.nodes[static_cast<std::size_t>(found->second)];
-      auto c = costs_b.find(in.b->graph_nodes[i].module_path + '\x1f' + in.b->graph_nodes[i].kind);
-      double fb = c == costs_b.end() ? 0 : c->second.flops, bb = c == costs_b.end() ? 0 : c->second.bytes;
-      auto differs = [](double x, double y, double rel) {
-        return std::max(std::abs(x), std::abs(y)) > 0 && std::abs(x - y) > rel * std::max(std::abs(x), std::abs(y));
-      };
-      if (differs(n.flops, fb, 0.005) || differs(n.bytes, bb, 0.01)) n.status = DiffStatus::kChanged;
-    }
-    add_run(g, *in.b, keys_b, index_of_key, DiffStatus::kNew);
-  }
-  std::sort(g.edges.begin(), g.edges.end());
-  g.edges.erase(std::unique(g.edges.begin(), g.edges.end()), g.edges.end());
-  return g;
-}
 
 // The outermost collapsed module containing `module`, or "" with found=false.
 std::pair<bool, std::string> collapsed_ancestor(const std::string& module, const std::set<std::string>& collapsed) {
@@ -198,6 +158,41 @@ struct ClusterBuild {
 
 }  // namespace
 
+GraphUnion graph_union(const GraphInput& in) {
+  UGraph g;
+  if (!in.a) return g;
+  std::unordered_map<std::string, int> index_of_key;
+  auto keys_a = node_keys(*in.a);
+  add_run(g, *in.a, keys_a, index_of_key, DiffStatus::kSame);
+  if (in.b) {
+    auto keys_b = node_keys(*in.b);
+    std::unordered_set<std::string> in_b(keys_b.begin(), keys_b.end());
+    for (std::size_t i = 0; i < keys_a.size(); ++i) {
+      auto& n = g.nodes[index_of_key[keys_a[i]]];
+      if (!in_b.count(keys_a[i])) {
+        n.status = DiffStatus::kVanished;
+      }
+    }
+    // A node in both runs changed when its own cost changed (not merely its module's).
+    auto costs_b = kind_costs(*in.b);
+    for (std::size_t i = 0; i < keys_b.size(); ++i) {
+      auto found = index_of_key.find(keys_b[i]);
+      if (found == index_of_key.end()) continue;
+      auto& n = g.nodes[static_cast<std::size_t>(found->second)];
+      auto c = costs_b.find(in.b->graph_nodes[i].module_path + '\x1f' + in.b->graph_nodes[i].kind);
+      double fb = c == costs_b.end() ? 0 : c->second.flops, bb = c == costs_b.end() ? 0 : c->second.bytes;
+      auto differs = [](double x, double y, double rel) {
+        return std::max(std::abs(x), std::abs(y)) > 0 && std::abs(x - y) > rel * std::max(std::abs(x), std::abs(y));
+      };
+      if (differs(n.flops, fb, 0.005) || differs(n.bytes, bb, 0.01)) n.status = DiffStatus::kChanged;
+    }
+    add_run(g, *in.b, keys_b, index_of_key, DiffStatus::kNew);
+  }
+  std::sort(g.edges.begin(), g.edges.end());
+  g.edges.erase(std::unique(g.edges.begin(), g.edges.end()), g.edges.end());
+  return g;
+}
+
 int GraphLayout::find_node_for_module(const std::string& path) const {
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const auto& m = nodes[i].module_path;
@@ -219,10 +214,8 @@ int GraphLayout::find_cluster(const std::string& path) const {
   return -1;
 }
 
-std::set<std::string> default_collapsed(const GraphInput& input, std::size_t max_nodes) {
+std::set<std::string> default_collapsed(const GraphUnion& g, std::size_t max_nodes) {
   std::set<std::string> collapsed;
-  if (!input.a) return collapsed;
-  UGraph g = build_union(input);
   std::set<std::string> modules;
   int max_depth = 0;
   for (const auto& n : g.nodes)
@@ -238,10 +231,8 @@ std::set<std::string> default_collapsed(const GraphInput& input, std::size_t max
   return collapsed;
 }
 
-GraphLayout layout_graph(const GraphInput& input, const std::set<std::string>& collapsed) {
+GraphLayout layout_graph(const GraphUnion& g, const std::set<std::string>& collapsed) {
   GraphLayout out;
-  if (!input.a) return out;
-  UGraph g = build_union(input);
   out.source_nodes = static_cast<int>(g.nodes.size());
 
   // Visible nodes: plain nodes, plus one node per collapsed module that has members.

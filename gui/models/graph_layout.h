@@ -60,9 +60,24 @@ struct GraphInput {
   const ModuleDiff* diff = nullptr;
 };
 
-// Module paths to collapse so that at most max_nodes remain: collapses whole depths, deepest first.
-std::set<std::string> default_collapsed(const GraphInput& input, std::size_t max_nodes = 300);
+// The graph before collapsing and placement: one run's graph, or the union of two with diff statuses, and
+// each node's cost. Built once per session (it scans every op), off the GUI thread.
+struct GraphUnionNode {
+  std::string kind, label, module;
+  DiffStatus status = DiffStatus::kSame;
+  double flops = 0, time_ns = 0, bytes = 0;
+};
 
-GraphLayout layout_graph(const GraphInput& input, const std::set<std::string>& collapsed);
+struct GraphUnion {
+  std::vector<GraphUnionNode> nodes;
+  std::vector<std::pair<int, int>> edges;
+};
+
+GraphUnion graph_union(const GraphInput& input);
+
+// Module paths to collapse so that at most max_nodes remain: collapses whole depths, deepest first.
+std::set<std::string> default_collapsed(const GraphUnion& graph, std::size_t max_nodes = 300);
+
+GraphLayout layout_graph(const GraphUnion& graph, const std::set<std::string>& collapsed);
 
 }  // namespace flopscope::gui

@@ -23,6 +23,7 @@ SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<cons
   auto s = std::make_shared<Session>();
   s->diff = b ? diff_modules(a->summary, a->data, b->summary, b->data) : single_run_tree(a->summary, a->data);
   s->timeline = timeline ? std::move(*timeline) : TimelineIndex::build(a->data);
+  s->graph = graph_union({&a->data, b ? &b->data : nullptr, &s->diff});
   s->a = std::move(a);
   s->b = std::move(b);
   return s;

@@ -11,6 +11,7 @@
 
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
+#include "gui/models/graph_layout.h"
 #include "gui/models/module_diff.h"
 #include "gui/models/timeline_index.h"
 
@@ -28,6 +29,7 @@ struct Session {
   std::shared_ptr<const LoadedRun> b;  // null unless two runs were opened (diff mode)
   ModuleDiff diff;                     // the union module tree; statuses only in diff mode
   TimelineIndex timeline;              // of run a
+  GraphUnion graph;                    // run a's graph, or both runs' in diff mode
 
   bool is_diff() const { return b != nullptr; }
   QString title() const;

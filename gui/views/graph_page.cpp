@@ -50,7 +50,7 @@ GraphPage::GraphPage(QWidget* parent)
   auto* collapse = new QPushButton(tr("Collapse"), this);
   connect(collapse, &QPushButton::clicked, this, [this] {
     if (!session_) return;
-    collapsed_ = default_collapsed({&session_->a->data, session_->b ? &session_->b->data : nullptr, &session_->diff}, 60);
+    collapsed_ = default_collapsed(session_->graph, 60);
     rebuild();
   });
   auto* fit_button = new QPushButton(tr("Fit"), this);
@@ -82,7 +82,7 @@ void GraphPage::setSession(SessionPtr session) {
   highlighted_.clear();
   collapsed_.clear();
   if (session_)
-    collapsed_ = default_collapsed({&session_->a->data, session_->b ? &session_->b->data : nullptr, &session_->diff});
+    collapsed_ = default_collapsed(session_->graph);
   const ColorMode mode = session_ && session_->is_diff() ? ColorMode::kDiff : ColorMode::kFlops;
   mode_ = mode;
   color_box_->blockSignals(true);
@@ -127,11 +127,11 @@ void GraphPage::rebuild() {
   nodes_.clear();
   clusters_.clear();
   if (!session_) return;
-  if (session_->a->data.graph_nodes.empty() && (!session_->b || session_->b->data.graph_nodes.empty())) {
+  if (session_->graph.nodes.empty()) {
     info_->setText(tr("This run has no computation graph (runs imported from traces carry none)."));
     return;
   }
-  layout_ = layout_graph({&session_->a->data, session_->b ? &session_->b->data : nullptr, &session_->diff}, collapsed_);
+  layout_ = layout_graph(session_->graph, collapsed_);
   // Cluster and node actions rebuild the scene: queue them so the clicked item is not deleted under itself.
   auto queue = [this](auto fn) {
     return [this, fn](const std::string& path) { QTimer::singleShot(0, this, [fn, path] { fn(path); }); };

@@ -13,7 +13,7 @@ bool inside(const std::string& module, const std::string& cluster) {
 
 TEST(GraphLayout, ClustersContainTheirNodesAndNodesDoNotOverlap) {
   auto s = fixture_session(Variant::kV1);
-  GraphLayout g = layout_graph({&s->a->data, nullptr, &s->diff}, {});
+  GraphLayout g = layout_graph(s->graph, {});
   EXPECT_EQ(g.nodes.size(), s->a->data.graph_nodes.size());
   EXPECT_EQ(g.source_nodes, static_cast<int>(s->a->data.graph_nodes.size()));
   EXPECT_GE(g.find_cluster("layers.1.attn.position_adaptive_bias"), 0);
@@ -33,7 +33,7 @@ TEST(GraphLayout, ClustersContainTheirNodesAndNodesDoNotOverlap) {
 
 TEST(GraphLayout, CollapsingAModuleDrawsOneBoxForIt) {
   auto s = fixture_session(Variant::kV1);
-  GraphLayout g = layout_graph({&s->a->data, nullptr, &s->diff}, {"layers.0"});
+  GraphLayout g = layout_graph(s->graph, {"layers.0"});
   int boxes = 0;
   for (const auto& n : g.nodes) {
     EXPECT_FALSE(n.module_path.rfind("layers.0.", 0) == 0) << n.module_path;
@@ -46,13 +46,13 @@ TEST(GraphLayout, CollapsingAModuleDrawsOneBoxForIt) {
   }
   EXPECT_EQ(boxes, 1);
   EXPECT_EQ(g.find_node_for_module("layers.0.attn.q_proj"), g.find_node_for_module("layers.0"));
-  auto collapsed = default_collapsed({&s->a->data, nullptr, &s->diff}, 20);
-  EXPECT_LE(layout_graph({&s->a->data, nullptr, &s->diff}, collapsed).nodes.size(), 20u);
+  auto collapsed = default_collapsed(s->graph, 20);
+  EXPECT_LE(layout_graph(s->graph, collapsed).nodes.size(), 20u);
 }
 
 TEST(GraphLayout, DiffMarksTheVanishedBiasNodes) {
   auto s = fixture_session(Variant::kV1, Variant::kV2);
-  GraphLayout g = layout_graph({&s->a->data, &s->b->data, &s->diff}, {});
+  GraphLayout g = layout_graph(s->graph, {});
   int vanished = 0, vanished_elsewhere = 0, added = 0;
   for (const auto& n : g.nodes) {
     if (n.status == DiffStatus::kVanished) {
