@@ -2,34 +2,13 @@
 #include "db/json_columns.h"
 #include "db/run_database.h"
 #include "db/run_database_format.h"
+#include "db/table_reader.h"
 
 namespace flopscope {
 namespace {
 
 using sqlite::Database;
 using sqlite::Statement;
-
-// Runs `sql` and calls row(stmt) for each result row; `table` names the table in error messages.
-template <typename RowFn>
-Status for_each_row(Database& db, std::string_view table, std::string_view sql, RowFn&& row) {
-  StatusOr<Statement> prepared = db.prepare(sql);
-  if (!prepared.ok()) return prepared.status().WithContext(std::string("reading ") + std::string(table));
-  Statement& stmt = *prepared;
-  while (true) {
-    StatusOr<bool> more = stmt.step();
-    if (!more.ok()) {
-      const Status& s = more.status();
-      return Status(s.code(), s.message() + " (reading table " + std::string(table) + ")");
-    }
-    if (!*more) return {};
-    FS_RETURN_IF_ERROR(row(stmt));
-  }
-}
-
-std::int64_t count_rows(Database& db, std::string_view table) {
-  StatusOr<std::int64_t> n = db.query_int("SELECT count(*) FROM " + std::string(table));
-  return n.ok() ? *n : 0;  // only a reservation hint: a real error shows up when the rows are read
-}
 
 Status bad_row(const Database& db, std::string_view table, std::int64_t id, const Status& s) {
   return Corrupt(db.path() + ": " + std::string(table) + " " + std::to_string(id) + ": " + s.message());
@@ -62,22 +41,18 @@ Status read_info(Database& db, RunInfo& info) {
 }
 
 Status read_modules(Database& db, std::vector<ModuleRecord>& out) {
-  out.reserve(static_cast<std::size_t>(count_rows(db, "module")));
-  return for_each_row(db, "module", "SELECT id, parent_id, path, type FROM module ORDER BY id", [&](Statement& s) {
-    out.push_back({s.id(0), s.id(1), s.str(2), s.str(3)});
+  return read_table(db, "module", "id, parent_id, path, type", out, [](Statement& s, ModuleRecord& m) {
+    m = {s.id(0), s.id(1), s.str(2), s.str(3)};
     return Status();
   });
 }
 
 Status read_ops(Database& db, std::vector<OpRecord>& out) {
-  out.reserve(static_cast<std::size_t>(count_rows(db, "op")));
-  return for_each_row(
+  return read_table(
       db, "op",
-      "SELECT id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, parent_op_id, depth, "
-      "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, flops_note "
-      "FROM op ORDER BY id",
-      [&](Statement& s) {
-        OpRecord& o = out.emplace_back();
+      "id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, parent_op_id, depth, "
+      "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, flops_note",
+      out, [&](Statement& s, OpRecord& o) {
         o.id = s.id(0);
         o.iteration = s.int32(1);
         o.sequence = s.int64(2);
@@ -101,15 +76,12 @@ Status read_ops(Database& db, std::vector<OpRecord>& out) {
 }
 
 Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
-  out.reserve(static_cast<std::size_t>(count_rows(db, "kernel")));
-  return for_each_row(
+  return read_table(
       db, "kernel",
-      "SELECT id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, block_x, block_y, "
+      "id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, block_x, block_y, "
       "block_z, correlation, iteration, op_id, module_id, graph_id, graph_node_id, has_counters, flops_fp64, "
-      "flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes FROM kernel "
-      "ORDER BY id",
-      [&](Statement& s) {
-        KernelRecord& k = out.emplace_back();
+      "flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes",
+      out, [](Statement& s, KernelRecord& k) {
         k.id = s.id(0);
         k.kind = kernel_kind_from_string(s.str(1));
         k.name = s.str(2);
@@ -139,11 +111,9 @@ Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
 }
 
 Status read_params(Database& db, std::vector<ParamRecord>& out) {
-  return for_each_row(db, "param",
-                      "SELECT id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256 "
-                      "FROM param ORDER BY id",
-                      [&](Statement& s) {
-                        ParamRecord& p = out.emplace_back();
+  return read_table(db, "param",
+                    "id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256", out,
+                    [&](Statement& s, ParamRecord& p) {
                         p.id = s.id(0);
                         p.name = s.str(1);
                         p.module_id = s.id(2);
@@ -161,12 +131,11 @@ Status read_params(Database& db, std::vector<ParamRecord>& out) {
 }
 
 Status read_graph(Database& db, std::vector<GraphNode>& nodes, std::vector<GraphEdge>& edges) {
-  FS_RETURN_IF_ERROR(for_each_row(
-      db, "graph_node", "SELECT id, kind, label, module_id, module_path, output_shapes FROM graph_node ORDER BY id",
-      [&](Statement& s) {
-        nodes.push_back({s.id(0), s.str(1), s.str(2), s.id(3), s.str(4), s.str(5)});
-        return Status();
-      }));
+  FS_RETURN_IF_ERROR(read_table(db, "graph_node", "id, kind, label, module_id, module_path, output_shapes", nodes,
+                                 [](Statement& s, GraphNode& n) {
+                                   n = {s.id(0), s.str(1), s.str(2), s.id(3), s.str(4), s.str(5)};
+                                   return Status();
+                                 }));
   return for_each_row(db, "graph_edge", "SELECT src, dst, label FROM graph_edge ORDER BY rowid", [&](Statement& s) {
     edges.push_back({s.int64(0), s.int64(1), s.str(2)});
     return Status();
@@ -177,6 +146,27 @@ Status read_quality(Database& db, std::vector<QualityIssue>& out) {
   return for_each_row(db, "data_quality", "SELECT what, count, severity, detail FROM data_quality ORDER BY rowid",
                       [&](Statement& s) {
                         out.push_back({s.str(0), s.int64(1), severity_from_string(s.str(2)), s.str(3)});
+                        return Status();
+                      });
+}
+
+Status read_activations(Database& db, std::vector<ActivationRecord>& out) {
+  return for_each_row(db, "activation",
+                      "SELECT module_id, iteration, call, input_tag, numel, out_l2, out_max_abs, out_zero_fraction, "
+                      "rel_change FROM activation ORDER BY rowid",
+                      [&](Statement& s) {
+                        ActivationRecord a;
+                        a.module_id = s.int64(0);
+                        a.iteration = static_cast<int>(s.int64(1));
+                        a.call = static_cast<int>(s.int64(2));
+                        a.input_tag = s.str(3);
+                        a.numel = s.int64(4);
+                        a.out_l2 = s.real(5);
+                        a.out_max_abs = s.real(6);
+                        a.out_zero_fraction = s.real(7);
+                        a.has_rel_change = !s.is_null(8);
+                        a.rel_change = a.has_rel_change ? s.real(8) : 0;
+                        out.push_back(std::move(a));
                         return Status();
                       });
 }
@@ -193,6 +183,7 @@ StatusOr<RunData> read_run_database(const std::string& path) {
   FS_RETURN_IF_ERROR(read_params(db, run.params));
   FS_RETURN_IF_ERROR(read_graph(db, run.graph_nodes, run.graph_edges));
   FS_RETURN_IF_ERROR(read_quality(db, run.quality));
+  FS_RETURN_IF_ERROR(read_activations(db, run.activations));
   return run;
 }
 

@@ -43,6 +43,9 @@ constexpr std::string_view kInsertParam =
 constexpr std::string_view kInsertGraphNode =
     "INSERT INTO graph_node (id, kind, label, module_id, module_path, output_shapes) VALUES (?,?,?,?,?,?)";
 constexpr std::string_view kInsertGraphEdge = "INSERT INTO graph_edge (src, dst, label) VALUES (?,?,?)";
+constexpr std::string_view kInsertActivation =
+    "INSERT INTO activation (module_id, iteration, call, input_tag, numel, out_l2, out_max_abs, out_zero_fraction, "
+    "rel_change) VALUES (?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertQuality =
     "INSERT INTO data_quality (what, count, severity, detail) VALUES (?,?,?,?)";
 
@@ -57,6 +60,11 @@ class Binder {
   }
   Binder& id(Id v) {
     if (status_.ok()) status_ = stmt_.bind_id(++index_, v);
+    return *this;
+  }
+  // Binds v, or NULL when !present.
+  Binder& maybe(double v, bool present) {
+    if (status_.ok()) status_ = present ? stmt_.bind(++index_, v) : stmt_.bind_null(++index_);
     return *this;
   }
   Status run() {
@@ -90,10 +98,12 @@ class SqliteRunSink final : public RunSink {
                                           "PRAGMA application_id = " +
                                           std::to_string(kRunDatabaseApplicationId))));
     FS_RETURN_IF_ERROR(with_path(migrate(db_, schema_steps())));
+    FS_RETURN_IF_ERROR(defer_indexes());
     for (auto [stmt, sql] : {std::pair{&statements_.run, kInsertRun}, {&statements_.module, kInsertModule},
                              {&statements_.op, kInsertOp}, {&statements_.kernel, kInsertKernel},
                              {&statements_.param, kInsertParam}, {&statements_.graph_node, kInsertGraphNode},
-                             {&statements_.graph_edge, kInsertGraphEdge}, {&statements_.quality, kInsertQuality}}) {
+                             {&statements_.graph_edge, kInsertGraphEdge}, {&statements_.quality, kInsertQuality},
+                             {&statements_.activation, kInsertActivation}}) {
       FS_ASSIGN_OR_RETURN(Statement s, db_.prepare(sql));
       *stmt = std::make_unique<Statement>(std::move(s));
     }
@@ -172,10 +182,21 @@ class SqliteRunSink final : public RunSink {
     return {};
   }
 
+  Status add_activations(std::span<const ActivationRecord> records) override {
+    for (const ActivationRecord& a : records) {
+      FS_RETURN_IF_ERROR(insert(*statements_.activation, [&](Binder& b) {
+        b.id(a.module_id)(a.iteration)(a.call)(a.input_tag)(a.numel)(a.out_l2)(a.out_max_abs)(a.out_zero_fraction)
+            .maybe(a.rel_change, a.has_rel_change);
+      }));
+    }
+    return {};
+  }
+
   Status finish() override {
     if (finished_) return Internal(path_ + ": finish() called twice");
     if (!begun_) return Internal(path_ + ": finish() before begin(): a run database needs its run row");
     finished_ = true;
+    for (const std::string& sql : deferred_indexes_) FS_RETURN_IF_ERROR(with_path(db_.exec(sql)));
     FS_RETURN_IF_ERROR(with_path(db_.exec("COMMIT")));
     statements_ = {};
     FS_RETURN_IF_ERROR(with_path(db_.close()));
@@ -205,6 +226,23 @@ class SqliteRunSink final : public RunSink {
     return {};
   }
 
+  // Bulk loading is faster without indexes: the schema's indexes are dropped now and built at finish(),
+  // from their own CREATE INDEX text, so the finished file matches the schema exactly.
+  Status defer_indexes() {
+    FS_ASSIGN_OR_RETURN(Statement list,
+                        db_.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
+                                    "ORDER BY rowid"));
+    std::vector<std::string> names;
+    while (true) {
+      FS_ASSIGN_OR_RETURN(bool row, list.step());
+      if (!row) break;
+      names.push_back(list.str(0));
+      deferred_indexes_.push_back(list.str(1));
+    }
+    for (const std::string& name : names) FS_RETURN_IF_ERROR(with_path(db_.exec("DROP INDEX \"" + name + "\"")));
+    return {};
+  }
+
   // SQLite errors name the temporary file; the user knows the target.
   Status with_path(Status s) const {
     if (s.ok() || temp_path_.empty()) return s;
@@ -214,7 +252,7 @@ class SqliteRunSink final : public RunSink {
   }
 
   struct Statements {
-    std::unique_ptr<Statement> run, module, op, kernel, param, graph_node, graph_edge, quality;
+    std::unique_ptr<Statement> run, module, op, kernel, param, graph_node, graph_edge, quality, activation;
   };
 
   std::string path_;
@@ -225,6 +263,7 @@ class SqliteRunSink final : public RunSink {
   bool begun_ = false;
   bool finished_ = false;
   std::int64_t rows_in_transaction_ = 0;
+  std::vector<std::string> deferred_indexes_;
 };
 
 }  // namespace

@@ -1,6 +1,9 @@
-// Matrix products: linear, mm, bmm, matmul (with broadcasting and the 1-D cases), addmm.
+// Matrix products: linear, mm, bmm, matmul (with broadcasting and the 1-D cases), addmm, addmv, baddbmm,
+// addbmm, dot, mv, outer, einsum (contractions of any number of operands, pairwise left to right).
 // MACs = M*N*K per product; FLOPs = 2*MACs; a fused bias add costs one FLOP per output element.
 #include <algorithm>
+#include <array>
+#include <string_view>
 
 #include "analyzer/flops/args.h"
 #include "analyzer/flops/registry.h"
@@ -70,14 +73,206 @@ FlopsResult linear(std::span<const OpArg> args) {
                         has_bias ? "linear: 2*M*N*K + M*N (bias)" : "linear: 2*M*N*K");
 }
 
-FlopsResult addmm(std::span<const OpArg> args) {
-  // addmm(bias, m1[M,K], m2[K,N], beta, alpha): the bias add is M*N; alpha/beta scaling is not counted.
+// beta == 0 drops the added term (PyTorch does not even read it).
+bool adds_self(std::span<const OpArg> args, std::size_t beta_index) {
+  auto beta = flops::parse_double(flops::value_at(args, beta_index));
+  return !beta || *beta != 0;
+}
+
+// addmm / addmv / baddbmm: self + m1 @ m2 with self broadcast to the product's shape. The add costs one
+// FLOP per output element; alpha/beta scaling is not counted.
+template <std::size_t kRank1, std::size_t kRank2>
+FlopsResult add_product(std::span<const OpArg> args, std::string_view note) {
   if (!flops::is_tensor(args, 0) || !flops::is_tensor(args, 1) || !flops::is_tensor(args, 2)) return {};
-  if (args[1].shape.size() != 2 || args[2].shape.size() != 2) return {};
+  if (args[1].shape.size() != kRank1 || args[2].shape.size() != kRank2) return {};
   auto p = matmul_shape(args[1].shape, args[2].shape);
   if (!p) return {};
-  return product_result(*p, args.first(3), flops::element_size(args[1]), numel(p->out),
-                        "addmm: 2*M*N*K + M*N (bias)");
+  bool bias = adds_self(args, 3);
+  FlopsResult r =
+      product_result(*p, args.subspan(1, 2), flops::element_size(args[1]), bias ? numel(p->out) : 0, note);
+  if (bias) r.bytes_read += flops::tensor_bytes(args[0]);
+  return r;
+}
+
+FlopsResult addmm(std::span<const OpArg> args) {
+  return add_product<2, 2>(args, "addmm: 2*M*N*K + M*N (bias)");
+}
+FlopsResult addmv(std::span<const OpArg> args) {
+  return add_product<2, 1>(args, "addmv: 2*M*K + M (bias)");
+}
+FlopsResult baddbmm(std::span<const OpArg> args) {
+  return add_product<3, 3>(args, "baddbmm: 2*B*M*N*K + B*M*N (added term)");
+}
+
+// addbmm(self[M,N], b1[B,M,K], b2[B,K,N]): the B products are summed into one [M,N] result.
+FlopsResult addbmm(std::span<const OpArg> args) {
+  if (!flops::is_tensor(args, 0) || !flops::is_tensor(args, 1) || !flops::is_tensor(args, 2)) return {};
+  const Shape& a = args[1].shape;
+  const Shape& b = args[2].shape;
+  if (a.size() != 3 || b.size() != 3 || a[0] != b[0] || a[2] != b[1]) return {};
+  double out = static_cast<double>(a[1]) * static_cast<double>(b[2]);
+  double macs = static_cast<double>(a[0]) * out * static_cast<double>(a[2]);
+  bool bias = adds_self(args, 3);
+  return flops::result(2 * macs + (bias ? out : 0), macs, flops::bytes_in(args, bias ? 0 : 1, 3),
+                       out * flops::element_size(args[1]), "addbmm: 2*B*M*N*K + M*N (added term)");
+}
+
+FlopsResult dot(std::span<const OpArg> args) {
+  if (!flops::is_tensor(args, 0) || !flops::is_tensor(args, 1)) return {};
+  if (args[0].shape.size() != 1 || args[1].shape.size() != 1) return {};
+  return matmul(args);
+}
+
+FlopsResult mv(std::span<const OpArg> args) {
+  if (!flops::is_tensor(args, 0) || !flops::is_tensor(args, 1)) return {};
+  if (args[0].shape.size() != 2 || args[1].shape.size() != 1) return {};
+  return matmul(args);
+}
+
+// outer(a[M], b[N]): M*N multiplies, no accumulation.
+FlopsResult outer(std::span<const OpArg> args) {
+  if (!flops::is_tensor(args, 0) || !flops::is_tensor(args, 1)) return {};
+  double out = numel(args[0].shape) * numel(args[1].shape);
+  return flops::result(out, 0, flops::bytes_in(args, 0, 2), out * flops::element_size(args[0]),
+                       "outer: M*N multiplies");
+}
+
+// ---- einsum ----
+// Labels: letters keep their character code; the dimensions an ellipsis stands for get codes 128 + k,
+// counted from the right so that broadcasting operands line up.
+using Labels = std::vector<int>;
+
+struct Operand {
+  Labels labels;
+  Shape shape;
+};
+
+std::optional<Labels> parse_term(std::string_view term, std::size_t rank) {
+  Labels out;
+  auto dots = term.find("...");
+  std::size_t explicit_count = 0;
+  for (char c : term) explicit_count += (c != '.' && c != ' ') ? 1 : 0;
+  if (dots == std::string_view::npos && explicit_count != rank) return std::nullopt;
+  if (dots != std::string_view::npos && explicit_count > rank) return std::nullopt;
+  std::size_t ellipsis_dims = rank - explicit_count;
+  for (std::size_t i = 0; i < term.size(); ++i) {
+    char c = term[i];
+    if (c == ' ') continue;
+    if (c == '.') {
+      if (i == dots) {
+        for (std::size_t k = ellipsis_dims; k > 0; --k) out.push_back(128 + static_cast<int>(k));
+      }
+      continue;
+    }
+    out.push_back(static_cast<unsigned char>(c));
+  }
+  return out;
+}
+
+// Sizes by label; a label may appear with size 1 in one operand (broadcast).
+struct LabelSizes {
+  std::array<std::int64_t, 256> size{};
+  void note(int label, std::int64_t s) {
+    auto& cur = size[static_cast<std::size_t>(label)];
+    cur = std::max(cur, s);
+  }
+  std::int64_t of(int label) const {
+    return std::max<std::int64_t>(1, size[static_cast<std::size_t>(label)]);
+  }
+};
+
+bool contains(const Labels& l, int x) {
+  return std::find(l.begin(), l.end(), x) != l.end();
+}
+
+FlopsResult einsum(std::span<const OpArg> args) {
+  // einsum(equation, tensors...) with the tensor list flattened.
+  if (args.empty() || args[0].is_tensor) return {};
+  std::string_view eq = args[0].value;
+  while (!eq.empty() && (eq.front() == '\'' || eq.front() == '"' || eq.front() == ' ')) eq.remove_prefix(1);
+  while (!eq.empty() && (eq.back() == '\'' || eq.back() == '"' || eq.back() == ' ')) eq.remove_suffix(1);
+  std::vector<const OpArg*> tensors;
+  for (std::size_t i = 1; i < args.size() && args[i].is_tensor; ++i) tensors.push_back(&args[i]);
+  if (eq.empty() || tensors.empty()) return {};
+  auto arrow = eq.find("->");
+  std::string_view lhs = eq.substr(0, arrow);
+  std::vector<Operand> ops;
+  LabelSizes sizes;
+  std::size_t max_ellipsis = 0;
+  for (std::size_t t = 0; t < tensors.size(); ++t) {
+    auto comma = lhs.find(',');
+    std::string_view term = lhs.substr(0, comma);
+    auto labels = parse_term(term, tensors[t]->shape.size());
+    if (!labels) return {};
+    for (std::size_t d = 0; d < labels->size(); ++d) sizes.note((*labels)[d], tensors[t]->shape[d]);
+    for (int l : *labels)
+      max_ellipsis = std::max<std::size_t>(max_ellipsis, l > 128 ? static_cast<std::size_t>(l - 128) : 0);
+    ops.push_back({std::move(*labels), tensors[t]->shape});
+    if (comma == std::string_view::npos) {
+      if (t + 1 != tensors.size()) return {};
+      break;
+    }
+    lhs.remove_prefix(comma + 1);
+  }
+  if (ops.size() != tensors.size()) return {};
+  Labels output;
+  if (arrow != std::string_view::npos) {
+    std::string_view rhs = eq.substr(arrow + 2);
+    for (std::size_t i = 0; i < rhs.size(); ++i) {
+      if (rhs[i] == '.') {
+        if (rhs.substr(i, 3) == "...") {
+          for (std::size_t k = max_ellipsis; k > 0; --k) output.push_back(128 + static_cast<int>(k));
+          i += 2;
+        }
+      } else if (rhs[i] != ' ') {
+        output.push_back(static_cast<unsigned char>(rhs[i]));
+      }
+    }
+  } else {
+    // Implicit output: ellipsis dims, then labels that appear exactly once, alphabetically.
+    for (std::size_t k = max_ellipsis; k > 0; --k) output.push_back(128 + static_cast<int>(k));
+    std::array<int, 128> count{};
+    for (const auto& op : ops)
+      for (int l : op.labels)
+        if (l < 128) ++count[static_cast<std::size_t>(l)];
+    for (int c = 0; c < 128; ++c)
+      if (count[static_cast<std::size_t>(c)] == 1) output.push_back(c);
+  }
+  auto labels_numel = [&](const Labels& l) {
+    double n = 1;
+    for (int x : l) n *= static_cast<double>(sizes.of(x));
+    return n;
+  };
+  // Contract left to right; each step keeps the labels still needed by later operands or the output.
+  double macs = 0;
+  double flops = 0;
+  Labels current = ops[0].labels;
+  if (ops.size() == 1) {
+    Labels kept;
+    for (int l : current)
+      if (contains(output, l) && !contains(kept, l)) kept.push_back(l);
+    double in = labels_numel(current), out = labels_numel(kept);
+    flops = in > out ? in : 0;  // a reduction adds every input element once; a permutation costs nothing
+  }
+  for (std::size_t i = 1; i < ops.size(); ++i) {
+    Labels all = current;
+    for (int l : ops[i].labels)
+      if (!contains(all, l)) all.push_back(l);
+    Labels kept;
+    for (int l : all) {
+      bool needed = contains(output, l);
+      for (std::size_t j = i + 1; j < ops.size() && !needed; ++j) needed = contains(ops[j].labels, l);
+      if (needed) kept.push_back(l);
+    }
+    double step = labels_numel(all);
+    macs += step;
+    current = std::move(kept);
+  }
+  flops += 2 * macs;
+  double read = 0;
+  for (const auto* t : tensors) read += flops::tensor_bytes(*t);
+  return flops::result(flops, macs, read, labels_numel(output) * flops::element_size(*tensors[0]),
+                       "einsum: 2 * product of all label sizes per pairwise contraction");
 }
 
 FlopsResult mm(std::span<const OpArg> args) {
@@ -100,6 +295,15 @@ void register_matmul_family(FlopsRegistry& r) {
   r.add("aten::addmm", addmm);
   r.add("aten::mm", mm);
   r.add("aten::bmm", bmm);
+  r.add("aten::addmv", addmv);
+  r.add("aten::baddbmm", baddbmm);
+  r.add("aten::addbmm", addbmm);
+  r.add("aten::dot", dot);
+  r.add("aten::vdot", dot);
+  r.add("aten::mv", mv);
+  r.add("aten::outer", outer);
+  r.add("aten::ger", outer);
+  r.add("aten::einsum", einsum);
 }
 
 }  // namespace flopscope

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "db/model/records.h"
 
@@ -18,8 +19,8 @@ struct FlopsResult {
   double macs = 0;
   double bytes_read = 0;
   double bytes_written = 0;
-  bool estimate = false;   // true when the formula had to assume something (see note)
-  std::string_view note;   // static text: which formula, or what was assumed
+  bool estimate = false;  // true when the formula had to assume something (see note)
+  std::string_view note;  // static text: which formula, or what was assumed
 };
 
 using FlopsFormula = FlopsResult (*)(std::span<const OpArg> args);
@@ -32,8 +33,11 @@ class FlopsRegistry {
   // Registers a formula under a full op name, e.g. "aten::linear".
   void add(std::string_view op_name, FlopsFormula formula);
   bool has(std::string_view op_name) const;
+  // Unknown op: known = false. A known op whose tensors lack a dtype is marked an estimate.
   FlopsResult evaluate(std::string_view op_name, std::span<const OpArg> args) const;
   std::size_t size() const { return formulas_.size(); }
+  // Every registered op name, sorted (for coverage listings).
+  std::vector<std::string> names() const;
 
  private:
   struct Hash {
@@ -47,5 +51,12 @@ class FlopsRegistry {
 void register_matmul_family(FlopsRegistry& r);
 void register_conv_family(FlopsRegistry& r);
 void register_attention_family(FlopsRegistry& r);
+void register_normalization_family(FlopsRegistry& r);
+void register_softmax_family(FlopsRegistry& r);
+void register_activation_family(FlopsRegistry& r);
+void register_elementwise_family(FlopsRegistry& r);
+void register_reduction_family(FlopsRegistry& r);
+void register_pooling_family(FlopsRegistry& r);
+void register_data_movement_family(FlopsRegistry& r);
 
 }  // namespace flopscope

@@ -2,6 +2,8 @@
 // observer and writes the run database.
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "analyzer/op_costs.h"
 #include "cli/command.h"
 #include "collector/torch/torch_profiler.h"
@@ -18,21 +20,46 @@ class ProfileCommand final : public Command {
     app.add_option("model", options_.model_path, "TorchScript model (torch.jit.save output)")->required();
     app.add_option("--input", specs_,
                    "Input spec, one per forward() argument: DTYPE[D0,D1,...][@LOW:HIGH], e.g. float32[1,3,224,224], "
-                   "int64[1,4096]@0:32000 (integers default to [0,100))")
-        ->required();
-    app.add_option("--iters", options_.iterations, "Measured iterations (default 10)");
+                   "int64[1,4096]@0:32000 (integers default to [0,100))");
+    app.add_option("--inputs", inputs_dir_,
+                   "Directory of request files (.npy arrays or .txt token ids); files in DIR/<set>/ are tagged <set>");
+    app.add_option("--input-file", input_files_, "A request file (.npy or .txt); repeatable");
+    app.add_flag("--activations", options_.activations,
+                 "Record per module call output statistics (norm, max |x|, zeros, change vs input) for "
+                 "`report --candidates`; costs extra time, reported at the end");
+    iters_option_ = app.add_option("--iters", options_.iterations,
+                   "Measured iterations (default 10; with request files: passes over the set, default 1)");
     app.add_option("--warmup", options_.warmup, "Warmup iterations, not recorded (default 2)");
-    app.add_option("--threads", options_.threads, "Intra-op threads (default: LibTorch's choice)");
+    app.add_option("--threads", options_.threads, "Intra-op threads (default: one per CPU core)");
     app.add_option("--seed", options_.seed, "Seed for the random inputs (default 0)");
     app.add_option("-o,--output", output_, "Run database to write")->required();
     app.add_flag("--force", force_, "Overwrite the output database");
   }
 
   int run() override {
+    iters_given_ = iters_option_ != nullptr && iters_option_->count() > 0;
     // Cheap checks before loading the model: a bad spec or output path fails at once.
     StatusOr<std::vector<InputSpec>> specs = parse_input_specs(specs_);
     if (!specs.ok()) return report_error(specs.status());
     options_.inputs = *specs;
+    if (!inputs_dir_.empty()) {
+      auto files = read_input_dir(inputs_dir_);
+      if (!files.ok()) return report_error(files.status());
+      options_.requests = std::move(*files);
+    }
+    for (const auto& f : input_files_) {
+      auto std_path = std::filesystem::path(f);
+      auto file = read_input_file(f, std_path.stem().string());
+      if (!file.ok()) return report_error(file.status());
+      options_.requests.push_back(std::move(*file));
+    }
+    if (options_.inputs.empty() && options_.requests.empty()) {
+      return report_error(InvalidArgument("give the model's inputs: --input SPEC, --inputs DIR or --input-file FILE"));
+    }
+    if (!options_.inputs.empty() && !options_.requests.empty()) {
+      return report_error(InvalidArgument("--input (random inputs) and --inputs/--input-file (request files) exclude each other"));
+    }
+    if (!options_.requests.empty() && !iters_given_) options_.iterations = 1;
     if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
     options_.tool_version = FLOPSCOPE_VERSION_STRING;
     options_.command_line = "flopscope profile " + options_.model_path;
@@ -45,6 +72,17 @@ class ProfileCommand final : public Command {
     if (!profile.ok()) return report_error(profile.status());
     RunData& run = profile->run;
     assign_op_costs(run.ops);
+    if (options_.activations) {
+      double forward_ns = 0;
+      for (double t : profile->iteration_wall_ns) forward_ns += t;
+      std::string cost = fmt::format("{:.1f} ms computing statistics of {} module calls, {:.1f}% of the measured "
+                                     "forward time",
+                                     profile->activation_cost_ns / 1e6, run.activations.size(),
+                                     forward_ns > 0 ? 100 * profile->activation_cost_ns / forward_ns : 0.0);
+      run.quality.push_back({"activation statistics cost (ms)",
+                             static_cast<std::int64_t>(profile->activation_cost_ns / 1e6), Severity::kInfo, cost});
+      std::fprintf(stderr, "flopscope: --activations: %s\n", cost.c_str());
+    }
 
     StatusOr<std::unique_ptr<RunSink>> sink = create_run_database(output_, force_);
     if (!sink.ok()) return report_error(sink.status());
@@ -57,6 +95,10 @@ class ProfileCommand final : public Command {
  private:
   TorchProfileOptions options_;
   std::vector<std::string> specs_;
+  std::string inputs_dir_;
+  std::vector<std::string> input_files_;
+  CLI::Option* iters_option_ = nullptr;
+  bool iters_given_ = false;
   std::string output_;
   bool force_ = false;
 };

@@ -1,6 +1,8 @@
 // LibTorch TU: the RecordFunction callback. Kept apart from the model-loading TU so each compiles alone.
 #include "collector/torch/op_observer.h"
 
+#include <ATen/Functions.h>
+#include <ATen/core/function_schema.h>
 #include <ATen/record_function.h>
 #include <torch/csrc/jit/runtime/interpreter.h>
 
@@ -8,7 +10,9 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <limits>
 #include <sstream>
+#include <unordered_map>
 
 #include "db/model/dtype.h"
 
@@ -20,12 +24,33 @@ std::int64_t now_ns() {
       .count();
 }
 
+// A module call still open on a thread (activation statistics): its input, and the latest output of its ops.
+struct OpenCall {
+  Id module = kNoId;
+  int iteration = 0;
+  at::Tensor x;
+  at::Tensor y;
+};
+
 // One per thread that ran an op; parent links are indices into `ops` until finish().
 struct ThreadBuffer {
   std::vector<OpRecord> ops;
   std::vector<std::int32_t> open;  // stack of indices of ops still running
   std::int64_t thread = 0;
+  std::vector<OpenCall> calls;     // open module calls, root-most first
+  std::unordered_map<Id, int> call_counts;
+  int call_count_iteration = -1;
 };
+
+// Set while the observer itself runs aten ops (activation statistics), so that those are not recorded.
+thread_local bool t_busy = false;
+
+at::Tensor first_tensor(c10::ArrayRef<const c10::IValue> values) {
+  for (const auto& v : values) {
+    if (v.isTensor() && v.toTensor().defined()) return v.toTensor();
+  }
+  return {};
+}
 
 // Each observer gets a fresh generation, so a thread never reuses a buffer of an earlier observer.
 std::atomic<std::uint64_t> g_generation{0};
@@ -73,10 +98,53 @@ OpArg to_arg(const c10::IValue& v) {
   return a;
 }
 
+// Boxed calls (the TorchScript interpreter's) hand RecordFunction the whole interpreter stack, for inputs
+// and outputs alike; an op's own arguments and results are the last N entries, N from its schema (cached per
+// overload, per thread).
+struct ArgCounts {
+  std::size_t inputs = SIZE_MAX;
+  std::size_t outputs = SIZE_MAX;
+};
+
+const ArgCounts& arg_counts(const at::RecordFunction& fn) {
+  static const ArgCounts kUnknown;
+  auto name = fn.operator_name();
+  if (!name) return kUnknown;
+  thread_local std::unordered_map<std::string, ArgCounts> cache;
+  std::string key = name->name + "." + name->overload_name;
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    ArgCounts c;
+    auto schema = fn.operator_schema();
+    if (schema && !schema->is_vararg()) c.inputs = schema->arguments().size();
+    if (schema && !schema->is_varret()) c.outputs = schema->returns().size();
+    it = cache.emplace(std::move(key), c).first;
+  }
+  return it->second;
+}
+
+c10::ArrayRef<const c10::IValue> last(c10::ArrayRef<const c10::IValue> values, std::size_t n) {
+  return n < values.size() ? values.slice(values.size() - n) : values;
+}
+
+c10::ArrayRef<const c10::IValue> own_inputs(const at::RecordFunction& fn) {
+  return last(fn.inputs(), arg_counts(fn).inputs);
+}
+
+c10::ArrayRef<const c10::IValue> own_outputs(const at::RecordFunction& fn) {
+  const auto& outs = fn.outputs();
+  return last(c10::ArrayRef<const c10::IValue>(outs.data(), outs.size()), arg_counts(fn).outputs);
+}
+
 }  // namespace
 
 struct OpObserver::State {
   const ModuleTree* tree = nullptr;
+  bool activations = false;
+  std::string input_tag;
+  std::vector<ActivationRecord> activation_records;
+  std::int64_t activation_ns = 0;
+  std::int64_t activation_failures = 0;
   at::CallbackHandle handle = 0;
   std::int64_t origin = now_ns();
   std::atomic<std::int64_t> sequence{0};
@@ -99,6 +167,58 @@ struct OpObserver::State {
     }
     return *tls;
   }
+
+  // Closes open calls deeper than `keep`, deepest first, recording statistics of their outputs.
+  void close_calls(ThreadBuffer& b, std::size_t keep) {
+    while (b.calls.size() > keep) {
+      OpenCall c = std::move(b.calls.back());
+      b.calls.pop_back();
+      if (!c.y.defined() || c.y.numel() == 0) continue;
+      std::int64_t t0 = now_ns();
+      t_busy = true;
+      try {
+        activation_records.push_back(statistics(c, b));
+      } catch (const std::exception&) {
+        // A tensor the statistics cannot handle (e.g. a quantized one) is skipped, not fatal.
+        ++activation_failures;
+      }
+      t_busy = false;
+      activation_ns += now_ns() - t0;
+    }
+  }
+
+  ActivationRecord statistics(const OpenCall& c, ThreadBuffer& b) {
+      ActivationRecord a;
+      a.module_id = c.module;
+      a.iteration = c.iteration;
+      if (b.call_count_iteration != c.iteration) {
+        b.call_counts.clear();
+        b.call_count_iteration = c.iteration;
+      }
+      a.call = b.call_counts[c.module]++;
+      a.input_tag = input_tag;
+      // Single-pass reductions on the tensor as it is (float32/64), so no full copy in double.
+      at::Tensor y = c.y.detach();
+      if (y.scalar_type() != at::kFloat && y.scalar_type() != at::kDouble) y = y.to(at::kFloat);
+      a.numel = y.numel();
+      a.out_l2 = at::linalg_vector_norm(y, 2).item<double>();
+      a.out_max_abs = at::linalg_vector_norm(y, std::numeric_limits<double>::infinity()).item<double>();
+      a.out_zero_fraction =
+          1.0 - static_cast<double>(at::count_nonzero(y).item<std::int64_t>()) / static_cast<double>(a.numel);
+      if (c.x.defined() && c.x.sizes() == c.y.sizes()) {
+        at::Tensor x = c.x.detach().to(y.scalar_type());
+        double x_norm = at::linalg_vector_norm(x, 2).item<double>();
+        double diff = at::linalg_vector_norm(y.sub(x), 2).item<double>();
+        a.has_rel_change = true;
+        a.rel_change = x_norm > 0 ? diff / x_norm : (diff > 0 ? std::numeric_limits<double>::infinity() : 0);
+      }
+      return a;
+  }
+
+  void close_all_calls() {
+    std::lock_guard lock(mu);
+    for (auto& b : buffers) close_calls(*b, 0);
+  }
 };
 
 namespace {
@@ -106,12 +226,13 @@ namespace {
 std::atomic<OpObserver::State*> g_active{nullptr};
 }  // namespace
 
-OpObserver::OpObserver(const ModuleTree& tree) : state_(std::make_unique<State>()) {
+OpObserver::OpObserver(const ModuleTree& tree, bool activations) : state_(std::make_unique<State>()) {
   state_->tree = &tree;
+  state_->activations = activations;
   g_active = state_.get();
   auto start = [](const at::RecordFunction& fn) -> std::unique_ptr<at::ObserverContext> {
     State* s = g_active.load(std::memory_order_acquire);
-    if (s == nullptr) return nullptr;
+    if (s == nullptr || t_busy) return nullptr;
     ThreadBuffer& b = s->buffer();
     OpRecord op;
     op.name = fn.name();
@@ -127,18 +248,28 @@ OpObserver::OpObserver(const ModuleTree& tree) : state_(std::make_unique<State>(
       // Only outermost ops pay for the interpreter's call stack; nested ops inherit their caller's module.
       op.module_id = s->tree->resolve(parse_torchscript_hierarchy(torch::jit::currentModuleHierarchy()));
     }
-    auto inputs = fn.inputs();
+    auto inputs = own_inputs(fn);
     op.args.reserve(inputs.size());
     for (const auto& v : inputs) op.args.push_back(to_arg(v));
+    if (s->activations && op.depth == 0) {
+      // Close the calls this op is not part of, open the ones it enters (input: its first tensor).
+      std::vector<Id> chain = s->tree->chain(op.module_id);
+      std::size_t common = 0;
+      while (common < b.calls.size() && common < chain.size() && b.calls[common].module == chain[common]) ++common;
+      s->close_calls(b, common);
+      for (std::size_t k = common; k < chain.size(); ++k) {
+        b.calls.push_back({chain[k], op.iteration, first_tensor(inputs), {}});
+      }
+    }
     op.start_ns = now_ns() - s->origin;
     auto index = static_cast<std::int32_t>(b.ops.size());
     b.ops.push_back(std::move(op));
     b.open.push_back(index);
     return std::make_unique<Context>(index);
   };
-  auto end = [](const at::RecordFunction&, at::ObserverContext* ctx) {
+  auto end = [](const at::RecordFunction& fn, at::ObserverContext* ctx) {
     State* s = g_active.load(std::memory_order_acquire);
-    if (s == nullptr || ctx == nullptr) return;
+    if (s == nullptr || ctx == nullptr || t_busy) return;
     std::int64_t t = now_ns() - s->origin;
     ThreadBuffer& b = s->buffer();
     auto index = static_cast<Context*>(ctx)->index;
@@ -146,9 +277,18 @@ OpObserver::OpObserver(const ModuleTree& tree) : state_(std::make_unique<State>(
     b.ops[static_cast<std::size_t>(index)].duration_ns = t - b.ops[static_cast<std::size_t>(index)].start_ns;
     auto it = std::find(b.open.rbegin(), b.open.rend(), index);
     if (it != b.open.rend()) b.open.erase(std::next(it).base());
+    if (s->activations && b.open.empty() && !b.calls.empty()) {
+      at::Tensor y = first_tensor(own_outputs(fn));
+      if (y.defined()) {
+        for (auto& c : b.calls) c.y = y;
+      }
+    }
   };
   state_->handle = at::addGlobalCallback(
-      at::RecordFunctionCallback(start, end).needsInputs(true).scopes({at::RecordScope::FUNCTION}));
+      at::RecordFunctionCallback(start, end)
+          .needsInputs(true)
+          .needsOutputs(activations)
+          .scopes({at::RecordScope::FUNCTION}));
 }
 
 OpObserver::~OpObserver() {
@@ -158,9 +298,22 @@ OpObserver::~OpObserver() {
   }
 }
 
-void OpObserver::set_iteration(int iteration) { state_->iteration = iteration; }
+void OpObserver::set_iteration(int iteration) {
+  if (state_->activations) state_->close_all_calls();  // a module call never spans two requests
+  state_->iteration = iteration;
+}
+
+void OpObserver::set_input_tag(const std::string& tag) {
+  if (state_->activations) state_->close_all_calls();
+  state_->input_tag = tag;
+}
+
+std::vector<ActivationRecord> OpObserver::take_activations() { return std::move(state_->activation_records); }
+
+double OpObserver::activation_cost_ns() const { return static_cast<double>(state_->activation_ns); }
 
 std::vector<OpRecord> OpObserver::finish() {
+  if (state_->activations) state_->close_all_calls();
   at::removeCallback(state_->handle);
   state_->handle = 0;
   g_active = nullptr;

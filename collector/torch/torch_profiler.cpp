@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <thread>
 #include <fstream>
 
 #include "collector/torch/op_observer.h"
@@ -133,6 +134,12 @@ std::vector<c10::IValue> make_inputs(const std::vector<InputSpec>& specs, std::u
   return inputs;
 }
 
+at::Tensor tensor_from_file(const InputFile& f) {
+  at::Tensor t = torch::from_blob(const_cast<char*>(f.data.data()), f.shape,
+                                  torch::TensorOptions().dtype(scalar_type(f.dtype)));
+  return t.clone();  // own the memory
+}
+
 }  // namespace
 
 StatusOr<RunData> inspect_torchscript(const std::string& model_path) {
@@ -158,14 +165,16 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
   for (std::size_t i = 1; i < schema.arguments().size(); ++i) {
     if (!schema.arguments()[i].default_value()) ++required;
   }
-  if (o.inputs.size() < required || o.inputs.size() > expected) {
+  const std::size_t given = o.requests.empty() ? o.inputs.size() : 1;
+  if (given < required || given > expected) {
     std::string names;
     for (std::size_t i = 1; i < schema.arguments().size(); ++i) names += (i > 1 ? ", " : "") + schema.arguments()[i].name();
     return InvalidArgument(o.model_path + ": forward(" + names + ") takes " + std::to_string(required) +
                            (required == expected ? "" : "-" + std::to_string(expected)) + " input(s), but " +
-                           std::to_string(o.inputs.size()) + " --input spec(s) were given");
+                           std::to_string(given) + (o.requests.empty() ? " --input spec(s) were given" : " input file per request was given"));
   }
-  if (o.threads > 0) at::set_num_threads(o.threads);
+  // LibTorch's OpenMP default can be 1 thread; use every core unless told otherwise.
+  at::set_num_threads(o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
 
   TorchProfile result;
   RunData& run = result.run;
@@ -175,6 +184,9 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
   run.info.device = cpu_model();
   run.info.host = host_name();
   for (const auto& s : o.inputs) run.info.input_spec += (run.info.input_spec.empty() ? "" : "; ") + s.to_string();
+  if (!o.requests.empty()) {
+    run.info.input_spec = std::to_string(o.requests.size()) + " request file(s)";
+  }
   run.info.iterations = o.iterations;
   run.info.warmup = o.warmup;
   run.info.threads = at::get_num_threads();
@@ -186,29 +198,57 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
   ModuleTree tree(run.modules);
   run.params = param_records(m, tree);
 
-  std::vector<c10::IValue> inputs = make_inputs(o.inputs, o.seed);
+  // One request = the inputs of one forward call, with its input-set tag.
+  struct Request {
+    std::vector<c10::IValue> inputs;
+    std::string tag;
+    std::string what;  // for error messages
+  };
+  std::vector<Request> requests;
+  if (o.requests.empty()) {
+    std::string specs;
+    for (const auto& s : o.inputs) specs += (specs.empty() ? "--input " : " --input ") + s.text;
+    requests.push_back({make_inputs(o.inputs, o.seed), "", specs});
+  } else {
+    for (const auto& f : o.requests) requests.push_back({{tensor_from_file(f)}, f.tag, f.path});
+  }
+  const int measured = o.iterations * static_cast<int>(requests.size());
   torch::NoGradGuard no_grad;
-  const int total = o.warmup + o.iterations;
+  const int total = o.warmup + measured;
+  const Request* current = &requests.front();
   try {
     for (int i = 0; i < o.warmup; ++i) {
-      m.forward(inputs);
+      m.forward(requests.front().inputs);
       if (o.on_iteration) o.on_iteration(i + 1, total);
     }
     std::unique_ptr<OpObserver> observer;
-    if (o.observe) observer = std::make_unique<OpObserver>(tree);
-    for (int i = 0; i < o.iterations; ++i) {
-      if (observer) observer->set_iteration(i);
-      auto t0 = std::chrono::steady_clock::now();
-      m.forward(inputs);
-      auto t1 = std::chrono::steady_clock::now();
-      result.iteration_wall_ns.push_back(static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
-      if (o.on_iteration) o.on_iteration(o.warmup + i + 1, total);
+    if (o.observe) observer = std::make_unique<OpObserver>(tree, o.activations);
+    int iteration = 0;
+    for (int pass = 0; pass < o.iterations; ++pass) {
+      for (const auto& r : requests) {
+        current = &r;
+        if (observer) {
+          observer->set_input_tag(r.tag);
+          observer->set_iteration(iteration);
+        }
+        auto t0 = std::chrono::steady_clock::now();
+        m.forward(r.inputs);
+        auto t1 = std::chrono::steady_clock::now();
+        result.iteration_wall_ns.push_back(
+            static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
+        ++iteration;
+        if (o.on_iteration) o.on_iteration(o.warmup + iteration, total);
+      }
     }
-    if (observer) run.ops = observer->finish();
+    if (observer) {
+      run.ops = observer->finish();
+      run.activations = observer->take_activations();
+      result.activation_cost_ns = observer->activation_cost_ns();
+    }
+    run.info.iterations = measured;
   } catch (const c10::Error& e) {
-    std::string specs;
-    for (const auto& s : o.inputs) specs += (specs.empty() ? "" : " ") + s.text;
-    return InvalidArgument(o.model_path + ": forward failed with --input " + specs + ": " +
+    std::string specs = current->what;
+    return InvalidArgument(o.model_path + ": forward failed with " + specs + ": " +
                            first_line(e.what_without_backtrace()));
   } catch (const std::exception& e) {
     return InvalidArgument(o.model_path + ": forward failed: " + first_line(e.what()));

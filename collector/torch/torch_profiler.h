@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/torch/input_files.h"
 #include "collector/torch/input_spec.h"
 #include "db/model/run_data.h"
 #include "db/model/status.h"
@@ -19,9 +20,13 @@ struct TorchProfileOptions {
   std::vector<InputSpec> inputs;
   int iterations = 10;
   int warmup = 2;
-  int threads = 0;  // 0: LibTorch's default
+  int threads = 0;  // 0: one per CPU core
   std::uint64_t seed = 0;
+  // Requests read from files (--inputs / --input-file) replace the random inputs: each is one forward of a
+  // single-input model, tagged with its input set; `iterations` passes run over the whole set.
+  std::vector<InputFile> requests;
   bool observe = true;  // false runs the same loop without the op observer (overhead baseline)
+  bool activations = false;  // per module call output statistics (ActivationRecord)
   std::string tool_version;
   std::string command_line;
   std::function<void(int done, int total)> on_iteration;  // progress, warmup included
@@ -30,6 +35,7 @@ struct TorchProfileOptions {
 struct TorchProfile {
   RunData run;                           // ops carry shapes; FLOPs are assigned by the analyzer
   std::vector<double> iteration_wall_ns;  // wall time of each measured forward call
+  double activation_cost_ns = 0;          // time spent computing activation statistics
 };
 
 StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& options);

@@ -22,7 +22,12 @@ constexpr std::array<DtypeInfo, 17> kDtypes{{
 }};
 
 // Aliases seen in PyTorch (c10 names, torch.* reprs), Kineto traces and safetensors headers.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 34> kAliases{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 46> kAliases{{
+    // c10::ScalarType names (c10::toString).
+    {"Float", "float32"},        {"Double", "float64"},      {"Half", "float16"},
+    {"BFloat16", "bfloat16"},    {"Long", "int64"},          {"Int", "int32"},
+    {"Short", "int16"},          {"Char", "int8"},           {"Byte", "uint8"},
+    {"Bool", "bool"},            {"ComplexFloat", "complex64"}, {"ComplexDouble", "complex128"},
     {"float", "float32"},        {"c10::Float", "float32"},   {"F32", "float32"},
     {"double", "float64"},       {"c10::Double", "float64"},  {"F64", "float64"},
     {"c10::Half", "float16"},    {"half", "float16"},         {"F16", "float16"},

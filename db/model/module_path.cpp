@@ -21,6 +21,17 @@ Id ModuleTree::find(std::string_view path) const {
   return it == by_path_.end() ? kNoId : it->second;
 }
 
+Id ModuleTree::parent_of(Id id) const {
+  auto it = index_.find(id);
+  return it == index_.end() ? kNoId : modules_[it->second].parent_id;
+}
+
+std::vector<Id> ModuleTree::chain(Id id) const {
+  std::vector<Id> out;
+  for (Id m = id; m != kNoId && parent_of(m) != kNoId; m = parent_of(m)) out.push_back(m);
+  return {out.rbegin(), out.rend()};
+}
+
 Id ModuleTree::resolve(const std::vector<ModuleFrame>& frames) const {
   if (modules_.empty()) return kNoId;
   Id current = modules_[0].id;

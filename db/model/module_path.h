@@ -26,6 +26,10 @@ class ModuleTree {
   const std::vector<ModuleRecord>& modules() const { return modules_; }
   // Id of a module by dotted path, kNoId when absent.
   Id find(std::string_view path) const;
+  // Parent of a module, kNoId for the root or an unknown id.
+  Id parent_of(Id id) const;
+  // The module and its ancestors below the root, root-most first.
+  std::vector<Id> chain(Id id) const;
   // Resolves a chain of frames below the root to a module id. Frames whose names are not children of the
   // current module are looked up one level down through containers that are never called themselves
   // (ModuleList, Sequential, ModuleDict); the frame type breaks ties. Unresolvable frames stop the walk:

@@ -1,5 +1,7 @@
 #include "db/model/records.h"
 
+#include <cmath>
+
 #include "db/model/run_sink.h"
 
 namespace flopscope {
@@ -37,6 +39,10 @@ KernelKind kernel_kind_from_string(const std::string& s) {
   return from_string(s, kKernelKinds, KernelKind::kKernel);
 }
 
+double ActivationRecord::out_rms() const {
+  return numel > 0 ? out_l2 / std::sqrt(static_cast<double>(numel)) : 0;
+}
+
 Status write_run(RunSink& sink, const RunData& run) {
   FS_RETURN_IF_ERROR(sink.begin(run.info));
   FS_RETURN_IF_ERROR(sink.add_modules(run.modules));
@@ -44,6 +50,7 @@ Status write_run(RunSink& sink, const RunData& run) {
   FS_RETURN_IF_ERROR(sink.add_kernels(run.kernels));
   FS_RETURN_IF_ERROR(sink.add_params(run.params));
   FS_RETURN_IF_ERROR(sink.add_graph(run.graph_nodes, run.graph_edges));
+  if (!run.activations.empty()) FS_RETURN_IF_ERROR(sink.add_activations(run.activations));
   FS_RETURN_IF_ERROR(sink.add_quality(run.quality));
   return sink.finish();
 }

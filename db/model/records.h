@@ -151,6 +151,22 @@ struct GraphEdge {
   std::string label;  // tensor shape on the edge, if known
 };
 
+// Statistics of one module call's output (and of its input where the shapes match), recorded with
+// `profile --activations`: how the module behaves, not what it costs.
+struct ActivationRecord {
+  Id module_id = kNoId;
+  int iteration = 0;
+  int call = 0;           // call index of this module within the iteration
+  std::string input_tag;  // the input set the request came from ("" for random inputs)
+  std::int64_t numel = 0; // elements of the output
+  double out_l2 = 0;
+  double out_max_abs = 0;
+  double out_zero_fraction = 0;  // exact zeros
+  bool has_rel_change = false;   // the output has the input's shape
+  double rel_change = 0;         // ||y - x|| / ||x||
+  double out_rms() const;        // out_l2 / sqrt(numel)
+};
+
 // One row of the data-quality table: a kind of problem, how often it happened, how bad it is.
 struct QualityIssue {
   std::string what;

@@ -15,6 +15,7 @@ struct RunData {
   std::vector<ParamRecord> params;
   std::vector<GraphNode> graph_nodes;
   std::vector<GraphEdge> graph_edges;
+  std::vector<ActivationRecord> activations;
   std::vector<QualityIssue> quality;
 };
 

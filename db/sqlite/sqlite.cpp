@@ -32,10 +32,12 @@ Status error_status(sqlite3* db, int rc, const std::string& path, std::string_vi
   // The connection's message is more specific than the code's ("no such table: run"), but only when
   // it belongs to this error.
   const char* msg = (db != nullptr && sqlite3_errcode(db) == rc) ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  const StatusCode code = status_code_for(rc);
   std::string text = path + ": ";
   if (!what.empty()) text.append(what).append(": ");
+  if (code == StatusCode::kCorrupt) text += "corrupt SQLite file: ";
   text += msg;
-  return {status_code_for(rc), std::move(text)};
+  return {code, std::move(text)};
 }
 
 StatusOr<Database> Database::open(const std::string& path, int flags, const std::string& name) {
@@ -48,6 +50,7 @@ StatusOr<Database> Database::open(const std::string& path, int flags, const std:
     return s;
   }
   sqlite3_extended_result_codes(db, 1);
+  sqlite3_busy_timeout(db, 5000);  // another process writing the file: wait a little, then "database is locked"
   return Database(db, shown);
 }
 

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -85,7 +86,10 @@ class Statement {
   bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
   std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
   int int32(int col) const { return sqlite3_column_int(stmt_, col); }
-  double real(int col) const { return sqlite3_column_double(stmt_, col); }
+  // SQLite stores NaN as NULL: NULL reads back as NaN.
+  double real(int col) const {
+    return is_null(col) ? std::numeric_limits<double>::quiet_NaN() : sqlite3_column_double(stmt_, col);
+  }
   std::string_view text(int col) const;
   std::string str(int col) const { return std::string(text(col)); }
   // NULL reads back as kNoId.

@@ -1,6 +1,15 @@
 #include "db_test_util.h"
 
+#include "db/run_database.h"
+
 namespace flopscope::testing {
+
+::testing::AssertionResult write_run_file(const std::string& path, const RunData& run) {
+  auto sink = create_run_database(path, true);
+  if (!sink.ok()) return ::testing::AssertionFailure() << sink.status().message();
+  if (Status s = write_run(**sink, run); !s.ok()) return ::testing::AssertionFailure() << s.message();
+  return ::testing::AssertionSuccess();
+}
 
 RunData sample_run() {
   RunData r;
@@ -94,6 +103,20 @@ RunData sample_run() {
   r.quality = {{"op without FLOPs formula: aten::gelu", 17, Severity::kWarning, "3.2% of op time"},
                {"kernels without an op", 2, Severity::kError, ""},
                {"clock skew corrected", 1, Severity::kInfo, "12 ns"}};
+  ActivationRecord zero_like;
+  zero_like.module_id = 3;
+  zero_like.iteration = 1;
+  zero_like.call = 2;
+  zero_like.input_tag = "structured";
+  zero_like.numel = 4096;
+  zero_like.out_l2 = 1.5e-9;
+  zero_like.out_max_abs = 2.5e-10;
+  zero_like.out_zero_fraction = 0.25;
+  ActivationRecord identity_like = zero_like;
+  identity_like.input_tag = "";
+  identity_like.has_rel_change = true;
+  identity_like.rel_change = 1e-7;
+  r.activations = {zero_like, identity_like};
   return r;
 }
 
@@ -214,6 +237,20 @@ void expect_equal(const GraphEdge& a, const GraphEdge& b) {
   EXPECT_EQ(label, b.label);
 }
 
+void expect_equal(const ActivationRecord& a, const ActivationRecord& b) {
+  const auto& [module, iteration, call, tag, numel, l2, max_abs, zeros, has_rel, rel] = a;
+  EXPECT_EQ(module, b.module_id);
+  EXPECT_EQ(iteration, b.iteration);
+  EXPECT_EQ(call, b.call);
+  EXPECT_EQ(tag, b.input_tag);
+  EXPECT_EQ(numel, b.numel);
+  EXPECT_EQ(l2, b.out_l2);
+  EXPECT_EQ(max_abs, b.out_max_abs);
+  EXPECT_EQ(zeros, b.out_zero_fraction);
+  EXPECT_EQ(has_rel, b.has_rel_change);
+  EXPECT_EQ(rel, b.rel_change);
+}
+
 void expect_equal(const QualityIssue& a, const QualityIssue& b) {
   const auto& [what, count, severity, detail] = a;
   EXPECT_EQ(what, b.what);
@@ -231,7 +268,7 @@ void expect_all_equal(const std::vector<T>& a, const std::vector<T>& b, const ch
 }  // namespace
 
 void expect_equal(const RunData& a, const RunData& b) {
-  const auto& [info, modules, ops, kernels, params, nodes, edges, quality] = a;
+  const auto& [info, modules, ops, kernels, params, nodes, edges, activations, quality] = a;
   expect_equal(info, b.info);
   expect_all_equal(modules, b.modules, "modules");
   expect_all_equal(ops, b.ops, "ops");
@@ -239,6 +276,7 @@ void expect_equal(const RunData& a, const RunData& b) {
   expect_all_equal(params, b.params, "params");
   expect_all_equal(nodes, b.graph_nodes, "graph nodes");
   expect_all_equal(edges, b.graph_edges, "graph edges");
+  expect_all_equal(activations, b.activations, "activations");
   expect_all_equal(quality, b.quality, "quality");
 }
 

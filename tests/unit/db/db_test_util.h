@@ -39,6 +39,9 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// Writes `run` as a new run database at `path` (replacing a file there).
+::testing::AssertionResult write_run_file(const std::string& path, const RunData& run);
+
 // A small run in which every field of every record holds a value that differs from its default.
 RunData sample_run();
 
@@ -49,6 +52,7 @@ void expect_equal(const KernelRecord& a, const KernelRecord& b);
 void expect_equal(const ParamRecord& a, const ParamRecord& b);
 void expect_equal(const GraphNode& a, const GraphNode& b);
 void expect_equal(const GraphEdge& a, const GraphEdge& b);
+void expect_equal(const ActivationRecord& a, const ActivationRecord& b);
 void expect_equal(const QualityIssue& a, const QualityIssue& b);
 void expect_equal(const RunData& a, const RunData& b);
 

@@ -1,6 +1,10 @@
 // Writing a run and reading it back gives the same records, field by field.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <iterator>
+#include <limits>
+
 #include "db/run_database.h"
 #include "db_test_util.h"
 
@@ -13,10 +17,7 @@ TEST(RunDatabaseRoundTrip, EveryFieldOfEveryRecord) {
   TempDir dir;
   const std::string path = dir.file("run.db");
   RunData run = testing::sample_run();
-  auto sink = create_run_database(path, false);
-  ASSERT_TRUE(sink.ok()) << sink.status().message();
-  ASSERT_TRUE(write_run(**sink, run).ok());
-  sink->reset();
+  ASSERT_TRUE(testing::write_run_file(path, run));
 
   auto back = read_run_database(path);
   ASSERT_TRUE(back.ok()) << back.status().message();
@@ -29,12 +30,46 @@ TEST(RunDatabaseRoundTrip, EmptyRunKeepsItsInfo) {
   const std::string path = dir.file("empty.db");
   RunData run;
   run.info.tool_version = "x";
-  auto sink = create_run_database(path, false);
-  ASSERT_TRUE(sink.ok()) << sink.status().message();
-  ASSERT_TRUE(write_run(**sink, run).ok());
+  ASSERT_TRUE(testing::write_run_file(path, run));
   auto back = read_run_database(path);
   ASSERT_TRUE(back.ok()) << back.status().message();
   testing::expect_equal(run, *back);
+}
+
+TEST(RunDatabaseRoundTrip, NonFiniteAndExtremeNumbers) {
+  // Weights can hold NaN and infinities; SQLite stores NaN as NULL, which must read back as NaN.
+  TempDir dir;
+  const std::string path = dir.file("nan.db");
+  const double values[] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::max(),
+                           std::numeric_limits<double>::denorm_min(), 0.1, 1e300, 9007199254740993.0};
+  RunData run;
+  Id id = 0;
+  for (double v : values) {
+    ParamRecord p;
+    p.id = id++;
+    p.l2 = p.max_abs = p.nonzero_fraction = v;
+    run.params.push_back(p);
+    KernelRecord k;
+    k.id = p.id;
+    k.flops_fp32 = k.bytes = v;
+    run.kernels.push_back(k);
+  }
+  ASSERT_TRUE(testing::write_run_file(path, run));
+  auto back = read_run_database(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back->params.size(), std::size(values));
+  for (std::size_t i = 0; i < std::size(values); ++i) {
+    const double v = values[i];
+    for (double got : {back->params[i].l2, back->params[i].max_abs, back->params[i].nonzero_fraction,
+                       back->kernels[i].flops_fp32, back->kernels[i].bytes}) {
+      if (std::isnan(v)) {
+        EXPECT_TRUE(std::isnan(got)) << i;
+      } else {
+        EXPECT_EQ(got, v) << i;
+      }
+    }
+  }
 }
 
 TEST(RunDatabaseRoundTrip, RecordsComeBackInIdOrder) {
@@ -47,9 +82,7 @@ TEST(RunDatabaseRoundTrip, RecordsComeBackInIdOrder) {
     k.name = "k" + std::to_string(id);
     run.kernels.push_back(k);
   }
-  auto sink = create_run_database(path, false);
-  ASSERT_TRUE(sink.ok());
-  ASSERT_TRUE(write_run(**sink, run).ok());
+  ASSERT_TRUE(testing::write_run_file(path, run));
   auto back = read_run_database(path);
   ASSERT_TRUE(back.ok()) << back.status().message();
   ASSERT_EQ(back->kernels.size(), 3u);
@@ -84,6 +117,32 @@ TEST(RunDatabaseRoundTrip, BatchesAcrossTransactions) {
   ASSERT_TRUE(back.ok()) << back.status().message();
   ASSERT_EQ(back->ops.size(), static_cast<std::size_t>(kRows));
   EXPECT_EQ(back->ops[kRows - 1].args[0].shape, (std::vector<std::int64_t>{kRows - 1, 2}));
+}
+
+TEST(RunDatabaseRoundTrip, LargeTablesReadInParallelKeepIdOrder) {
+  // Enough rows for the reader to split the table into id ranges; ids sparse, negative and near the int64
+  // limits so that range splitting must not overflow.
+  TempDir dir;
+  const std::string path = dir.file("wide.db");
+  RunData run;
+  constexpr std::int64_t kRows = 250'000;
+  constexpr std::int64_t kStep = 36'000'000'000'000;
+  for (std::int64_t i = 0; i < kRows; ++i) {
+    KernelRecord k;
+    k.id = (i - kRows / 2) * kStep;
+    k.correlation = i;
+    run.kernels.push_back(k);
+  }
+  run.kernels.back().id = std::numeric_limits<std::int64_t>::max();
+  run.kernels.front().id = std::numeric_limits<std::int64_t>::min() + 1;  // min() itself is kNoId's neighbour
+  ASSERT_TRUE(testing::write_run_file(path, run));
+  auto back = read_run_database(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back->kernels.size(), run.kernels.size());
+  for (std::size_t i = 0; i < run.kernels.size(); ++i) {
+    ASSERT_EQ(back->kernels[i].id, run.kernels[i].id) << i;
+    ASSERT_EQ(back->kernels[i].correlation, static_cast<std::int64_t>(i)) << i;
+  }
 }
 
 }  // namespace

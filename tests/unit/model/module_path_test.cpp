@@ -44,6 +44,13 @@ TEST(ModulePath, RecoversModuleListIndices) {
   EXPECT_EQ(t.resolve({}), 0);
 }
 
+TEST(ModulePath, ChainsRunFromTheRootDown) {
+  ModuleTree t = sonnet_like_tree();
+  EXPECT_EQ(t.chain(6), (std::vector<Id>{2, 3, 4, 6}));
+  EXPECT_TRUE(t.chain(0).empty());
+  EXPECT_EQ(t.parent_of(0), kNoId);
+}
+
 TEST(ModulePath, ShortTypeNames) {
   EXPECT_EQ(short_type_name("__torch__.torch.nn.modules.linear.___torch_mangle_0.Linear"), "Linear");
   EXPECT_EQ(short_type_name("Block"), "Block");

@@ -1,0 +1,102 @@
+#include "analyzer/diff/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace flopscope {
+namespace {
+
+bool differ(double a, double b, double tol) {
+  return std::fabs(b - a) > tol * std::max(std::fabs(a), std::fabs(b));
+}
+
+}  // namespace
+
+MedianDifference shift_interval(std::span<const double> a, std::span<const double> b) {
+  MedianDifference d;
+  std::vector<double> sa(a.begin(), a.end()), sb(b.begin(), b.end());
+  std::sort(sa.begin(), sa.end());
+  std::sort(sb.begin(), sb.end());
+  d.median_a = percentile_sorted(sa, 50);
+  d.median_b = percentile_sorted(sb, 50);
+  d.diff = d.median_b - d.median_a;
+  d.ci_low = d.ci_high = std::numeric_limits<double>::quiet_NaN();
+  const double n = static_cast<double>(a.size()), m = static_cast<double>(b.size());
+  if (a.empty() || b.empty()) return d;
+  // Rank of the bounds among the n*m pairwise differences: the Mann-Whitney critical value (normal
+  // approximation, two-sided 5%) plus one.
+  double k = std::floor(n * m / 2 - 1.959964 * std::sqrt(n * m * (n + m + 1) / 12));
+  if (k < 1) return d;  // too few samples for any 95% interval
+  std::vector<double> diffs;
+  diffs.reserve(a.size() * b.size());
+  for (double y : sb) {
+    for (double x : sa) diffs.push_back(y - x);
+  }
+  auto lo = static_cast<std::size_t>(k) - 1, hi = diffs.size() - static_cast<std::size_t>(k);
+  std::nth_element(diffs.begin(), diffs.begin() + static_cast<std::ptrdiff_t>(lo), diffs.end());
+  d.ci_low = diffs[lo];
+  std::nth_element(diffs.begin(), diffs.begin() + static_cast<std::ptrdiff_t>(hi), diffs.end());
+  d.ci_high = diffs[hi];
+  d.significant = d.ci_low > 0 || d.ci_high < 0;
+  return d;
+}
+
+MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, const DiffOptions& o, bool* significant) {
+  MedianDifference d;
+  d.median_a = a.p50;
+  d.median_b = b.p50;
+  d.diff = b.p50 - a.p50;
+  d.ci_low = d.ci_high = std::numeric_limits<double>::quiet_NaN();
+  *significant = false;
+  if (a.samples < kMinIterationsForStats || b.samples < kMinIterationsForStats) return d;
+  double rel = a.p50 > 0 ? std::fabs(d.diff) / a.p50 : (b.p50 > 0 ? 1.0 : 0.0);
+  if (rel < o.min_time_change) return d;
+  // The bootstrap's cost grows with resamples x iterations per row; the rank interval is cheap while the
+  // number of pairs is moderate.
+  if (a.values.size() * b.values.size() <= kMaxRankPairs) {
+    d = shift_interval(a.values, b.values);
+  } else {
+    d = median_difference(a.values, b.values, o.bootstrap_resamples);
+  }
+  *significant = d.significant;
+  return d;
+}
+
+bool costs_differ(const SideCost& a, const SideCost& b, const DiffOptions& o) {
+  return differ(a.ops, b.ops, 1e-9) || differ(a.kernels, b.kernels, 1e-9) ||
+         differ(a.flops, b.flops, o.cost_tolerance) || differ(a.bytes, b.bytes, o.cost_tolerance);
+}
+
+const char* to_string(DiffStatus s) {
+  switch (s) {
+    case DiffStatus::kVanished: return "VANISHED";
+    case DiffStatus::kNew: return "NEW";
+    case DiffStatus::kChanged: return "CHANGED";
+    case DiffStatus::kUnchanged: return "UNCHANGED";
+  }
+  return "?";
+}
+
+const char* to_string(WeightState s) {
+  switch (s) {
+    case WeightState::kNone: return "NONE";
+    case WeightState::kActive: return "ACTIVE";
+    case WeightState::kZeroed: return "ZEROED";
+    case WeightState::kErased: return "ERASED";
+  }
+  return "?";
+}
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::kVanished: return "VANISHED";
+    case Verdict::kNew: return "NEW";
+    case Verdict::kDormant: return "DORMANT";
+    case Verdict::kChanged: return "CHANGED";
+    case Verdict::kUnchanged: return "UNCHANGED";
+  }
+  return "?";
+}
+
+}  // namespace flopscope

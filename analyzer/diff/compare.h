@@ -1,0 +1,28 @@
+// How two sides of one module or op signature compare: the status rule shared by modules and ops.
+#pragma once
+
+#include <span>
+
+#include "analyzer/diff/diff.h"
+
+namespace flopscope {
+
+// Distribution-free 95% interval for the shift between two samples, from the Mann-Whitney test inverted
+// over the sorted pairwise differences b_j - a_i (Hodges-Lehmann). `diff` is still median(b) - median(a).
+// NaN bounds (not significant) when the samples are too small for a 95% interval.
+MedianDifference shift_interval(std::span<const double> a, std::span<const double> b);
+
+inline constexpr std::size_t kMaxRankPairs = 250'000;
+
+// Time of a module or op: computed only when the medians differ by at least min_time_change (smaller
+// changes are never called) and both sides have >= 3 iterations; otherwise the interval is NaN and the
+// change is not significant. The rank interval (shift_interval) while iterations_a x iterations_b <=
+// kMaxRankPairs, else the bootstrap median_difference().
+MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, const DiffOptions& o, bool* significant);
+
+// CHANGED when counts, FLOPs or bytes differ beyond the tolerance or time changed significantly.
+bool costs_differ(const SideCost& a, const SideCost& b, const DiffOptions& o);
+
+inline constexpr int kMinIterationsForStats = 3;
+
+}  // namespace flopscope

@@ -1,0 +1,147 @@
+#include "analyzer/diff/gates.h"
+
+#include <fmt/format.h>
+#include <fnmatch.h>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace flopscope {
+namespace {
+
+std::string pct(double f) { return fmt::format("{:+.2f}%", f * 100); }
+
+std::string list(const std::vector<std::string>& names, std::size_t max = 3) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < max; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > max) out += fmt::format(" and {} more", names.size() - max);
+  return out;
+}
+
+GateResult expect_vanished(const RunDiff& d, const std::string& glob) {
+  GateResult g{"expect-vanished " + glob, false, ""};
+  std::vector<std::string> vanished, alive;
+  double ops = 0, flops = 0;
+  for (const auto& m : d.modules) {
+    if (!m.a.present || !glob_match(glob, m.path)) continue;
+    if (m.status == DiffStatus::kVanished) {
+      vanished.push_back(m.path);
+      if (m.headline) {
+        ops += m.a.ops;
+        flops += m.a.flops;
+      }
+    } else {
+      alive.push_back(fmt::format("{} ({:g} ops/iter in B)", m.path, m.b.ops));
+    }
+  }
+  if (vanished.empty() && alive.empty()) {
+    g.message = "no module of A matches '" + glob + "'";
+  } else if (!alive.empty()) {
+    g.message = fmt::format("{} of {} matching modules still run in B: {}", alive.size(),
+                            alive.size() + vanished.size(), list(alive));
+  } else {
+    g.passed = true;
+    g.message = fmt::format("{} matching modules vanished ({:g} ops, {:.4g} FLOPs per iteration in A)",
+                            vanished.size(), ops, flops);
+  }
+  return g;
+}
+
+GateResult forbid_active(const RunDiff& d, const std::string& glob) {
+  GateResult g{"forbid-active " + glob, false, ""};
+  std::vector<std::string> found;
+  for (const auto& m : d.modules) {
+    if (!m.b.present || !glob_match(glob, m.path)) continue;
+    if (m.b.ops > 0 || m.b.kernels > 0) found.push_back(fmt::format("{} runs {:g} ops/iter", m.path, m.b.ops));
+  }
+  for (const auto& p : d.params) {
+    if (p.state_b != WeightState::kActive) continue;
+    auto dot = p.name.rfind('.');
+    std::string owner = dot == std::string::npos ? std::string() : p.name.substr(0, dot);
+    if (glob_match(glob, p.name) || glob_match(glob, owner)) found.push_back(p.name + " has non-zero weights");
+  }
+  g.passed = found.empty();
+  g.message = g.passed ? "nothing matching '" + glob + "' is active in B"
+                       : fmt::format("{} active in B: {}", found.size(), list(found));
+  return g;
+}
+
+void limit(std::vector<GateResult>& out, const char* what, std::optional<double> max, double a, double b) {
+  if (!max) return;
+  GateResult g{std::string("max-regression ") + what, true, ""};
+  double rel = a > 0 ? (b - a) / a : (b > 0 ? INFINITY : 0);
+  g.passed = rel <= *max;
+  g.message = fmt::format("{}: {:.4g} -> {:.4g} ({}; limit +{:.2f}%)", what, a, b, std::isinf(rel) ? "from 0" : pct(rel),
+                          *max * 100);
+  out.push_back(std::move(g));
+}
+
+}  // namespace
+
+bool glob_match(const std::string& pattern, const std::string& text) {
+  return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+StatusOr<RegressionLimits> parse_regression_limits(const std::string& spec) {
+  RegressionLimits l;
+  std::size_t pos = 0;
+  bool any = false;
+  while (pos <= spec.size()) {
+    std::size_t comma = spec.find(',', pos);
+    std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    pos = comma == std::string::npos ? spec.size() + 1 : comma + 1;
+    if (item.empty()) continue;
+    auto eq = item.find('=');
+    auto bad = [&] {
+      return InvalidArgument("--max-regression '" + spec + "': expected KEY=PERCENT[,...] with KEY one of "
+                             "time, flops, bytes, ops, kernels (e.g. time=5%,flops=0.5%)");
+    };
+    if (eq == std::string::npos) return bad();
+    std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    bool percent = !value.empty() && value.back() == '%';
+    if (percent) value.pop_back();
+    char* end = nullptr;
+    double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v) || v < 0) return bad();
+    if (percent) v /= 100;
+    if (key == "time") l.time = v;
+    else if (key == "flops") l.flops = v;
+    else if (key == "bytes") l.bytes = v;
+    else if (key == "ops") l.ops = v;
+    else if (key == "kernels") l.kernels = v;
+    else return bad();
+    any = true;
+  }
+  if (!any) return InvalidArgument("--max-regression is empty");
+  return l;
+}
+
+std::vector<GateResult> evaluate_gates(const RunDiff& d, const GateOptions& o) {
+  std::vector<GateResult> out;
+  for (const auto& g : o.expect_vanished) out.push_back(expect_vanished(d, g));
+  for (const auto& g : o.forbid_active) out.push_back(forbid_active(d, g));
+  if (o.max_regression) {
+    const RegressionLimits& l = *o.max_regression;
+    if (l.time) {
+      GateResult g{"max-regression time", true, ""};
+      // A regression counts only when the bootstrap interval of the median difference excludes zero.
+      bool tested = d.a.time.samples >= 3 && d.b.time.samples >= 3;
+      MedianDifference md = tested ? median_difference(d.a.time.values, d.b.time.values) : d.time_diff;
+      double a = md.median_a, b = md.median_b;
+      double rel = a > 0 ? (b - a) / a : 0;
+      g.passed = !(tested && md.significant && rel > *l.time);
+      g.message = fmt::format("time P50: {:.4g} ns -> {:.4g} ns ({}{}; limit +{:.2f}%)", a, b, pct(rel),
+                              tested ? fmt::format(", 95% CI of the difference [{:.4g}, {:.4g}] ns", md.ci_low, md.ci_high)
+                                     : ", fewer than 3 iterations: not tested",
+                              *l.time * 100);
+      out.push_back(std::move(g));
+    }
+    limit(out, "flops", l.flops, d.a.flops, d.b.flops);
+    limit(out, "bytes", l.bytes, d.a.bytes, d.b.bytes);
+    limit(out, "ops", l.ops, d.a.ops, d.b.ops);
+    limit(out, "kernels", l.kernels, d.a.kernels, d.b.kernels);
+  }
+  return out;
+}
+
+}  // namespace flopscope

@@ -1,0 +1,165 @@
+#include <cmath>
+#include <unordered_map>
+
+#include "analyzer/diff/compare.h"
+#include "analyzer/diff/diff.h"
+#include "analyzer/diff/op_diff.h"
+#include "analyzer/diff/weights_join.h"
+
+namespace flopscope {
+namespace {
+
+SideCost module_side(const ModuleSummary& m, bool gpu_time) {
+  SideCost s;
+  s.present = true;
+  s.ops = m.inclusive.ops;
+  s.kernels = m.inclusive.kernels;
+  s.flops = m.inclusive.flops;
+  s.bytes = m.inclusive.bytes();
+  s.time = gpu_time ? m.gpu_time : m.inclusive_time;
+  s.share_time = m.share_time;
+  s.share_flops = m.share_flops;
+  return s;
+}
+
+bool runs(const SideCost& s) { return s.present && (s.ops > 0 || s.kernels > 0); }
+
+RunTotals totals(const RunSummary& s, const RunData& run, bool gpu_time) {
+  RunTotals t;
+  t.ops = s.total.ops;
+  t.kernels = s.total.kernels;
+  t.flops = s.total.flops;
+  t.bytes = s.total.bytes();
+  t.time = gpu_time ? s.iteration_gpu_time : s.iteration_time;
+  t.iterations = s.iterations;
+  t.params = static_cast<std::int64_t>(run.params.size());
+  for (const auto& p : run.params) t.param_bytes += p.bytes;
+  return t;
+}
+
+Verdict verdict_of(const ModuleDiff& m) {
+  if (m.status == DiffStatus::kVanished) return Verdict::kVanished;
+  if (m.status == DiffStatus::kNew) return Verdict::kNew;
+  if (runs(m.b) && m.weights_b.state == WeightState::kZeroed) return Verdict::kDormant;
+  bool type_changed = m.a.present && m.b.present && m.type != m.type_b;
+  if (m.status == DiffStatus::kChanged || m.weights_changed || m.weights_a.state != m.weights_b.state || type_changed) {
+    return Verdict::kChanged;
+  }
+  return Verdict::kUnchanged;
+}
+
+}  // namespace
+
+RunDiff diff_runs(const RunData& a, const RunData& b, const DiffOptions& options) {
+  return diff_runs(a, summarize(a), b, summarize(b), options);
+}
+
+RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, const RunSummary& sb,
+                  const DiffOptions& options) {
+  RunDiff d;
+  d.info_a = a.info;
+  d.info_b = b.info;
+  d.gpu_time = sa.has_kernels && sb.has_kernels;
+  if (sa.has_kernels != sb.has_kernels) {
+    d.warnings.push_back("only one run has GPU kernels: times compare host op time");
+  }
+  d.a = totals(sa, a, d.gpu_time);
+  d.b = totals(sb, b, d.gpu_time);
+  // End to end: the bootstrap interval of the median difference (one row, so its cost does not matter).
+  if (d.a.time.samples >= kMinIterationsForStats && d.b.time.samples >= kMinIterationsForStats) {
+    d.time_diff = median_difference(d.a.time.values, d.b.time.values, options.bootstrap_resamples);
+    double rel = d.a.time.p50 > 0 ? std::fabs(d.time_diff.diff) / d.a.time.p50 : 0;
+    d.time_significant = d.time_diff.significant && rel >= options.min_time_change;
+  } else {
+    d.time_diff = compare_time(d.a.time, d.b.time, options, &d.time_significant);
+  }
+  if (d.a.time.samples < kMinIterationsForStats || d.b.time.samples < kMinIterationsForStats) {
+    d.warnings.push_back("fewer than " + std::to_string(kMinIterationsForStats) +
+                         " iterations in a run: time differences are not tested for significance");
+  }
+
+  ParamIndex pa = index_params(a, options.maps, options.atol);
+  ParamIndex pb = index_params(b, options.maps, options.atol);
+  std::unordered_map<std::string, bool> params_changed;
+  d.params = join_params(pa, pb, options.atol, &params_changed);
+
+  std::unordered_map<std::string, int> in_b;
+  for (std::size_t i = 0; i < sb.modules.size(); ++i) {
+    in_b.emplace(apply_path_maps(options.maps, sb.modules[i].path), static_cast<int>(i));
+  }
+  std::unordered_map<std::string, bool> seen_a;
+  auto weights_of = [](const ParamIndex& idx, const std::string& path) {
+    auto it = idx.by_module.find(path);
+    return it == idx.by_module.end() ? WeightSide{} : it->second;
+  };
+  auto add_row = [&](const ModuleSummary* ma, const ModuleSummary* mb, const std::string& path) {
+    ModuleDiff m;
+    m.path = path;
+    m.type = ma ? ma->type : mb->type;
+    m.type_b = mb ? mb->type : "";
+    m.depth = ma ? ma->depth : mb->depth;
+    if (ma) m.a = module_side(*ma, d.gpu_time);
+    if (mb) m.b = module_side(*mb, d.gpu_time);
+    if (!ma) m.status = DiffStatus::kNew;
+    else if (!mb) m.status = DiffStatus::kVanished;
+    else if (runs(m.a) && !runs(m.b)) m.status = DiffStatus::kVanished;
+    else if (!runs(m.a) && runs(m.b)) m.status = DiffStatus::kNew;
+    else {
+      m.time_diff = compare_time(m.a.time, m.b.time, options, &m.time_significant);
+      m.status = costs_differ(m.a, m.b, options) || m.time_significant ? DiffStatus::kChanged : DiffStatus::kUnchanged;
+    }
+    if (m.status == DiffStatus::kVanished || m.status == DiffStatus::kNew) {
+      m.time_diff.median_a = m.a.time.p50;
+      m.time_diff.median_b = m.b.time.p50;
+      m.time_diff.diff = m.b.time.p50 - m.a.time.p50;
+      m.time_diff.ci_low = m.time_diff.ci_high = std::nan("");
+    }
+    m.weights_a = weights_of(pa, path);
+    m.weights_b = weights_of(pb, path);
+    // Parameters that were there and are gone: erased.
+    if (m.weights_a.params > 0 && m.weights_b.params == 0) m.weights_b.state = WeightState::kErased;
+    if (m.weights_b.params > 0 && m.weights_a.params == 0) m.weights_a.state = WeightState::kErased;
+    m.weights_changed = params_changed.count(path) != 0;
+    m.verdict = verdict_of(m);
+    ++d.modules_by_status[static_cast<int>(m.status)];
+    if (ma && mb && !path.empty()) ++d.common_modules;
+    d.modules.push_back(std::move(m));
+  };
+  for (const auto& ma : sa.modules) {
+    std::string path = apply_path_maps(options.maps, ma.path);
+    if (!seen_a.emplace(path, true).second) {
+      d.warnings.push_back("module path '" + path + "' occurs twice in A after --map; the second is ignored");
+      continue;
+    }
+    auto it = in_b.find(path);
+    add_row(&ma, it == in_b.end() ? nullptr : &sb.modules[static_cast<std::size_t>(it->second)], path);
+  }
+  for (const auto& mb : sb.modules) {
+    std::string path = apply_path_maps(options.maps, mb.path);
+    if (seen_a.count(path) != 0) continue;
+    seen_a.emplace(path, true);
+    add_row(nullptr, &mb, path);
+  }
+  // Headlines: the roots of vanished / new / dormant subtrees.
+  std::unordered_map<std::string, Verdict> verdict_at;
+  for (const auto& m : d.modules) verdict_at.emplace(m.path, m.verdict);
+  for (auto& m : d.modules) {
+    if (m.verdict != Verdict::kVanished && m.verdict != Verdict::kNew && m.verdict != Verdict::kDormant) continue;
+    if (m.path.empty()) continue;
+    auto dot = m.path.rfind('.');
+    std::string parent = dot == std::string::npos ? std::string() : m.path.substr(0, dot);
+    auto it = verdict_at.find(parent);
+    m.headline = it == verdict_at.end() || it->second != m.verdict;
+  }
+  bool a_has = sa.modules.size() > 1, b_has = sb.modules.size() > 1;
+  if (a_has && b_has && d.common_modules == 0) {
+    d.warnings.push_back("A and B have no module in common: are they versions of the same model? "
+                         "(use --map 'REGEX=REPLACEMENT' to align renamed module paths)");
+  }
+
+  d.ops = diff_ops(a, b, options, d.gpu_time, d.a, d.b);
+  for (const auto& o : d.ops) ++d.ops_by_status[static_cast<int>(o.status)];
+  return d;
+}
+
+}  // namespace flopscope

@@ -1,0 +1,151 @@
+// `flopscope diff A B`: which modules and ops vanished, appeared or changed between two runs (run databases,
+// traces, or TorchScript models profiled on the fly), joined with weights, with CI gates.
+// Exit: 0 all gates passed, 1 a gate failed, 2 usage or input error.
+#include <cstdio>
+
+#include "analyzer/diff/diff.h"
+#include "analyzer/diff/gates.h"
+#include "analyzer/diff/model_profiler.h"
+#include "analyzer/weights/weights.h"
+#include "cli/command.h"
+#include "cli/printers/diff_report.h"
+#include "cli/run_input.h"
+#include "db/model/atomic_file.h"
+
+namespace flopscope::cli {
+namespace {
+
+bool is_torchscript_model(const std::string& path) {
+  return path.size() > 3 && (path.ends_with(".pt") || path.ends_with(".pth") || path.ends_with(".ptl"));
+}
+
+class DiffCommand final : public Command {
+ public:
+  void setup(CLI::App& app) override {
+    app.add_option("a", path_a_, "Baseline: run database, trace, or TorchScript model (with --input)")->required();
+    app.add_option("b", path_b_, "Candidate: run database, trace, or TorchScript model (with --input)")->required();
+    app.add_option("--map", maps_, "Rename module paths before matching: 'REGEX=REPLACEMENT' (ECMAScript, $1 "
+                                   "for groups), applied to both runs; repeatable");
+    app.add_option("--atol", options_.atol, "Parameters with max |x| <= ATOL count as ZEROED (default 0)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--min-time-change", options_.min_time_change,
+                   "Smallest relative time change called faster/slower (default 0.02)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--weights-a", weights_a_, "Weights file for A (replaces the run's parameter rows)");
+    app.add_option("--weights-b", weights_b_, "Weights file for B (replaces the run's parameter rows)");
+    app.add_option("--input", inputs_, "Input specs when A or B is a TorchScript model (as for `profile`)");
+    app.add_option("--iters", iterations_, "Iterations when profiling a model (default 10)");
+    app.add_option("--format", format_, "Standard output: table (default), md, json, junit, html")
+        ->check(CLI::IsMember({"table", "md", "json", "junit", "html"}));
+    app.add_option("--md", md_path_, "Also write the Markdown report (PR comment) to FILE");
+    app.add_option("--json", json_path_, "Also write the JSON report to FILE");
+    app.add_option("--junit", junit_path_, "Also write JUnit XML (one test case per gate) to FILE");
+    app.add_option("--html", html_path_, "Also write a self-contained HTML report to FILE");
+    app.add_option("--html-graph", graph_path_, "Diff graph SVG (flopscope graph --diff) to embed in the HTML");
+    app.add_option("--expect-vanished", gates_.expect_vanished,
+                   "Gate: every module of A matching GLOB runs no op in B; repeatable");
+    app.add_option("--forbid-active", gates_.forbid_active,
+                   "Gate: nothing matching GLOB is active in B (ops, or non-zero weights); repeatable");
+    app.add_option("--max-regression", regression_, "Gate: end-to-end limits, e.g. time=5%,flops=0.5%,bytes=1%");
+    app.add_flag("--all", report_.all_modules, "List unchanged modules too");
+    app.add_option("--top", report_.top_ops, "Changed op signatures listed (default 15)");
+    app.add_flag("--force", force_, "Overwrite report files");
+  }
+
+  int run() override {
+    for (const auto& m : maps_) {
+      auto pm = parse_path_map(m);
+      if (!pm.ok()) return report_error(pm.status());
+      options_.maps.push_back(std::move(pm).value());
+    }
+    if (!regression_.empty()) {
+      auto l = parse_regression_limits(regression_);
+      if (!l.ok()) return report_error(l.status());
+      gates_.max_regression = *l;
+    }
+    for (const auto* p : {&md_path_, &json_path_, &junit_path_, &html_path_}) {
+      if (p->empty()) continue;
+      if (Status st = check_output_path(*p, force_); !st.ok()) return report_error(st);
+    }
+    std::string svg;
+    if (!graph_path_.empty()) {
+      auto s = read_file(graph_path_);
+      if (!s.ok()) return report_error(s.status());
+      if (s->find("<svg") == std::string::npos) return report_error(InvalidArgument(graph_path_ + ": not an SVG file"));
+      svg = std::move(s).value();
+    }
+    auto a = load(path_a_, weights_a_);
+    if (!a.ok()) return report_error(a.status());
+    auto b = load(path_b_, weights_b_);
+    if (!b.ok()) return report_error(b.status());
+
+    RunDiff d = diff_runs(*a, *b, options_);
+    std::vector<GateResult> gates = evaluate_gates(d, gates_);
+    report_.label_a = "A";
+    report_.label_b = "B";
+    if (d.info_a.source_path.empty()) d.info_a.source_path = path_a_;
+    if (d.info_b.source_path.empty()) d.info_b.source_path = path_b_;
+
+    auto text_for = [&](const std::string& fmt) -> std::string {
+      if (fmt == "md") return render_diff_markdown(d, gates, report_);
+      if (fmt == "json") return render_diff_json(d, gates, report_);
+      if (fmt == "junit") return render_diff_junit(d, gates);
+      if (fmt == "html") return render_diff_html(d, gates, report_, svg);
+      return render_diff_table(d, gates, report_);
+    };
+    for (const auto& [path, fmt] : {std::pair{&md_path_, "md"}, std::pair{&json_path_, "json"},
+                                    std::pair{&junit_path_, "junit"}, std::pair{&html_path_, "html"}}) {
+      if (path->empty()) continue;
+      if (Status st = write_file_atomically(*path, text_for(fmt), force_); !st.ok()) return report_error(st);
+    }
+    if (Status st = emit_output("", text_for(format_), false); !st.ok()) return report_error(st);
+    for (const auto& w : d.warnings) std::fprintf(stderr, "flopscope: warning: %s\n", w.c_str());
+    for (const auto& g : gates) {
+      if (!g.passed) {
+        std::fprintf(stderr, "flopscope: gate failed: %s: %s\n", g.name.c_str(), g.message.c_str());
+      }
+    }
+    for (const auto& g : gates) {
+      if (!g.passed) return kExitGateFailed;
+    }
+    return kExitOk;
+  }
+
+ private:
+  StatusOr<RunData> load(const std::string& path, const std::string& weights) const {
+    StatusOr<RunData> run = Internal("unset");
+    if (is_torchscript_model(path)) {
+      const ModelProfiler& profiler = model_profiler();
+      if (!profiler) {
+        return Unsupported(path + ": this build cannot profile models inside `diff`; run `flopscope profile " + path +
+                           " --input ... -o run.db` first and diff the databases");
+      }
+      if (inputs_.empty()) return InvalidArgument(path + ": a TorchScript model needs --input specs to be profiled");
+      run = profiler(ModelProfileRequest{path, inputs_, iterations_, 2});
+    } else {
+      run = open_run(path);
+    }
+    if (!run.ok()) return run;
+    if (!weights.empty()) {
+      FS_ASSIGN_OR_RETURN(WeightsReport w, read_weights(weights, WeightsOptions{options_.atol, true, 0}));
+      run->params = to_param_records(w);
+    }
+    return run;
+  }
+
+  std::string path_a_, path_b_, weights_a_, weights_b_, format_ = "table", regression_;
+  std::string md_path_, json_path_, junit_path_, html_path_, graph_path_;
+  std::vector<std::string> maps_, inputs_;
+  int iterations_ = 10;
+  DiffOptions options_;
+  GateOptions gates_;
+  DiffReportOptions report_;
+  bool force_ = false;
+};
+
+}  // namespace
+
+FLOPSCOPE_REGISTER_COMMAND(DiffCommand, "diff",
+                           "Compare two runs or models: vanished/new/changed modules and ops, weights, CI gates", 50);
+
+}  // namespace flopscope::cli

@@ -1,0 +1,160 @@
+// `flopscope weights FILE [FILE2]`: per-tensor statistics and state of a weights file, or the comparison
+// of two (tensors joined by name: CHANGED / UNCHANGED / NEW / REMOVED, and each tensor's state in B).
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "analyzer/weights/weights.h"
+#include "cli/command.h"
+#include "cli/printers/diff_format.h"
+#include "db/model/atomic_file.h"
+
+namespace flopscope::cli {
+namespace {
+
+nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+nlohmann::json tensor_json(const TensorInfo& t) {
+  return {{"name", t.name},     {"dtype", t.dtype},       {"shape", t.shape},
+          {"numel", t.numel},   {"bytes", t.bytes},       {"l2", number(t.l2)},
+          {"max_abs", number(t.max_abs)}, {"nonzero_fraction", t.nonzero_fraction},
+          {"decoded", t.decoded}, {"sha256", t.sha256},   {"state", to_string(t.state)},
+          {"note", t.note}};
+}
+
+std::string state_counts(const WeightsReport& r) {
+  std::map<std::string, int> n;
+  for (const auto& t : r.tensors) ++n[to_string(t.state)];
+  std::string out;
+  for (const char* s : {"ACTIVE", "ZEROED", "ERASED"}) {
+    if (n[s] > 0) out += (out.empty() ? "" : ", ") + std::to_string(n[s]) + " " + s;
+  }
+  return out.empty() ? "no tensors" : out;
+}
+
+class WeightsCommand : public Command {
+ public:
+  void setup(CLI::App& sub) override {
+    sub.add_option("files", files_, "A weights file (.safetensors, model.safetensors.index.json, torch.save "
+                                    ".bin/.pth, TorchScript .pt); a second file compares the two")
+        ->required()
+        ->expected(1, 2);
+    sub.add_option("--atol", options_.atol, "Values with |x| <= ATOL count as zero (default 0)")
+        ->check(CLI::NonNegativeNumber);
+    sub.add_option("--format", format_, "Output format")->check(CLI::IsMember({"table", "md", "json"}));
+    sub.add_option("-o,--output", output_, "Write to FILE instead of standard output");
+    sub.add_flag("--force", force_, "Overwrite --output if it exists");
+    sub.add_flag("--no-hash", no_hash_, "Skip sha256 (faster; comparison then uses the statistics)");
+  }
+
+  int run() override {
+    if (!output_.empty()) {
+      if (Status st = check_output_path(output_, force_); !st.ok()) return report_error(st);
+    }
+    options_.hash = !no_hash_;
+    std::vector<WeightsReport> reports;
+    for (const auto& f : files_) {
+      auto r = read_weights(f, options_);
+      if (!r.ok()) return report_error(r.status());
+      reports.push_back(std::move(r).value());
+    }
+    std::string text = reports.size() == 1 ? single(reports[0]) : pair(reports[0], reports[1]);
+    if (output_.empty()) {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      return kExitOk;
+    }
+    if (Status st = write_file_atomically(output_, text, force_); !st.ok()) return report_error(st);
+    return kExitOk;
+  }
+
+ private:
+  std::string single(const WeightsReport& r) const {
+    if (format_ == "json") {
+      nlohmann::json j = {{"schema", "flopscope.weights"}, {"version", 1}, {"atol", options_.atol}};
+      nlohmann::json tensors = nlohmann::json::array();
+      for (const auto& t : r.tensors) tensors.push_back(tensor_json(t));
+      j["files"] = {{{"path", r.path}, {"format", r.format}, {"total_bytes", r.total_bytes},
+                     {"tensors", tensors}, {"warnings", r.warnings}}};
+      return j.dump(2) + "\n";
+    }
+    TextTable t;
+    t.header = {"tensor", "dtype", "shape", "numel", "bytes", "L2", "max|x|", "nonzero", "state", "sha256"};
+    t.right_align = {false, false, false, true, true, true, true, true, false, false};
+    for (const auto& x : r.tensors) {
+      bool real = x.state != TensorState::kErased;
+      t.rows.push_back({x.name, x.dtype, format_shape(x.shape), format_count(static_cast<double>(x.numel)),
+                        bytes_text(static_cast<double>(x.bytes)), real && x.decoded ? format_general(x.l2) : "-",
+                        real && x.decoded ? format_general(x.max_abs) : "-",
+                        real ? percent_text(x.nonzero_fraction) : "-", to_string(x.state),
+                        x.sha256.substr(0, 12)});
+    }
+    std::string head = r.path + " (" + r.format + "): " + std::to_string(r.tensors.size()) + " tensors, " +
+                       bytes_text(static_cast<double>(r.total_bytes)) + "; " + state_counts(r) + "\n";
+    std::string out = format_ == "md" ? "**" + markdown_escape(head.substr(0, head.size() - 1)) + "**\n\n" + t.to_markdown()
+                                      : head + "\n" + t.to_text();
+    for (const auto& w : r.warnings) out += "warning: " + w + "\n";
+    return out;
+  }
+
+  std::string pair(const WeightsReport& a, const WeightsReport& b) const {
+    auto rows = compare_weights(a, b);
+    if (format_ == "json") {
+      nlohmann::json j = {{"schema", "flopscope.weights"}, {"version", 1}, {"atol", options_.atol}};
+      j["files"] = nlohmann::json::array();
+      for (const auto* r : {&a, &b}) {
+        j["files"].push_back({{"path", r->path}, {"format", r->format}, {"total_bytes", r->total_bytes},
+                              {"warnings", r->warnings}});
+      }
+      nlohmann::json cmp = nlohmann::json::array();
+      for (const auto& row : rows) {
+        cmp.push_back({{"name", row.name},
+                       {"change", to_string(row.change)},
+                       {"state_a", row.a ? to_string(row.a->state) : "ERASED"},
+                       {"state_b", to_string(row.state_b)},
+                       {"what", row.what},
+                       {"a", row.a ? tensor_json(*row.a) : nlohmann::json(nullptr)},
+                       {"b", row.b ? tensor_json(*row.b) : nlohmann::json(nullptr)}});
+      }
+      j["comparison"] = cmp;
+      return j.dump(2) + "\n";
+    }
+    TextTable t;
+    t.header = {"tensor", "dtype", "shape", "A", "B", "change", "L2 A", "L2 B", "what"};
+    t.right_align = {false, false, false, false, false, false, true, true, false};
+    std::map<std::string, int> counts;
+    for (const auto& row : rows) {
+      const TensorInfo* any = row.a ? row.a : row.b;
+      ++counts[to_string(row.change)];
+      auto l2 = [](const TensorInfo* x) {
+        return x && x->state != TensorState::kErased && x->decoded ? format_general(x->l2) : std::string("-");
+      };
+      t.rows.push_back({row.name, any->dtype, format_shape(any->shape), row.a ? to_string(row.a->state) : "ERASED",
+                        to_string(row.state_b), to_string(row.change), l2(row.a), l2(row.b), row.what});
+    }
+    std::string summary;
+    for (const auto& [k, n] : counts) summary += (summary.empty() ? "" : ", ") + std::to_string(n) + " " + k;
+    std::string head = "A: " + a.path + " (" + a.format + ", " + state_counts(a) + ")\nB: " + b.path + " (" +
+                       b.format + ", " + state_counts(b) + ")\n" + summary + "\n";
+    std::string out = format_ == "md" ? markdown_escape(head) + "\n" + t.to_markdown() : head + "\n" + t.to_text();
+    for (const auto* r : {&a, &b}) {
+      for (const auto& w : r->warnings) out += "warning: " + r->path + ": " + w + "\n";
+    }
+    return out;
+  }
+
+  std::vector<std::string> files_;
+  WeightsOptions options_;
+  std::string format_ = "table";
+  std::string output_;
+  bool force_ = false;
+  bool no_hash_ = false;
+};
+
+}  // namespace
+
+FLOPSCOPE_REGISTER_COMMAND(WeightsCommand, "weights",
+                           "Per-tensor statistics and state (ACTIVE/ZEROED/ERASED) of weights files, or compare two",
+                           60);
+
+}  // namespace flopscope::cli

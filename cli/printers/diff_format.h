@@ -1,0 +1,33 @@
+// Formatting shared by the diff and weights printers: counts, signed percentages, shapes, and one table
+// model rendered as aligned text, Markdown or HTML.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/printers/units.h"
+
+namespace flopscope::cli {
+
+// Units (flops_text, bytes_text, time_text, percent_text) come from units.h.
+std::string format_count(double n);
+std::string format_signed_percent(double fraction);  // 0.05 -> "+5.0%"
+std::string format_shape(const std::vector<std::int64_t>& shape);
+std::string format_general(double v);                // %.4g
+
+struct TextTable {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<bool> right_align;  // per column; missing means left
+
+  std::string to_text() const;      // aligned columns, header underlined
+  std::string to_markdown() const;  // GitHub table, pipes escaped
+  std::string to_html() const;      // <table> with escaped cells
+};
+
+std::string html_escape(const std::string& s);
+std::string markdown_escape(const std::string& s);
+std::string xml_escape(const std::string& s);
+
+}  // namespace flopscope::cli

@@ -1,0 +1,65 @@
+// A self-contained HTML page: no scripts or external resources, the diff graph SVG inlined when given.
+#include <fmt/format.h>
+
+#include "cli/printers/diff_tables.h"
+
+namespace flopscope::cli {
+namespace {
+
+constexpr const char* kStyle = R"(body{font-family:system-ui,sans-serif;margin:2em;color:#222}
+table{border-collapse:collapse;font-size:13px;margin:1em 0}th,td{border:1px solid #ccc;padding:3px 8px}
+th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.v-VANISHED{color:#0a7d2c;font-weight:600}.v-DORMANT{color:#b35900;font-weight:600}.v-NEW{color:#b00020;font-weight:600}
+.pass{color:#0a7d2c}.fail{color:#b00020;font-weight:600}.graph svg{max-width:100%;height:auto}
+code{background:#f5f5f5;padding:0 3px})";
+
+// Drops an XML prolog/doctype so the SVG can sit inside HTML.
+std::string inline_svg(const std::string& svg) {
+  auto start = svg.find("<svg");
+  return start == std::string::npos ? std::string() : svg.substr(start);
+}
+
+}  // namespace
+
+std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o,
+                             const std::string& svg) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>flopscope diff</title>\n";
+  out += std::string("<style>") + kStyle + "</style></head><body>\n<h1>flopscope diff</h1>\n<ul>\n";
+  out += fmt::format("<li><b>{}</b>: {}</li>\n<li><b>{}</b>: {}</li>\n<li><b>End to end</b>: {}</li>\n</ul>\n",
+                     html_escape(o.label_a), html_escape(run_line(d.info_a, d.a)), html_escape(o.label_b),
+                     html_escape(run_line(d.info_b, d.b)), html_escape(totals_text(d)));
+  if (!gates.empty()) {
+    out += "<h2>Gates</h2>\n<ul>\n";
+    for (const auto& g : gates) {
+      out += fmt::format("<li class=\"{}\">{} <code>{}</code>: {}</li>\n", g.passed ? "pass" : "fail",
+                         g.passed ? "PASS" : "FAIL", html_escape(g.name), html_escape(g.message));
+    }
+    out += "</ul>\n";
+  }
+  out += "<h2>Verdicts</h2>\n<ul>\n";
+  bool any = false;
+  for (const auto& m : d.modules) {
+    if (!m.headline) continue;
+    any = true;
+    out += fmt::format("<li><code>{}</code>: <span class=\"v-{}\">{}</span></li>\n", html_escape(m.path),
+                       to_string(m.verdict), html_escape(verdict_text(m)));
+  }
+  if (!any) out += "<li>No module vanished, appeared or went dormant.</li>\n";
+  out += "</ul>\n";
+  std::string graph = inline_svg(svg);
+  if (!graph.empty()) out += "<h2>Diff graph</h2>\n<div class=\"graph\">\n" + graph + "\n</div>\n";
+  out += fmt::format("<h2>Modules ({})</h2>\n", html_escape(status_counts(d.modules_by_status)));
+  out += module_table(d, o).to_html();
+  std::size_t more = 0;
+  out += fmt::format("<h2>Op signatures ({})</h2>\n", html_escape(status_counts(d.ops_by_status)));
+  out += op_table(d, o, &more).to_html();
+  if (more > 0) out += fmt::format("<p>{} more changed op signatures not shown.</p>\n", more);
+  if (!d.warnings.empty()) {
+    out += "<h2>Warnings</h2>\n<ul>\n";
+    for (const auto& w : d.warnings) out += "<li>" + html_escape(w) + "</li>\n";
+    out += "</ul>\n";
+  }
+  return out + "</body></html>\n";
+}
+
+}  // namespace flopscope::cli

@@ -1,0 +1,38 @@
+// The diff report (`flopscope diff A B`) in five forms: terminal table, Markdown for a PR comment,
+// versioned JSON (docs/diff-json.md, the CI contract), JUnit XML (one test case per gate) and a
+// self-contained HTML page.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/diff/diff.h"
+#include "analyzer/diff/gates.h"
+
+namespace flopscope::cli {
+
+struct DiffReportOptions {
+  bool all_modules = false;  // list UNCHANGED modules too
+  std::size_t top_ops = 15;  // changed op signatures listed
+  std::string label_a = "A", label_b = "B";
+};
+
+// One line per module joining compute and weights, e.g.
+// "VANISHED: no ops in B (A: 64 ops, 1.80 GFLOPs, 12.0 MB, 0.900 ms P50); weights ERASED".
+std::string verdict_text(const ModuleDiff& m);
+// The end-to-end line: FLOPs, bytes, time (with CI) from A to B.
+std::string totals_text(const RunDiff& d);
+// Time change of a module or op: "-0.91 ms (95% CI [-0.95, -0.88] ms), faster" or "+1.2 us (not significant)".
+std::string time_change_text(const MedianDifference& t, bool significant);
+// Modules shown in reports: headlines, then every other non-UNCHANGED module (all with all_modules).
+std::vector<const ModuleDiff*> modules_to_show(const RunDiff& d, const DiffReportOptions& o);
+
+std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o);
+std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o);
+std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o);
+std::string render_diff_junit(const RunDiff& d, const std::vector<GateResult>& gates);
+// `svg` is the diff graph (flopscope graph --diff), embedded inline when not empty.
+std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o,
+                             const std::string& svg);
+
+}  // namespace flopscope::cli

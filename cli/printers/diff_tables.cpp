@@ -1,0 +1,95 @@
+#include "cli/printers/diff_tables.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace flopscope::cli {
+namespace {
+
+std::string side_time(const SideCost& s) { return s.present && s.time.samples > 0 ? time_text(s.time.p50) : "-"; }
+std::string side_num(const SideCost& s, double v, std::string (*f)(double)) { return s.present ? f(v) : "-"; }
+std::string flops_cell(const SideCost& s) {
+  if (!s.present) return "-";
+  return s.flops_known ? flops_text(s.flops) : "?";
+}
+std::string weights_cell(const WeightSide& w) {
+  if (w.state == WeightState::kNone) return "-";
+  return std::string(to_string(w.state));
+}
+std::string delta_time(const MedianDifference& t, bool significant, bool both) {
+  if (!both) return "";
+  std::string s = (t.diff >= 0 ? "+" : "-") + time_text(std::fabs(t.diff));
+  if (significant) s += t.diff < 0 ? " faster" : " slower";
+  return s;
+}
+
+}  // namespace
+
+TextTable module_table(const RunDiff& d, const DiffReportOptions& o) {
+  TextTable t;
+  t.header = {"module", "type", "status", "ops A", "ops B", "FLOPs A", "FLOPs B", "bytes A", "bytes B",
+              "time A", "time B", "time delta", "weights A", "weights B", "verdict"};
+  t.right_align = {false, false, false, true, true, true, true, true, true, true, true, true, false, false, false};
+  for (const ModuleDiff* m : modules_to_show(d, o)) {
+    std::string verdict = to_string(m->verdict);
+    std::string type = m->type_b.empty() || m->type_b == m->type ? m->type : m->type + " -> " + m->type_b;
+    t.rows.push_back({m->path.empty() ? "(model)" : m->path, type, to_string(m->status),
+                      side_num(m->a, m->a.ops, format_count), side_num(m->b, m->b.ops, format_count),
+                      side_num(m->a, m->a.flops, flops_text), side_num(m->b, m->b.flops, flops_text),
+                      side_num(m->a, m->a.bytes, bytes_text), side_num(m->b, m->b.bytes, bytes_text),
+                      side_time(m->a), side_time(m->b),
+                      delta_time(m->time_diff, m->time_significant, m->a.present && m->b.present),
+                      weights_cell(m->weights_a), weights_cell(m->weights_b), verdict});
+  }
+  return t;
+}
+
+TextTable op_table(const RunDiff& d, const DiffReportOptions& o, std::size_t* more) {
+  TextTable t;
+  t.header = {"module", "op", "signature", "status", "calls A", "calls B", "FLOPs A", "FLOPs B", "time A", "time B",
+              "time delta"};
+  t.right_align = {false, false, false, false, true, true, true, true, true, true, true};
+  std::size_t shown = 0, changed = 0;
+  for (const auto& op : d.ops) {
+    if (op.status == DiffStatus::kUnchanged) continue;
+    ++changed;
+    if (shown >= o.top_ops) continue;
+    ++shown;
+    std::string sig = op.signature.size() > 60 ? op.signature.substr(0, 57) + "..." : op.signature;
+    t.rows.push_back({op.module_path.empty() ? "(model)" : op.module_path, op.name, sig, to_string(op.status),
+                      side_num(op.a, op.a.ops, format_count), side_num(op.b, op.b.ops, format_count),
+                      flops_cell(op.a), flops_cell(op.b),
+                      side_time(op.a), side_time(op.b),
+                      delta_time(op.time_diff, op.time_significant, op.a.present && op.b.present)});
+  }
+  *more = changed - shown;
+  return t;
+}
+
+TextTable gate_table(const std::vector<GateResult>& gates) {
+  TextTable t;
+  t.header = {"gate", "result", "detail"};
+  for (const auto& g : gates) t.rows.push_back({g.name, g.passed ? "PASS" : "FAIL", g.message});
+  return t;
+}
+
+std::string run_line(const RunInfo& info, const RunTotals& t) {
+  std::string src = info.source_path.empty() ? "(unknown source)" : info.source_path;
+  std::string out = fmt::format("{}, {} iterations", src, t.iterations);
+  if (!info.device.empty()) out += ", " + info.device;
+  if (!info.input_spec.empty()) out += ", input " + info.input_spec;
+  if (t.params > 0) out += fmt::format(", {} params ({})", t.params, bytes_text(static_cast<double>(t.param_bytes)));
+  return out;
+}
+
+std::string status_counts(const int counts[4]) {
+  std::string out;
+  for (int s = 0; s < 4; ++s) {
+    if (counts[s] == 0) continue;
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", counts[s], to_string(static_cast<DiffStatus>(s)));
+  }
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace flopscope::cli

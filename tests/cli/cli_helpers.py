@@ -1,0 +1,47 @@
+"""Helpers for CLI tests: run the flopscope binary and check the one-line-error contract."""
+import os
+import subprocess
+import tempfile
+import unittest
+
+FLOPSCOPE = os.environ.get("FLOPSCOPE", "flopscope")
+SAMPLES = os.environ.get("FLOPSCOPE_SAMPLES", "")
+SOURCE_DIR = os.environ.get("FLOPSCOPE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def run(*args, check=False):
+    proc = subprocess.run([FLOPSCOPE, *args], capture_output=True, text=True, timeout=600)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"flopscope {' '.join(args)} exited {proc.returncode}: {proc.stderr}")
+    return proc
+
+
+def sample(version):
+    return os.path.join(SAMPLES, f"sonnet-mini-{version}.pt")
+
+
+class CliTestCase(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def assertUsageError(self, proc, *needles):
+        """Exit 2, exactly one line on stderr, starting with the error prefix and naming what is wrong."""
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        lines = [l for l in proc.stderr.splitlines() if l.strip()]
+        self.assertEqual(len(lines), 1, f"expected one error line, got: {proc.stderr!r}")
+        self.assertTrue(lines[0].startswith("flopscope: error: "), lines[0])
+        for needle in needles:
+            self.assertIn(needle, lines[0])
+
+    def assertNoFilesLeft(self):
+        self.assertEqual(sorted(os.listdir(self.dir)), sorted(self.expected_files()), "stray files left behind")
+
+    def expected_files(self):
+        return []

@@ -1,0 +1,116 @@
+// The migration runner: ordered steps, one transaction each, user_version after each, refusals.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "db/migrations.h"
+#include "db/model/atomic_file.h"
+#include "db/run_database.h"
+#include "db/run_database_format.h"
+#include "db_test_util.h"
+
+namespace flopscope {
+namespace {
+
+using sqlite::Database;
+using testing::TempDir;
+
+// Each step records its number, so the order in which they ran can be read back.
+const SchemaStep kFixture[] = {
+    {1, "001_log.sql", "CREATE TABLE log (step INTEGER); CREATE TABLE t (a INTEGER); INSERT INTO log VALUES (1);"},
+    {2, "002_column.sql", "ALTER TABLE t ADD COLUMN b INTEGER NOT NULL DEFAULT 7; INSERT INTO log VALUES (2);"},
+    {3, "003_copy.sql", "CREATE TABLE u AS SELECT a, b FROM t; INSERT INTO log VALUES (3);"},
+};
+
+Database memory_db() {
+  return std::move(Database::open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, "fixture.db")).value();
+}
+
+std::vector<std::int64_t> log_of(Database& db) {
+  std::vector<std::int64_t> steps;
+  auto stmt = db.prepare("SELECT step FROM log ORDER BY rowid");
+  EXPECT_TRUE(stmt.ok());
+  while (stmt->step().value()) steps.push_back(stmt->int64(0));
+  return steps;
+}
+
+std::int64_t version_of(Database& db) { return db.query_int("PRAGMA user_version").value(); }
+
+TEST(Migrations, NewDatabaseRunsEveryStepInOrder) {
+  Database db = memory_db();
+  ASSERT_TRUE(migrate(db, kFixture).ok());
+  EXPECT_EQ(version_of(db), 3);
+  EXPECT_EQ(log_of(db), (std::vector<std::int64_t>{1, 2, 3}));
+}
+
+TEST(Migrations, OlderDatabaseRunsOnlyTheMissingSteps) {
+  Database db = memory_db();
+  ASSERT_TRUE(migrate(db, std::span(kFixture).first(1)).ok());
+  EXPECT_EQ(version_of(db), 1);
+  ASSERT_TRUE(db.exec("INSERT INTO t (a) VALUES (42)").ok());
+
+  ASSERT_TRUE(migrate(db, kFixture).ok());
+  EXPECT_EQ(version_of(db), 3);
+  EXPECT_EQ(log_of(db), (std::vector<std::int64_t>{1, 2, 3}));
+  // Step 3 saw the column step 2 added, with its default filled in for the old row.
+  EXPECT_EQ(db.query_int("SELECT b FROM u WHERE a = 42").value(), 7);
+  // Up to date: nothing runs again.
+  ASSERT_TRUE(migrate(db, kFixture).ok());
+  EXPECT_EQ(log_of(db).size(), 3u);
+}
+
+TEST(Migrations, FailedStepRollsBackToThePreviousVersion) {
+  const SchemaStep broken[] = {kFixture[0], {2, "002_broken.sql", "INSERT INTO log VALUES (2); SELEC oops;"}};
+  Database db = memory_db();
+  Status s = migrate(db, broken);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(s.message().starts_with("fixture.db: ")) << s.message();
+  EXPECT_NE(s.message().find("002_broken.sql"), std::string::npos) << s.message();
+  EXPECT_EQ(version_of(db), 1);
+  EXPECT_EQ(log_of(db), (std::vector<std::int64_t>{1}));  // step 2's insert was rolled back
+}
+
+TEST(Migrations, MisnumberedStepsAreABug) {
+  const SchemaStep gap[] = {kFixture[0], kFixture[2]};
+  Database db = memory_db();
+  Status s = migrate(db, gap);
+  EXPECT_EQ(s.code(), StatusCode::kInternal);
+  EXPECT_EQ(version_of(db), 0);
+}
+
+TEST(Migrations, NewerDatabaseIsRefused) {
+  Database db = memory_db();
+  ASSERT_TRUE(db.exec("PRAGMA user_version = 9").ok());
+  Status s = migrate(db, kFixture);
+  EXPECT_EQ(s.code(), StatusCode::kUnsupported);
+  EXPECT_EQ(s.message(), "fixture.db: run database schema version 9 is newer than this flopscope supports (3); "
+                         "upgrade flopscope");
+}
+
+TEST(Migrations, ReadingAnOlderRunDatabaseMigratesACopyNotTheFile) {
+  // A real run database at the current version, read by a build that knows one more step.
+  TempDir dir;
+  const std::string path = dir.file("old.db");
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
+  const std::string before = read_file(path).value();
+  std::vector<SchemaStep> steps(schema_steps().begin(), schema_steps().end());
+  const int next = static_cast<int>(steps.size()) + 1;
+  steps.push_back({next, "next.sql", "ALTER TABLE kernel ADD COLUMN extra INTEGER NOT NULL DEFAULT 5;"});
+
+  auto db = open_run_database(path, steps);
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  EXPECT_EQ(version_of(*db), next);
+  EXPECT_EQ(db->query_int("SELECT sum(extra) FROM kernel").value(), 5 * 3);
+  EXPECT_EQ(db->path(), path);  // errors still name the user's file
+  EXPECT_EQ(read_file(path).value(), before);
+  EXPECT_EQ(dir.listing(), std::vector<std::string>{"old.db"});
+}
+
+TEST(Migrations, ShippedStepsAreConsecutive) {
+  ASSERT_FALSE(schema_steps().empty());
+  for (std::size_t i = 0; i < schema_steps().size(); ++i) EXPECT_EQ(schema_steps()[i].version, int(i) + 1);
+  EXPECT_EQ(run_database_schema_version(), static_cast<int>(schema_steps().size()));
+}
+
+}  // namespace
+}  // namespace flopscope

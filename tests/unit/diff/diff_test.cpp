@@ -1,0 +1,227 @@
+#include <gtest/gtest.h>
+
+#include "analyzer/diff/diff.h"
+#include "analyzer/diff/gates.h"
+#include "diff_fixtures.h"
+
+namespace flopscope {
+namespace {
+
+using testing::FixtureOptions;
+using testing::make_run;
+using testing::Variant;
+
+const ModuleDiff& module(const RunDiff& d, const std::string& path) {
+  for (const auto& m : d.modules) {
+    if (m.path == path) return m;
+  }
+  throw std::runtime_error("no module " + path);
+}
+
+const std::string kBias = "layers.0.attn.position_adaptive_bias";
+
+TEST(Diff, SelfDiffIsAllUnchanged) {
+  RunData a = make_run(Variant::kV1);
+  RunDiff d = diff_runs(a, a);
+  ASSERT_FALSE(d.modules.empty());
+  for (const auto& m : d.modules) {
+    EXPECT_EQ(m.status, DiffStatus::kUnchanged) << m.path;
+    EXPECT_EQ(m.verdict, Verdict::kUnchanged) << m.path;
+    EXPECT_FALSE(m.headline);
+  }
+  for (const auto& o : d.ops) EXPECT_EQ(o.status, DiffStatus::kUnchanged) << o.name;
+  for (const auto& p : d.params) EXPECT_FALSE(p.changed) << p.name;
+  EXPECT_TRUE(d.warnings.empty());
+  EXPECT_FALSE(d.time_significant);
+  GateOptions g;
+  g.forbid_active = {"*does_not_exist*"};
+  g.max_regression = RegressionLimits{0.0, 0.0, 0.0, 0.0, 0.0};
+  for (const auto& r : evaluate_gates(d, g)) EXPECT_TRUE(r.passed) << r.name << ": " << r.message;
+}
+
+TEST(Diff, RemovedModuleVanishesWithItsWeightsErased) {
+  RunDiff d = diff_runs(make_run(Variant::kV1), make_run(Variant::kV2));
+  const ModuleDiff& m = module(d, kBias);
+  EXPECT_EQ(m.status, DiffStatus::kVanished);
+  EXPECT_EQ(m.verdict, Verdict::kVanished);
+  EXPECT_TRUE(m.headline);
+  EXPECT_FALSE(m.b.present);
+  EXPECT_DOUBLE_EQ(m.a.ops, 2);        // linear + log1p per iteration
+  EXPECT_DOUBLE_EQ(m.a.flops, 2e4);
+  EXPECT_NEAR(m.a.time.p50, 50e3, 2e3);  // 40 + 10 us
+  EXPECT_EQ(m.weights_a.state, WeightState::kActive);
+  EXPECT_EQ(m.weights_b.state, WeightState::kErased);
+  EXPECT_EQ(m.weights_a.params, 1);
+  // The parent changed but is no headline of its own.
+  EXPECT_EQ(module(d, "layers.0.attn").status, DiffStatus::kChanged);
+  EXPECT_FALSE(module(d, "layers.0.attn").headline);
+  EXPECT_EQ(module(d, "layers.0.attn.q_proj").status, DiffStatus::kUnchanged);
+  // End to end: two layers' bias work is gone.
+  EXPECT_DOUBLE_EQ(d.a.flops - d.b.flops, 2 * 2e4);
+  EXPECT_DOUBLE_EQ(d.a.ops - d.b.ops, 4);
+  EXPECT_EQ(d.modules_by_status[static_cast<int>(DiffStatus::kVanished)], 2);
+  // Ops matched by signature: the bias ops vanished, the rest did not change.
+  int vanished = 0;
+  for (const auto& o : d.ops) {
+    if (o.status == DiffStatus::kVanished) {
+      ++vanished;
+      EXPECT_NE(o.module_path.find("position_adaptive_bias"), std::string::npos);
+    } else {
+      EXPECT_EQ(o.status, DiffStatus::kUnchanged) << o.module_path << " " << o.name;
+    }
+  }
+  EXPECT_EQ(vanished, 4);
+}
+
+TEST(Diff, ZeroedWeightsWithComputeAreDormant) {
+  RunDiff d = diff_runs(make_run(Variant::kV1), make_run(Variant::kV2z));
+  const ModuleDiff& m = module(d, kBias);
+  EXPECT_EQ(m.status, DiffStatus::kUnchanged);
+  EXPECT_EQ(m.weights_b.state, WeightState::kZeroed);
+  EXPECT_EQ(m.verdict, Verdict::kDormant);
+  EXPECT_TRUE(m.headline);
+  EXPECT_TRUE(m.weights_changed);
+  EXPECT_DOUBLE_EQ(m.b.flops, 2e4);
+}
+
+TEST(Diff, AtolTurnsTinyWeightsIntoZeroes) {
+  DiffOptions o;
+  o.atol = 1e-6;
+  RunDiff d = diff_runs(make_run(Variant::kV1), make_run(Variant::kV1), o);
+  EXPECT_EQ(module(d, kBias).verdict, Verdict::kDormant);
+}
+
+TEST(Diff, NewModuleIsNew) {
+  RunDiff d = diff_runs(make_run(Variant::kV2), make_run(Variant::kV1));
+  const ModuleDiff& m = module(d, kBias);
+  EXPECT_EQ(m.status, DiffStatus::kNew);
+  EXPECT_EQ(m.verdict, Verdict::kNew);
+  EXPECT_TRUE(m.headline);
+  EXPECT_EQ(m.weights_b.state, WeightState::kActive);
+}
+
+TEST(Diff, SignificantSlowdownIsCalledAndNoiseIsNot) {
+  FixtureOptions slow;
+  slow.time_scale = 1.3;
+  RunDiff d = diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, slow));
+  EXPECT_TRUE(d.time_significant);
+  EXPECT_GT(d.time_diff.ci_low, 0);
+  EXPECT_EQ(module(d, "layers.0.mlp").status, DiffStatus::kChanged);
+  EXPECT_TRUE(module(d, "layers.0.mlp").time_significant);
+  FixtureOptions same;
+  same.time_scale = 1.001;  // below the 2% floor
+  RunDiff n = diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, same));
+  EXPECT_FALSE(n.time_significant);
+  EXPECT_EQ(module(n, "layers.0.mlp").status, DiffStatus::kUnchanged);
+}
+
+TEST(Diff, FewIterationsAreNotTested) {
+  FixtureOptions one;
+  one.iterations = 1;
+  FixtureOptions slow = one;
+  slow.time_scale = 2;
+  RunDiff d = diff_runs(make_run(Variant::kV1, one), make_run(Variant::kV1, slow));
+  EXPECT_FALSE(d.time_significant);
+  ASSERT_FALSE(d.warnings.empty());
+  EXPECT_NE(d.warnings[0].find("iterations"), std::string::npos);
+}
+
+TEST(Diff, RenamedTreeMatchesOnlyWithAMap) {
+  FixtureOptions renamed;
+  renamed.prefix = "model.";
+  RunData a = make_run(Variant::kV1, renamed), b = make_run(Variant::kV1);
+  RunDiff plain = diff_runs(a, b);
+  EXPECT_EQ(plain.common_modules, 0);
+  ASSERT_FALSE(plain.warnings.empty());
+  EXPECT_NE(plain.warnings.back().find("no module in common"), std::string::npos);
+  DiffOptions o;
+  auto map = parse_path_map(R"(^model\.=)");
+  ASSERT_TRUE(map.ok()) << map.status().message();
+  o.maps.push_back(*map);
+  RunDiff mapped = diff_runs(a, b, o);
+  EXPECT_GT(mapped.common_modules, 0);
+  for (const auto& m : mapped.modules) EXPECT_EQ(m.verdict, Verdict::kUnchanged) << m.path;
+  for (const auto& p : mapped.params) EXPECT_FALSE(p.changed) << p.name;
+}
+
+TEST(Diff, MapWithCaptureGroups) {
+  auto m = parse_path_map(R"(model\.layers\.(\d+)=layers.$1)");
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(apply_path_maps({*m}, "model.layers.12.attn"), "layers.12.attn");
+  EXPECT_FALSE(parse_path_map("no-equals-sign").ok());
+  EXPECT_FALSE(parse_path_map("(unclosed=x").ok());
+}
+
+TEST(Gates, ExpectVanished) {
+  GateOptions g;
+  g.expect_vanished = {"*position_adaptive_bias*"};
+  auto pass = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV2)), g);
+  ASSERT_EQ(pass.size(), 1u);
+  EXPECT_TRUE(pass[0].passed) << pass[0].message;
+  auto still = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV1)), g);
+  EXPECT_FALSE(still[0].passed);
+  EXPECT_NE(still[0].message.find("still run in B"), std::string::npos);
+  auto dormant = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV2z)), g);
+  EXPECT_FALSE(dormant[0].passed);
+  g.expect_vanished = {"*no_such_module*"};
+  auto none = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV2)), g);
+  EXPECT_FALSE(none[0].passed);
+  EXPECT_NE(none[0].message.find("no module of A matches"), std::string::npos);
+}
+
+TEST(Gates, ForbidActive) {
+  GateOptions g;
+  g.forbid_active = {"*position_adaptive_bias*"};
+  EXPECT_TRUE(evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV2)), g)[0].passed);
+  auto back = evaluate_gates(diff_runs(make_run(Variant::kV2), make_run(Variant::kV1)), g);
+  EXPECT_FALSE(back[0].passed);
+  // Zeroed weights are not active, but the ops still run: still forbidden.
+  EXPECT_FALSE(evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV2z)), g)[0].passed);
+  // No module and no ops, but non-zero weights left in the checkpoint.
+  FixtureOptions leftover;
+  leftover.bias_params_without_module = true;
+  auto weights = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV2, leftover)), g);
+  EXPECT_FALSE(weights[0].passed);
+  EXPECT_NE(weights[0].message.find("non-zero weights"), std::string::npos);
+}
+
+TEST(Gates, MaxRegression) {
+  auto limits = parse_regression_limits("time=5%,flops=0.5%,bytes=1%");
+  ASSERT_TRUE(limits.ok()) << limits.status().message();
+  EXPECT_DOUBLE_EQ(*limits->time, 0.05);
+  EXPECT_DOUBLE_EQ(*limits->flops, 0.005);
+  EXPECT_DOUBLE_EQ(*limits->bytes, 0.01);
+  EXPECT_FALSE(limits->ops.has_value());
+  EXPECT_FALSE(parse_regression_limits("speed=5%").ok());
+  EXPECT_FALSE(parse_regression_limits("time=abc").ok());
+  EXPECT_FALSE(parse_regression_limits("time=-1%").ok());
+  EXPECT_FALSE(parse_regression_limits("").ok());
+
+  GateOptions g;
+  g.max_regression = *limits;
+  FixtureOptions heavier;
+  heavier.flops_scale = 1.01;
+  auto flops = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, heavier)), g);
+  for (const auto& r : flops) {
+    bool expect_pass = r.name != "max-regression flops";
+    EXPECT_EQ(r.passed, expect_pass) << r.name << ": " << r.message;
+  }
+  FixtureOptions slow;
+  slow.time_scale = 1.2;
+  auto time = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, slow)), g);
+  EXPECT_EQ(time[0].name, "max-regression time");
+  EXPECT_FALSE(time[0].passed) << time[0].message;
+  FixtureOptions faster;
+  faster.time_scale = 0.8;
+  auto fast = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, faster)), g);
+  EXPECT_TRUE(fast[0].passed) << fast[0].message;
+}
+
+TEST(Gates, GlobMatchesAcrossDots) {
+  EXPECT_TRUE(glob_match("*position_adaptive_bias*", "layers.0.attn.position_adaptive_bias"));
+  EXPECT_TRUE(glob_match("layers.?.attn", "layers.3.attn"));
+  EXPECT_FALSE(glob_match("layers.?.attn", "layers.10.attn"));
+}
+
+}  // namespace
+}  // namespace flopscope
