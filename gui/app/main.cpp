@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "gui/models/run_loader.h"
+#include "gui/views/diff_page.h"
 #include "gui/views/export.h"
 #include "gui/views/graph_page.h"
 #include "gui/views/main_window.h"
@@ -38,6 +39,10 @@ int screenshot(const QCommandLineParser& args, const QStringList& files) {
   if (!window.showView(view)) return fail(QStringLiteral("unknown view '%1' (tree, graph, heatmap, timeline, diff)").arg(view));
   window.show();
   QApplication::processEvents();
+  if (args.isSet(QStringLiteral("expect-vanished")) || args.isSet(QStringLiteral("forbid-active"))) {
+    window.diffPage()->setGates(args.value(QStringLiteral("expect-vanished")), args.value(QStringLiteral("forbid-active")), {});
+    window.diffPage()->evaluateGates();
+  }
   if (args.isSet(QStringLiteral("select"))) window.treePage()->selectModule(args.value(QStringLiteral("select")));
   if (view == QLatin1String("graph")) window.graphPage()->showTop();
   if (args.isSet(QStringLiteral("select")) && view == QLatin1String("graph"))
@@ -76,6 +81,10 @@ int main(int argc, char** argv) {
                   QStringLiteral("VIEW"), QStringLiteral("tree")});
   args.addOption({QStringLiteral("select"), QStringLiteral("Select (and highlight) this module path."), QStringLiteral("PATH")});
   args.addOption({QStringLiteral("size"), QStringLiteral("Window size for --screenshot."), QStringLiteral("WxH")});
+  args.addOption({QStringLiteral("expect-vanished"), QStringLiteral("Diff gate: modules matching these globs vanished."),
+                  QStringLiteral("GLOBS")});
+  args.addOption({QStringLiteral("forbid-active"), QStringLiteral("Diff gate: nothing matching these globs is alive in B."),
+                  QStringLiteral("GLOBS")});
   args.process(app);
   const QStringList files = args.positionalArguments();
   if (args.isSet(QStringLiteral("screenshot"))) return screenshot(args, files);
@@ -85,6 +94,11 @@ int main(int argc, char** argv) {
   if (args.isSet(QStringLiteral("select")))
     QObject::connect(&window, &flopscope::gui::MainWindow::sessionShown, &window,
                      [&] { window.treePage()->selectModule(args.value(QStringLiteral("select"))); });
+  if (args.isSet(QStringLiteral("expect-vanished")) || args.isSet(QStringLiteral("forbid-active")))
+    QObject::connect(&window, &flopscope::gui::MainWindow::sessionShown, &window, [&] {
+      window.diffPage()->setGates(args.value(QStringLiteral("expect-vanished")), args.value(QStringLiteral("forbid-active")), {});
+      window.diffPage()->evaluateGates();
+    });
   window.openFiles(files);
   return app.exec();
 }

@@ -79,9 +79,50 @@ std::vector<int> add_tree(ModuleDiff& d, const RunSummary& s, bool is_b) {
   return node_of;
 }
 
-bool differs(double x, double y, double rel) {
-  double scale = std::max(std::abs(x), std::abs(y));
-  return scale > 0 && std::abs(x - y) > rel * scale;
+WeightStatus from_engine(WeightState w) {
+  switch (w) {
+    case WeightState::kNone: return WeightStatus::kNone;
+    case WeightState::kActive: return WeightStatus::kActive;
+    case WeightState::kZeroed: return WeightStatus::kZeroed;
+    case WeightState::kErased: return WeightStatus::kErased;
+  }
+  return WeightStatus::kNone;
+}
+
+// "40 ops, 262 KFLOP, 267 KB, 1.19 ms P50"
+std::string cost_text(const SideCost& c) {
+  std::string out = format_count(c.ops) + " ops";
+  if (c.kernels > 0) out += ", " + format_count(c.kernels) + " kernels";
+  return out + ", " + format_flops(c.flops) + ", " + format_bytes(c.bytes) + ", " + format_ns(c.time.p50) + " P50";
+}
+
+std::string arrow(double a, double b, std::string (*f)(double)) { return f(a) + " \u2192 " + f(b); }
+
+// One reviewer's line per module, compute joined with weights (the wording of `flopscope diff`).
+std::string verdict_line(const flopscope::ModuleDiff& m) {
+  std::string weights;
+  if (m.weights_b.state == WeightState::kErased) weights = "; weights ERASED";
+  if (m.weights_b.state == WeightState::kZeroed) weights = "; weights ZEROED";
+  switch (m.verdict) {
+    case Verdict::kVanished:
+      return std::string("VANISHED: ") + (m.b.present ? "no ops in B" : "not in B") + " (A: " + cost_text(m.a) + ")" + weights;
+    case Verdict::kNew: return std::string("NEW: ") + (m.a.present ? "no ops in A" : "not in A") + " (B: " + cost_text(m.b) + ")";
+    case Verdict::kDormant:
+      return "DORMANT: weights ZEROED (" + std::to_string(m.weights_b.params) +
+             " params) but compute still runs (wastes per iteration: " + cost_text(m.b) + ")";
+    case Verdict::kChanged: {
+      std::string out = "CHANGED:";
+      if (m.a.ops != m.b.ops) out += " ops " + arrow(m.a.ops, m.b.ops, format_count) + ",";
+      if (m.a.flops != m.b.flops) out += " FLOPs " + arrow(m.a.flops, m.b.flops, format_flops) + ",";
+      if (m.a.bytes != m.b.bytes) out += " bytes " + arrow(m.a.bytes, m.b.bytes, format_bytes) + ",";
+      if (m.time_significant) out += " time P50 " + arrow(m.time_diff.median_a, m.time_diff.median_b, format_ns) + ",";
+      if (out.back() == ',') out.pop_back();
+      if (m.weights_changed || m.weights_a.state != m.weights_b.state) out += "; weights changed";
+      return out;
+    }
+    case Verdict::kUnchanged: return "";
+  }
+  return "";
 }
 
 }  // namespace
@@ -98,45 +139,29 @@ ModuleDiff diff_modules(const RunSummary& a, const RunData& run_a, const RunSumm
   d.diff_mode = true;
   add_tree(d, a, false);
   add_tree(d, b, true);
+  auto engine = std::make_shared<RunDiff>(diff_runs(run_a, a, run_b, b));
+  std::unordered_map<std::string, const flopscope::ModuleDiff*> by_path;
+  for (const auto& m : engine->modules) by_path.emplace(m.path, &m);
   for (auto& n : d.nodes) {
-    if (n.a >= 0) n.weights_a = module_weights(run_a, a.modules[n.a].module_id);
-    if (n.b >= 0) n.weights_b = module_weights(run_b, b.modules[n.b].module_id);
-    if (n.b < 0 && n.weights_a != WeightStatus::kNone) n.weights_b = WeightStatus::kErased;
-    if (n.a < 0 && n.weights_b != WeightStatus::kNone) n.weights_a = WeightStatus::kErased;
-    if (n.b < 0) {
-      n.status = DiffStatus::kVanished;
-      const auto& m = a.modules[n.a];
-      n.verdict = "VANISHED: no ops in B (A: " + format_count(m.inclusive.ops) + " ops, " +
-                  format_flops(m.inclusive.flops) + ", " + format_bytes(m.inclusive.bytes()) + ", " +
-                  format_ns(m.inclusive_time.p50) + " P50)";
-      if (n.weights_a != WeightStatus::kNone) n.verdict += std::string("; weights ") + to_string(n.weights_b);
-      ++d.vanished;
-    } else if (n.a < 0) {
-      n.status = DiffStatus::kNew;
-      const auto& m = b.modules[n.b];
-      n.verdict = "NEW: only in B (" + format_count(m.inclusive.ops) + " ops, " + format_flops(m.inclusive.flops) +
-                  ", " + format_ns(m.inclusive_time.p50) + " P50)";
-      ++d.added;
-    } else {
-      const auto& ma = a.modules[n.a];
-      const auto& mb = b.modules[n.b];
-      bool compute = differs(ma.inclusive.flops, mb.inclusive.flops, 0.005) ||
-                     differs(ma.inclusive.bytes(), mb.inclusive.bytes(), 0.01) ||
-                     differs(ma.inclusive.ops, mb.inclusive.ops, 0.0);
-      if (compute) {
-        n.status = DiffStatus::kChanged;
-        n.verdict = "CHANGED: FLOPs " + format_flops(ma.inclusive.flops) + " \u2192 " +
-                    format_flops(mb.inclusive.flops) + ", ops " + format_count(ma.inclusive.ops) + " \u2192 " +
-                    format_count(mb.inclusive.ops);
-        ++d.changed;
-      } else if (n.weights_a == WeightStatus::kActive && n.weights_b == WeightStatus::kZeroed) {
-        n.status = DiffStatus::kChanged;
-        n.verdict = "DORMANT: weights ZEROED in B but compute still runs (" + format_flops(mb.inclusive.flops) +
-                    ", " + format_ns(mb.inclusive_time.p50) + " P50)";
-        ++d.changed;
-      }
+    auto found = by_path.find(n.path);
+    if (found == by_path.end()) continue;  // the engine matched every module path; nothing to say otherwise
+    const flopscope::ModuleDiff& m = *found->second;
+    n.weights_a = from_engine(m.weights_a.state);
+    n.weights_b = from_engine(m.weights_b.state);
+    n.verdict = verdict_line(m);
+    switch (m.status) {
+      case flopscope::DiffStatus::kVanished: n.status = DiffStatus::kVanished; ++d.vanished; break;
+      case flopscope::DiffStatus::kNew: n.status = DiffStatus::kNew; ++d.added; break;
+      case flopscope::DiffStatus::kChanged: n.status = DiffStatus::kChanged; ++d.changed; break;
+      case flopscope::DiffStatus::kUnchanged:
+        if (m.verdict == Verdict::kDormant) {  // compute unchanged, weights zeroed: worth a colour
+          n.status = DiffStatus::kChanged;
+          ++d.changed;
+        }
+        break;
     }
   }
+  d.engine = std::move(engine);
   return d;
 }
 

@@ -1,11 +1,13 @@
 // The module tree the GUI shows: in diff mode the union of both runs' modules, matched by module path (never
-// by id), each with a status; with one run, the run's own tree. Until the diff engine (analyzer/diff) is
-// merged this is the GUI's own path match; the thresholds below are the ones `flopscope diff` documents.
+// by id), each with the status, weight states and verdict of the diff engine (analyzer/diff, the same
+// engine as `flopscope diff`); with one run, the run's own tree.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "analyzer/diff/diff.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 
@@ -41,6 +43,7 @@ struct ModuleDiff {
   bool diff_mode = false;
   std::vector<DiffNode> nodes;  // pre-order; [0] is the root
   int vanished = 0, added = 0, changed = 0;
+  std::shared_ptr<const RunDiff> engine;  // the diff engine's result (diff mode only), for totals and gates
 
   int find(const std::string& path) const;
 };

@@ -2,12 +2,18 @@
 
 #include <QCheckBox>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "analyzer/diff/gates.h"
 #include "analyzer/latency.h"
 #include "gui/models/diff_table_model.h"
 #include "gui/models/format.h"
@@ -32,7 +38,11 @@ DiffPage::DiffPage(QWidget* parent)
       proxy_(new QSortFilterProxyModel(this)),
       headline_(new QLabel(this)),
       show_all_(new QCheckBox(tr("Show unchanged modules"), this)),
-      table_(new QTableView(this)) {
+      table_(new QTableView(this)),
+      expect_vanished_(new QLineEdit(this)),
+      forbid_active_(new QLineEdit(this)),
+      max_regression_(new QLineEdit(this)),
+      gate_results_(new QLabel(this)) {
   headline_->setTextFormat(Qt::RichText);
   headline_->setWordWrap(true);
   headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -49,12 +59,80 @@ DiffPage::DiffPage(QWidget* parent)
   connect(show_all_, &QCheckBox::toggled, model_, &DiffTableModel::setShowUnchanged);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) { Q_EMIT moduleSelected(current.data(kPathRole).toString()); });
+  expect_vanished_->setPlaceholderText(tr("e.g. *position_adaptive_bias*"));
+  forbid_active_->setPlaceholderText(tr("globs, comma-separated"));
+  max_regression_->setPlaceholderText(tr("e.g. time=5%,flops=0.5%,bytes=1%"));
+  gate_results_->setTextFormat(Qt::RichText);
+  gate_results_->setWordWrap(true);
+  auto* evaluate = new QPushButton(tr("Evaluate gates"), this);
+  connect(evaluate, &QPushButton::clicked, this, [this] { evaluateGates(); });
+  for (QLineEdit* e : {expect_vanished_, forbid_active_, max_regression_})
+    connect(e, &QLineEdit::returnPressed, this, [this] { evaluateGates(); });
+  auto* gates = new QGroupBox(tr("CI gates (as flopscope diff --expect-vanished / --forbid-active / --max-regression)"), this);
+  auto* form = new QFormLayout;
+  form->addRow(tr("Expect vanished:"), expect_vanished_);
+  form->addRow(tr("Forbid active:"), forbid_active_);
+  form->addRow(tr("Max regression:"), max_regression_);
+  auto* gate_box = new QHBoxLayout(gates);
+  gate_box->addLayout(form, 2);
+  auto* right = new QVBoxLayout;
+  right->addWidget(evaluate, 0, Qt::AlignLeft);
+  right->addWidget(gate_results_, 1);
+  gate_box->addLayout(right, 3);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(8, 8, 8, 8);
   layout->addWidget(headline_);
+  layout->addWidget(gates);
   layout->addWidget(show_all_);
   layout->addWidget(table_, 1);
 }
+
+void DiffPage::setGates(const QString& expect_vanished, const QString& forbid_active, const QString& max_regression) {
+  expect_vanished_->setText(expect_vanished);
+  forbid_active_->setText(forbid_active);
+  max_regression_->setText(max_regression);
+}
+
+bool DiffPage::evaluateGates() {
+  if (!session_ || !session_->diff.engine) {
+    gate_results_->setText(tr("Open two runs to evaluate gates."));
+    return false;
+  }
+  GateOptions options;
+  auto globs = [](const QLineEdit* e) {
+    std::vector<std::string> out;
+    for (const QString& g : e->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+      if (!g.trimmed().isEmpty()) out.push_back(g.trimmed().toStdString());
+    return out;
+  };
+  options.expect_vanished = globs(expect_vanished_);
+  options.forbid_active = globs(forbid_active_);
+  if (!max_regression_->text().trimmed().isEmpty()) {
+    auto limits = parse_regression_limits(max_regression_->text().trimmed().toStdString());
+    if (!limits.ok()) {
+      gate_results_->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(q(limits.status().message())));
+      return false;
+    }
+    options.max_regression = *limits;
+  }
+  const auto results = evaluate_gates(*session_->diff.engine, options);
+  if (results.empty()) {
+    gate_results_->setText(tr("No gate given."));
+    return true;
+  }
+  QString html;
+  bool all = true;
+  for (const auto& r : results) {
+    all = all && r.passed;
+    html += QStringLiteral("<div><b style='color:%1'>%2</b> %3: %4</div>")
+                .arg(r.passed ? QStringLiteral("#2e7d32") : QStringLiteral("#c62828"),
+                     r.passed ? QStringLiteral("PASS") : QStringLiteral("FAIL"), q(r.name), q(r.message));
+  }
+  gate_results_->setText(html);
+  return all;
+}
+
+QString DiffPage::gateResults() const { return gate_results_->text(); }
 
 void DiffPage::setSession(SessionPtr session) {
   session_ = std::move(session);

@@ -8,6 +8,7 @@
 
 class QCheckBox;
 class QLabel;
+class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -25,6 +26,12 @@ class DiffPage : public QWidget {
   QTableView* table() const { return table_; }
   QString headline() const;
 
+  // The CI gates of `flopscope diff`, evaluated on this diff: comma-separated globs, and limits such as
+  // "time=5%,flops=0.5%". Returns false (and says why in the result text) when a limit does not parse.
+  void setGates(const QString& expect_vanished, const QString& forbid_active, const QString& max_regression);
+  bool evaluateGates();
+  QString gateResults() const;
+
  Q_SIGNALS:
   void moduleSelected(const QString& path);
 
@@ -35,6 +42,10 @@ class DiffPage : public QWidget {
   QLabel* headline_;
   QCheckBox* show_all_;
   QTableView* table_;
+  QLineEdit* expect_vanished_;
+  QLineEdit* forbid_active_;
+  QLineEdit* max_regression_;
+  QLabel* gate_results_;
 };
 
 }  // namespace flopscope::gui

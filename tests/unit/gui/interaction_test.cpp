@@ -99,6 +99,24 @@ TEST(Interaction, DiffSessionOpensOnTheDiffAndColoursVanishedNodesRed) {
   EXPECT_EQ(red, 14);
 }
 
+TEST(Interaction, DiffPageEvaluatesTheCiGates) {
+  DiffPage page;
+  page.setSession(fixture_session(Variant::kV1, Variant::kV2));
+  page.setGates(QStringLiteral("*position_adaptive_bias*"), QString(), QString());
+  EXPECT_TRUE(page.evaluateGates());
+  EXPECT_TRUE(page.gateResults().contains(QStringLiteral("PASS")));
+  page.setGates(QString(), QStringLiteral("*q_proj*"), QString());  // still running in B: fails
+  EXPECT_FALSE(page.evaluateGates());
+  EXPECT_TRUE(page.gateResults().contains(QStringLiteral("FAIL")));
+  page.setGates(QString(), QString(), QStringLiteral("time=banana"));
+  EXPECT_FALSE(page.evaluateGates());
+  // A run against itself: nothing vanished, the same gate fails.
+  auto a = make_loaded_run(QStringLiteral("v1.db"), sonnet_run({Variant::kV1}));
+  page.setSession(make_session(a, a));
+  page.setGates(QStringLiteral("*position_adaptive_bias*"), QString(), QString());
+  EXPECT_FALSE(page.evaluateGates());
+}
+
 TEST(Interaction, RecentFilesRememberOpenedRuns) {
   MainWindow w;
   w.setSession(fixture_session(Variant::kV1, Variant::kV2));
