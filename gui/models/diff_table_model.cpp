@@ -12,15 +12,16 @@ namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-// Vanished first (the question reviewers ask), then new, then changed, then the rest; tree order within.
-int status_rank(DiffStatus s) {
-  switch (s) {
+// Vanished first (the question reviewers ask), then new, then dormant (weights zeroed, compute still
+// paid for), then changed, then the rest; tree order within.
+int status_rank(const DiffNode& n) {
+  switch (n.status) {
     case DiffStatus::kVanished: return 0;
     case DiffStatus::kNew: return 1;
-    case DiffStatus::kChanged: return 2;
-    case DiffStatus::kSame: return 3;
+    case DiffStatus::kChanged: return n.verdict.rfind("DORMANT", 0) == 0 ? 2 : 3;
+    case DiffStatus::kSame: return 4;
   }
-  return 4;
+  return 5;
 }
 
 }  // namespace
@@ -49,7 +50,7 @@ void DiffTableModel::rebuild() {
   for (std::size_t i = 0; i < nodes.size(); ++i)
     if (show_unchanged_ || nodes[i].status != DiffStatus::kSame) rows_.push_back(static_cast<int>(i));
   std::stable_sort(rows_.begin(), rows_.end(),
-                   [&](int x, int y) { return status_rank(nodes[x].status) < status_rank(nodes[y].status); });
+                   [&](int x, int y) { return status_rank(nodes[x]) < status_rank(nodes[y]); });
 }
 
 int DiffTableModel::rowCount(const QModelIndex& parent) const {

@@ -29,6 +29,16 @@ TEST(DiffTableModel, ListsVanishedModulesFirstWithTheirWeights) {
   EXPECT_GT(model.rowCount(), changed_only);
 }
 
+TEST(DiffTableModel, DormantModulesComeBeforeOtherChanges) {
+  DiffTableModel model;
+  model.setSession(fixture_session(Variant::kV1, Variant::kV2z));
+  ASSERT_GE(model.rowCount(), 2);
+  for (int r = 0; r < 2; ++r) {
+    EXPECT_TRUE(model.index(r, DiffTableModel::kVerdict).data().toString().startsWith(QStringLiteral("DORMANT")));
+    EXPECT_EQ(model.index(r, DiffTableModel::kWeightsB).data().toString(), QStringLiteral("ZEROED"));
+  }
+}
+
 TEST(DiffTableModel, EmptyForOneRun) {
   DiffTableModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
