@@ -2,12 +2,12 @@
 
 #include <cstdio>
 
+#include "analyzer/importers/load_run.h"
 #include "db/model/atomic_file.h"
-#include "db/run_database.h"
 
 namespace flopscope::cli {
 
-StatusOr<RunData> open_run(const std::string& path) { return read_run_database(path); }
+StatusOr<RunData> open_run(const std::string& path) { return load_run(path); }
 
 Status emit_output(const std::string& path, const std::string& text, bool overwrite) {
   if (path.empty() || path == "-") {

@@ -11,6 +11,7 @@
 #include "db/json_columns.h"
 #include "db/migrations.h"
 #include "db/model/atomic_file.h"
+#include "db/model/progress.h"
 #include "db/run_database.h"
 #include "db/run_database_format.h"
 #include "db/sqlite/sqlite.h"
@@ -23,6 +24,7 @@ using sqlite::Statement;
 
 // Rows per transaction: large enough that commits cost nothing, small enough to bound the dirty pages.
 constexpr std::int64_t kRowsPerTransaction = 50'000;
+constexpr std::int64_t kRowsPerProgressUpdate = 65'536;
 
 constexpr std::string_view kInsertRun =
     "INSERT INTO run (id, tool_version, source_kind, source_path, source_sha256, device, host, input_spec, "
@@ -195,7 +197,9 @@ class SqliteRunSink final : public RunSink {
   Status finish() override {
     if (finished_) return Internal(path_ + ": finish() called twice");
     if (!begun_) return Internal(path_ + ": finish() before begin(): a run database needs its run row");
+    if (!failed_.ok()) return failed_;
     finished_ = true;
+    progress_.reset();
     for (const std::string& sql : deferred_indexes_) FS_RETURN_IF_ERROR(with_path(db_.exec(sql)));
     FS_RETURN_IF_ERROR(with_path(db_.exec("COMMIT")));
     statements_ = {};
@@ -216,9 +220,18 @@ class SqliteRunSink final : public RunSink {
   template <typename BindFn>
   Status insert(Statement& stmt, BindFn&& bind) {
     if (finished_) return Internal(path_ + ": write after finish()");
+    if (!failed_.ok()) return failed_;
     Binder b(stmt);
     bind(b);
-    FS_RETURN_IF_ERROR(with_path(b.run()));
+    if (Status s = with_path(b.run()); !s.ok()) {
+      failed_ = s;  // a run with a missing row must not be finished into place
+      return s;
+    }
+    if (++rows_written_ % kRowsPerProgressUpdate == 0) {
+      // Only large runs take long enough to show progress; the total is the caller's to know.
+      if (progress_ == nullptr) progress_ = std::make_unique<Progress>("writing " + path_, 0);
+      progress_->update(static_cast<std::uint64_t>(rows_written_));
+    }
     if (++rows_in_transaction_ >= kRowsPerTransaction) {
       rows_in_transaction_ = 0;
       FS_RETURN_IF_ERROR(with_path(db_.exec("COMMIT; BEGIN")));
@@ -262,7 +275,10 @@ class SqliteRunSink final : public RunSink {
   Statements statements_;  // declared after db_: finalised first
   bool begun_ = false;
   bool finished_ = false;
+  Status failed_;  // the first failed insert: every later call returns it
   std::int64_t rows_in_transaction_ = 0;
+  std::int64_t rows_written_ = 0;
+  std::unique_ptr<Progress> progress_;
   std::vector<std::string> deferred_indexes_;
 };
 

@@ -6,7 +6,9 @@
 namespace flopscope::graphs {
 namespace {
 
-bool collapsed_at(const OpNode& n, int depth) { return depth != kOpLevel && module_depth(n.module_path) >= depth; }
+bool collapsed_at(const OpNode& n, int depth) {
+  return depth != kOpLevel && module_depth(n.module_path) >= depth;
+}
 
 void add_cost(NodeCost& into, const NodeCost& c) {
   if (!c.known) return;

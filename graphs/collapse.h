@@ -11,16 +11,16 @@
 
 namespace flopscope::graphs {
 
-inline constexpr int kOpLevel = -1;             // no collapse
+inline constexpr int kOpLevel = -1;  // no collapse
 inline constexpr std::size_t kDefaultMaxNodes = 300;
 
 struct ViewNode {
-  bool is_module = false;    // a collapsed module standing for `members` ops
-  std::string kind;          // op kind; for a module box its class name
-  std::string label;         // op label from the source
-  std::string module_path;   // op: its module; module box: the collapsed module
-  std::string cluster;       // the enclosing cluster's module path, "" for none
-  std::string identity;      // op identity, or "module:" + path
+  bool is_module = false;   // a collapsed module standing for `members` ops
+  std::string kind;         // op kind; for a module box its class name
+  std::string label;        // op label from the source
+  std::string module_path;  // op: its module; module box: the collapsed module
+  std::string cluster;      // the enclosing cluster's module path, "" for none
+  std::string identity;     // op identity, or "module:" + path
   std::string shapes;
   int members = 1;
   NodeCost cost;

@@ -30,12 +30,23 @@ std::string html_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\n': out += "<br/>"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\n':
+        out += "<br/>";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -50,9 +61,9 @@ struct Writer {
   bool heat;
   HeatScale scale;
   std::string out;
-  std::vector<DiffState> state;                         // per node, after judging module cost deltas
-  std::map<std::string, std::vector<int>> nodes_in;     // cluster path -> node indices
-  std::map<std::string, std::set<std::string>> kids;    // cluster path -> child cluster paths
+  std::vector<DiffState> state;                          // per node, after judging module cost deltas
+  std::map<std::string, std::vector<int>> nodes_in;      // cluster path -> node indices
+  std::map<std::string, std::set<std::string>> kids;     // cluster path -> child cluster paths
   std::map<std::string, std::set<DiffState>> states_in;  // cluster path -> diff states of nodes below
   int cluster_counter = 0;
 
@@ -84,6 +95,18 @@ struct Writer {
         states_in[p].insert(st);
       }
     }
+  }
+
+  // The module's class; "Old → New" in a diff where the class changed.
+  std::string type_text(const std::string& path) const {
+    auto type = view.module_types.find(path);
+    std::string text = type == view.module_types.end() ? "" : type->second;
+    auto base = view.base_module_types.find(path);
+    if (view.is_diff && base != view.base_module_types.end() && !base->second.empty() &&
+        base->second != text) {
+      text = base->second + " \xE2\x86\x92 " + text;
+    }
+    return text;
   }
 
   std::string short_kind(const std::string& kind) const {
@@ -124,10 +147,10 @@ struct Writer {
   std::string node_label(const ViewNode& n, DiffState st) const {
     std::string label;
     if (n.is_module) {
-      std::string name = n.module_path.substr(n.module_path.rfind('.') == std::string::npos
-                                                  ? 0
-                                                  : n.module_path.rfind('.') + 1);
-      label = name + (n.kind.empty() ? "" : " (" + n.kind + ")");
+      std::string name = n.module_path.substr(
+          n.module_path.rfind('.') == std::string::npos ? 0 : n.module_path.rfind('.') + 1);
+      std::string type = type_text(n.module_path);
+      label = name + (type.empty() ? "" : " (" + type + ")");
       label += "\n" + std::to_string(n.members) + (n.members == 1 ? " op" : " ops");
     } else {
       label = n.label.empty() ? short_kind(n.kind) : short_kind(n.kind) + " " + n.label;
@@ -157,7 +180,8 @@ struct Writer {
       if (st != DiffState::kSame) out += ", penwidth=2";
     } else if (heat && metric_known(n.cost, metric)) {
       int b = scale.bucket(metric_of(n.cost, metric));
-      out += ", fillcolor=\"" + std::string(HeatScale::fill(b)) + "\", fontcolor=\"" + HeatScale::font_color(b) + "\"";
+      out += ", fillcolor=\"" + std::string(HeatScale::fill(b)) + "\", fontcolor=\"" +
+             HeatScale::font_color(b) + "\"";
     }
     if (style != "rounded,filled") out += ", style=\"" + style + "\"";
     out += "];\n";
@@ -166,14 +190,8 @@ struct Writer {
   void write_cluster(const std::string& path, const std::string& indent) {
     int number = ++cluster_counter;
     std::string name = path.substr(path.rfind('.') == std::string::npos ? 0 : path.rfind('.') + 1);
-    auto type = view.module_types.find(path);
-    std::string type_text = type == view.module_types.end() ? "" : type->second;
-    auto base_type = view.base_module_types.find(path);
-    if (view.is_diff && base_type != view.base_module_types.end() && !base_type->second.empty() &&
-        base_type->second != type_text) {
-      type_text = base_type->second + " \xE2\x86\x92 " + type_text;  // the class changed: "Old → New"
-    }
-    std::string title = name + (type_text.empty() ? "" : " (" + type_text + ")");
+    std::string type = type_text(path);
+    std::string title = name + (type.empty() ? "" : " (" + type + ")");
     int depth = module_depth(path);
     static constexpr const char* kFill[] = {"#f7f7f7", "#ececec"};
     out += indent + "subgraph cluster_" + std::to_string(number) + " {\n";
@@ -188,7 +206,8 @@ struct Writer {
     } else if (view.is_diff && states.size() == 1 && *states.begin() == DiffState::kAdded) {
       border = diff_style(DiffState::kAdded).border;
     }
-    out += in + "style=\"" + style + "\"; color=\"" + border + "\"; fillcolor=\"" + kFill[depth % 2] + "\";\n";
+    out +=
+        in + "style=\"" + style + "\"; color=\"" + border + "\"; fillcolor=\"" + kFill[depth % 2] + "\";\n";
     write_contents(path, in);
     out += indent + "}\n";
   }
@@ -207,9 +226,8 @@ struct Writer {
   std::string depth_text() const {
     std::size_t ops = 0;
     for (const auto& n : view.nodes) ops += static_cast<std::size_t>(n.members);
-    std::string text = view.depth == kOpLevel
-                           ? "op level (no collapse)"
-                           : "collapsed to module depth " + std::to_string(view.depth);
+    std::string text = view.depth == kOpLevel ? "op level (no collapse)"
+                                              : "collapsed to module depth " + std::to_string(view.depth);
     text += ": " + std::to_string(view.nodes.size()) + " nodes";
     if (view.depth != kOpLevel) text += " for " + std::to_string(ops) + " ops";
     return text;
@@ -218,12 +236,13 @@ struct Writer {
   std::string legend() const {
     std::string t = "<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\" cellpadding=\"4\">";
     auto row = [&](const std::string& fill, const std::string& border, const std::string& text) {
-      t += "<tr><td bgcolor=\"" + fill + "\" color=\"" + border + "\" width=\"24\"> </td><td align=\"left\" border=\"0\">" +
-           html_escape(text) + "</td></tr>";
+      t += "<tr><td bgcolor=\"" + fill + "\" color=\"" + border +
+           "\" width=\"24\"> </td><td align=\"left\" border=\"0\">" + html_escape(text) + "</td></tr>";
     };
     if (view.is_diff) {
       t += "<tr><td colspan=\"2\" border=\"0\"><b>diff</b></td></tr>";
-      row(diff_style(DiffState::kRemoved).fill, diff_style(DiffState::kRemoved).border, "removed (red, dashed)");
+      row(diff_style(DiffState::kRemoved).fill, diff_style(DiffState::kRemoved).border,
+          "removed (red, dashed)");
       row(diff_style(DiffState::kAdded).fill, diff_style(DiffState::kAdded).border, "new (green)");
       std::string changed = "changed (orange): ";
       changed += view.has_costs ? std::string(metric_name(metric)) + " delta or shapes" : "output shapes";
@@ -234,12 +253,13 @@ struct Writer {
            " per iteration</b></td></tr>";
       for (int b = 0; b < HeatScale::kBuckets; ++b) {
         std::string text = b + 1 < HeatScale::kBuckets
-                               ? "\xE2\x89\xA5 " + format_metric(scale.lower_bound(b), metric)  // ≥
+                               ? "\xE2\x89\xA5 " + format_metric(scale.lower_bound(b), metric)       // ≥
                                : "\xE2\x89\xA4 " + format_metric(scale.lower_bound(b - 1), metric);  // ≤
         if (b == 0) text += " (max " + format_metric(scale.max(), metric) + ")";
         row(HeatScale::fill(b), "#777777", text);
       }
-      row("#ffffff", "#777777", metric == CostMetric::kFlops ? "zero, or no FLOPs formula" : "zero or not measured");
+      row("#ffffff", "#777777",
+          metric == CostMetric::kFlops ? "zero, or no FLOPs formula" : "zero or not measured");
     } else {
       t += "<tr><td colspan=\"2\" border=\"0\"><b>no cost data</b></td></tr>";
       t += "<tr><td colspan=\"2\" border=\"0\">profile the model and draw the run database</td></tr>";
@@ -258,10 +278,14 @@ struct Writer {
       title += " \xC2\xB7 colour: " + std::string(metric_name(metric)) + " per iteration";
     }
     out += "digraph flopscope {\n";
-    out += "  graph [rankdir=TB, compound=true, newrank=true, fontname=\"Helvetica\", fontsize=14, labelloc=t, "
-           "labeljust=l, nodesep=0.25, ranksep=0.3, label=" + dot_quote(title) + "];\n";
-    out += "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, fillcolor=\"#ffffff\", "
-           "color=\"#777777\", margin=\"0.08,0.03\", height=0.3];\n";
+    out +=
+        "  graph [rankdir=TB, compound=true, newrank=true, fontname=\"Helvetica\", fontsize=14, labelloc=t, "
+        "labeljust=l, nodesep=0.25, ranksep=0.3, label=" +
+        dot_quote(title) + "];\n";
+    out +=
+        "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, "
+        "fillcolor=\"#ffffff\", "
+        "color=\"#777777\", margin=\"0.08,0.03\", height=0.3];\n";
     out += "  edge [color=\"#7f7f7f\", arrowsize=0.6, penwidth=0.8];\n";
     out += "  legend [shape=plaintext, style=\"\", fontsize=10, label=" + legend() + "];\n";
     write_contents("", "  ");

@@ -21,7 +21,7 @@ struct DotOptions {
 std::string write_dot(const ViewGraph& view, const DotOptions& options = {});
 
 // Quoting for DOT strings and HTML-like labels.
-std::string dot_quote(const std::string& text);   // adds the surrounding quotes
+std::string dot_quote(const std::string& text);  // adds the surrounding quotes
 std::string html_escape(const std::string& text);
 
 }  // namespace flopscope::graphs

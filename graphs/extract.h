@@ -33,9 +33,11 @@ bool torchscript_extraction_available();
 
 // Fills output shapes and edge labels from a profiled run: an edge's label is the shape its consumer saw at
 // argument edge_arg[k] of its matching call (first iteration), and a node's output shape is the label of
-// its first labelled out-edge. Torch-free, so tests exercise it without LibTorch.
+// its first labelled out-edge. input_count[i] is node i's number of graph inputs: a call recorded with
+// more arguments than that is aligned from its last argument. Torch-free, so tests run without LibTorch.
 void apply_profiled_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>& edges,
-                           const std::vector<int>& edge_arg, const RunData& run);
+                           const std::vector<int>& edge_arg, const std::vector<int>& input_count,
+                           const RunData& run);
 
 // "float32[1,64,128]" for a tensor argument, "" otherwise.
 std::string shape_text(const OpArg& arg);

@@ -4,10 +4,13 @@
 namespace flopscope::graphs {
 
 StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path, const RunData*) {
-  return Unsupported(model_path + ": this flopscope was built without LibTorch, so it cannot read TorchScript "
+  return Unsupported(model_path +
+                     ": this flopscope was built without LibTorch, so it cannot read TorchScript "
                      "models; draw a run database (.db) instead");
 }
 
-bool torchscript_extraction_available() { return false; }
+bool torchscript_extraction_available() {
+  return false;
+}
 
 }  // namespace flopscope::graphs

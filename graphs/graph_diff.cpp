@@ -10,9 +10,12 @@ namespace flopscope::graphs {
 
 double metric_of(const NodeCost& cost, CostMetric metric) {
   switch (metric) {
-    case CostMetric::kFlops: return cost.flops;
-    case CostMetric::kTime: return cost.time_ns;
-    case CostMetric::kBytes: return cost.bytes;
+    case CostMetric::kFlops:
+      return cost.flops;
+    case CostMetric::kTime:
+      return cost.time_ns;
+    case CostMetric::kBytes:
+      return cost.bytes;
   }
   return 0;
 }
@@ -41,7 +44,8 @@ OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const DiffOptions
   out.base_module_costs = base.module_costs;
 
   std::map<std::string, int> base_index;
-  for (std::size_t i = 0; i < base.nodes.size(); ++i) base_index[base.nodes[i].identity()] = static_cast<int>(i);
+  for (std::size_t i = 0; i < base.nodes.size(); ++i)
+    base_index[base.nodes[i].identity()] = static_cast<int>(i);
 
   std::map<std::string, int> out_index;
   for (const auto& n : other.nodes) {
@@ -53,8 +57,10 @@ OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const DiffOptions
       const OpNode& b = base.nodes[static_cast<std::size_t>(it->second)];
       node.base_cost = b.cost;
       node.base_shapes = b.output_shapes;
-      bool shapes_changed = !b.output_shapes.empty() && !n.output_shapes.empty() && b.output_shapes != n.output_shapes;
-      node.diff = shapes_changed || metric_changed(b.cost, n.cost, options) ? DiffState::kChanged : DiffState::kSame;
+      bool shapes_changed =
+          !b.output_shapes.empty() && !n.output_shapes.empty() && b.output_shapes != n.output_shapes;
+      node.diff =
+          shapes_changed || metric_changed(b.cost, n.cost, options) ? DiffState::kChanged : DiffState::kSame;
     }
     out_index[node.identity()] = static_cast<int>(out.nodes.size());
     out.nodes.push_back(std::move(node));

@@ -6,15 +6,21 @@ namespace flopscope::graphs {
 
 const char* to_string(DiffState state) {
   switch (state) {
-    case DiffState::kSame: return "same";
-    case DiffState::kAdded: return "added";
-    case DiffState::kRemoved: return "removed";
-    case DiffState::kChanged: return "changed";
+    case DiffState::kSame:
+      return "same";
+    case DiffState::kAdded:
+      return "added";
+    case DiffState::kRemoved:
+      return "removed";
+    case DiffState::kChanged:
+      return "changed";
   }
   return "same";
 }
 
-std::string OpNode::identity() const { return module_path + "|" + kind + "#" + std::to_string(ordinal); }
+std::string OpNode::identity() const {
+  return module_path + "|" + kind + "#" + std::to_string(ordinal);
+}
 
 int module_depth(const std::string& path) {
   if (path.empty()) return 0;

@@ -11,7 +11,8 @@
 
 namespace flopscope::graphs {
 
-// Per-iteration cost of a node: FLOPs and bytes of the counted ops it covers, host time of the op call.
+// Per-iteration cost of a node: FLOPs and bytes of the counted ops it covers, host time (median over
+// iterations) of the op call.
 struct NodeCost {
   bool known = false;
   bool flops_known = false;  // some counted op is covered; false: FLOPs unknown, never shown as zero
@@ -24,10 +25,10 @@ enum class DiffState { kSame, kAdded, kRemoved, kChanged };
 const char* to_string(DiffState state);
 
 struct OpNode {
-  std::string kind;          // "aten::linear", or "input" / "output"
-  std::string label;         // extra text from the source (input names); may be empty
-  std::string module_path;   // "" for the root module
-  int ordinal = 0;           // among nodes of the same kind in the same module, in graph order
+  std::string kind;         // "aten::linear", or "input" / "output"
+  std::string label;        // extra text from the source (input names); may be empty
+  std::string module_path;  // "" for the root module
+  int ordinal = 0;          // among nodes of the same kind in the same module, in graph order
   std::string output_shapes;
   NodeCost cost;
   // Diff overlays only: the state against the base version and the base's cost and shapes.
@@ -50,7 +51,7 @@ struct OpGraph {
   std::string title;  // what the graph shows, e.g. the model file name
   std::vector<OpNode> nodes;
   std::vector<OpEdge> edges;
-  std::map<std::string, std::string> module_types;  // module path -> short class name
+  std::map<std::string, std::string> module_types;       // module path -> short class name
   std::map<std::string, std::string> base_module_types;  // diff graphs: the base's classes
   // Inclusive per-iteration cost of each module from the run's summary (the numbers the report shows);
   // collapsed module boxes use them. Diff graphs keep the base's in base_module_costs.

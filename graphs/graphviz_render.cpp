@@ -145,7 +145,9 @@ class RenderData {
 
 }  // namespace
 
-bool graphviz_rendering_available() { return true; }
+bool graphviz_rendering_available() {
+  return true;
+}
 
 StatusOr<std::string> render_dot(const std::string& dot, GraphFormat format, const RenderOptions& options) {
   if (format == GraphFormat::kDot) return dot;

@@ -17,21 +17,30 @@ int HeatScale::bucket(double value) const {
   return std::clamp(b, 0, kBuckets - 1);
 }
 
-double HeatScale::lower_bound(int b) const { return max_ / std::pow(10.0, b + 1); }
+double HeatScale::lower_bound(int b) const {
+  return max_ / std::pow(10.0, b + 1);
+}
 
 const char* HeatScale::fill(int bucket) {
-  static constexpr std::array<const char*, kBuckets> kFill{"#bd0026", "#f03b20", "#fd8d3c", "#fecc5c", "#ffffb2"};
+  static constexpr std::array<const char*, kBuckets> kFill{"#bd0026", "#f03b20", "#fd8d3c", "#fecc5c",
+                                                           "#ffffb2"};
   return bucket < 0 || bucket >= kBuckets ? "#ffffff" : kFill[static_cast<std::size_t>(bucket)];
 }
 
-const char* HeatScale::font_color(int bucket) { return bucket == 0 || bucket == 1 ? "#ffffff" : "#000000"; }
+const char* HeatScale::font_color(int bucket) {
+  return bucket == 0 || bucket == 1 ? "#ffffff" : "#000000";
+}
 
 DiffStyle diff_style(DiffState state) {
   switch (state) {
-    case DiffState::kRemoved: return {"#d62728", "#fde0dd"};
-    case DiffState::kAdded: return {"#2ca02c", "#e5f5e0"};
-    case DiffState::kChanged: return {"#ff7f0e", "#fee6ce"};
-    case DiffState::kSame: break;
+    case DiffState::kRemoved:
+      return {"#d62728", "#fde0dd"};
+    case DiffState::kAdded:
+      return {"#2ca02c", "#e5f5e0"};
+    case DiffState::kChanged:
+      return {"#ff7f0e", "#fee6ce"};
+    case DiffState::kSame:
+      break;
   }
   return {"#777777", "#ffffff"};
 }
@@ -56,9 +65,12 @@ std::string format_count(double value, const char* unit) {
 
 std::string format_metric(double value, CostMetric metric) {
   switch (metric) {
-    case CostMetric::kFlops: return format_count(value, "FLOP");
-    case CostMetric::kBytes: return format_count(value, "B");
-    case CostMetric::kTime: break;
+    case CostMetric::kFlops:
+      return format_count(value, "FLOP");
+    case CostMetric::kBytes:
+      return format_count(value, "B");
+    case CostMetric::kTime:
+      break;
   }
   // Time in ns: pick ns, µs, ms or s.
   double magnitude = std::fabs(value);
@@ -80,9 +92,12 @@ std::string format_metric(double value, CostMetric metric) {
 
 const char* metric_name(CostMetric metric) {
   switch (metric) {
-    case CostMetric::kFlops: return "FLOPs";
-    case CostMetric::kTime: return "host time";
-    case CostMetric::kBytes: return "bytes";
+    case CostMetric::kFlops:
+      return "FLOPs";
+    case CostMetric::kTime:
+      return "host time (median)";
+    case CostMetric::kBytes:
+      return "bytes";
   }
   return "";
 }

@@ -22,7 +22,7 @@ class HeatScale {
   int bucket(double value) const;
   // Lower bound of bucket b (values > lower bound, except the last bucket which includes it).
   double lower_bound(int b) const;
-  static const char* fill(int bucket);       // "#bd0026"... ; "#ffffff" for -1
+  static const char* fill(int bucket);        // "#bd0026"... ; "#ffffff" for -1
   static const char* font_color(int bucket);  // white on the two darkest fills
 
  private:

@@ -13,16 +13,21 @@ StatusOr<GraphFormat> format_from_path(const std::string& path) {
   if (ext == ".svg") return GraphFormat::kSvg;
   if (ext == ".pdf") return GraphFormat::kPdf;
   if (ext == ".png") return GraphFormat::kPng;
-  return InvalidArgument(path + ": unknown output format '" + (ext.empty() ? std::string("(no extension)") : ext) +
+  return InvalidArgument(path + ": unknown output format '" +
+                         (ext.empty() ? std::string("(no extension)") : ext) +
                          "'; use .dot, .svg, .pdf or .png");
 }
 
 const char* graphviz_format_name(GraphFormat format) {
   switch (format) {
-    case GraphFormat::kDot: return "dot";
-    case GraphFormat::kSvg: return "svg";
-    case GraphFormat::kPdf: return "pdf";
-    case GraphFormat::kPng: return "png";
+    case GraphFormat::kDot:
+      return "dot";
+    case GraphFormat::kSvg:
+      return "svg";
+    case GraphFormat::kPdf:
+      return "pdf";
+    case GraphFormat::kPng:
+      return "png";
   }
   return "dot";
 }

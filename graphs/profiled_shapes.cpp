@@ -27,7 +27,8 @@ std::string shape_text(const OpArg& arg) {
 }
 
 void apply_profiled_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>& edges,
-                           const std::vector<int>& edge_arg, const RunData& run) {
+                           const std::vector<int>& edge_arg, const std::vector<int>& input_count,
+                           const RunData& run) {
   if (run.ops.empty()) return;
   int first = std::numeric_limits<int>::max();
   for (const auto& op : run.ops) first = std::min(first, op.iteration);
@@ -40,6 +41,9 @@ void apply_profiled_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>
     if (dst == by_id.end() || src == by_id.end() || match[dst->second] < 0 || edge_arg[k] < 0) continue;
     const OpRecord& call = run.ops[static_cast<std::size_t>(match[dst->second])];
     auto arg = static_cast<std::size_t>(edge_arg[k]);
+    // Some recorders hand over extra leading stack values; the op's own arguments are the last ones.
+    auto expected = dst->second < input_count.size() ? static_cast<std::size_t>(input_count[dst->second]) : 0;
+    if (expected > 0 && call.args.size() > expected) arg += call.args.size() - expected;
     if (arg >= call.args.size()) continue;
     std::string text = shape_text(call.args[arg]);
     if (text.empty()) continue;

@@ -15,7 +15,8 @@ struct RenderOptions {
 
 // Lays out DOT text with the dot engine and renders it to bytes in `format`. A kDot request returns the
 // text unchanged. Graphviz errors (syntax, layout, missing plugin) come back as a Status.
-StatusOr<std::string> render_dot(const std::string& dot, GraphFormat format, const RenderOptions& options = {});
+StatusOr<std::string> render_dot(const std::string& dot, GraphFormat format,
+                                 const RenderOptions& options = {});
 
 // True when this build links Graphviz; without it only .dot output is possible.
 bool graphviz_rendering_available();

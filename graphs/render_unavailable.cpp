@@ -9,6 +9,8 @@ StatusOr<std::string> render_dot(const std::string& dot, GraphFormat format, con
                      graphviz_format_name(format) + "; write .dot and run `dot` on it");
 }
 
-bool graphviz_rendering_available() { return false; }
+bool graphviz_rendering_available() {
+  return false;
+}
 
 }  // namespace flopscope::graphs

@@ -59,7 +59,8 @@ std::vector<std::ptrdiff_t> match_in(const std::vector<Node>& nodes, KeyOf key_o
     Key key = key_of(nodes[i]);
     std::size_t ordinal = seen[key]++;
     auto it = calls.find(key);
-    if (it != calls.end() && ordinal < it->second.size()) match[i] = static_cast<std::ptrdiff_t>(it->second[ordinal]);
+    if (it != calls.end() && ordinal < it->second.size())
+      match[i] = static_cast<std::ptrdiff_t>(it->second[ordinal]);
   }
   return match;
 }
@@ -73,8 +74,12 @@ std::vector<std::ptrdiff_t> match_nodes_to_ops(const std::vector<GraphNode>& nod
   CallIndex idx = index_calls(run, kinds);
   static const std::map<Key, std::vector<std::size_t>> kEmpty;
   auto it = idx.by_iteration.find(iteration);
-  return match_in(nodes, [](const GraphNode& n) { return Key{n.module_path, n.kind}; },
-                  it == idx.by_iteration.end() ? kEmpty : it->second);
+  return match_in(
+      nodes,
+      [](const GraphNode& n) {
+        return Key{n.module_path, n.kind};
+      },
+      it == idx.by_iteration.end() ? kEmpty : it->second);
 }
 
 CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
@@ -105,8 +110,14 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
   CostMatch result;
   const double iterations = idx.by_iteration.empty() ? 1.0 : static_cast<double>(idx.by_iteration.size());
   std::vector<NodeCost> sum(graph.nodes.size());
+  std::vector<std::vector<double>> times(graph.nodes.size());
   for (const auto& [iteration, calls] : idx.by_iteration) {
-    auto match = match_in(graph.nodes, [](const OpNode& n) { return Key{n.module_path, n.kind}; }, calls);
+    auto match = match_in(
+        graph.nodes,
+        [](const OpNode& n) {
+          return Key{n.module_path, n.kind};
+        },
+        calls);
     for (std::size_t n = 0; n < match.size(); ++n) {
       if (match[n] < 0) continue;
       auto op = static_cast<std::size_t>(match[n]);
@@ -114,13 +125,14 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
       sum[n].flops_known = sum[n].flops_known || counted[op];
       sum[n].flops += flops[op];
       sum[n].bytes += bytes[op];
-      sum[n].time_ns += static_cast<double>(run.ops[op].duration_ns);
+      times[n].push_back(static_cast<double>(run.ops[op].duration_ns));
     }
   }
   for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
     OpNode& node = graph.nodes[n];
     if (sum[n].known) {
-      node.cost = {true, sum[n].flops_known, sum[n].flops / iterations, sum[n].time_ns / iterations,
+      // Median time, as the report prints: one preempted iteration must not colour a node.
+      node.cost = {true, sum[n].flops_known, sum[n].flops / iterations, latency_stats(times[n]).p50,
                    sum[n].bytes / iterations};
       ++result.matched;
     } else if (node.kind != "input" && node.kind != "output") {
@@ -133,7 +145,7 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
 
 void attach_module_costs(OpGraph& graph, const RunSummary& summary) {
   for (const auto& m : summary.modules) {
-    graph.module_costs[m.path] = {true, m.inclusive.flops > 0, m.inclusive.flops, m.inclusive_time.mean,
+    graph.module_costs[m.path] = {true, m.inclusive.flops > 0, m.inclusive.flops, m.inclusive_time.p50,
                                   m.inclusive.bytes()};
   }
 }

@@ -21,12 +21,12 @@ struct CostMatch {
   std::size_t unmatched = 0;  // op nodes (not input/output) without one
 };
 
-// Sets each node's cost to the mean per iteration of its matching calls: the call's duration, and the
-// FLOPs and bytes of the counted ops in its subtree. Sets graph.has_costs when anything matched.
+// Sets each node's cost per iteration from its matching calls: the median duration, and the mean FLOPs and
+// bytes of the counted ops in its subtree. Sets graph.has_costs when anything matched.
 CostMatch attach_run_costs(OpGraph& graph, const RunData& run);
 
-// Fills graph.module_costs from the run's summary: inclusive FLOPs, bytes and mean host time per
-// iteration of every module.
+// Fills graph.module_costs from the run's summary: inclusive FLOPs, bytes and median (P50) host time per
+// iteration of every module, the numbers the report prints.
 void attach_module_costs(OpGraph& graph, const RunSummary& summary);
 
 }  // namespace flopscope::graphs

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -98,9 +99,11 @@ class Extractor {
   }
 
   std::vector<int> edge_arg;
+  std::vector<int> input_count;  // per node: its graph inputs (all kinds)
 
  private:
-  Id add(GraphNode n) {
+  Id add(GraphNode n, int inputs = 0) {
+    input_count.push_back(inputs);
     n.id = static_cast<Id>(out_.nodes.size());
     out_.nodes.push_back(std::move(n));
     return out_.nodes.back().id;
@@ -116,13 +119,36 @@ class Extractor {
           n.module_id = module;
           n.module_path = tree_.modules()[static_cast<std::size_t>(module)].path;
         }
-        Id id = add(std::move(n));
+        Id id = add(std::move(n), static_cast<int>(node->inputs().size()));
         int slot = 0;
         for (const Value* in : node->inputs()) connect(in, id, slot++);
         for (const Value* out : node->outputs()) producer_[out] = {id};
       }
-      for (const torch::jit::Block* sub : node->blocks()) walk(sub);
+      for (const torch::jit::Block* sub : live_blocks(node)) walk(sub);
     }
+  }
+
+  // An If condition known without running: the module's training flag (profiled models run in eval
+  // mode, as the collector sets them), its negation, or a constant.
+  static std::optional<bool> known_condition(const Value* cond) {
+    const Node* n = cond->node();
+    if (n->kind() == c10::prim::GetAttr && n->s(c10::attr::name) == "training") return false;
+    if (n->kind() == c10::aten::__not__) {
+      if (auto inner = known_condition(n->input(0))) return !*inner;
+    }
+    if (n->kind() == c10::prim::Constant && cond->type()->kind() == c10::TypeKind::BoolType) {
+      return n->i(c10::attr::value) != 0;
+    }
+    return std::nullopt;
+  }
+
+  // The blocks that run: only the taken branch of an If whose condition is known (so training-only code
+  // such as BatchNorm's num_batches_tracked update is not drawn), else all of them.
+  static std::vector<const torch::jit::Block*> live_blocks(const Node* node) {
+    if (node->kind() == c10::prim::If) {
+      if (auto taken = known_condition(node->input(0))) return {node->blocks()[*taken ? 0 : 1]};
+    }
+    return {node->blocks().begin(), node->blocks().end()};
   }
 
   // Drawn nodes a tensor value comes from, looking through folded nodes and block parameters.
@@ -136,6 +162,16 @@ class Extractor {
     if (node->kind() == c10::prim::Param) {
       const Node* owner = node->owningBlock()->owningNode();
       if (owner) sources.assign(owner->inputs().begin(), owner->inputs().end());
+    } else if (node->kind() == c10::prim::If || node->kind() == c10::prim::Loop) {
+      // An If's or Loop's result is what its blocks return at that position (a loop body returns its
+      // continue condition first), or a loop's initial value (inputs: trip count, condition, values).
+      const bool loop = node->kind() == c10::prim::Loop;
+      const std::size_t index = v->offset();
+      for (const torch::jit::Block* b : live_blocks(node)) {
+        const std::size_t k = loop ? index + 1 : index;
+        if (k < b->outputs().size()) sources.push_back(b->outputs()[k]);
+      }
+      if (loop && index + 2 < node->inputs().size()) sources.push_back(node->inputs()[index + 2]);
     } else {
       sources.assign(node->inputs().begin(), node->inputs().end());
     }
@@ -166,12 +202,15 @@ class Extractor {
 
 }  // namespace
 
-bool torchscript_extraction_available() { return true; }
+bool torchscript_extraction_available() {
+  return true;
+}
 
 StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path, const RunData* profiled) {
   std::error_code ec;
   if (!std::filesystem::exists(model_path, ec)) return NotFound(model_path + ": no such file");
-  if (std::filesystem::is_directory(model_path, ec)) return InvalidArgument(model_path + ": is a directory, not a TorchScript model");
+  if (std::filesystem::is_directory(model_path, ec))
+    return InvalidArgument(model_path + ": is a directory, not a TorchScript model");
   torch::jit::Module module;
   try {
     module = torch::jit::load(model_path, torch::kCPU);
@@ -194,7 +233,9 @@ StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path
     torch::jit::EliminateDeadCode(graph);
     Extractor extractor(*graph, tree, result);
     extractor.run();
-    if (profiled) apply_profiled_shapes(result.nodes, result.edges, extractor.edge_arg, *profiled);
+    if (profiled) {
+      apply_profiled_shapes(result.nodes, result.edges, extractor.edge_arg, extractor.input_count, *profiled);
+    }
   } catch (const std::exception& e) {
     return Internal(model_path + ": could not read forward's graph (" + first_line(e.what()) + ")");
   }

@@ -28,8 +28,9 @@ StatusOr<OpGraph> load_graph(const std::string& path) {
   if (looks_like_sqlite(path)) {
     FS_ASSIGN_OR_RETURN(RunData run, read_run_database(path));
     if (run.graph_nodes.empty()) {
-      return InvalidArgument(path + ": this run has no computation graph (no graph_node rows); runs captured by "
-                                    "`flopscope profile` from a TorchScript model have one, imported traces do not");
+      return InvalidArgument(path +
+                             ": this run has no computation graph (no graph_node rows); runs captured by "
+                             "`flopscope profile` from a TorchScript model have one, imported traces do not");
     }
     graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
     attach_run_costs(graph, run);
@@ -62,8 +63,9 @@ class GraphCommand : public Command {
   void setup(CLI::App& sub) override {
     sub.add_option("input", input_, "TorchScript model (.pt) or run database (.db)")->required();
     sub.add_option("--diff", other_, "Overlay the diff against this model or run (INPUT is the base)");
-    sub.add_option("--depth", depth_,
-                   "auto (about --max-nodes nodes or fewer), ops (every op), or N: collapse modules at depth N")
+    sub.add_option(
+           "--depth", depth_,
+           "auto (about --max-nodes nodes or fewer), ops (every op), or N: collapse modules at depth N")
         ->default_val("auto");
     sub.add_option("--max-nodes", max_nodes_, "Node budget for --depth auto")->default_val(kDefaultMaxNodes);
     sub.add_option("--color-by", color_by_, "Heat colour: flops, time or bytes (per iteration; runs only)")
@@ -82,8 +84,9 @@ class GraphCommand : public Command {
     auto depth = parse_depth(depth_);
     if (!depth.ok()) return report_error(depth.status());
     if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
-    CostMetric metric = color_by_ == "time" ? CostMetric::kTime : color_by_ == "bytes" ? CostMetric::kBytes
-                                                                                      : CostMetric::kFlops;
+    CostMetric metric = color_by_ == "time"    ? CostMetric::kTime
+                        : color_by_ == "bytes" ? CostMetric::kBytes
+                                               : CostMetric::kFlops;
 
     Progress progress("graph", 3);
     auto graph = load_graph(input_);
@@ -106,8 +109,9 @@ class GraphCommand : public Command {
 
     std::size_t changed = 0;
     for (const auto& n : view.nodes) changed += n.diff != DiffState::kSame ? 1 : 0;
-    std::printf("wrote %s: %zu nodes, %s", output_.c_str(), view.nodes.size(),
-                chosen == kOpLevel ? "op level" : ("modules collapsed at depth " + std::to_string(chosen)).c_str());
+    std::printf(
+        "wrote %s: %zu nodes, %s", output_.c_str(), view.nodes.size(),
+        chosen == kOpLevel ? "op level" : ("modules collapsed at depth " + std::to_string(chosen)).c_str());
     if (view.is_diff) std::printf(", %zu nodes differ", changed);
     if (!view.is_diff && !view.has_costs) std::printf(", no cost data");
     std::printf("\n");
@@ -126,8 +130,8 @@ class GraphCommand : public Command {
 
 }  // namespace
 
-FLOPSCOPE_REGISTER_COMMAND(GraphCommand, "graph",
-                           "Draw a model's computation graph (.pt or run .db) as DOT/SVG/PDF/PNG, by cost or as a diff",
-                           60);
+FLOPSCOPE_REGISTER_COMMAND(
+    GraphCommand, "graph",
+    "Draw a model's computation graph (.pt or run .db) as DOT/SVG/PDF/PNG, by cost or as a diff", 60);
 
 }  // namespace flopscope::cli

@@ -30,6 +30,8 @@ class ProfileCommand final : public Command {
     iters_option_ = app.add_option("--iters", options_.iterations,
                    "Measured iterations (default 10; with request files: passes over the set, default 1)");
     app.add_option("--warmup", options_.warmup, "Warmup iterations, not recorded (default 2)");
+    app.add_option("--device", options_.device, "cpu (default) or cuda (needs a LibTorch with CUDA; see docs/gpu.md)")
+        ->check(CLI::IsMember({"cpu", "cuda"}));
     app.add_option("--threads", options_.threads, "Intra-op threads (default: one per CPU core)");
     app.add_option("--seed", options_.seed, "Seed for the random inputs (default 0)");
     app.add_option("-o,--output", output_, "Run database to write")->required();

@@ -3,6 +3,7 @@
 #include "collector/torch/torch_profiler.h"
 
 #include <ATen/Parallel.h>
+#include <torch/cuda.h>
 #include <torch/script.h>
 #include <unistd.h>
 
@@ -155,6 +156,15 @@ StatusOr<RunData> inspect_torchscript(const std::string& model_path) {
 
 StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
   if (o.iterations < 1) return InvalidArgument("--iters must be at least 1");
+  if (o.device != "cpu") {
+    if (o.device != "cuda") return InvalidArgument("--device '" + o.device + "': expected cpu or cuda");
+    if (!torch::cuda::is_available()) {
+      return Unsupported("--device cuda: this flopscope's LibTorch has no CUDA (Debian's libtorch is CPU-only); to "
+                         "profile on a GPU, run the model under `flopscope exec -o run.db -- python3 your_script.py`");
+    }
+    return Unsupported("--device cuda: in-process GPU profiling of TorchScript is not built into this flopscope; use "
+                       "`flopscope exec -o run.db -- CMD` (see docs/gpu.md)");
+  }
   if (o.warmup < 0) return InvalidArgument("--warmup must not be negative");
   FS_ASSIGN_OR_RETURN(torch::jit::Module m, load_module(o.model_path));
   auto forward = m.find_method("forward");

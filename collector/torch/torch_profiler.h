@@ -25,6 +25,7 @@ struct TorchProfileOptions {
   // Requests read from files (--inputs / --input-file) replace the random inputs: each is one forward of a
   // single-input model, tagged with its input set; `iterations` passes run over the whole set.
   std::vector<InputFile> requests;
+  std::string device = "cpu";  // "cuda" needs a LibTorch built with CUDA (Debian's is CPU-only)
   bool observe = true;  // false runs the same loop without the op observer (overhead baseline)
   bool activations = false;  // per module call output statistics (ActivationRecord)
   std::string tool_version;

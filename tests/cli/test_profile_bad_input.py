@@ -48,6 +48,11 @@ class ProfileBadInput(CliTestCase):
             self.assertUsageError(p, "not writable")
         self.assertEqual(os.listdir(ro), [])
 
+    def test_cuda_device_without_cuda_libtorch(self):
+        p = self.profile(sample("v1"), "--input", "int64[1,8]", "--device", "cuda")
+        self.assertUsageError(p, "--device cuda", "flopscope exec")
+        self.assertNoFilesLeft()
+
     def test_existing_output_needs_force(self):
         out = self.path("out.db")
         with open(out, "w") as f:

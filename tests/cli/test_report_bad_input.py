@@ -22,7 +22,7 @@ class ReportBadInput(CliTestCase):
         con.execute("create table t(x)")
         con.commit()
         con.close()
-        self.assertUsageError(run("report", p), "other.db", "not a flopscope run database")
+        self.assertUsageError(run("report", p), "other.db", "neither a flopscope run database nor an Nsight Systems export")
 
     def test_future_version(self):
         p = self.path("future.db")

@@ -1,10 +1,12 @@
 // Run database throughput: write and read 1M kernel rows and 1M op rows (the diff of two 1M-kernel runs
 // must stay under 3 s including reading). Run: build/dev/tests/bench/db/bench_db
-// "Time" is wall time; "CPU" is the whole process's CPU time (the reader uses several threads).
+// "Time" is wall time; "CPU" is the whole process's CPU time (the reader uses several threads);
+// items_per_second is rows per wall second, rows_per_cpu_s rows per second of process CPU time.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <string>
 
@@ -68,6 +70,24 @@ RunData op_run() {
   return run;
 }
 
+double process_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// Rows per second of process CPU time: comparable across runs on a busy machine, where wall time is not.
+class CpuRate {
+ public:
+  CpuRate() : start_(process_cpu_seconds()) {}
+  void report(benchmark::State& state, double rows) {
+    state.counters["rows_per_cpu_s"] = rows / (process_cpu_seconds() - start_);
+  }
+
+ private:
+  double start_;
+};
+
 void write(const RunData& run, const std::string& path, benchmark::State& state) {
   auto sink = create_run_database(path, true);
   if (!sink.ok()) {
@@ -81,7 +101,9 @@ void write(const RunData& run, const std::string& path, benchmark::State& state)
 void BM_WriteKernels(benchmark::State& state) {
   const RunData run = kernel_run();
   const std::string path = scratch_path("write-kernels");
+  CpuRate rate;
   for (auto _ : state) write(run, path, state);
+  rate.report(state, static_cast<double>(state.iterations() * kRows));
   state.SetItemsProcessed(state.iterations() * kRows);
   state.counters["file_MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
   std::filesystem::remove(path);
@@ -90,11 +112,13 @@ void BM_WriteKernels(benchmark::State& state) {
 void BM_ReadKernels(benchmark::State& state) {
   const std::string path = scratch_path("read-kernels");
   write(kernel_run(), path, state);
+  CpuRate rate;
   for (auto _ : state) {
     auto run = read_run_database(path);
     if (!run.ok() || run->kernels.size() != kRows) state.SkipWithError("read failed");
     benchmark::DoNotOptimize(run);
   }
+  rate.report(state, static_cast<double>(state.iterations() * kRows));
   state.SetItemsProcessed(state.iterations() * kRows);
   std::filesystem::remove(path);
 }
@@ -102,7 +126,9 @@ void BM_ReadKernels(benchmark::State& state) {
 void BM_WriteOps(benchmark::State& state) {
   const RunData run = op_run();
   const std::string path = scratch_path("write-ops");
+  CpuRate rate;
   for (auto _ : state) write(run, path, state);
+  rate.report(state, static_cast<double>(state.iterations() * kRows));
   state.SetItemsProcessed(state.iterations() * kRows);
   state.counters["file_MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
   std::filesystem::remove(path);
@@ -111,11 +137,13 @@ void BM_WriteOps(benchmark::State& state) {
 void BM_ReadOps(benchmark::State& state) {
   const std::string path = scratch_path("read-ops");
   write(op_run(), path, state);
+  CpuRate rate;
   for (auto _ : state) {
     auto run = read_run_database(path);
     if (!run.ok() || run->ops.size() != kRows) state.SkipWithError("read failed");
     benchmark::DoNotOptimize(run);
   }
+  rate.report(state, static_cast<double>(state.iterations() * kRows));
   state.SetItemsProcessed(state.iterations() * kRows);
   std::filesystem::remove(path);
 }

@@ -45,10 +45,14 @@ void layout(benchmark::State& state, int depth) {
 }
 
 // The default path of `flopscope graph` on a 10,000-op model: auto depth (290 nodes here).
-void BM_LayoutAutoDepthSvg(benchmark::State& state) { layout(state, choose_depth(big_graph())); }
+void BM_LayoutAutoDepthSvg(benchmark::State& state) {
+  layout(state, choose_depth(big_graph()));
+}
 BENCHMARK(BM_LayoutAutoDepthSvg)->Unit(benchmark::kMillisecond);
 
-void BM_LayoutDepth2Svg(benchmark::State& state) { layout(state, 2); }
+void BM_LayoutDepth2Svg(benchmark::State& state) {
+  layout(state, 2);
+}
 BENCHMARK(BM_LayoutDepth2Svg)->Unit(benchmark::kMillisecond);
 
 }  // namespace

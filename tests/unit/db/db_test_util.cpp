@@ -1,5 +1,8 @@
 #include "db_test_util.h"
 
+#include <cmath>
+#include <limits>
+
 #include "db/run_database.h"
 
 namespace flopscope::testing {
@@ -103,20 +106,24 @@ RunData sample_run() {
   r.quality = {{"op without FLOPs formula: aten::gelu", 17, Severity::kWarning, "3.2% of op time"},
                {"kernels without an op", 2, Severity::kError, ""},
                {"clock skew corrected", 1, Severity::kInfo, "12 ns"}};
-  ActivationRecord zero_like;
-  zero_like.module_id = 3;
-  zero_like.iteration = 1;
-  zero_like.call = 2;
-  zero_like.input_tag = "structured";
-  zero_like.numel = 4096;
-  zero_like.out_l2 = 1.5e-9;
-  zero_like.out_max_abs = 2.5e-10;
-  zero_like.out_zero_fraction = 0.25;
-  ActivationRecord identity_like = zero_like;
-  identity_like.input_tag = "";
-  identity_like.has_rel_change = true;
-  identity_like.rel_change = 1e-7;
-  r.activations = {zero_like, identity_like};
+  ActivationRecord act;
+  act.module_id = 3;
+  act.iteration = 2;
+  act.call = 5;
+  act.input_tag = "long-prompts";
+  act.numel = 262144;
+  act.out_l2 = 12.375;
+  act.out_max_abs = 0.75;
+  act.out_zero_fraction = 0.125;
+  act.has_rel_change = true;
+  act.rel_change = 1.5e-7;
+  ActivationRecord no_change = act;
+  no_change.module_id = 2;
+  no_change.input_tag = "";
+  no_change.has_rel_change = false;
+  no_change.rel_change = 0;
+  no_change.out_l2 = std::numeric_limits<double>::quiet_NaN();  // NaN outputs are recorded, not refused
+  r.activations = {act, no_change};
   return r;
 }
 
@@ -237,26 +244,31 @@ void expect_equal(const GraphEdge& a, const GraphEdge& b) {
   EXPECT_EQ(label, b.label);
 }
 
-void expect_equal(const ActivationRecord& a, const ActivationRecord& b) {
-  const auto& [module, iteration, call, tag, numel, l2, max_abs, zeros, has_rel, rel] = a;
-  EXPECT_EQ(module, b.module_id);
-  EXPECT_EQ(iteration, b.iteration);
-  EXPECT_EQ(call, b.call);
-  EXPECT_EQ(tag, b.input_tag);
-  EXPECT_EQ(numel, b.numel);
-  EXPECT_EQ(l2, b.out_l2);
-  EXPECT_EQ(max_abs, b.out_max_abs);
-  EXPECT_EQ(zeros, b.out_zero_fraction);
-  EXPECT_EQ(has_rel, b.has_rel_change);
-  EXPECT_EQ(rel, b.rel_change);
-}
-
 void expect_equal(const QualityIssue& a, const QualityIssue& b) {
   const auto& [what, count, severity, detail] = a;
   EXPECT_EQ(what, b.what);
   EXPECT_EQ(count, b.count);
   EXPECT_EQ(severity, b.severity);
   EXPECT_EQ(detail, b.detail);
+}
+
+void expect_equal(const ActivationRecord& a, const ActivationRecord& b) {
+  const auto& [module, iteration, call, tag, numel, l2, max_abs, zero_fraction, has_change, change] = a;
+  SCOPED_TRACE("activation of module " + std::to_string(module));
+  EXPECT_EQ(module, b.module_id);
+  EXPECT_EQ(iteration, b.iteration);
+  EXPECT_EQ(call, b.call);
+  EXPECT_EQ(tag, b.input_tag);
+  EXPECT_EQ(numel, b.numel);
+  if (std::isnan(l2)) {
+    EXPECT_TRUE(std::isnan(b.out_l2));
+  } else {
+    EXPECT_EQ(l2, b.out_l2);
+  }
+  EXPECT_EQ(max_abs, b.out_max_abs);
+  EXPECT_EQ(zero_fraction, b.out_zero_fraction);
+  EXPECT_EQ(has_change, b.has_rel_change);
+  EXPECT_EQ(change, b.rel_change);
 }
 
 namespace {
@@ -276,8 +288,8 @@ void expect_equal(const RunData& a, const RunData& b) {
   expect_all_equal(params, b.params, "params");
   expect_all_equal(nodes, b.graph_nodes, "graph nodes");
   expect_all_equal(edges, b.graph_edges, "graph edges");
-  expect_all_equal(activations, b.activations, "activations");
   expect_all_equal(quality, b.quality, "quality");
+  expect_all_equal(activations, b.activations, "activations");
 }
 
 }  // namespace flopscope::testing

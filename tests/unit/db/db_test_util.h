@@ -54,6 +54,7 @@ void expect_equal(const GraphNode& a, const GraphNode& b);
 void expect_equal(const GraphEdge& a, const GraphEdge& b);
 void expect_equal(const ActivationRecord& a, const ActivationRecord& b);
 void expect_equal(const QualityIssue& a, const QualityIssue& b);
+void expect_equal(const ActivationRecord& a, const ActivationRecord& b);
 void expect_equal(const RunData& a, const RunData& b);
 
 }  // namespace flopscope::testing

@@ -106,6 +106,37 @@ TEST(Migrations, ReadingAnOlderRunDatabaseMigratesACopyNotTheFile) {
   EXPECT_EQ(dir.listing(), std::vector<std::string>{"old.db"});
 }
 
+TEST(Migrations, Version1RunDatabaseReadsWithTheCurrentSchema) {
+  // A file as flopscope wrote it at schema version 1: only the first step, rows inserted by plain SQL.
+  TempDir dir;
+  const std::string path = dir.file("v1.db");
+  {
+    auto db = Database::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(migrate(*db, schema_steps().first(1)).ok());
+    ASSERT_TRUE(db->exec("PRAGMA application_id = " + std::to_string(kRunDatabaseApplicationId) +
+                         "; INSERT INTO run VALUES (1, '0.1.0', 'torch-cpu', 'm.pt', '', 'cpu', 'h', "
+                         "'int64[1,8]', 3, 1, 2, 1700000000000000000, 'flopscope profile m.pt'); "
+                         "INSERT INTO module VALUES (0, NULL, '', 'Net'); "
+                         "INSERT INTO op (id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, "
+                         "parent_op_id, depth, input_dims, input_types, concrete_inputs, flops, macs, bytes_read, "
+                         "bytes_written, flops_source, flops_note) VALUES (1, 0, 0, 'aten::linear', 7, 10, 20, 0, "
+                         "NULL, 0, '[[1,8],[8,8]]', '[\"float32\",\"float32\"]', '[\"\",\"\"]', 128, 64, 1, "
+                         "2, 'formula', '')")
+                    .ok());
+  }
+  if (schema_steps().size() < 2) GTEST_SKIP() << "only one schema version so far";
+  const std::string before = read_file(path).value();
+  auto run = read_run_database(path);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(run->info.iterations, 3);
+  ASSERT_EQ(run->ops.size(), 1u);
+  EXPECT_EQ(run->ops[0].args[1].shape, (std::vector<std::int64_t>{8, 8}));
+  EXPECT_EQ(run->ops[0].flops, 128);
+  EXPECT_TRUE(run->activations.empty());  // the table version 2 added, empty for an older run
+  EXPECT_EQ(read_file(path).value(), before);
+}
+
 TEST(Migrations, ShippedStepsAreConsecutive) {
   ASSERT_FALSE(schema_steps().empty());
   for (std::size_t i = 0; i < schema_steps().size(); ++i) EXPECT_EQ(schema_steps()[i].version, int(i) + 1);

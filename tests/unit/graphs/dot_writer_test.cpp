@@ -1,6 +1,7 @@
+#include "graphs/dot_writer.h"
+
 #include <gtest/gtest.h>
 
-#include "graphs/dot_writer.h"
 #include "graphs/heat.h"
 #include "synthetic_graph.h"
 

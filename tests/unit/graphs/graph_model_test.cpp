@@ -1,8 +1,9 @@
+#include "graphs/graph_model.h"
+
 #include <gtest/gtest.h>
 
 #include "graphs/collapse.h"
 #include "graphs/graph_diff.h"
-#include "graphs/graph_model.h"
 #include "synthetic_graph.h"
 
 namespace flopscope::graphs {
@@ -20,9 +21,10 @@ TEST(ModulePath, DepthPrefixParent) {
 }
 
 TEST(OpGraph, OrdinalsCountPerModuleAndKindAndEdgesUseRecordIds) {
-  std::vector<GraphNode> nodes = {
-      {10, "aten::linear", "", 1, "a", ""}, {11, "aten::add", "", 1, "a", ""},
-      {12, "aten::linear", "", 1, "a", ""}, {13, "aten::linear", "", 2, "b", ""}};
+  std::vector<GraphNode> nodes = {{10, "aten::linear", "", 1, "a", ""},
+                                  {11, "aten::add", "", 1, "a", ""},
+                                  {12, "aten::linear", "", 1, "a", ""},
+                                  {13, "aten::linear", "", 2, "b", ""}};
   std::vector<GraphEdge> edges = {{10, 11, "float32[2]"}, {11, 12, ""}, {12, 99, ""}};
   OpGraph g = make_op_graph(nodes, edges, {{0, kNoId, "", "Root"}, {1, 0, "a", "A"}, {2, 0, "b", "B"}});
   ASSERT_EQ(g.nodes.size(), 4u);
@@ -82,7 +84,8 @@ TEST(Diff, MatchesByIdentityAndMarksRemovedAddedChanged) {
   extra.cost = {true, true, 50, 1, 1};
   other.nodes.insert(other.nodes.begin() + 3, extra);
   other.edges.clear();
-  for (std::size_t i = 1; i < other.nodes.size(); ++i) other.edges.push_back({int(i - 1), int(i), "", DiffState::kSame});
+  for (std::size_t i = 1; i < other.nodes.size(); ++i)
+    other.edges.push_back({int(i - 1), int(i), "", DiffState::kSame});
 
   OpGraph d = diff_graphs(base, other);
   ASSERT_EQ(d.nodes.size(), 7u);  // 5 of other + 2 removed

@@ -1,3 +1,5 @@
+#include "graphs/render.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -8,7 +10,6 @@
 #include "db/model/atomic_file.h"
 #include "graphs/dot_writer.h"
 #include "graphs/graph_diff.h"
-#include "graphs/render.h"
 #include "svg_groups.h"
 #include "synthetic_graph.h"
 
@@ -53,7 +54,8 @@ TEST(Render, PdfAndPng) {
   EXPECT_EQ(png->substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
 
   // pdfinfo (poppler-utils) reads it and finds one page.
-  auto path = std::filesystem::temp_directory_path() / ("flopscope_render_test_" + std::to_string(::getpid()) + ".pdf");
+  auto path = std::filesystem::temp_directory_path() /
+              ("flopscope_render_test_" + std::to_string(::getpid()) + ".pdf");
   ASSERT_TRUE(write_file_atomically(path.string(), *pdf, true).ok());
   std::string cmd = "pdfinfo '" + path.string() + "' 2>&1";
   std::FILE* p = ::popen(cmd.c_str(), "r");

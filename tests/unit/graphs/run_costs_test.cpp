@@ -1,7 +1,8 @@
+#include "graphs/run_costs.h"
+
 #include <gtest/gtest.h>
 
 #include "graphs/extract.h"
-#include "graphs/run_costs.h"
 
 namespace flopscope::graphs {
 namespace {
@@ -59,8 +60,8 @@ TEST(RunCosts, NodesMatchOutermostCallsByModuleKindAndOrdinal) {
   EXPECT_EQ(m.matched, 4u);
   EXPECT_EQ(m.unmatched, 1u);  // gelu never ran
   EXPECT_TRUE(g.has_costs);
-  EXPECT_DOUBLE_EQ(g.nodes[0].cost.flops, 1000);       // the nested addmm rolls up into linear #0
-  EXPECT_DOUBLE_EQ(g.nodes[0].cost.time_ns, 110);      // mean of 100 and 120
+  EXPECT_DOUBLE_EQ(g.nodes[0].cost.flops, 1000);   // the nested addmm rolls up into linear #0
+  EXPECT_DOUBLE_EQ(g.nodes[0].cost.time_ns, 110);  // median of 100 and 120
   EXPECT_DOUBLE_EQ(g.nodes[1].cost.flops, 3000);
   EXPECT_DOUBLE_EQ(g.nodes[1].cost.bytes, 300);
   EXPECT_DOUBLE_EQ(g.nodes[2].cost.flops, 500);
@@ -76,12 +77,24 @@ TEST(RunCosts, ProfiledShapesLabelEdgesAndOutputs) {
   RunData run = sample_run();
   auto nodes = sample_nodes();
   std::vector<GraphEdge> edges = {{0, 2, ""}, {1, 2, ""}};
-  apply_profiled_shapes(nodes, edges, {0, 1}, run);
+  apply_profiled_shapes(nodes, edges, {0, 1}, {1, 1, 2, 1, 1}, run);
   EXPECT_EQ(edges[0].label, "float32[1,4,8]");  // c10's "Float" normalised
   EXPECT_EQ(edges[1].label, "float32[1,8,2]");
   EXPECT_EQ(nodes[0].output_shapes, "float32[1,4,8]");
   EXPECT_EQ(nodes[1].output_shapes, "float32[1,8,2]");
   EXPECT_EQ(nodes[2].output_shapes, "");
+}
+
+TEST(RunCosts, ExtraLeadingArgumentsAreSkipped) {
+  RunData run = sample_run();
+  for (auto& op : run.ops) {
+    if (op.name == "aten::matmul") op.args.insert(op.args.begin(), OpArg{true, "float32", {9, 9}, ""});
+  }
+  auto nodes = sample_nodes();
+  std::vector<GraphEdge> edges = {{0, 2, ""}, {1, 2, ""}};
+  apply_profiled_shapes(nodes, edges, {0, 1}, {1, 1, 2, 1, 1}, run);
+  EXPECT_EQ(edges[0].label, "float32[1,4,8]");
+  EXPECT_EQ(edges[1].label, "float32[1,8,2]");
 }
 
 }  // namespace

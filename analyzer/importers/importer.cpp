@@ -1,0 +1,82 @@
+#include "analyzer/importers/importer.h"
+
+
+#include "analyzer/importers/byte_source.h"
+#include "analyzer/importers/importer_util.h"
+#include "analyzer/importers/file_hash.h"
+
+namespace flopscope {
+
+const std::vector<std::unique_ptr<Importer>>& importers() {
+  static const auto all = [] {
+    std::vector<std::unique_ptr<Importer>> v;
+    v.push_back(make_kineto_importer());
+    v.push_back(make_nsys_importer());
+    v.push_back(make_ncu_importer());
+    return v;
+  }();
+  return all;
+}
+
+StatusOr<std::string> read_head(const std::string& path, std::size_t max_bytes) {
+  FS_ASSIGN_OR_RETURN(ByteSource source, ByteSource::open(path));
+  std::string head(max_bytes, '\0');
+  std::size_t got = 0;
+  while (got < max_bytes) {
+    auto n = source.read(head.data() + got, max_bytes - got);
+    if (!n.ok()) {
+      if (got > 0) break;  // a truncated stream still has a recognisable head; the import reports it
+      return n.status();
+    }
+    if (*n == 0) break;
+    got += *n;
+  }
+  head.resize(got);
+  return head;
+}
+
+StatusOr<const Importer*> find_importer(const std::string& path) {
+  FS_ASSIGN_OR_RETURN(std::string head, read_head(path));
+  if (head.empty()) return InvalidArgument(path + ": empty file");
+  const Importer* best = nullptr;
+  int best_score = 0;
+  for (const auto& importer : importers()) {
+    int score = importer->sniff(head, path);
+    if (score > best_score) {
+      best_score = score;
+      best = importer.get();
+    }
+  }
+  if (best == nullptr) {
+    return InvalidArgument(path +
+                           ": unknown format (expected a PyTorch profiler JSON trace, an Nsight Systems SQLite "
+                           "export or an Nsight Compute CSV)");
+  }
+  return best;
+}
+
+Status import_trace(const std::string& path, RunSink& sink, const ImportOptions& options) {
+  FS_ASSIGN_OR_RETURN(const Importer* importer, find_importer(path));
+  return importer->import(path, sink, options);
+}
+
+RunInfo make_run_info(const std::string& path, SourceKind kind, const ImportOptions& options) {
+  RunInfo info;
+  info.tool_version = options.tool_version;
+  info.source_kind = kind;
+  info.source_path = path;
+  info.command_line = options.command_line;
+  return info;
+}
+
+std::future<StatusOr<std::string>> hash_file_async(const std::string& path) {
+  return std::async(std::launch::async, [path] { return sha256_file_fast(path); });
+}
+
+void store_hash(std::future<StatusOr<std::string>>& hash, RunInfo& info) {
+  if (!hash.valid()) return;
+  auto digest = hash.get();
+  if (digest.ok()) info.source_sha256 = *digest;
+}
+
+}  // namespace flopscope

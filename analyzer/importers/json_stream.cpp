@@ -1,0 +1,272 @@
+#include "analyzer/importers/json_stream.h"
+
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "analyzer/importers/bounded_queue.h"
+
+namespace flopscope {
+namespace {
+
+constexpr std::size_t kPadding = 64;  // >= SIMDJSON_PADDING
+
+bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// Index just past the closing quote of a string whose opening quote is at `open`, or npos when the
+// string does not end inside [open, end).
+std::size_t string_end(const char* data, std::size_t open, std::size_t end) {
+  std::size_t i = open + 1;
+  while (i < end) {
+    const void* q = std::memchr(data + i, '"', end - i);
+    if (q == nullptr) return std::string::npos;
+    std::size_t at = static_cast<std::size_t>(static_cast<const char*>(q) - data);
+    std::size_t slashes = 0;
+    while (at - slashes > open + 1 && data[at - slashes - 1] == '\\') ++slashes;
+    if (slashes % 2 == 0) return at + 1;
+    i = at + 1;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+JsonTraceStream::JsonTraceStream(ByteSource& source, std::size_t chunk) : source_(source), chunk_(chunk) {
+  buf_.resize(chunk_ + kPadding);
+}
+
+Status JsonTraceStream::truncated(const char* where) const {
+  return Corrupt(source_.path() + ": truncated JSON: the file ends inside " + where + " (after " +
+                 std::to_string(consumed_ + end_) + " bytes)");
+}
+
+StatusOr<bool> JsonTraceStream::more() {
+  if (eof_) return false;
+  // Drop consumed bytes, grow when the unread part fills the buffer (one huge element).
+  if (pos_ > 0) {
+    std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+    end_ -= pos_;
+    consumed_ += pos_;
+    pos_ = 0;
+  }
+  if (end_ + kPadding >= buf_.size() || buf_.size() - kPadding - end_ < chunk_ / 4) {
+    buf_.resize(std::max(buf_.size() * 2, end_ + chunk_ + kPadding));
+  }
+  FS_ASSIGN_OR_RETURN(std::size_t n, source_.read(buf_.data() + end_, buf_.size() - kPadding - end_));
+  if (n == 0) {
+    eof_ = true;
+    return false;
+  }
+  end_ += n;
+  std::memset(buf_.data() + end_, 0, std::min(kPadding, buf_.size() - end_));
+  if (progress_) progress_(source_.position());
+  return true;
+}
+
+StatusOr<bool> JsonTraceStream::fill() {
+  if (pos_ < end_) return true;
+  return more();
+}
+
+StatusOr<char> JsonTraceStream::peek_non_ws() {
+  for (;;) {
+    while (pos_ < end_ && is_ws(buf_[pos_])) ++pos_;
+    if (pos_ < end_) return buf_[pos_];
+    FS_ASSIGN_OR_RETURN(bool got, more());
+    if (!got) return '\0';
+  }
+}
+
+Status JsonTraceStream::expect(char c, const char* where) {
+  FS_ASSIGN_OR_RETURN(char got, peek_non_ws());
+  if (got == '\0') return truncated(where);
+  if (got != c) {
+    return Corrupt(source_.path() + ": malformed JSON: expected '" + std::string(1, c) + "' in " + where +
+                   " at byte " + std::to_string(consumed_ + pos_) + ", found '" + std::string(1, got) + "'");
+  }
+  ++pos_;
+  return {};
+}
+
+StatusOr<std::size_t> JsonTraceStream::value_end() {
+  std::size_t scanned = pos_;  // resume point after a refill (offsets shift by the compaction)
+  int depth = 0;
+  for (;;) {
+    const char* d = buf_.data();
+    std::size_t i = scanned;
+    char first = d[pos_];
+    if (first == '"') {
+      std::size_t e = string_end(d, pos_, end_);
+      if (e != std::string::npos) return e;
+    } else if (first == '{' || first == '[') {
+      while (i < end_) {
+        char c = d[i];
+        if (c == '"') {
+          std::size_t e = string_end(d, i, end_);
+          if (e == std::string::npos) break;
+          i = e;
+          continue;
+        }
+        if (c == '{' || c == '[') {
+          ++depth;
+        } else if (c == '}' || c == ']') {
+          if (--depth == 0) return i + 1;
+        }
+        ++i;
+      }
+    } else {
+      while (i < end_ && !(is_ws(d[i]) || d[i] == ',' || d[i] == '}' || d[i] == ']')) ++i;
+      if (i < end_ || eof_) return i;
+    }
+    // Incomplete: remember how far we got (strings restart at their opening quote), read more.
+    if (first == '{' || first == '[') {
+      // Re-scan from the last safe point: the start of an unfinished string, else where we stopped.
+      scanned = i;
+    }
+    std::size_t offset = scanned - pos_;
+    FS_ASSIGN_OR_RETURN(bool got, more());
+    if (!got) return std::string::npos;
+    scanned = pos_ + offset;
+  }
+}
+
+Status JsonTraceStream::run(const EventFn& on_event, const FieldFn& on_field, const ProgressFn& on_progress) {
+  progress_ = on_progress;
+  FS_ASSIGN_OR_RETURN(char first, peek_non_ws());
+  if (first == '\0') return InvalidArgument(source_.path() + ": empty file, not a trace");
+  bool bare_array = first == '[';
+  if (first != '{' && !bare_array) {
+    return InvalidArgument(source_.path() + ": not a JSON trace (does not start with '{' or '[')");
+  }
+  ++pos_;
+  bool saw_events = false;
+
+  auto read_events = [&]() -> Status {
+    saw_events = true;
+    FS_ASSIGN_OR_RETURN(char c, peek_non_ws());
+    if (c == ']') {
+      ++pos_;
+      return {};
+    }
+    for (;;) {
+      FS_ASSIGN_OR_RETURN(char start, peek_non_ws());
+      if (start == '\0') return truncated("the traceEvents array");
+      FS_ASSIGN_OR_RETURN(std::size_t e, value_end());
+      if (e == std::string::npos) return truncated("an event of the traceEvents array");
+      if (start != '{') {
+        return InvalidArgument(source_.path() + ": not a trace: traceEvents holds a non-object at byte " +
+                               std::to_string(consumed_ + pos_));
+      }
+      on_event(std::string_view(buf_.data() + pos_, e - pos_), buf_.size() - pos_);
+      ++events_;
+      pos_ = e;
+      FS_ASSIGN_OR_RETURN(char sep, peek_non_ws());
+      if (sep == '\0') return truncated("the traceEvents array");
+      ++pos_;
+      if (sep == ']') return {};
+      if (sep != ',') {
+        return Corrupt(source_.path() + ": malformed JSON: expected ',' or ']' between events at byte " +
+                       std::to_string(consumed_ + pos_ - 1));
+      }
+    }
+  };
+
+  if (bare_array) {
+    FS_RETURN_IF_ERROR(read_events());
+  } else {
+    for (bool first_field = true;; first_field = false) {
+      FS_ASSIGN_OR_RETURN(char c, peek_non_ws());
+      if (c == '\0') return truncated("the top-level object");
+      if (c == '}') {
+        ++pos_;
+        break;
+      }
+      if (!first_field) {
+        FS_RETURN_IF_ERROR(expect(',', "the top-level object"));
+        FS_ASSIGN_OR_RETURN(c, peek_non_ws());
+      }
+      if (c != '"') {
+        return Corrupt(source_.path() + ": malformed JSON: expected a key at byte " + std::to_string(consumed_ + pos_));
+      }
+      FS_ASSIGN_OR_RETURN(std::size_t ke, value_end());
+      if (ke == std::string::npos) return truncated("a top-level key");
+      std::string key(buf_.data() + pos_ + 1, ke - pos_ - 2);
+      pos_ = ke;
+      FS_RETURN_IF_ERROR(expect(':', "the top-level object"));
+      FS_ASSIGN_OR_RETURN(char v, peek_non_ws());
+      if (v == '\0') return truncated("the top-level object");
+      if (key == "traceEvents") {
+        if (v != '[') return InvalidArgument(source_.path() + ": not a trace: traceEvents is not an array");
+        ++pos_;
+        FS_RETURN_IF_ERROR(read_events());
+        continue;
+      }
+      FS_ASSIGN_OR_RETURN(std::size_t ve, value_end());
+      if (ve == std::string::npos) return truncated("a top-level value");
+      on_field(key, std::string_view(buf_.data() + pos_, ve - pos_), buf_.size() - pos_);
+      pos_ = ve;
+    }
+  }
+  FS_ASSIGN_OR_RETURN(char rest, peek_non_ws());
+  if (rest != '\0') {
+    return Corrupt(source_.path() + ": malformed JSON: unexpected data after the end at byte " +
+                   std::to_string(consumed_ + pos_));
+  }
+  if (!saw_events) {
+    return InvalidArgument(source_.path() + ": JSON but not a trace: no traceEvents array");
+  }
+  return {};
+}
+
+namespace {
+
+struct EventBatch {
+  struct Item {
+    std::size_t offset, size;
+    std::string key;  // non-empty: a top-level field
+  };
+  std::string text;  // events back to back, then kPadding zero bytes
+  std::vector<Item> items;
+};
+
+}  // namespace
+
+Status run_pipelined(JsonTraceStream& stream, const JsonTraceStream::EventFn& on_event,
+                     const JsonTraceStream::FieldFn& on_field, const JsonTraceStream::ProgressFn& on_progress) {
+  constexpr std::size_t kBatchBytes = std::size_t{4} << 20;
+  BoundedQueue<EventBatch> queue(4);
+  Status status;
+  std::thread reader([&] {
+    EventBatch batch;
+    auto flush = [&] {
+      batch.text.append(kPadding, '\0');
+      queue.push(std::move(batch));
+      batch = EventBatch{};
+    };
+    auto add = [&](std::string_view key, std::string_view text) {
+      batch.items.push_back({batch.text.size(), text.size(), std::string(key)});
+      batch.text.append(text);
+      if (batch.text.size() >= kBatchBytes) flush();
+    };
+    status = stream.run([&](std::string_view text, std::size_t) { add({}, text); },
+                        [&](std::string_view key, std::string_view raw, std::size_t) { add(key.empty() ? " " : key, raw); },
+                        on_progress);
+    if (!batch.items.empty()) flush();
+    queue.close();
+  });
+  while (auto batch = queue.pop()) {
+    for (const auto& item : batch->items) {
+      std::string_view text(batch->text.data() + item.offset, item.size);
+      std::size_t readable = batch->text.size() - item.offset;
+      if (item.key.empty()) {
+        on_event(text, readable);
+      } else {
+        on_field(item.key, text, readable);
+      }
+    }
+  }
+  reader.join();
+  return status;
+}
+
+}  // namespace flopscope

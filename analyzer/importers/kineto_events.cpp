@@ -1,0 +1,467 @@
+#include "analyzer/importers/kineto_events.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <set>
+#include <vector>
+
+#include "analyzer/importers/counters.h"
+#include "db/model/module_path.h"
+#include "db/model/dtype.h"
+
+namespace flopscope {
+namespace od = simdjson::ondemand;
+
+bool parse_us_to_ns(std::string_view text, std::int64_t& ns) {
+  if (text.empty()) return false;
+  bool negative = text.front() == '-';
+  std::string_view digits = negative ? text.substr(1) : text;
+  auto dot = digits.find('.');
+  std::string_view whole = digits.substr(0, dot);
+  std::string_view frac = dot == std::string_view::npos ? std::string_view{} : digits.substr(dot + 1);
+  bool plain = !whole.empty() && whole.size() <= 16 &&
+               std::all_of(whole.begin(), whole.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+               std::all_of(frac.begin(), frac.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (plain) {
+    std::int64_t us = 0;
+    std::from_chars(whole.data(), whole.data() + whole.size(), us);
+    if (us > INT64_MAX / 1000 - 1) return false;
+    std::int64_t sub = 0;
+    for (std::size_t i = 0; i < 3; ++i) sub = sub * 10 + (i < frac.size() ? frac[i] - '0' : 0);
+    ns = us * 1000 + sub;
+    if (negative) ns = -ns;
+    return true;
+  }
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v) || std::fabs(v) > 9e15) return false;
+  ns = static_cast<std::int64_t>(std::llround(v * 1000.0));
+  return true;
+}
+
+namespace {
+
+constexpr std::int64_t kNone = TraceBuilder::kNone;
+
+enum class Cat { kOther, kOp, kAnnotation, kPython, kKernel, kMemcpy, kMemset, kLaunch, kRange };
+
+Cat category(std::string_view cat) {
+  if (cat == "cpu_op" || cat == "Operator" || cat == "operator") return Cat::kOp;
+  if (cat == "user_annotation") return Cat::kAnnotation;
+  if (cat == "python_function") return Cat::kPython;
+  if (cat == "kernel" || cat == "Kernel") return Cat::kKernel;
+  if (cat == "gpu_memcpy" || cat == "Memcpy") return Cat::kMemcpy;
+  if (cat == "gpu_memset" || cat == "Memset") return Cat::kMemset;
+  if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver" || cat == "xpu_runtime" ||
+      cat == "xpu_driver" || cat == "privateuse1_runtime" || cat == "privateuse1_driver" || cat == "mtia_runtime") {
+    return Cat::kLaunch;
+  }
+  if (cat == "cuda_profiler_range") return Cat::kRange;
+  return Cat::kOther;
+}
+
+struct Args {
+  std::int64_t external_id = kNone;
+  std::int64_t correlation = kNone;
+  std::int64_t device = kNone;
+  std::int64_t stream = kNone;
+  std::int64_t graph_id = 0;
+  std::int64_t graph_node_id = 0;
+  std::array<int, 3> grid{0, 0, 0};
+  std::array<int, 3> block{0, 0, 0};
+  double bytes = 0;
+  std::string_view dims, types, concrete;  // raw JSON arrays
+  std::string_view hierarchy;
+  CounterSet counters;
+};
+
+// A Kineto id: an integer, sometimes written as a string.
+bool get_id(od::value v, std::int64_t& out) {
+  od::json_type t;
+  if (v.type().get(t)) return false;
+  if (t == od::json_type::number) {
+    double d = 0;
+    std::int64_t i = 0;
+    if (!v.get_int64().get(i)) {
+      out = i;
+      return true;
+    }
+    if (v.get_double().get(d)) return false;
+    out = static_cast<std::int64_t>(d);
+    return true;
+  }
+  if (t == od::json_type::string) {
+    std::string_view s;
+    if (v.get_string().get(s)) return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size();
+  }
+  return false;
+}
+
+void get_dim3(od::value v, std::array<int, 3>& out) {
+  od::array a;
+  if (v.get_array().get(a)) return;
+  std::size_t i = 0;
+  for (auto e : a) {
+    std::int64_t x = 0;
+    if (i < 3 && !e.get_int64().get(x)) out[i] = static_cast<int>(x);
+    ++i;
+  }
+}
+
+std::string_view raw_array(od::value v) {
+  od::array a;
+  std::string_view raw;
+  if (v.get_array().get(a) || a.raw_json().get(raw)) return {};
+  return raw;
+}
+
+Args parse_args(od::object obj, bool& error) {
+  Args a;
+  for (auto field : obj) {
+    std::string_view key;
+    if (field.unescaped_key().get(key)) {
+      error = true;
+      return a;
+    }
+    od::value v;
+    if (field.value().get(v)) {
+      error = true;
+      return a;
+    }
+    if (key == "External id" || key == "external id") {
+      get_id(v, a.external_id);
+    } else if (key == "correlation") {
+      get_id(v, a.correlation);
+    } else if (key == "device") {
+      get_id(v, a.device);
+    } else if (key == "stream") {
+      get_id(v, a.stream);
+    } else if (key == "grid") {
+      get_dim3(v, a.grid);
+    } else if (key == "block") {
+      get_dim3(v, a.block);
+    } else if (key == "bytes") {
+      double b = 0;
+      if (!v.get_double().get(b)) a.bytes = b;
+    } else if (key == "graph id") {
+      get_id(v, a.graph_id);
+    } else if (key == "graph node id") {
+      get_id(v, a.graph_node_id);
+    } else if (key == "Input Dims") {
+      a.dims = raw_array(v);
+    } else if (key == "Input type") {
+      a.types = raw_array(v);
+    } else if (key == "Concrete Inputs") {
+      a.concrete = raw_array(v);
+    } else if (key == "Module Hierarchy") {
+      std::string_view s;
+      if (!v.get_string().get(s)) a.hierarchy = s;
+    } else if (key.find("__") != std::string_view::npos) {
+      double value = 0;
+      if (!v.get_double().get(value)) a.counters.take(key, value);
+    }
+  }
+  return a;
+}
+
+// Splits "TOP(M)::forward.encoder(E)::forward.0(L)::forward" at dots outside parentheses.
+std::vector<std::string> split_hierarchy(std::string_view s) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '(') ++depth;
+    if (s[i] == ')') --depth;
+    if (s[i] == '.' && depth == 0) {
+      out.emplace_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  if (start < s.size()) out.emplace_back(s.substr(start));
+  return out;
+}
+
+}  // namespace
+
+struct KinetoEventReader::Impl {
+  explicit Impl(TraceBuilder& b) : builder(b) {}
+  TraceBuilder& builder;
+  od::parser parser;
+  simdjson::dom::parser dom;
+  std::unordered_map<std::string, std::uint32_t> hierarchy_paths;
+  std::set<std::string> devices;
+  std::int64_t min_ts = INT64_MAX;
+  std::string args_key;  // reused: no allocation per op
+
+  std::int64_t id_of(od::value v) {
+    od::json_type t;
+    if (v.type().get(t)) return 0;
+    if (t == od::json_type::string) {
+      std::string_view s;
+      if (v.get_string().get(s)) return 0;
+      std::int64_t n = 0;
+      auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+      if (ec == std::errc() && p == s.data() + s.size()) return n;
+      return -1000 - static_cast<std::int64_t>(builder.intern(s));  // "Spans", "stream 7", ...
+    }
+    std::int64_t n = 0;
+    get_id(v, n);
+    return n;
+  }
+
+  std::vector<OpArg> make_args(const Args& a) {
+    std::vector<OpArg> out;
+    simdjson::dom::element dims, types, concrete;
+    bool have_dims = !a.dims.empty() && !dom.parse(a.dims.data(), a.dims.size(), true).get(dims);
+    std::vector<std::vector<std::int64_t>> shapes;
+    std::vector<bool> nested;
+    std::vector<std::string> raw_dims;
+    if (have_dims && dims.is_array()) {
+      for (auto d : dims.get_array()) {
+        std::vector<std::int64_t> shape;
+        bool is_nested = false;
+        if (d.is_array()) {
+          for (auto x : d.get_array()) {
+            if (x.is_array()) {
+              is_nested = true;
+            } else {
+              std::int64_t n = 0;
+              if (!x.get_int64().get(n)) shape.push_back(n);
+            }
+          }
+        }
+        shapes.push_back(std::move(shape));
+        nested.push_back(is_nested);
+        raw_dims.push_back(simdjson::minify(d));
+      }
+    }
+    std::vector<std::string> type_names;
+    if (!a.types.empty() && !dom.parse(a.types.data(), a.types.size(), true).get(types) && types.is_array()) {
+      for (auto t : types.get_array()) {
+        std::string_view s;
+        type_names.emplace_back(t.get_string().get(s) ? std::string_view{} : s);
+      }
+    }
+    std::vector<std::string> values;
+    if (!a.concrete.empty() && !dom.parse(a.concrete.data(), a.concrete.size(), true).get(concrete) &&
+        concrete.is_array()) {
+      for (auto c : concrete.get_array()) {
+        std::string_view s;
+        if (!c.get_string().get(s)) {
+          values.emplace_back(s);
+        } else {
+          values.push_back(simdjson::minify(c));
+        }
+      }
+    }
+    std::size_t n = std::max({shapes.size(), type_names.size(), values.size()});
+    out.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      OpArg& arg = out[i];
+      std::string type = i < type_names.size() ? type_names[i] : std::string();
+      std::string dtype = normalize_dtype(type);
+      bool tensor_type = dtype_size(dtype) > 0;
+      bool has_dims = i < shapes.size() && !shapes[i].empty() && !nested[i];
+      if (i < nested.size() && nested[i]) {
+        arg.value = raw_dims[i];  // TensorList: the shapes as text
+        arg.dtype = tensor_type ? dtype : "";
+      } else if (has_dims || tensor_type) {
+        arg.is_tensor = true;
+        arg.dtype = tensor_type ? dtype : "";
+        if (i < shapes.size()) arg.shape = shapes[i];
+      }
+      if (i < values.size() && !values[i].empty()) arg.value = values[i];
+    }
+    return out;
+  }
+
+  std::uint32_t hierarchy_path(std::string_view h) {
+    auto it = hierarchy_paths.find(std::string(h));
+    if (it != hierarchy_paths.end()) return it->second;
+    auto frames = parse_torchscript_hierarchy(split_hierarchy(h));
+    std::string path;
+    for (const auto& f : frames) {
+      path += path.empty() ? f.name : "." + f.name;
+      builder.module(path, f.type);
+    }
+    std::uint32_t id = builder.intern(path);
+    hierarchy_paths.emplace(std::string(h), id);
+    return id;
+  }
+};
+
+KinetoEventReader::KinetoEventReader(TraceBuilder& builder) : impl_(std::make_unique<Impl>(builder)) {}
+KinetoEventReader::~KinetoEventReader() = default;
+
+void KinetoEventReader::event(std::string_view text, std::size_t readable) {
+  auto& b = impl_->builder;
+  auto bad = [&](const char* why) {
+    b.issue("malformed trace events (skipped)", Severity::kWarning,
+            std::string(why) + ": " + std::string(text.substr(0, 120)));
+  };
+  od::document doc;
+  if (impl_->parser.iterate(simdjson::padded_string_view(text.data(), text.size(), readable)).get(doc)) {
+    return bad("not JSON");
+  }
+  od::object obj;
+  if (doc.get_object().get(obj)) return bad("not an object");
+
+  std::string_view ph, cat, name, ts_raw, dur_raw;
+  std::int64_t pid = 0, tid = 0;
+  Args args;
+  bool have_args = false;
+  for (auto field : obj) {
+    std::string_view key;
+    od::value v;
+    if (field.unescaped_key().get(key) || field.value().get(v)) return bad("malformed field");
+    if (key == "ph") {
+      if (v.get_string().get(ph)) return bad("ph is not a string");
+    } else if (key == "cat") {
+      if (v.get_string().get(cat)) return bad("cat is not a string");
+    } else if (key == "name") {
+      std::string_view s;
+      if (v.get_string().get(s)) return bad("name is not a string");
+      name = s;
+      // The parser's string buffer survives until the next iterate: views stay valid for this event.
+    } else if (key == "pid") {
+      pid = impl_->id_of(v);
+    } else if (key == "tid") {
+      tid = impl_->id_of(v);
+    } else if (key == "ts") {
+      ts_raw = v.raw_json_token();
+    } else if (key == "dur") {
+      dur_raw = v.raw_json_token();
+    } else if (key == "args") {
+      od::object a;
+      if (v.get_object().get(a)) continue;
+      bool error = false;
+      args = parse_args(a, error);
+      if (error) return bad("malformed args");
+      have_args = true;
+    }
+  }
+  if (ph != "X") return;  // flows, instants, metadata, counters: nothing to attribute
+  Cat c = category(cat);
+  if (c == Cat::kOther) return;
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == ',')) s.remove_suffix(1);
+    return s;
+  };
+  std::int64_t ts = 0, dur = 0;
+  if (!parse_us_to_ns(trim(ts_raw), ts)) return bad("missing or invalid ts");
+  if (!parse_us_to_ns(trim(dur_raw), dur) || dur < 0) return bad("missing or invalid dur");
+  impl_->min_ts = std::min(impl_->min_ts, ts);
+  ++recognised_;
+  (void)have_args;
+
+  switch (c) {
+    case Cat::kAnnotation:
+      if (name.starts_with("ProfilerStep#")) {
+        std::int64_t n = 0;
+        auto digits = name.substr(13);
+        std::from_chars(digits.data(), digits.data() + digits.size(), n);
+        b.add_iteration(n, ts, dur);
+        return;
+      }
+      [[fallthrough]];
+    case Cat::kOp: {
+      TraceBuilder::HostOp op;
+      op.thread = b.thread(pid, tid);
+      op.start_ns = ts;
+      op.duration_ns = dur;
+      op.name = b.intern(name);
+      op.external_id = args.external_id;
+      if (!args.dims.empty() || !args.types.empty() || !args.concrete.empty()) {
+        std::string& key = impl_->args_key;
+        key.clear();
+        key.append(args.dims).append(1, '\x1f').append(args.types).append(1, '\x1f').append(args.concrete);
+        op.args = b.intern_args(key, [&] { return impl_->make_args(args); });
+      }
+      if (!args.hierarchy.empty()) {
+        op.module_path = impl_->hierarchy_path(args.hierarchy);
+        op.has_module_path = true;
+      }
+      b.add_op(op);
+      return;
+    }
+    case Cat::kPython: {
+      constexpr std::string_view prefix = "nn.Module: ";
+      if (!name.starts_with(prefix)) return;
+      auto instance = name.substr(prefix.size());
+      auto type = instance;
+      auto us = type.rfind('_');
+      if (us != std::string_view::npos && us + 1 < type.size() &&
+          std::all_of(type.begin() + static_cast<std::ptrdiff_t>(us) + 1, type.end(),
+                      [](char ch) { return ch >= '0' && ch <= '9'; })) {
+        type = type.substr(0, us);
+      }
+      b.add_scope({b.thread(pid, tid), ts, dur, b.intern(instance), b.intern(type)});
+      return;
+    }
+    case Cat::kLaunch: {
+      if (args.correlation == kNone) return;
+      b.add_launch({b.thread(pid, tid), ts, dur, args.correlation, args.external_id, pid});
+      return;
+    }
+    case Cat::kKernel:
+    case Cat::kMemcpy:
+    case Cat::kMemset:
+    case Cat::kRange: {
+      TraceBuilder::Activity a;
+      a.kind = c == Cat::kMemcpy ? KernelKind::kMemcpy : c == Cat::kMemset ? KernelKind::kMemset : KernelKind::kKernel;
+      a.name = b.intern(name);
+      a.device = static_cast<int>(args.device != kNone ? args.device : std::max<std::int64_t>(pid, 0));
+      a.stream = args.stream != kNone ? args.stream : tid;
+      a.start_ns = ts;
+      a.duration_ns = dur;
+      a.grid = args.grid;
+      a.block = args.block;
+      a.correlation = c == Cat::kRange ? kNone : args.correlation;
+      a.external_id = args.external_id;
+      a.graph_id = args.graph_id;
+      a.graph_node_id = args.graph_node_id;
+      a.bytes = args.bytes;
+      if (args.counters.any) a.counters = b.add_counters(args.counters.counters());
+      if (c == Cat::kRange) {
+        b.issue("range-profiler entries (durations are replay time, not linked to ops)", Severity::kInfo);
+      }
+      b.add_activity(a);
+      return;
+    }
+    case Cat::kOther:
+      return;
+  }
+}
+
+std::int64_t KinetoEventReader::earliest_ns() const { return impl_->min_ts; }
+
+void KinetoEventReader::field(std::string_view key, std::string_view raw, std::size_t readable) {
+  auto& b = impl_->builder;
+  if (key == "deviceProperties") {
+    simdjson::dom::element e;
+    if (impl_->dom.parse(raw.data(), raw.size(), true).get(e) || !e.is_array()) return;
+    std::vector<std::string> names;
+    for (auto d : e.get_array()) {
+      std::string_view n;
+      if (!d["name"].get_string().get(n) && std::find(names.begin(), names.end(), n) == names.end()) {
+        names.emplace_back(n);
+      }
+    }
+    std::string joined;
+    for (const auto& n : names) joined += (joined.empty() ? "" : "; ") + n;
+    if (!joined.empty()) b.info().device = joined;
+  } else if (key == "baseTimeNanoseconds") {
+    std::int64_t base = 0;
+    auto [p, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), base);
+    if (ec == std::errc()) b.info().created_unix_ns = base;
+  }
+  (void)readable;
+}
+
+}  // namespace flopscope

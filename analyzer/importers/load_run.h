@@ -1,0 +1,18 @@
+// One entry point for every command that analyses a run (report, diff, graph, GUI): a flopscope run
+// database is read as it is; a trace file (Kineto JSON[.gz], Nsight Systems SQLite, Nsight Compute CSV)
+// is imported in memory. Anything else is a one-line error naming the file.
+#pragma once
+
+#include <string>
+
+#include "db/model/run_data.h"
+#include "db/model/status.h"
+
+namespace flopscope {
+
+StatusOr<RunData> load_run(const std::string& path);
+
+// True when `path` is a flopscope run database (SQLite with the run schema), false for anything else.
+bool is_run_database(const std::string& path);
+
+}  // namespace flopscope

@@ -1,0 +1,86 @@
+#include "analyzer/importers/module_scopes.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <utility>
+
+namespace flopscope {
+namespace {
+
+std::string clean_segment(std::string_view s) {
+  std::string out(s);
+  std::replace(out.begin(), out.end(), '.', '_');
+  if (out.empty()) out = "_";
+  return out;
+}
+
+}  // namespace
+
+NamedScopes name_scopes(std::span<const ScopeSpan> scopes, bool single_top_is_root) {
+  NamedScopes out;
+  out.node.assign(scopes.size(), -1);
+
+  // Instance tree: (parent node, instance name) -> node, nodes in order of first call.
+  struct Node {
+    std::int32_t parent;
+    std::string_view instance;
+    std::string_view type;
+    std::vector<std::int32_t> children;
+  };
+  std::vector<Node> nodes;
+  std::vector<std::int32_t> top;
+  std::map<std::pair<std::int32_t, std::string_view>, std::int32_t> index;
+  std::vector<std::size_t> stack;  // scope indices enclosing the current one on this thread
+  for (std::size_t i = 0; i < scopes.size(); ++i) {
+    const auto& s = scopes[i];
+    while (!stack.empty() &&
+           (scopes[stack.back()].thread != s.thread || scopes[stack.back()].end_ns < s.end_ns ||
+            scopes[stack.back()].end_ns <= s.start_ns)) {
+      stack.pop_back();
+    }
+    std::int32_t parent = stack.empty() ? -1 : out.node[stack.back()];
+    auto [it, added] = index.try_emplace({parent, s.instance}, static_cast<std::int32_t>(nodes.size()));
+    if (added) {
+      nodes.push_back({parent, s.instance, s.type, {}});
+      (parent < 0 ? top : nodes[static_cast<std::size_t>(parent)].children).push_back(it->second);
+    }
+    out.node[i] = it->second;
+    stack.push_back(i);
+  }
+
+  out.path.resize(nodes.size());
+  out.type.resize(nodes.size());
+  // Names the children of one node, then recurses (iteratively, parents before children).
+  auto name_children = [&](const std::vector<std::int32_t>& children, const std::string& parent_path) {
+    std::unordered_map<std::string_view, int> per_type;
+    for (auto c : children) ++per_type[nodes[static_cast<std::size_t>(c)].type];
+    std::unordered_map<std::string_view, int> ordinal;
+    for (auto c : children) {
+      const auto& n = nodes[static_cast<std::size_t>(c)];
+      std::string segment = clean_segment(n.type);
+      if (per_type[n.type] > 1) segment += "_" + std::to_string(ordinal[n.type]++);
+      out.path[static_cast<std::size_t>(c)] = parent_path.empty() ? segment : parent_path + "." + segment;
+      out.type[static_cast<std::size_t>(c)] = std::string(n.type);
+    }
+  };
+  std::vector<std::int32_t> todo;
+  if (single_top_is_root && top.size() == 1) {
+    out.path[static_cast<std::size_t>(top[0])] = "";
+    out.type[static_cast<std::size_t>(top[0])] = std::string(nodes[static_cast<std::size_t>(top[0])].type);
+    todo.push_back(top[0]);
+  } else {
+    name_children(top, "");
+    todo = top;
+  }
+  while (!todo.empty()) {
+    auto n = todo.back();
+    todo.pop_back();
+    const auto& children = nodes[static_cast<std::size_t>(n)].children;
+    name_children(children, out.path[static_cast<std::size_t>(n)]);
+    todo.insert(todo.end(), children.begin(), children.end());
+  }
+  return out;
+}
+
+}  // namespace flopscope

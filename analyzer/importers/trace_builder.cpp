@@ -1,0 +1,483 @@
+#include "analyzer/importers/trace_builder.h"
+
+#include <algorithm>
+#include <atomic>
+#include <numeric>
+#include <thread>
+#include <span>
+#include <utility>
+
+#include "analyzer/importers/bounded_queue.h"
+#include "analyzer/importers/module_scopes.h"
+#include "db/model/progress.h"
+
+namespace flopscope {
+
+std::uint32_t StringPool::intern(std::string_view s) {
+  auto it = index_.find(s);
+  if (it != index_.end()) return it->second;
+  strings_.emplace_back(s);
+  auto id = static_cast<std::uint32_t>(strings_.size() - 1);
+  index_.emplace(strings_.back(), id);
+  return id;
+}
+
+TraceBuilder::TraceBuilder(RunInfo info, Options options) : info_(std::move(info)), options_(options) {
+  modules_.push_back({0, kNoId, "", ""});
+  module_by_path_.emplace("", 0);
+}
+
+TraceBuilder::ThreadId TraceBuilder::thread(std::int64_t process, std::int64_t tid) {
+  auto [it, added] = thread_index_.try_emplace({process, tid}, static_cast<ThreadId>(threads_.size()));
+  if (added) threads_.push_back({process, tid});
+  return it->second;
+}
+
+void TraceBuilder::issue(std::string_view what, Severity severity, std::string_view detail) {
+  auto [it, added] = issues_.try_emplace(std::string(what), IssueCount{severity, 0, std::string(detail)});
+  ++it->second.count;
+  if (it->second.detail.empty() && !detail.empty()) it->second.detail = std::string(detail.substr(0, 200));
+}
+
+struct TraceBuilder::Linked {
+  std::vector<std::int32_t> op_parent;
+  std::vector<int> op_depth;
+  std::vector<Id> op_module;
+  std::vector<int> op_iteration;
+  std::vector<FlopsSource> op_source;
+  std::vector<const FlopsResult*> op_flops;
+  std::vector<std::size_t> thread_begin;  // ops of thread t: [thread_begin[t], thread_begin[t+1])
+  std::vector<std::int32_t> act_op;
+  std::vector<Id> act_module;
+  std::vector<int> act_iteration;
+  std::unordered_map<std::uint64_t, FlopsResult> flops_cache;
+  // Module of the innermost scope containing a time on a thread (for launches without an op).
+  std::vector<std::size_t> scope_begin;
+  std::vector<Id> scope_module;
+  std::int64_t origin = 0;
+};
+
+namespace {
+
+// A bounded hand-over of record batches from the converting thread to the storing one.
+struct Batch {
+  std::vector<OpRecord> ops;
+  std::vector<KernelRecord> kernels;
+};
+
+using BatchQueue = BoundedQueue<Batch>;
+
+template <typename T>
+bool by_thread_start(const T& a, const T& b) {
+  if (a.thread != b.thread) return a.thread < b.thread;
+  if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+  return a.duration_ns > b.duration_ns;
+}
+
+template <typename T>
+std::vector<std::size_t> thread_offsets(const std::vector<T>& items, std::size_t threads) {
+  std::vector<std::size_t> begin(threads + 1, items.size());
+  for (std::size_t i = items.size(); i-- > 0;) begin[items[i].thread] = i;
+  for (std::size_t t = threads; t-- > 0;) begin[t] = std::min(begin[t], begin[t + 1]);
+  return begin;
+}
+
+// Innermost item of [first, last) (sorted by start, properly nested, parents given) containing t.
+template <typename T>
+std::int32_t innermost_at(const std::vector<T>& items, const std::vector<std::int32_t>& parent, std::size_t first,
+                          std::size_t last, std::int64_t t) {
+  auto it = std::upper_bound(items.begin() + static_cast<std::ptrdiff_t>(first),
+                             items.begin() + static_cast<std::ptrdiff_t>(last), t,
+                             [](std::int64_t v, const T& x) { return v < x.start_ns; });
+  if (it == items.begin() + static_cast<std::ptrdiff_t>(first)) return -1;
+  auto i = static_cast<std::int32_t>(it - items.begin() - 1);
+  while (i >= 0 && items[static_cast<std::size_t>(i)].start_ns + items[static_cast<std::size_t>(i)].duration_ns < t) {
+    i = parent[static_cast<std::size_t>(i)];
+  }
+  return i;
+}
+
+}  // namespace
+
+void TraceBuilder::sort_inputs() {
+  std::sort(ops_.begin(), ops_.end(), by_thread_start<HostOp>);
+  std::sort(scopes_.begin(), scopes_.end(), by_thread_start<Scope>);
+  std::sort(iterations_.begin(), iterations_.end(),
+            [](const Iteration& a, const Iteration& b) { return a.start_ns < b.start_ns; });
+  std::stable_sort(activities_.begin(), activities_.end(),
+                   [](const Activity& a, const Activity& b) { return a.start_ns < b.start_ns; });
+}
+
+Id TraceBuilder::module(std::string_view path, std::string_view type) {
+  auto it = module_by_path_.find(std::string(path));
+  if (it != module_by_path_.end()) {
+    auto& m = modules_[static_cast<std::size_t>(it->second)];
+    if (m.type.empty() && !type.empty()) m.type = std::string(type);
+    return it->second;
+  }
+  auto dot = path.rfind('.');
+  Id parent = dot == std::string_view::npos ? 0 : module(path.substr(0, dot), "");
+  Id id = static_cast<Id>(modules_.size());
+  modules_.push_back({id, parent, std::string(path), std::string(type)});
+  module_by_path_.emplace(std::string(path), id);
+  return id;
+}
+
+void TraceBuilder::build_modules(Linked& linked) {
+  std::vector<ScopeSpan> spans;
+  spans.reserve(scopes_.size());
+  for (const auto& s : scopes_) {
+    spans.push_back({s.thread, s.start_ns, s.start_ns + s.duration_ns, str(s.instance), str(s.type)});
+  }
+  NamedScopes named = name_scopes(spans, options_.single_top_scope_is_root);
+  std::vector<Id> node_module(named.path.size());
+  for (std::size_t n = 0; n < named.path.size(); ++n) node_module[n] = module(named.path[n], named.type[n]);
+  linked.scope_module.resize(scopes_.size());
+  for (std::size_t i = 0; i < scopes_.size(); ++i) {
+    linked.scope_module[i] = node_module[static_cast<std::size_t>(named.node[i])];
+  }
+  linked.scope_begin = thread_offsets(scopes_, threads_.size());
+}
+
+void TraceBuilder::nest_ops(Linked& linked) {
+  const std::size_t n = ops_.size();
+  linked.op_parent.assign(n, -1);
+  linked.op_depth.assign(n, 0);
+  linked.op_module.assign(n, kNoId);
+  linked.op_iteration.assign(n, 0);
+  linked.thread_begin = thread_offsets(ops_, threads_.size());
+
+  // Scope parents, for the innermost-scope lookup by time.
+  std::vector<std::int32_t> scope_parent(scopes_.size(), -1);
+  {
+    std::vector<std::int32_t> stack;
+    for (std::size_t i = 0; i < scopes_.size(); ++i) {
+      const auto& s = scopes_[i];
+      while (!stack.empty()) {
+        const auto& top = scopes_[static_cast<std::size_t>(stack.back())];
+        if (top.thread == s.thread && top.start_ns + top.duration_ns >= s.start_ns + s.duration_ns) break;
+        stack.pop_back();
+      }
+      scope_parent[i] = stack.empty() ? -1 : stack.back();
+      stack.push_back(static_cast<std::int32_t>(i));
+    }
+  }
+
+  std::vector<std::int32_t> stack;
+  std::int64_t outside_steps = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& op = ops_[i];
+    const std::int64_t end = op.start_ns + op.duration_ns;
+    while (!stack.empty()) {
+      const auto& top = ops_[static_cast<std::size_t>(stack.back())];
+      if (top.thread == op.thread && top.start_ns + top.duration_ns >= end) break;
+      if (top.thread == op.thread && top.start_ns + top.duration_ns > op.start_ns) {
+        issue("host op overlaps its parent partially", Severity::kInfo, str(op.name));
+      }
+      stack.pop_back();
+    }
+    if (!stack.empty()) {
+      linked.op_parent[i] = stack.back();
+      linked.op_depth[i] = linked.op_depth[static_cast<std::size_t>(stack.back())] + 1;
+    }
+    stack.push_back(static_cast<std::int32_t>(i));
+
+    if (op.has_module_path) {
+      linked.op_module[i] = module(str(op.module_path), "");
+    } else {
+      auto s = innermost_at(scopes_, scope_parent, linked.scope_begin[op.thread], linked.scope_begin[op.thread + 1],
+                            op.start_ns);
+      while (s >= 0 && scopes_[static_cast<std::size_t>(s)].start_ns +
+                               scopes_[static_cast<std::size_t>(s)].duration_ns < end) {
+        s = scope_parent[static_cast<std::size_t>(s)];
+      }
+      if (s >= 0) linked.op_module[i] = linked.scope_module[static_cast<std::size_t>(s)];
+    }
+    linked.op_iteration[i] = iteration_at(op.start_ns);
+    if (!iterations_.empty()) {
+      const auto& first = iterations_.front();
+      const auto& last = iterations_.back();
+      if (op.start_ns < first.start_ns || op.start_ns > last.start_ns + last.duration_ns) ++outside_steps;
+    }
+  }
+  if (outside_steps > 0) {
+    issues_["host ops outside any profiler step (counted in the nearest step)"] =
+        IssueCount{Severity::kInfo, outside_steps, ""};
+  }
+  // Keep scope parents for activities whose launch has no op.
+  scope_parent_ = std::move(scope_parent);
+}
+
+int TraceBuilder::iteration_at(std::int64_t t) const {
+  if (iterations_.empty()) return 0;
+  auto it = std::upper_bound(iterations_.begin(), iterations_.end(), t,
+                             [](std::int64_t v, const Iteration& x) { return v < x.start_ns; });
+  if (it == iterations_.begin()) return 0;
+  return static_cast<int>(it - iterations_.begin() - 1);
+}
+
+void TraceBuilder::link_activities(Linked& linked) {
+  // Launch by (process, correlation); ops by (process, External id).
+  auto key = [](std::int64_t process, std::int64_t id) {
+    return (static_cast<std::uint64_t>(process) * 0x9E3779B97F4A7C15ULL) ^ static_cast<std::uint64_t>(id);
+  };
+  std::unordered_map<std::int64_t, std::int32_t> launch_by_corr;  // -2: ambiguous across processes
+  std::unordered_map<std::uint64_t, std::int32_t> launch_by_proc_corr;
+  launch_by_corr.reserve(launches_.size());
+  for (std::size_t i = 0; i < launches_.size(); ++i) {
+    const auto& l = launches_[i];
+    auto idx = static_cast<std::int32_t>(i);
+    auto [it, added] = launch_by_corr.try_emplace(l.correlation, idx);
+    if (!added && launches_[static_cast<std::size_t>(it->second)].process != l.process) it->second = -2;
+    launch_by_proc_corr[key(l.process, l.correlation)] = idx;
+  }
+  std::unordered_map<std::uint64_t, std::int32_t> op_by_ext;
+  op_by_ext.reserve(ops_.size());
+  for (std::size_t i = 0; i < ops_.size(); ++i) {
+    if (ops_[i].external_id == kNone) continue;
+    op_by_ext.try_emplace(key(threads_[ops_[i].thread].process, ops_[i].external_id), static_cast<std::int32_t>(i));
+  }
+
+  const std::size_t n = activities_.size();
+  linked.act_op.assign(n, -1);
+  linked.act_module.assign(n, kNoId);
+  linked.act_iteration.assign(n, 0);
+  std::int64_t by_id = 0, by_time = 0, orphan = 0, no_op = 0, no_correlation = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& a = activities_[i];
+    std::int32_t launch = -1;
+    if (a.correlation != kNone) {
+      if (a.process != kNone) {
+        auto it = launch_by_proc_corr.find(key(a.process, a.correlation));
+        if (it != launch_by_proc_corr.end()) launch = it->second;
+      } else {
+        auto it = launch_by_corr.find(a.correlation);
+        if (it != launch_by_corr.end()) launch = it->second;
+        if (launch == -2) {
+          issue("kernel correlation id used by several processes (not linked)", Severity::kWarning);
+          launch = -1;
+        }
+      }
+    }
+    std::int32_t op = -1;
+    if (launch >= 0) {
+      const auto& l = launches_[static_cast<std::size_t>(launch)];
+      std::int64_t ext = a.external_id != kNone ? a.external_id : l.external_id;
+      if (ext != kNone) {
+        auto it = op_by_ext.find(key(l.process, ext));
+        if (it != op_by_ext.end()) {
+          const auto& o = ops_[static_cast<std::size_t>(it->second)];
+          if (o.thread == l.thread && o.start_ns <= l.start_ns && l.start_ns <= o.start_ns + o.duration_ns) {
+            op = it->second;
+            ++by_id;
+          }
+        }
+      }
+      if (op < 0) {
+        op = innermost_at(ops_, linked.op_parent, linked.thread_begin[l.thread], linked.thread_begin[l.thread + 1],
+                          l.start_ns);
+        if (op >= 0) ++by_time;
+      }
+      if (op >= 0) {
+        linked.act_module[i] = linked.op_module[static_cast<std::size_t>(op)];
+        linked.act_iteration[i] = linked.op_iteration[static_cast<std::size_t>(op)];
+      } else {
+        ++no_op;
+        auto s = innermost_at(scopes_, scope_parent_, linked.scope_begin[l.thread], linked.scope_begin[l.thread + 1],
+                              l.start_ns);
+        if (s >= 0) linked.act_module[i] = linked.scope_module[static_cast<std::size_t>(s)];
+        linked.act_iteration[i] = iteration_at(l.start_ns);
+      }
+    } else if (a.correlation == kNone) {
+      ++no_correlation;
+      linked.act_iteration[i] = iteration_at(a.start_ns);
+    } else {
+      ++orphan;
+      linked.act_iteration[i] = iteration_at(a.start_ns);
+    }
+    linked.act_op[i] = op;
+  }
+  auto put = [&](const char* what, std::int64_t count, Severity severity, const char* detail) {
+    if (count > 0) issues_[what] = IssueCount{severity, count, detail};
+  };
+  put("kernels linked to their op by External id", by_id, Severity::kInfo, "");
+  put("kernels linked to their op by time containment of the launch", by_time, Severity::kInfo,
+      "External id missing or not matching an op around the launch on the same thread");
+  if (ops_.empty()) {
+    put("kernels attributed through the launch's enclosing range (the trace has no ops)", no_op, Severity::kInfo, "");
+  } else {
+    put("kernels whose launch is outside any op", no_op, Severity::kWarning,
+        "attributed to the enclosing scope, if any");
+  }
+  put("kernels without a launch in the trace (orphans, unattributed)", orphan, Severity::kWarning,
+      "launched before the profiling window or by an untraced thread");
+  put("device activities without a correlation id (unattributed)", no_correlation, Severity::kInfo,
+      "e.g. range-profiler entries, Nsight Compute rows");
+}
+
+void TraceBuilder::compute_flops(Linked& linked) {
+  const auto& registry = FlopsRegistry::builtin();
+  const std::size_t n = ops_.size();
+  linked.op_source.assign(n, FlopsSource::kNone);
+  linked.op_flops.assign(n, nullptr);
+  std::vector<char> counted_here_or_above(n, 0);
+  std::int64_t without_formula = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& op = ops_[i];
+    std::uint64_t k = (static_cast<std::uint64_t>(op.name) << 32) | op.args;
+    auto it = linked.flops_cache.find(k);
+    if (it == linked.flops_cache.end()) {
+      it = linked.flops_cache.emplace(k, registry.evaluate(str(op.name), args_[op.args])).first;
+    }
+    const FlopsResult* r = &it->second;
+    linked.op_flops[i] = r;
+    auto parent = linked.op_parent[i];
+    bool above = parent >= 0 && counted_here_or_above[static_cast<std::size_t>(parent)] != 0;
+    if (above) {
+      linked.op_source[i] = FlopsSource::kNested;
+      counted_here_or_above[i] = 1;
+    } else if (r->known) {
+      linked.op_source[i] = FlopsSource::kFormula;
+      counted_here_or_above[i] = 1;
+    } else if (op.args != 0) {
+      ++without_formula;
+    }
+  }
+  (void)without_formula;
+}
+
+Status TraceBuilder::finish(RunSink& sink, Progress* progress) {
+  sort_inputs();
+  Linked linked;
+  // Time origin: the earliest event of any kind.
+  std::int64_t origin = INT64_MAX;
+  for (const auto& o : ops_) origin = std::min(origin, o.start_ns);
+  for (const auto& s : scopes_) origin = std::min(origin, s.start_ns);
+  for (const auto& a : activities_) origin = std::min(origin, a.start_ns);
+  for (const auto& l : launches_) origin = std::min(origin, l.start_ns);
+  linked.origin = origin == INT64_MAX ? 0 : origin;
+
+  build_modules(linked);
+  nest_ops(linked);
+  link_activities(linked);
+  compute_flops(linked);
+  return write(sink, linked, progress);
+}
+
+OpRecord TraceBuilder::make_op(const Linked& linked, std::uint32_t i, Id id, const std::vector<Id>& op_id) const {
+  const auto& h = ops_[i];
+  OpRecord op;
+  op.id = id;
+  op.iteration = linked.op_iteration[i];
+  op.sequence = id;
+  op.name = str(h.name);
+  op.thread = threads_[h.thread].tid;
+  op.start_ns = h.start_ns - linked.origin;
+  op.duration_ns = h.duration_ns;
+  op.module_id = linked.op_module[i];
+  op.parent_op_id = linked.op_parent[i] >= 0 ? op_id[static_cast<std::size_t>(linked.op_parent[i])] : kNoId;
+  op.depth = linked.op_depth[i];
+  op.args = args_[h.args];
+  const FlopsResult* f = linked.op_flops[i];
+  op.flops_source = linked.op_source[i];
+  if (f != nullptr && f->known) {
+    op.flops = f->flops;
+    op.macs = f->macs;
+    op.bytes_read = f->bytes_read;
+    op.bytes_written = f->bytes_written;
+    op.flops_note = std::string(f->note);
+  }
+  return op;
+}
+
+KernelRecord TraceBuilder::make_kernel(const Linked& linked, std::size_t i, const std::vector<Id>& op_id) const {
+  const auto& a = activities_[i];
+  KernelRecord k;
+  k.id = static_cast<Id>(i);
+  k.kind = a.kind;
+  k.name = str(a.name);
+  k.device = a.device;
+  k.stream = a.stream;
+  k.start_ns = a.start_ns - linked.origin;
+  k.duration_ns = a.duration_ns;
+  k.grid = a.grid;
+  k.block = a.block;
+  k.correlation = a.correlation == kNone ? 0 : a.correlation;
+  k.iteration = linked.act_iteration[i];
+  k.op_id = linked.act_op[i] >= 0 ? op_id[static_cast<std::size_t>(linked.act_op[i])] : kNoId;
+  k.module_id = linked.act_module[i];
+  k.graph_id = a.graph_id;
+  k.graph_node_id = a.graph_node_id;
+  k.bytes = a.bytes;
+  if (a.counters >= 0) {
+    const auto& c = counters_[static_cast<std::size_t>(a.counters)];
+    k.has_counters = true;
+    k.flops_fp64 = c.flops_fp64;
+    k.flops_fp32 = c.flops_fp32;
+    k.flops_fp16 = c.flops_fp16;
+    k.tensor_ops = c.tensor_ops;
+    k.dram_bytes_read = c.dram_bytes_read;
+    k.dram_bytes_written = c.dram_bytes_written;
+    k.l2_bytes = c.l2_bytes;
+  }
+  return k;
+}
+
+Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progress) {
+  info_.iterations = std::max<int>(1, static_cast<int>(iterations_.size()));
+  FS_RETURN_IF_ERROR(sink.begin(info_));
+  FS_RETURN_IF_ERROR(sink.add_modules(modules_));
+
+  // Op ids follow global start order.
+  std::vector<std::uint32_t> order(ops_.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (ops_[a].start_ns != ops_[b].start_ns) return ops_[a].start_ns < ops_[b].start_ns;
+    return ops_[a].duration_ns > ops_[b].duration_ns;
+  });
+  std::vector<Id> op_id(ops_.size());
+  for (std::size_t r = 0; r < order.size(); ++r) op_id[order[r]] = static_cast<Id>(r);
+
+  // Records are built on a second thread while this one hands them to the sink: conversion and storage
+  // (SQLite) each get a core. At most a few batches are in flight, which bounds memory.
+  constexpr std::size_t kBatch = 1 << 13;
+  BatchQueue queue(2);
+  std::atomic<bool> cancel{false};
+  std::thread producer([&] {
+    std::vector<OpRecord> ops;
+    for (std::size_t r = 0; r < order.size() && !cancel; ++r) {
+      ops.push_back(make_op(linked, order[r], static_cast<Id>(r), op_id));
+      if (ops.size() == kBatch || r + 1 == order.size()) {
+        queue.push({std::move(ops), {}});
+        ops = {};
+      }
+    }
+    std::vector<KernelRecord> kernels;
+    for (std::size_t i = 0; i < activities_.size() && !cancel; ++i) {
+      kernels.push_back(make_kernel(linked, i, op_id));
+      if (kernels.size() == kBatch || i + 1 == activities_.size()) {
+        queue.push({{}, std::move(kernels)});
+        kernels = {};
+      }
+    }
+    queue.close();
+  });
+  Status status;
+  std::uint64_t done = 0;
+  while (auto batch = queue.pop()) {
+    if (!status.ok()) continue;  // drain so that the producer never blocks
+    done += batch->ops.size() + batch->kernels.size();
+    status = batch->ops.empty() ? sink.add_kernels(batch->kernels) : sink.add_ops(batch->ops);
+    if (!status.ok()) cancel = true;
+    if (progress != nullptr) progress->update(done);
+  }
+  producer.join();
+  FS_RETURN_IF_ERROR(status);
+
+  std::vector<QualityIssue> quality;
+  for (const auto& [what, c] : issues_) quality.push_back({what, c.count, c.severity, c.detail});
+  FS_RETURN_IF_ERROR(sink.add_quality(quality));
+  return sink.finish();
+}
+
+}  // namespace flopscope

@@ -1,0 +1,206 @@
+// The one builder every importer writes through. Importers hand it raw host ranges (ops, module scopes,
+// iterations), launches and device activities as they parse; finish() normalises and attributes them and
+// writes the run to a RunSink:
+//   - times become nanoseconds from the earliest event; ids are dense and ordered by start time;
+//   - ops nest by time containment per thread (parent_op_id, depth);
+//   - module scopes (nn.Module python_function events, NVTX ranges) nest per thread into a module tree:
+//     see module_scopes.h for how paths are named; TorchScript `Module Hierarchy` paths are taken as given;
+//   - op -> innermost module scope containing it on its thread;
+//   - kernel -> launch by correlation -> op by External id when that op contains the launch on the same
+//     thread, otherwise the innermost op containing the launch (time-containment fallback); kernels with no
+//     launch are orphans and stay in totals, unattributed;
+//   - op FLOPs from FlopsRegistry::builtin(), counted once at the outermost op that has a formula (ops
+//     inside it are FlopsSource::kNested);
+//   - every problem is counted in a QualityIssue row; nothing aborts the import.
+// Memory: names and argument lists are interned, records are converted to the sink's structs in batches.
+#pragma once
+
+#include <array>
+#include <climits>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "analyzer/flops/registry.h"
+#include "db/model/records.h"
+#include "db/model/run_sink.h"
+#include "db/model/status.h"
+
+namespace flopscope {
+
+class Progress;
+
+// Interned strings: ids are dense from 0; 0 is always "".
+class StringPool {
+ public:
+  StringPool() { intern(""); }
+  std::uint32_t intern(std::string_view s);
+  const std::string& get(std::uint32_t id) const { return strings_[id]; }
+  std::size_t size() const { return strings_.size(); }
+
+ private:
+  std::deque<std::string> strings_;  // a deque keeps the views in index_ valid
+  std::unordered_map<std::string_view, std::uint32_t> index_;
+};
+
+class TraceBuilder {
+ public:
+  using ThreadId = std::uint32_t;
+  static constexpr std::int64_t kNone = INT64_MIN;
+
+  struct HostOp {
+    ThreadId thread = 0;
+    std::int64_t start_ns = 0;
+    std::int64_t duration_ns = 0;
+    std::uint32_t name = 0;     // interned
+    std::int64_t external_id = kNone;
+    std::uint32_t args = 0;     // from intern_args; 0 = no arguments
+    std::uint32_t module_path = 0;  // interned dotted path from a TorchScript hierarchy ("" = the root)
+    bool has_module_path = false;
+  };
+  struct Scope {
+    ThreadId thread = 0;
+    std::int64_t start_ns = 0;
+    std::int64_t duration_ns = 0;
+    std::uint32_t instance = 0;  // interned, e.g. "BertLayer_0" or an NVTX range text
+    std::uint32_t type = 0;      // interned class name, e.g. "BertLayer"
+  };
+  struct Launch {
+    ThreadId thread = 0;
+    std::int64_t start_ns = 0;
+    std::int64_t duration_ns = 0;
+    std::int64_t correlation = 0;
+    std::int64_t external_id = kNone;
+    std::int64_t process = 0;  // correlation ids are per process
+  };
+  struct Activity {
+    KernelKind kind = KernelKind::kKernel;
+    std::uint32_t name = 0;
+    int device = 0;
+    std::int64_t stream = 0;
+    std::int64_t start_ns = 0;
+    std::int64_t duration_ns = 0;
+    std::array<int, 3> grid{0, 0, 0};
+    std::array<int, 3> block{0, 0, 0};
+    std::int64_t correlation = kNone;  // kNone: no launch to look for (e.g. range-profiler entries)
+    std::int64_t external_id = kNone;
+    std::int64_t process = kNone;      // host process, when the format says it
+    std::int64_t graph_id = 0;
+    std::int64_t graph_node_id = 0;
+    double bytes = 0;
+    std::int32_t counters = -1;        // index into counters(), -1 = none
+  };
+  struct Counters {
+    double flops_fp64 = 0, flops_fp32 = 0, flops_fp16 = 0, tensor_ops = 0;
+    double dram_bytes_read = 0, dram_bytes_written = 0, l2_bytes = 0;
+  };
+
+  struct Options {
+    // nn.Module events: a single outermost module instance is the model itself, i.e. the root "".
+    bool single_top_scope_is_root = true;
+  };
+
+  explicit TraceBuilder(RunInfo info) : TraceBuilder(std::move(info), Options()) {}
+  TraceBuilder(RunInfo info, Options options);
+
+  std::uint32_t intern(std::string_view s) { return strings_.intern(s); }
+  const std::string& str(std::uint32_t id) const { return strings_.get(id); }
+  ThreadId thread(std::int64_t process, std::int64_t tid);
+  // The module at a dotted path, created with its parents when new; a non-empty type fills in an empty one.
+  Id module(std::string_view path, std::string_view type);
+
+  // Argument lists are interned by a caller-chosen key (e.g. the raw JSON of the shape fields); make is
+  // called only for a key not seen before. Returns an id for HostOp::args.
+  template <typename Make>
+  std::uint32_t intern_args(std::string_view key, Make&& make) {
+    auto it = args_index_.find(key);
+    if (it != args_index_.end()) return it->second;
+    args_.push_back(make());
+    auto id = static_cast<std::uint32_t>(args_.size() - 1);
+    args_index_.emplace(std::string(key), id);
+    return id;
+  }
+
+  void add_op(const HostOp& op) { ops_.push_back(op); }
+  void add_scope(const Scope& scope) { scopes_.push_back(scope); }
+  void add_iteration(std::int64_t number, std::int64_t start_ns, std::int64_t duration_ns) {
+    iterations_.push_back({number, start_ns, duration_ns});
+  }
+  void add_launch(const Launch& launch) { launches_.push_back(launch); }
+  void add_activity(const Activity& activity) { activities_.push_back(activity); }
+  std::int32_t add_counters(const Counters& c) {
+    counters_.push_back(c);
+    return static_cast<std::int32_t>(counters_.size() - 1);
+  }
+
+  // Counts one occurrence of a data problem; the first detail given is kept as an example.
+  void issue(std::string_view what, Severity severity, std::string_view detail = {});
+
+  RunInfo& info() { return info_; }
+  std::size_t activity_count() const { return activities_.size(); }
+  std::size_t op_count() const { return ops_.size(); }
+
+  // Attributes everything and writes the run: begin, modules, ops, kernels, quality, finish.
+  Status finish(RunSink& sink, Progress* progress = nullptr);
+
+ private:
+  struct Iteration {
+    std::int64_t number, start_ns, duration_ns;
+  };
+  struct IssueCount {
+    Severity severity;
+    std::int64_t count;
+    std::string detail;
+  };
+  struct ThreadKey {
+    std::int64_t process, tid;
+    bool operator==(const ThreadKey&) const = default;
+  };
+  struct ThreadKeyHash {
+    std::size_t operator()(const ThreadKey& k) const {
+      return std::hash<std::int64_t>{}(k.process * 1000003 ^ k.tid);
+    }
+  };
+
+  // Results of the attribution passes, index-aligned with the sorted ops / activities.
+  struct Linked;
+  void sort_inputs();
+  void build_modules(Linked& linked);
+  void nest_ops(Linked& linked);
+  void link_activities(Linked& linked);
+  void compute_flops(Linked& linked);
+  int iteration_at(std::int64_t t) const;
+  Status write(RunSink& sink, const Linked& linked, Progress* progress);
+  OpRecord make_op(const Linked& linked, std::uint32_t i, Id id, const std::vector<Id>& op_id) const;
+  KernelRecord make_kernel(const Linked& linked, std::size_t i, const std::vector<Id>& op_id) const;
+
+  RunInfo info_;
+  Options options_;
+  StringPool strings_;
+  std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;
+  std::vector<ThreadKey> threads_;
+  std::vector<std::vector<OpArg>> args_{{}};
+  struct TransparentHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::uint32_t, TransparentHash, std::equal_to<>> args_index_;
+  std::vector<HostOp> ops_;
+  std::vector<Scope> scopes_;
+  std::vector<Iteration> iterations_;
+  std::vector<Launch> launches_;
+  std::vector<Activity> activities_;
+  std::vector<Counters> counters_;
+  std::vector<std::int32_t> scope_parent_;
+  std::vector<ModuleRecord> modules_;
+  std::unordered_map<std::string, Id> module_by_path_;
+  std::map<std::string, IssueCount> issues_;
+};
+
+}  // namespace flopscope

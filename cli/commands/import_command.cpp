@@ -1,0 +1,147 @@
+// flopscope import FILE... -o run.db: turns traces recorded elsewhere (Kineto / PyTorch profiler JSON,
+// .json.gz, Nsight Systems SQLite exports, Nsight Compute CSV) into run databases, attributed to modules.
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "analyzer/importers/importer.h"
+#include "analyzer/importers/load_run.h"
+#include "cli/command.h"
+#include "db/model/atomic_file.h"
+#include "db/run_database.h"
+
+namespace flopscope::cli {
+namespace {
+
+// Forwards to the database and counts what went through, for the one-line summary.
+class CountingSink final : public RunSink {
+ public:
+  explicit CountingSink(RunSink& to) : to_(to) {}
+  Status begin(const RunInfo& info) override { return to_.begin(info); }
+  Status add_modules(std::span<const ModuleRecord> m) override {
+    modules += m.size();
+    return to_.add_modules(m);
+  }
+  Status add_ops(std::span<const OpRecord> o) override {
+    ops += o.size();
+    for (const auto& op : o) counted_flops += counts_toward_totals(op) ? op.flops : 0;
+    return to_.add_ops(o);
+  }
+  Status add_kernels(std::span<const KernelRecord> k) override {
+    for (const auto& x : k) {
+      ++activities;
+      kernels += x.kind == KernelKind::kKernel;
+      time_ns += static_cast<double>(x.duration_ns);
+      with_op += x.op_id != kNoId;
+      if (x.module_id != kNoId) {
+        ++with_module;
+        attributed_ns += static_cast<double>(x.duration_ns);
+      }
+    }
+    return to_.add_kernels(k);
+  }
+  Status add_params(std::span<const ParamRecord> p) override { return to_.add_params(p); }
+  Status add_graph(std::span<const GraphNode> n, std::span<const GraphEdge> e) override { return to_.add_graph(n, e); }
+  Status add_quality(std::span<const QualityIssue> q) override {
+    for (const auto& issue : q) warnings += issue.severity != Severity::kInfo ? issue.count : 0;
+    return to_.add_quality(q);
+  }
+  Status finish() override { return to_.finish(); }
+
+  std::size_t modules = 0, ops = 0, activities = 0, kernels = 0, with_op = 0, with_module = 0;
+  std::int64_t warnings = 0;
+  double time_ns = 0, attributed_ns = 0, counted_flops = 0;
+
+ private:
+  RunSink& to_;
+};
+
+// "trace.pt.trace.json.gz" -> "trace.pt.trace"
+std::string stem_of(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (const char* ext : {".gz", ".json", ".sqlite", ".csv"}) {
+    if (name.size() > std::string(ext).size() && name.ends_with(ext)) name.resize(name.size() - std::string(ext).size());
+  }
+  return name;
+}
+
+class ImportCommand final : public Command {
+ public:
+  void setup(CLI::App& sub) override {
+    sub.add_option("files", inputs_, "Trace files: PyTorch profiler JSON (.json, .json.gz), Nsight Systems SQLite "
+                                     "export, Nsight Compute CSV; the format is recognised from the content")
+        ->required();
+    sub.add_option("-o,--output", output_,
+                   "Run database to write (one input), or a directory for several inputs (default: FILE's name "
+                   "with .db in the current directory)");
+    sub.add_flag("-f,--force", force_, "Overwrite existing outputs");
+    sub.add_flag("-q,--quiet", quiet_, "Print nothing on success");
+  }
+
+  int run() override {
+    // Decide every output first, so that a usage error never leaves half the work done.
+    std::vector<std::string> outputs;
+    bool to_dir = inputs_.size() > 1 || (!output_.empty() && std::filesystem::is_directory(output_));
+    if (inputs_.size() > 1 && !output_.empty() && !std::filesystem::is_directory(output_)) {
+      return report_error(InvalidArgument(output_ + ": with several inputs, -o must name an existing directory"));
+    }
+    for (const auto& in : inputs_) {
+      std::string out = output_.empty() ? stem_of(in) + ".db"
+                        : to_dir        ? (std::filesystem::path(output_) / (stem_of(in) + ".db")).string()
+                                        : output_;
+      outputs.push_back(out);
+    }
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      const auto& in = inputs_[i];
+      if (!std::filesystem::exists(in)) return report_error(NotFound(in + ": no such file"));
+      if (looks_like_sqlite(in) && is_run_database(in)) {
+        return report_error(InvalidArgument(in + ": already a flopscope run database; nothing to import"));
+      }
+      auto importer = find_importer(in);
+      if (!importer.ok()) return report_error(importer.status());
+      Status writable = check_output_path(outputs[i], force_);
+      if (!writable.ok()) return report_error(writable);
+    }
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      int code = import_one(inputs_[i], outputs[i]);
+      if (code != kExitOk) return code;
+    }
+    return kExitOk;
+  }
+
+ private:
+  int import_one(const std::string& in, const std::string& out) {
+    auto importer = find_importer(in);
+    if (!importer.ok()) return report_error(importer.status());
+    auto db = create_run_database(out, force_);
+    if (!db.ok()) return report_error(db.status());
+    CountingSink sink(**db);
+    ImportOptions options;
+    options.tool_version = FLOPSCOPE_VERSION_STRING;
+    options.command_line = "flopscope import " + in;
+    Status s = (*importer)->import(in, sink, options);
+    if (!s.ok()) return report_error(s);  // the unfinished database removes its temporary file
+    if (!quiet_) {
+      auto pct = [](double a, double b) { return b > 0 ? 100.0 * a / b : 0.0; };
+      fmt::print("{} ({}): {} kernels + {} memcpy/memset, {} ops, {} modules; device activities linked to an op "
+                 "{}/{}, attributed to a module {}/{} ({:.1f}% of device time){} -> {}\n",
+                 in, (*importer)->name(), sink.kernels, sink.activities - sink.kernels, sink.ops, sink.modules,
+                 sink.with_op, sink.activities, sink.with_module, sink.activities, pct(sink.attributed_ns, sink.time_ns),
+                 sink.warnings > 0 ? fmt::format("; {} data-quality warnings", sink.warnings) : "", out);
+    }
+    return kExitOk;
+  }
+
+  std::vector<std::string> inputs_;
+  std::string output_;
+  bool force_ = false;
+  bool quiet_ = false;
+};
+
+}  // namespace
+
+FLOPSCOPE_REGISTER_COMMAND(ImportCommand, "import", "Import a PyTorch profiler, Nsight Systems or Nsight Compute trace",
+                           20);
+
+}  // namespace flopscope::cli

@@ -1,0 +1,6 @@
+// libFuzzer target: the nsys importer on arbitrary bytes.
+#include "fuzz_importer.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return flopscope::fuzz::run_importer("nsys", ".sqlite", data, size);
+}

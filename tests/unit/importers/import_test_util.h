@@ -1,0 +1,21 @@
+// Helpers for importer tests: fixture paths, importing into memory, per-kernel lookups.
+#pragma once
+
+#include <string>
+
+#include "db/model/run_data.h"
+#include "db/model/status.h"
+
+namespace flopscope::testing {
+
+std::string fixture(const std::string& relative);  // tests/data/<relative>
+StatusOr<RunData> import_file(const std::string& path);
+// A fresh temporary directory for one test.
+std::string temp_dir();
+void write_text(const std::string& path, const std::string& text);
+std::string gunzip(const std::string& path);
+// Count of a quality row by its `what`, 0 when absent.
+std::int64_t issue_count(const RunData& run, const std::string& what_prefix);
+std::string module_path(const RunData& run, Id module_id);
+
+}  // namespace flopscope::testing

@@ -1,0 +1,71 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "import_test_util.h"
+
+namespace flopscope {
+namespace {
+
+const char* kBert = "ncu/leleucas__bert_torch_nsight.csv";
+
+TEST(NcuImport, BertDetailsPagePerKernelCounters) {
+  auto run = testing::import_file(testing::fixture(kBert));
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(run->info.source_kind, SourceKind::kNcu);
+  ASSERT_EQ(run->kernels.size(), 26U);
+  for (const auto& k : run->kernels) {
+    EXPECT_TRUE(k.has_counters);
+    EXPECT_GT(k.duration_ns, 0) << k.name;
+  }
+  // ID 0: "128" bytes DRAM; hfma "65,536" -> 2 * 65536 half-precision FLOPs; ffma "327,680".
+  const auto& k0 = run->kernels[0];
+  EXPECT_DOUBLE_EQ(k0.dram_bytes_read + k0.dram_bytes_written, 128);
+  EXPECT_DOUBLE_EQ(k0.flops_fp32, 2.0 * 327680);
+  EXPECT_DOUBLE_EQ(k0.flops_fp16, 2.0 * 65536);
+  EXPECT_DOUBLE_EQ(k0.l2_bytes, 666976);
+  EXPECT_DOUBLE_EQ(k0.tensor_ops, 2048);
+  EXPECT_EQ(k0.grid[0], 256);
+  EXPECT_EQ(k0.block[0], 256);
+  // ID 10: dram "303,488"; fp32 = 2 * "4,194,304" + "196,608" + "262,144"; duration from cycles / rate.
+  const auto& k10 = run->kernels[10];
+  EXPECT_DOUBLE_EQ(k10.dram_bytes_read + k10.dram_bytes_written, 303488);
+  EXPECT_DOUBLE_EQ(k10.flops_fp32, 2.0 * 4194304 + 196608 + 262144);
+  EXPECT_NEAR(static_cast<double>(k10.duration_ns), 9687.43 / 1002424040.35 * 1e9, 1.0);
+  // Kernels are laid end to end in ID order.
+  EXPECT_EQ(run->kernels[1].start_ns, run->kernels[0].start_ns + run->kernels[0].duration_ns);
+}
+
+TEST(NcuImport, RawPageWithUnitsRow) {
+  auto dir = testing::temp_dir();
+  auto path = dir + "/raw.csv";
+  testing::write_text(path,
+                      "==PROF== Connected to process 1\n"
+                      "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
+                      "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\","
+                      "\"dram__bytes_write.sum\",\"lts__t_bytes.sum\",\"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum\","
+                      "\"sm__inst_executed_pipe_tensor.sum\"\n"
+                      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"usecond\",\"Mbyte\",\"Kbyte\",\"Gbyte\",\"Kinst\",\"inst\"\n"
+                      "\"0\",\"7\",\"python\",\"host\",\"gemm\",\"1\",\"7\",\"(128, 1, 1)\",\"(64, 2, 1)\",\"0\",\"9.0\","
+                      "\"12.5\",\"1.5\",\"2\",\"0.25\",\"1,000\",\"4,096\"\n"
+                      "\"1\",\"7\",\"python\",\"host\",\"relu\",\"1\",\"7\",\"(256, 1, 1)\",\"(8, 1, 1)\",\"0\",\"9.0\","
+                      "\"3\",\"0\",\"0\",\"0\",\"0\",\"0\"\n");
+  auto run = testing::import_file(path);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_EQ(run->kernels.size(), 2U);
+  const auto& k = run->kernels[0];
+  EXPECT_EQ(k.name, "gemm");
+  EXPECT_EQ(k.duration_ns, 12500);
+  EXPECT_DOUBLE_EQ(k.dram_bytes_read, 1.5e6);
+  EXPECT_DOUBLE_EQ(k.dram_bytes_written, 2e3);
+  EXPECT_DOUBLE_EQ(k.l2_bytes, 0.25e9);
+  EXPECT_DOUBLE_EQ(k.flops_fp64, 2.0 * 1e6);
+  EXPECT_DOUBLE_EQ(k.tensor_ops, 4096);
+  EXPECT_EQ(k.grid, (std::array<int, 3>{64, 2, 1}));
+  EXPECT_EQ(k.block, (std::array<int, 3>{128, 1, 1}));
+  EXPECT_EQ(k.stream, 7);
+  EXPECT_EQ(run->kernels[1].start_ns, 12500);
+}
+
+}  // namespace
+}  // namespace flopscope

@@ -1,0 +1,31 @@
+#include <gtest/gtest.h>
+
+#include "import_test_util.h"
+
+namespace flopscope {
+namespace {
+
+const char* kSaxpy = "nsys/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite";
+
+TEST(NsysImport, SaxpyKernelsFallInsideTheSaxpyRange) {
+  auto run = testing::import_file(testing::fixture(kSaxpy));
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(run->info.source_kind, SourceKind::kNsys);
+  EXPECT_EQ(run->info.device, "NVIDIA A100-SXM4-40GB");
+  int kernels = 0;
+  for (const auto& k : run->kernels) {
+    if (k.kind != KernelKind::kKernel) continue;
+    ++kernels;
+    EXPECT_EQ(testing::module_path(*run, k.module_id), "saxpy") << k.name;
+    EXPECT_GT(k.duration_ns, 0);
+    EXPECT_GT(k.grid[0], 0);
+  }
+  EXPECT_EQ(kernels, 5);
+  // Launch rows are duplicated (eventClass 67) in this export: no kernel is counted twice.
+  int memcpy = 0;
+  for (const auto& k : run->kernels) memcpy += k.kind == KernelKind::kMemcpy;
+  EXPECT_EQ(memcpy, 15);
+}
+
+}  // namespace
+}  // namespace flopscope
