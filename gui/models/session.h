@@ -20,6 +20,7 @@ namespace flopscope::gui {
 // One opened run: the raw records (ops, kernels, params, graph) and its summary.
 struct LoadedRun {
   QString path;
+  QString graph_note;  // why the run has no computation graph, when it has none
   RunData data;
   RunSummary summary;
 };

@@ -128,7 +128,9 @@ void GraphPage::rebuild() {
   clusters_.clear();
   if (!session_) return;
   if (session_->graph.nodes.empty()) {
-    info_->setText(tr("This run has no computation graph (runs imported from traces carry none)."));
+    QString why = session_->a->graph_note;
+    info_->setText(why.isEmpty() ? tr("This run has no computation graph (runs imported from traces carry none).")
+                                 : tr("No computation graph: %1").arg(why));
     return;
   }
   layout_ = layout_graph(session_->graph, collapsed_);
