@@ -1,6 +1,6 @@
 // A run's computation graph when the run database has none: runs recorded before `profile` stored graphs,
 // or by a collector that does not extract them. The graph is extracted from the run's own source model
-// (RunInfo::source_path, found as written, then beside the database) when that file still exists and its
+// (RunInfo::source_path, found as written, then relative to the folders above the database, then beside it) when that file still exists and its
 // SHA-256 matches the run's; otherwise the run stays without a graph and the reason is returned.
 #pragma once
 

@@ -13,7 +13,15 @@ Status complete_graph_from_source(RunData& run, const std::string& run_path) {
   if (source.empty()) return NotFound(run_path + ": the run names no source model");
   namespace fs = std::filesystem;
   std::error_code ec;
+  // As recorded (absolute, or relative to where the app runs); then a relative path against the folders
+  // above the database (profile ran from the repository root, the database sits in out/demo/); then the
+  // file name beside the database.
   fs::path model = source;
+  if (!fs::exists(model, ec) && model.is_relative()) {
+    fs::path dir = fs::absolute(fs::path(run_path), ec).parent_path();
+    for (int up = 0; up < 5 && !dir.empty() && !fs::exists(model, ec); ++up, dir = dir.parent_path())
+      model = dir / source;
+  }
   if (!fs::exists(model, ec)) model = fs::path(run_path).parent_path() / fs::path(source).filename();
   if (!fs::exists(model, ec)) return NotFound(run_path + ": source model " + source + " not found");
   if (!run.info.source_sha256.empty()) {
