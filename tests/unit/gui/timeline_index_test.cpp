@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "gui/models/run_loader.h"
 #include "gui/models/timeline_index.h"
 #include "tests/unit/gui/fixture_runs.h"
 
@@ -49,6 +50,24 @@ TEST(TimelineIndex, FindsTheEventUnderTheCursor) {
   const auto& e = t.lanes()[1].events[10];
   EXPECT_EQ(t.event_at(1, e.start + e.duration / 2, 0), 10);
   EXPECT_EQ(t.event_at(1, t.end() + 1000000, 0), -1);
+}
+
+}  // namespace
+}  // namespace flopscope::gui::testing
+
+namespace flopscope::gui::testing {
+namespace {
+
+// Traces open like databases (through the importers' load_run) and show their streams.
+TEST(TimelineIndex, OpensAKinetoTraceWithItsStreams) {
+  auto session = load_session({QStringLiteral(FLOPSCOPE_SOURCE_DIR "/tests/fuzz/seeds/kineto/small.json")});
+  if (!session.ok() && session.status().code() == StatusCode::kUnsupported) GTEST_SKIP() << session.status().message();
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  const auto& lanes = (*session)->timeline.lanes();
+  int streams = 0;
+  for (const auto& lane : lanes) streams += lane.is_device ? 1 : 0;
+  EXPECT_EQ(streams, 2);
+  EXPECT_FALSE((*session)->a->data.kernels.empty());
 }
 
 }  // namespace
