@@ -1,0 +1,115 @@
+#include "gui/models/diff_table_model.h"
+
+#include <QBrush>
+
+#include "gui/models/colors.h"
+#include "gui/models/format.h"
+#include "gui/models/roles.h"
+
+namespace flopscope::gui {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// Vanished first (the question reviewers ask), then new, then dormant (weights zeroed, compute still
+// paid for), then changed, then the rest; tree order within.
+int status_rank(const DiffNode& n) {
+  switch (n.status) {
+    case DiffStatus::kVanished: return 0;
+    case DiffStatus::kNew: return 1;
+    case DiffStatus::kChanged: return n.verdict.rfind("DORMANT", 0) == 0 ? 2 : 3;
+    case DiffStatus::kSame: return 4;
+  }
+  return 5;
+}
+
+}  // namespace
+
+DiffTableModel::DiffTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void DiffTableModel::setSession(SessionPtr session) {
+  beginResetModel();
+  session_ = std::move(session);
+  rebuild();
+  endResetModel();
+}
+
+void DiffTableModel::setShowUnchanged(bool show) {
+  if (show == show_unchanged_) return;
+  beginResetModel();
+  show_unchanged_ = show;
+  rebuild();
+  endResetModel();
+}
+
+void DiffTableModel::rebuild() {
+  rows_.clear();
+  if (!session_ || !session_->is_diff()) return;
+  const auto& nodes = session_->diff.nodes;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (show_unchanged_ || nodes[i].status != DiffStatus::kSame) rows_.push_back(static_cast<int>(i));
+  std::stable_sort(rows_.begin(), rows_.end(),
+                   [&](int x, int y) { return status_rank(nodes[x]) < status_rank(nodes[y]); });
+}
+
+int DiffTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int DiffTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kColumnCount; }
+
+QVariant DiffTableModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+  const int node = rows_[index.row()];
+  const DiffNode& n = session_->diff.nodes[node];
+  const ModuleSummary* a = n.a >= 0 ? &session_->a->summary.modules[n.a] : nullptr;
+  const ModuleSummary* b = n.b >= 0 ? &session_->b->summary.modules[n.b] : nullptr;
+  const double time_a = a ? a->inclusive_time.p50 : 0, time_b = b ? b->inclusive_time.p50 : 0;
+  const double flops_a = a ? a->inclusive.flops : 0, flops_b = b ? b->inclusive.flops : 0;
+  auto dash_or = [](const void* p, const std::string& s) { return p ? QString::fromStdString(s) : QStringLiteral("-"); };
+  if (role == Qt::DisplayRole) {
+    switch (index.column()) {
+      case kModule: return n.path.empty() ? QStringLiteral("(model)") : q(n.path);
+      case kStatus: return QString::fromLatin1(to_string(n.status)).toUpper();
+      case kTimeA: return dash_or(a, format_ns(time_a));
+      case kTimeB: return dash_or(b, format_ns(time_b));
+      case kDeltaTime: return (time_b > time_a ? QStringLiteral("+") : QString()) + q(format_ns(time_b - time_a));
+      case kFlopsA: return dash_or(a, format_flops(flops_a));
+      case kFlopsB: return dash_or(b, format_flops(flops_b));
+      case kWeightsA: return QString::fromLatin1(to_string(n.weights_a));
+      case kWeightsB: return QString::fromLatin1(to_string(n.weights_b));
+      case kVerdict: return q(n.verdict);
+      default: return {};
+    }
+  }
+  switch (role) {
+    case kSortRole:
+      switch (index.column()) {
+        case kTimeA: return time_a;
+        case kTimeB: return time_b;
+        case kDeltaTime: return time_b - time_a;
+        case kFlopsA: return flops_a;
+        case kFlopsB: return flops_b;
+        default: return data(index, Qt::DisplayRole);
+      }
+    case kPathRole: return q(n.path);
+    case kStatusRole: return static_cast<int>(n.status);
+    case kNodeRole: return node;
+    case Qt::ForegroundRole:
+      if (index.column() == kStatus && n.status != DiffStatus::kSame) return QBrush(status_color(n.status));
+      return {};
+    case Qt::ToolTipRole: return q(n.verdict);
+    default: return {};
+  }
+}
+
+QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* const names[kColumnCount] = {"Module",  "Status",  "Time A P50", "Time B P50", "\u0394 time",
+                                                  "FLOPs A", "FLOPs B", "Weights A",  "Weights B",  "Verdict"};
+  if (section < 0 || section >= kColumnCount) return {};
+  return QString::fromUtf8(names[section]);
+}
+
+}  // namespace flopscope::gui

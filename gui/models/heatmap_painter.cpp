@@ -1,0 +1,189 @@
+#include "gui/models/heatmap_painter.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+#include "gui/models/colors.h"
+#include "gui/models/format.h"
+
+namespace flopscope::gui {
+
+namespace {
+
+constexpr int kMargin = 10;
+constexpr int kTitle = 28;
+constexpr int kAxis = 22;
+constexpr int kLegendWidth = 100;
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+}  // namespace
+
+HeatmapGeometry HeatmapGeometry::compute(const HeatmapData& data, const QSize& size, const QFont& font) {
+  HeatmapGeometry g;
+  g.rows = static_cast<int>(data.rows.size());
+  g.columns = data.iterations;
+  QFontMetrics fm(font);
+  int label_w = 0;
+  for (const auto& r : data.rows) label_w = std::max(label_w, fm.horizontalAdvance(q(r.path)));
+  label_w = std::min(label_w + 8, size.width() / 2);
+  // The histogram takes the lower third when the window is tall enough.
+  int hist_h = size.height() >= 360 ? size.height() / 3 : 0;
+  int top = kMargin + kTitle;
+  int grid_h = size.height() - top - kAxis - kMargin - hist_h - (hist_h ? kMargin : 0);
+  int row_h = g.rows > 0 ? std::clamp(grid_h / g.rows, 4, 28) : 0;
+  g.grid = QRect(kMargin + label_w, top, size.width() - 2 * kMargin - label_w - kLegendWidth, row_h * g.rows);
+  g.legend = QRect(g.grid.right() + 16, top, 14, std::max(g.grid.height(), 60));
+  if (hist_h)
+    g.histogram = QRect(kMargin + label_w, g.grid.bottom() + kAxis + 2 * kMargin, g.grid.width(),
+                        size.height() - (g.grid.bottom() + kAxis + 3 * kMargin));
+  g.cell_w = g.columns > 0 ? static_cast<double>(g.grid.width()) / g.columns : 0;
+  g.cell_h = row_h;
+  return g;
+}
+
+std::pair<int, int> HeatmapGeometry::cell_at(const QPoint& p) const {
+  if (!grid.contains(p) || cell_w <= 0 || cell_h <= 0) return {-1, -1};
+  int r = static_cast<int>((p.y() - grid.top()) / cell_h);
+  int c = static_cast<int>((p.x() - grid.left()) / cell_w);
+  if (r < 0 || r >= rows || c < 0 || c >= columns) return {-1, -1};
+  return {r, c};
+}
+
+void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& g,
+                   const HeatmapPaintOptions& options) {
+  p.save();
+  p.setFont(options.font);
+  QFontMetrics fm(options.font);
+  QFont bold = options.font;
+  bold.setBold(true);
+  p.setFont(bold);
+  p.setPen(Qt::black);
+  p.drawText(QRect(kMargin, kMargin, g.legend.right(), kTitle), Qt::AlignLeft | Qt::AlignVCenter, options.title);
+  p.setFont(options.font);
+  if (data.rows.empty() || data.iterations == 0) {
+    p.drawText(g.grid.adjusted(0, 0, 0, 60), Qt::AlignLeft | Qt::AlignTop,
+               QStringLiteral("No module has per-iteration self time in this run."));
+    p.restore();
+    return;
+  }
+  for (int r = 0; r < g.rows; ++r) {
+    const auto& row = data.rows[r];
+    int y = g.grid.top() + static_cast<int>(r * g.cell_h);
+    QRect label(kMargin, y, g.grid.left() - kMargin - 6, static_cast<int>(g.cell_h));
+    if (g.cell_h >= fm.height() - 4) {
+      p.setPen(r == options.selected_row ? QColor(0, 0, 0) : QColor(60, 60, 60));
+      p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(q(row.path), Qt::ElideLeft, label.width()));
+    }
+    for (int c = 0; c < g.columns; ++c) {
+      double v = static_cast<std::size_t>(c) < row.stats.values.size() ? row.stats.values[c] : 0;
+      QRectF cell(g.grid.left() + c * g.cell_w, y, std::max(g.cell_w, 1.0), g.cell_h);
+      p.fillRect(cell, v > 0 ? heat_color(data.scale(v)) : QColor(235, 235, 235));
+    }
+  }
+  if (options.selected_row >= 0 && options.selected_row < g.rows) {
+    p.setPen(QPen(Qt::black, 2));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(QRectF(g.grid.left(), g.grid.top() + options.selected_row * g.cell_h, g.grid.width(), g.cell_h));
+  }
+  // Iteration axis: a handful of ticks.
+  p.setPen(QColor(60, 60, 60));
+  int step = std::max(1, static_cast<int>(std::ceil(g.columns / 10.0)));
+  for (int c = 0; c < g.columns; c += step) {
+    int x = g.grid.left() + static_cast<int>((c + 0.5) * g.cell_w);
+    p.drawText(QRect(x - 30, g.grid.bottom() + 2, 60, kAxis - 4), Qt::AlignCenter, QString::number(c));
+  }
+  p.drawText(QRect(g.grid.left(), g.grid.bottom() + 2, g.grid.width(), kAxis), Qt::AlignRight | Qt::AlignVCenter,
+             QStringLiteral("iteration"));
+  // Legend: log scale from min to max.
+  for (int y = 0; y < g.legend.height(); ++y)
+    p.fillRect(QRect(g.legend.left(), g.legend.bottom() - y, g.legend.width(), 1),
+               heat_color(static_cast<double>(y) / std::max(1, g.legend.height() - 1)));
+  p.setPen(Qt::black);
+  p.drawText(QRect(g.legend.right() + 3, g.legend.top() - 2, kLegendWidth, fm.height()), Qt::AlignLeft,
+             q(format_ns(data.max_ns)));
+  p.drawText(QRect(g.legend.right() + 3, g.legend.bottom() - fm.height() + 2, kLegendWidth, fm.height()),
+             Qt::AlignLeft, q(format_ns(data.min_ns)));
+  if (!g.histogram.isEmpty() && options.selected_row >= 0 && options.selected_row < g.rows)
+    paint_histogram(p, g.histogram, data.rows[options.selected_row], options.font);
+  p.restore();
+}
+
+void paint_histogram(QPainter& p, const QRect& rect, const HeatmapRow& row, const QFont& font) {
+  p.save();
+  p.setFont(font);
+  QFontMetrics fm(font);
+  const auto& values = row.stats.values;
+  QRect title(rect.left(), rect.top(), rect.width(), fm.height() + 4);
+  p.setPen(Qt::black);
+  p.drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
+             QStringLiteral("%1: self time per iteration (%2 iterations)").arg(q(row.path)).arg(values.size()));
+  QRect plot = rect.adjusted(0, title.height() + 4, 0, -(fm.height() + 6));
+  if (values.empty() || plot.height() < 10) {
+    p.restore();
+    return;
+  }
+  double lo = row.stats.min, hi = row.stats.max;
+  if (hi <= lo) hi = lo + 1;
+  const int bins = std::clamp(static_cast<int>(values.size()) / 2, 5, 40);
+  std::vector<int> counts(bins, 0);
+  for (double v : values) counts[std::clamp(static_cast<int>((v - lo) / (hi - lo) * bins), 0, bins - 1)]++;
+  int peak = *std::max_element(counts.begin(), counts.end());
+  double bw = static_cast<double>(plot.width()) / bins;
+  p.setPen(Qt::NoPen);
+  for (int i = 0; i < bins; ++i) {
+    double h = peak ? static_cast<double>(counts[i]) / peak * plot.height() : 0;
+    p.fillRect(QRectF(plot.left() + i * bw + 1, plot.bottom() - h, bw - 2, h), QColor(59, 82, 139));
+  }
+  p.setPen(QColor(120, 120, 120));
+  p.drawLine(plot.bottomLeft(), plot.bottomRight());
+  auto x_of = [&](double v) { return plot.left() + (v - lo) / (hi - lo) * plot.width(); };
+  struct Mark {
+    const char* name;
+    double v;
+    QColor color;
+  };
+  const Mark marks[] = {{"P50", row.stats.p50, QColor(46, 125, 50)},
+                        {"P90", row.stats.p90, QColor(239, 108, 0)},
+                        {"P99", row.stats.p99, QColor(198, 40, 40)}};
+  // Marks as dashed lines; their values in a key at the top right, clear of the bars' labels.
+  for (const auto& m : marks) {
+    double x = x_of(m.v);
+    p.setPen(QPen(m.color, 2, Qt::DashLine));
+    p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+  }
+  int key_w = 0;
+  for (const auto& m : marks)
+    key_w = std::max(key_w, fm.horizontalAdvance(QStringLiteral("%1  %2").arg(QLatin1String(m.name), q(format_ns(m.v)))));
+  QRect key(plot.right() - key_w - 36, plot.top(), key_w + 36, 3 * (fm.height() + 2) + 4);
+  p.fillRect(key, QColor(255, 255, 255, 235));
+  int key_y = key.top() + 2;
+  for (const auto& m : marks) {
+    p.setPen(QPen(m.color, 2, Qt::DashLine));
+    p.drawLine(key.left() + 6, key_y + fm.height() / 2, key.left() + 24, key_y + fm.height() / 2);
+    p.setPen(m.color);
+    p.drawText(QRect(key.left() + 30, key_y, key_w + 6, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               QStringLiteral("%1  %2").arg(QLatin1String(m.name), q(format_ns(m.v))));
+    key_y += fm.height() + 2;
+  }
+  p.setPen(QColor(60, 60, 60));
+  QRect axis(plot.left(), plot.bottom() + 3, plot.width(), fm.height());
+  p.drawText(axis, Qt::AlignLeft, q(format_ns(lo)));
+  p.drawText(axis, Qt::AlignRight, q(format_ns(hi)));
+  p.restore();
+}
+
+QImage render_heatmap_image(const HeatmapData& data, const QSize& size, const HeatmapPaintOptions& options) {
+  QImage image(size, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  QPainter p(&image);
+  p.setRenderHint(QPainter::Antialiasing, false);
+  p.setRenderHint(QPainter::TextAntialiasing, true);
+  paint_heatmap(p, data, HeatmapGeometry::compute(data, size, options.font), options);
+  p.end();
+  return image;
+}
+
+}  // namespace flopscope::gui

@@ -1,0 +1,45 @@
+// Paints the latency heatmap and a module's latency histogram with QPainter, so the same picture comes
+// out of the GUI widget, `flopscope heatmap -o x.png` (no display) and the screenshot mode.
+#pragma once
+
+#include <QFont>
+#include <QImage>
+#include <QRect>
+#include <QString>
+
+#include "gui/models/heatmap_model.h"
+
+class QPainter;
+
+namespace flopscope::gui {
+
+// Where things are in a heatmap picture of a given size; views use it to hit-test the mouse.
+struct HeatmapGeometry {
+  QRect grid;          // the cells
+  QRect histogram;     // below the grid; empty when there is no room
+  QRect legend;        // colour scale, right of the grid
+  int rows = 0;
+  int columns = 0;
+  double cell_w = 0;
+  double cell_h = 0;
+
+  static HeatmapGeometry compute(const HeatmapData& data, const QSize& size, const QFont& font);
+  // Cell under a point, or (-1, -1).
+  std::pair<int, int> cell_at(const QPoint& p) const;
+};
+
+struct HeatmapPaintOptions {
+  QString title;
+  int selected_row = 0;  // whose histogram is drawn; -1 for none
+  QFont font;
+};
+
+void paint_heatmap(QPainter& painter, const HeatmapData& data, const HeatmapGeometry& g,
+                   const HeatmapPaintOptions& options);
+// Histogram of one row's per-iteration values with P50, P90 and P99 marked.
+void paint_histogram(QPainter& painter, const QRect& rect, const HeatmapRow& row, const QFont& font);
+
+// The whole picture on a white background, for files.
+QImage render_heatmap_image(const HeatmapData& data, const QSize& size, const HeatmapPaintOptions& options);
+
+}  // namespace flopscope::gui

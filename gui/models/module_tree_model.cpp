@@ -1,0 +1,171 @@
+#include "gui/models/module_tree_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+#include "gui/models/colors.h"
+#include "gui/models/format.h"
+#include "gui/models/roles.h"
+
+namespace flopscope::gui {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+}  // namespace
+
+ModuleTreeModel::ModuleTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+void ModuleTreeModel::setSession(SessionPtr session) {
+  beginResetModel();
+  session_ = std::move(session);
+  row_in_parent_.clear();
+  if (session_) {
+    const auto& nodes = session_->diff.nodes;
+    row_in_parent_.assign(nodes.size(), 0);
+    for (const auto& n : nodes)
+      for (std::size_t r = 0; r < n.children.size(); ++r) row_in_parent_[n.children[r]] = static_cast<int>(r);
+  }
+  endResetModel();
+}
+
+QModelIndex ModuleTreeModel::indexForPath(const QString& path) const {
+  if (!session_) return {};
+  int i = session_->diff.find(path.toStdString());
+  if (i < 0) return {};
+  return createIndex(row_in_parent_[i], 0, static_cast<quintptr>(i));
+}
+
+QModelIndex ModuleTreeModel::index(int row, int column, const QModelIndex& parent) const {
+  if (!session_ || session_->diff.nodes.empty() || row < 0 || column < 0 || column >= columnCount(parent))
+    return {};
+  if (!parent.isValid()) return row == 0 ? createIndex(0, column, quintptr(0)) : QModelIndex();
+  const auto& p = session_->diff.nodes[parent.internalId()];
+  if (row >= static_cast<int>(p.children.size())) return {};
+  return createIndex(row, column, static_cast<quintptr>(p.children[row]));
+}
+
+QModelIndex ModuleTreeModel::parent(const QModelIndex& child) const {
+  if (!session_ || !child.isValid()) return {};
+  int p = session_->diff.nodes[child.internalId()].parent;
+  if (p < 0) return {};
+  return createIndex(row_in_parent_[p], 0, static_cast<quintptr>(p));
+}
+
+int ModuleTreeModel::rowCount(const QModelIndex& parent) const {
+  if (!session_ || session_->diff.nodes.empty()) return 0;
+  if (!parent.isValid()) return 1;
+  if (parent.column() != 0) return 0;
+  return static_cast<int>(session_->diff.nodes[parent.internalId()].children.size());
+}
+
+int ModuleTreeModel::columnCount(const QModelIndex&) const {
+  return session_ && session_->is_diff() ? kColumnCount : kStatus;
+}
+
+const ModuleSummary* ModuleTreeModel::summaryOf(const DiffNode& n) const {
+  if (n.a >= 0) return &session_->a->summary.modules[n.a];
+  if (n.b >= 0 && session_->b) return &session_->b->summary.modules[n.b];
+  return nullptr;
+}
+
+double ModuleTreeModel::number(const DiffNode& n, int column) const {
+  const ModuleSummary* m = summaryOf(n);
+  if (!m) return 0;
+  const ModuleSummary* mb = n.b >= 0 && session_->b ? &session_->b->summary.modules[n.b] : nullptr;
+  const ModuleSummary* ma = n.a >= 0 ? &session_->a->summary.modules[n.a] : nullptr;
+  switch (column) {
+    case kCalls: return m->calls;
+    case kSelfP50: return m->self_time.p50;
+    case kSelfP99: return m->self_time.p99;
+    case kInclP50: return m->inclusive_time.p50;
+    case kInclP99: return m->inclusive_time.p99;
+    case kFlops: return m->inclusive.flops;
+    case kMeasuredFlops: return m->inclusive.measured_flops;
+    case kBytes: return m->inclusive.bytes();
+    case kIntensity: return m->inclusive.intensity();
+    case kShare: return m->share_time;
+    case kStatus: return static_cast<int>(n.status);
+    case kDeltaTime:
+      return (mb ? mb->inclusive_time.p50 : 0) - (ma ? ma->inclusive_time.p50 : 0);
+    case kDeltaFlops: return (mb ? mb->inclusive.flops : 0) - (ma ? ma->inclusive.flops : 0);
+    default: return 0;
+  }
+}
+
+QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
+  const ModuleSummary* m = summaryOf(n);
+  double v = number(n, column);
+  switch (column) {
+    case kName: return q(n.name);
+    case kType: return q(n.type);
+    case kCalls: return q(format_count(v));
+    case kSelfP50:
+    case kSelfP99:
+    case kInclP50:
+    case kInclP99: return q(format_ns(v));
+    case kFlops: return q(format_flops(v));
+    case kMeasuredFlops: return m && m->inclusive.measured_flops > 0 ? q(format_flops(v)) : QStringLiteral("-");
+    case kBytes: return q(format_bytes(v));
+    case kIntensity: return QString::number(v, 'f', 2);
+    case kShare: return QString::number(100 * v, 'f', 1) + QLatin1Char('%');
+    case kWeights:
+      if (n.weights_a == WeightStatus::kNone && n.weights_b == WeightStatus::kNone) return QString();
+      if (!session_->is_diff()) return QString::fromLatin1(to_string(n.weights_a));
+      return QString::fromLatin1(to_string(n.weights_a)) + QStringLiteral(" \u2192 ") +
+             QString::fromLatin1(to_string(n.weights_b));
+    case kStatus: return QString::fromLatin1(to_string(n.status)).toUpper();
+    case kDeltaTime: return (v > 0 ? QStringLiteral("+") : QString()) + q(format_ns(v));
+    case kDeltaFlops: return (v > 0 ? QStringLiteral("+") : QString()) + q(format_flops(v));
+    default: return {};
+  }
+}
+
+QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
+  if (!session_ || !checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+  const int node = static_cast<int>(index.internalId());
+  const DiffNode& n = session_->diff.nodes[node];
+  switch (role) {
+    case Qt::DisplayRole: return text(n, index.column());
+    case kSortRole:
+      if (index.column() <= kType) return text(n, index.column());
+      if (index.column() == kWeights) return text(n, index.column());
+      return number(n, index.column());
+    case kPathRole: return q(n.path);
+    case kStatusRole: return static_cast<int>(n.status);
+    case kNodeRole: return node;
+    case Qt::ToolTipRole: {
+      QString tip = n.path.empty() ? QStringLiteral("(model)") : q(n.path);
+      if (!n.verdict.empty()) tip += QLatin1Char('\n') + q(n.verdict);
+      return tip;
+    }
+    case Qt::ForegroundRole:
+      if (n.status != DiffStatus::kSame) return QBrush(status_color(n.status));
+      return {};
+    case Qt::FontRole:
+      if (n.status == DiffStatus::kVanished) {
+        QFont f;
+        f.setStrikeOut(true);
+        return f;
+      }
+      return {};
+    case Qt::TextAlignmentRole:
+      if (index.column() > kType && index.column() != kWeights && index.column() != kStatus)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+      return {};
+    default: return {};
+  }
+}
+
+QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* const names[kColumnCount] = {
+      "Module", "Type", "Calls", "Self P50", "Self P99", "Incl. P50", "Incl. P99", "FLOPs", "Measured FLOPs",
+      "Bytes", "FLOP/byte", "Share of time", "Weights", "Status", "\u0394 time P50", "\u0394 FLOPs"};
+  if (section < 0 || section >= kColumnCount) return {};
+  return QString::fromUtf8(names[section]);
+}
+
+}  // namespace flopscope::gui

@@ -1,0 +1,60 @@
+// The module tree as a Qt item model: one row per module (the union of both runs in diff mode), columns
+// for calls, self/inclusive time P50/P99, FLOPs (analytic and measured), bytes, intensity, share and
+// weights; in diff mode also status and deltas. Display text is formatted; kSortRole gives the number.
+#pragma once
+
+#include <QAbstractItemModel>
+
+#include "gui/models/session.h"
+
+namespace flopscope::gui {
+
+class ModuleTreeModel : public QAbstractItemModel {
+  Q_OBJECT
+
+ public:
+  enum Column {
+    kName,
+    kType,
+    kCalls,
+    kSelfP50,
+    kSelfP99,
+    kInclP50,
+    kInclP99,
+    kFlops,
+    kMeasuredFlops,
+    kBytes,
+    kIntensity,
+    kShare,
+    kWeights,
+    kStatus,      // diff mode only from here
+    kDeltaTime,
+    kDeltaFlops,
+    kColumnCount
+  };
+
+  explicit ModuleTreeModel(QObject* parent = nullptr);
+
+  void setSession(SessionPtr session);
+  const Session* session() const { return session_.get(); }
+
+  // The index (column 0) of the module with this path, or an invalid index.
+  QModelIndex indexForPath(const QString& path) const;
+
+  QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+  QModelIndex parent(const QModelIndex& child) const override;
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ private:
+  const ModuleSummary* summaryOf(const DiffNode& n) const;
+  double number(const DiffNode& n, int column) const;
+  QVariant text(const DiffNode& n, int column) const;
+
+  SessionPtr session_;
+  std::vector<int> row_in_parent_;
+};
+
+}  // namespace flopscope::gui

@@ -1,0 +1,15 @@
+// Item-data roles shared by the GUI's models and views.
+#pragma once
+
+#include <Qt>
+
+namespace flopscope::gui {
+
+enum Role : int {
+  kSortRole = Qt::UserRole + 1,  // the raw number behind a formatted cell
+  kPathRole,                     // module path (QString)
+  kStatusRole,                   // DiffStatus as int
+  kNodeRole,                     // index into ModuleDiff::nodes
+};
+
+}  // namespace flopscope::gui

@@ -1,0 +1,47 @@
+// Opens one or two runs off the GUI thread: reads the files, summarises each run and builds the session,
+// reporting progress; the result or a one-line error arrives by signal. A newer load() or cancel()
+// discards the previous job's result, so the window never waits on a file.
+#pragma once
+
+#include <QObject>
+#include <QStringList>
+#include <functional>
+#include <memory>
+
+#include "db/model/status.h"
+#include "gui/models/session.h"
+
+namespace flopscope::gui {
+
+// Called between stages with the fraction done; returning false cancels.
+using ProgressFn = std::function<bool(double fraction, const QString& stage)>;
+
+// The synchronous load, for the worker, the screenshot mode and tests. One path: one run; two: a diff.
+StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& progress = {});
+
+class RunLoader : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit RunLoader(QObject* parent = nullptr);
+  ~RunLoader() override;
+
+  void load(const QStringList& paths);
+  void cancel();
+  bool busy() const { return busy_; }
+
+ Q_SIGNALS:
+  void started(const QStringList& paths);
+  void progress(double fraction, const QString& stage);
+  void loaded(flopscope::gui::SessionPtr session);
+  void failed(const QString& message);
+  void canceled();
+
+ private:
+  struct Job;
+  std::shared_ptr<Job> job_;
+  quint64 generation_ = 0;
+  bool busy_ = false;
+};
+
+}  // namespace flopscope::gui

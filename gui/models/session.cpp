@@ -1,0 +1,32 @@
+#include "gui/models/session.h"
+
+#include <QFileInfo>
+
+namespace flopscope::gui {
+
+QString Session::title() const {
+  QString t = QFileInfo(a->path).fileName();
+  if (b) t += QStringLiteral(" \u2192 ") + QFileInfo(b->path).fileName();
+  return t;
+}
+
+std::shared_ptr<const LoadedRun> make_loaded_run(QString path, RunData data) {
+  auto run = std::make_shared<LoadedRun>();
+  run->path = std::move(path);
+  run->summary = summarize(data);
+  run->data = std::move(data);
+  return run;
+}
+
+SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
+                        std::optional<TimelineIndex> timeline) {
+  auto s = std::make_shared<Session>();
+  s->diff = b ? diff_modules(a->summary, a->data, b->summary, b->data) : single_run_tree(a->summary, a->data);
+  s->timeline = timeline ? std::move(*timeline) : TimelineIndex::build(a->data);
+  s->graph = graph_union({&a->data, b ? &b->data : nullptr, &s->diff});
+  s->a = std::move(a);
+  s->b = std::move(b);
+  return s;
+}
+
+}  // namespace flopscope::gui

@@ -1,0 +1,51 @@
+// What the GUI shows: one run, or two runs and their module diff. Built once on a worker thread by
+// RunLoader and then shared read-only (std::shared_ptr<const Session>) by every model and view.
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/summary.h"
+#include "db/model/run_data.h"
+#include "gui/models/graph_layout.h"
+#include "gui/models/module_diff.h"
+#include "gui/models/timeline_index.h"
+
+namespace flopscope::gui {
+
+// One opened run: the raw records (ops, kernels, params, graph) and its summary.
+struct LoadedRun {
+  QString path;
+  QString graph_note;  // why the run has no computation graph, when it has none
+  RunData data;
+  RunSummary summary;
+};
+
+struct Session {
+  std::shared_ptr<const LoadedRun> a;
+  std::shared_ptr<const LoadedRun> b;  // null unless two runs were opened (diff mode)
+  ModuleDiff diff;                     // the union module tree; statuses only in diff mode
+  TimelineIndex timeline;              // of run a
+  GraphUnion graph;                    // run a's graph, or both runs' in diff mode
+
+  bool is_diff() const { return b != nullptr; }
+  QString title() const;
+};
+
+using SessionPtr = std::shared_ptr<const Session>;
+
+// Builds the derived structures (module union tree, timeline index) of one or two loaded runs. A timeline
+// index of run a built beforehand (e.g. on another thread while summarising) may be passed in.
+SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
+                        std::optional<TimelineIndex> timeline = std::nullopt);
+
+// Summarises a RunData into a LoadedRun (the analysis the worker thread runs after reading a file).
+std::shared_ptr<const LoadedRun> make_loaded_run(QString path, RunData data);
+
+}  // namespace flopscope::gui
+
+Q_DECLARE_METATYPE(flopscope::gui::SessionPtr)

@@ -1,0 +1,82 @@
+// Graph page: the computation graph as interactive items (pan by dragging, zoom with the wheel, click a
+// cluster header to collapse it, double-click a module box to expand it), coloured by FLOPs, time or
+// bytes, or by diff status in diff mode; exports PDF/SVG/PNG.
+#pragma once
+
+#include <QGraphicsView>
+#include <QWidget>
+#include <set>
+#include <string>
+
+#include "db/model/status.h"
+#include "gui/models/graph_layout.h"
+#include "gui/models/session.h"
+
+class QComboBox;
+class QGraphicsScene;
+class QLabel;
+
+namespace flopscope::gui {
+
+class GraphNodeItem;
+class GraphClusterItem;
+
+// Wheel zooms around the cursor; dragging pans.
+class ZoomableView : public QGraphicsView {
+  Q_OBJECT
+
+ public:
+  explicit ZoomableView(QGraphicsScene* scene, QWidget* parent = nullptr);
+
+ protected:
+  void wheelEvent(QWheelEvent* event) override;
+};
+
+class GraphPage : public QWidget {
+  Q_OBJECT
+
+ public:
+  enum class ColorMode { kPlain, kFlops, kTime, kBytes, kDiff };
+
+  explicit GraphPage(QWidget* parent = nullptr);
+  void setSession(SessionPtr session);
+
+  void setColorMode(ColorMode mode);
+  ColorMode colorMode() const { return mode_; }
+  void toggleCluster(const std::string& path);
+  void expandAll();
+  Status exportTo(const QString& path);
+  void fit();      // the whole graph
+  void showTop();  // legible zoom, from the inputs down
+
+  QGraphicsScene* scene() const { return scene_; }
+  ZoomableView* view() const { return view_; }
+  const GraphLayout& layout() const { return layout_; }
+  const std::vector<GraphNodeItem*>& nodeItems() const { return nodes_; }
+  int highlightedNodeCount() const;
+  QString highlightedModule() const { return highlighted_; }
+
+ public Q_SLOTS:
+  void highlightModule(const QString& path);
+
+ Q_SIGNALS:
+  void moduleClicked(const QString& path);
+
+ private:
+  void rebuild();
+  void applyColors();
+
+  SessionPtr session_;
+  std::set<std::string> collapsed_;
+  GraphLayout layout_;
+  ColorMode mode_ = ColorMode::kFlops;
+  QString highlighted_;
+  QGraphicsScene* scene_;
+  ZoomableView* view_;
+  QComboBox* color_box_;
+  QLabel* info_;
+  std::vector<GraphNodeItem*> nodes_;
+  std::vector<GraphClusterItem*> clusters_;
+};
+
+}  // namespace flopscope::gui

@@ -1,0 +1,117 @@
+#include "gui/views/heatmap_page.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include "gui/models/roles.h"
+#include "gui/views/export.h"
+
+namespace flopscope::gui {
+
+HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setMinimumSize(400, 300);
+}
+
+void HeatmapWidget::setHeatmap(HeatmapData heatmap, QString title) {
+  data_ = std::move(heatmap);
+  title_ = std::move(title);
+  selected_ = data_.rows.empty() ? -1 : 0;
+  update();
+}
+
+void HeatmapWidget::setSelectedRow(int row) {
+  if (row < 0 || row >= static_cast<int>(data_.rows.size()) || row == selected_) return;
+  selected_ = row;
+  update();
+  Q_EMIT rowSelected(QString::fromStdString(data_.rows[row].path));
+}
+
+QImage HeatmapWidget::render(const QSize& size) const {
+  return render_heatmap_image(data_, size, {title_, selected_, font()});
+}
+
+void HeatmapWidget::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), Qt::white);
+  paint_heatmap(p, data_, HeatmapGeometry::compute(data_, size(), font()), {title_, selected_, font()});
+}
+
+void HeatmapWidget::mouseMoveEvent(QMouseEvent* event) {
+  auto [row, col] = HeatmapGeometry::compute(data_, size(), font()).cell_at(event->position().toPoint());
+  if (row < 0) {
+    QToolTip::hideText();
+    return;
+  }
+  HeatmapModel m;
+  m.setHeatmap(data_);
+  QToolTip::showText(event->globalPosition().toPoint(), m.index(row, col).data(Qt::ToolTipRole).toString(), this);
+}
+
+void HeatmapWidget::mousePressEvent(QMouseEvent* event) {
+  auto [row, col] = HeatmapGeometry::compute(data_, size(), font()).cell_at(event->position().toPoint());
+  if (row >= 0) setSelectedRow(row);
+}
+
+HeatmapPage::HeatmapPage(QWidget* parent)
+    : QWidget(parent), model_(new HeatmapModel(this)), widget_(new HeatmapWidget(this)), top_n_(new QSpinBox(this)) {
+  top_n_->setRange(1, 200);
+  top_n_->setValue(20);
+  top_n_->setPrefix(tr("top "));
+  top_n_->setSuffix(tr(" modules"));
+  connect(top_n_, &QSpinBox::valueChanged, this, &HeatmapPage::rebuild);
+  auto* export_button = new QPushButton(tr("Export PNG\u2026"), this);
+  connect(export_button, &QPushButton::clicked, this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, tr("Export heatmap"), QStringLiteral("heatmap.png"),
+                                                tr("PNG (*.png)"));
+    if (path.isEmpty()) return;
+    Status s = save_image(widget_->render(QSize(1400, 900)), path);
+    if (!s.ok()) QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(s.message()));
+  });
+  connect(widget_, &HeatmapWidget::rowSelected, this, &HeatmapPage::moduleSelected);
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(new QLabel(tr("Self time per iteration of the"), this));
+  bar->addWidget(top_n_);
+  bar->addStretch(1);
+  bar->addWidget(export_button);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(bar);
+  layout->addWidget(widget_, 1);
+}
+
+void HeatmapPage::setSession(SessionPtr session) {
+  session_ = std::move(session);
+  rebuild();
+}
+
+void HeatmapPage::rebuild() {
+  if (!session_) return;
+  HeatmapData heatmap = heatmap_data(session_->a->summary, static_cast<std::size_t>(top_n_->value()));
+  model_->setHeatmap(heatmap);
+  QString title = tr("Latency heatmap: %1 (%2 iterations)")
+                      .arg(QFileInfo(session_->a->path).fileName())
+                      .arg(heatmap.iterations);
+  widget_->setHeatmap(std::move(heatmap), title);
+}
+
+void HeatmapPage::selectModule(const QString& path) {
+  const auto& rows = widget_->heatmap().rows;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (QString::fromStdString(rows[i].path) == path) {
+      widget_->blockSignals(true);
+      widget_->setSelectedRow(static_cast<int>(i));
+      widget_->blockSignals(false);
+    }
+}
+
+}  // namespace flopscope::gui

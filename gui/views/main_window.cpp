@@ -1,0 +1,251 @@
+#include "gui/views/main_window.h"
+
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include "gui/views/diff_page.h"
+#include "gui/views/graph_page.h"
+#include "gui/views/heatmap_page.h"
+#include "gui/views/module_tree_page.h"
+#include "gui/views/timeline_page.h"
+
+namespace flopscope::gui {
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+const char* const kRecentKey = "recentFiles";
+const char* const kFileFilter = "Runs and traces (*.db *.sqlite *.json *.json.gz *.csv);;All files (*)";
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      loader_(new RunLoader(this)),
+      tabs_(new QTabWidget(this)),
+      tree_(new ModuleTreePage(this)),
+      graph_(new GraphPage(this)),
+      heatmap_(new HeatmapPage(this)),
+      timeline_(new TimelinePage(this)),
+      diff_(new DiffPage(this)),
+      progress_(new QProgressBar(this)),
+      stage_(new QLabel(this)),
+      cancel_(new QPushButton(tr("Cancel"), this)),
+      quality_(new QLabel(this)) {
+  setWindowTitle(QStringLiteral("flopscope"));
+  setAcceptDrops(true);
+  tabs_->addTab(tree_, tr("Modules"));
+  tabs_->addTab(graph_, tr("Graph"));
+  tabs_->addTab(heatmap_, tr("Latency heatmap"));
+  tabs_->addTab(timeline_, tr("Timeline"));
+  tabs_->addTab(diff_, tr("Diff"));
+  setCentralWidget(tabs_);
+
+  progress_->setRange(0, 100);
+  progress_->setMaximumWidth(200);
+  progress_->hide();
+  cancel_->hide();
+  statusBar()->addWidget(stage_, 1);
+  statusBar()->addPermanentWidget(quality_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancel_);
+  stage_->setText(tr("Open a run database or trace (File \u203a Open, or drop files here)."));
+  connect(cancel_, &QPushButton::clicked, loader_, &RunLoader::cancel);
+  connect(loader_, &RunLoader::started, this, [this](const QStringList& paths) {
+    progress_->setValue(0);
+    progress_->show();
+    cancel_->show();
+    stage_->setText(tr("Opening %1\u2026").arg(paths.join(QStringLiteral(", "))));
+  });
+  connect(loader_, &RunLoader::progress, this, [this](double f, const QString& stage) {
+    progress_->setValue(static_cast<int>(f * 100));
+    stage_->setText(stage);
+  });
+  auto done = [this] {
+    progress_->hide();
+    cancel_->hide();
+  };
+  connect(loader_, &RunLoader::loaded, this, [this, done](SessionPtr s) {
+    done();
+    setSession(std::move(s));
+  });
+  connect(loader_, &RunLoader::failed, this, [this, done](const QString& message) {
+    done();
+    stage_->setText(tr("Could not open: %1").arg(message));
+    showError(message);
+  });
+  connect(loader_, &RunLoader::canceled, this, [this, done] {
+    done();
+    stage_->setText(tr("Canceled."));
+  });
+
+  connect(tree_, &ModuleTreePage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, tree_); });
+  connect(graph_, &GraphPage::moduleClicked, this, [this](const QString& p) { selectEverywhere(p, graph_); });
+  connect(heatmap_, &HeatmapPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, heatmap_); });
+  connect(diff_, &DiffPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, diff_); });
+  buildMenus();
+  resize(1400, 900);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open\u2026"), QKeySequence::Open, this, [this] {
+    QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open one run, or two to compare"), QString(),
+                                                      QString::fromLatin1(kFileFilter));
+    if (!paths.isEmpty()) openFiles(paths.mid(0, 2));
+  });
+  file->addAction(tr("Open &Diff\u2026"), this, [this] {
+    QString a = QFileDialog::getOpenFileName(this, tr("Run A (baseline)"), QString(), QString::fromLatin1(kFileFilter));
+    if (a.isEmpty()) return;
+    QString b = QFileDialog::getOpenFileName(this, tr("Run B"), QFileInfo(a).path(), QString::fromLatin1(kFileFilter));
+    if (!b.isEmpty()) openFiles({a, b});
+  });
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
+  refreshRecentMenu();
+  file->addAction(tr("Export graph\u2026"), this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), QStringLiteral("graph.pdf"),
+                                                tr("PDF (*.pdf);;SVG (*.svg);;PNG (*.png)"));
+    if (path.isEmpty()) return;
+    Status s = graph_->exportTo(path);
+    if (!s.ok()) showError(QString::fromStdString(s.message()));
+  });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  const char* const names[] = {"tree", "graph", "heatmap", "timeline", "diff"};
+  for (int i = 0; i < tabs_->count(); ++i) {
+    QAction* a = view->addAction(tabs_->tabText(i), this, [this, i] { tabs_->setCurrentIndex(i); });
+    a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
+    a->setData(QString::fromLatin1(names[i]));
+  }
+}
+
+void MainWindow::openFiles(const QStringList& paths) {
+  if (paths.isEmpty()) return;
+  if (paths.size() > 2) {
+    showError(tr("Open one run, or two runs to compare (got %1 files).").arg(paths.size()));
+    return;
+  }
+  loader_->load(paths);
+}
+
+void MainWindow::setSession(SessionPtr session) {
+  session_ = std::move(session);
+  if (!session_) return;
+  setWindowTitle(QStringLiteral("flopscope \u2014 %1").arg(session_->title()));
+  tree_->setSession(session_);
+  graph_->setSession(session_);
+  heatmap_->setSession(session_);
+  timeline_->setSession(session_);
+  diff_->setSession(session_);
+  QStringList paths{session_->a->path};
+  if (session_->b) paths << session_->b->path;
+  addRecent(paths);
+  std::int64_t issues = 0;
+  QStringList lines;
+  for (const auto* run : {session_->a.get(), session_->b.get()}) {
+    if (!run) continue;
+    for (const auto& qi : run->summary.quality) {
+      issues += qi.count;
+      lines << QStringLiteral("%1: %2 \u00d7%3 (%4) %5")
+                   .arg(QFileInfo(run->path).fileName(), QString::fromStdString(qi.what))
+                   .arg(qi.count)
+                   .arg(QString::fromLatin1(to_string(qi.severity)), QString::fromStdString(qi.detail));
+    }
+  }
+  quality_->setText(issues ? tr("%1 data-quality issues").arg(issues) : tr("no data-quality issues"));
+  quality_->setToolTip(lines.join(QLatin1Char('\n')));
+  stage_->setText(tr("%1: %2 modules, %3 ops, %4 kernels")
+                      .arg(session_->title())
+                      .arg(session_->a->data.modules.size())
+                      .arg(session_->a->data.ops.size())
+                      .arg(session_->a->data.kernels.size()));
+  if (session_->is_diff()) tabs_->setCurrentWidget(diff_);
+  Q_EMIT sessionShown();
+}
+
+bool MainWindow::showView(const QString& name) {
+  QWidget* pages[] = {tree_, graph_, heatmap_, timeline_, diff_};
+  const char* const names[] = {"tree", "graph", "heatmap", "timeline", "diff"};
+  for (int i = 0; i < 5; ++i)
+    if (name == QLatin1String(names[i])) {
+      tabs_->setCurrentWidget(pages[i]);
+      return true;
+    }
+  return false;
+}
+
+QWidget* MainWindow::currentView() const { return tabs_->currentWidget(); }
+
+void MainWindow::selectEverywhere(const QString& path, QObject* origin) {
+  if (origin != tree_) tree_->selectModule(path);
+  graph_->highlightModule(path);
+  if (origin != heatmap_) heatmap_->selectModule(path);
+}
+
+void MainWindow::showError(const QString& message) {
+  last_error_ = message;
+  // Window-modal but not blocking: the event loop (and any running load) carries on.
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("flopscope"), message, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+  Q_EMIT errorShown(message);
+}
+
+QStringList MainWindow::recentFiles() const {
+  return QSettings().value(QString::fromLatin1(kRecentKey)).toStringList();
+}
+
+void MainWindow::addRecent(const QStringList& paths) {
+  QStringList abs;
+  for (const auto& p : paths) abs << QFileInfo(p).absoluteFilePath();
+  // One entry per opening; a diff's two paths are joined by a tab (never in a file name we produce).
+  const QString entry = abs.join(QLatin1Char('\t'));
+  QStringList list = recentFiles();
+  list.removeAll(entry);
+  list.prepend(entry);
+  while (list.size() > kMaxRecent) list.removeLast();
+  QSettings().setValue(QString::fromLatin1(kRecentKey), list);
+  refreshRecentMenu();
+}
+
+void MainWindow::refreshRecentMenu() {
+  if (!recent_menu_) return;
+  recent_menu_->clear();
+  const QStringList list = recentFiles();
+  for (const QString& entry : list) {
+    QStringList paths = entry.split(QLatin1Char('\t'));
+    QStringList names;
+    for (const auto& p : paths) names << QFileInfo(p).fileName();
+    recent_menu_->addAction(names.join(QStringLiteral(" \u2192 ")), this, [this, paths] { openFiles(paths); })
+        ->setToolTip(paths.join(QLatin1Char('\n')));
+  }
+  recent_menu_->setEnabled(!list.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  QStringList paths;
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  if (!paths.isEmpty()) {
+    event->acceptProposedAction();
+    openFiles(paths);
+  }
+}
+
+}  // namespace flopscope::gui

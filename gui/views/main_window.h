@@ -1,0 +1,78 @@
+// The main window: opens runs through RunLoader (off the GUI thread, progress and cancel in the status
+// bar), shows them in the tree, graph, heatmap, timeline and diff pages, and keeps the pages' selections
+// in step. Errors appear in a message box; the window stays usable.
+#pragma once
+
+#include <QMainWindow>
+
+#include "gui/models/run_loader.h"
+
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+
+namespace flopscope::gui {
+
+class DiffPage;
+class GraphPage;
+class HeatmapPage;
+class ModuleTreePage;
+class TimelinePage;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+
+  // One path: one run; two: run A against run B.
+  void openFiles(const QStringList& paths);
+  void setSession(SessionPtr session);
+  SessionPtr session() const { return session_; }
+  // "tree", "graph", "heatmap", "timeline" or "diff"; false for an unknown name.
+  bool showView(const QString& name);
+  QWidget* currentView() const;
+
+  RunLoader* loader() const { return loader_; }
+  ModuleTreePage* treePage() const { return tree_; }
+  GraphPage* graphPage() const { return graph_; }
+  HeatmapPage* heatmapPage() const { return heatmap_; }
+  TimelinePage* timelinePage() const { return timeline_; }
+  DiffPage* diffPage() const { return diff_; }
+  QString lastError() const { return last_error_; }
+  QStringList recentFiles() const;
+
+ Q_SIGNALS:
+  void sessionShown();
+  void errorShown(const QString& message);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void buildMenus();
+  void addRecent(const QStringList& paths);
+  void refreshRecentMenu();
+  void showError(const QString& message);
+  void selectEverywhere(const QString& path, QObject* origin);
+
+  SessionPtr session_;
+  RunLoader* loader_;
+  QTabWidget* tabs_;
+  ModuleTreePage* tree_;
+  GraphPage* graph_;
+  HeatmapPage* heatmap_;
+  TimelinePage* timeline_;
+  DiffPage* diff_;
+  QMenu* recent_menu_ = nullptr;
+  QProgressBar* progress_;
+  QLabel* stage_;
+  QPushButton* cancel_;
+  QLabel* quality_;
+  QString last_error_;
+};
+
+}  // namespace flopscope::gui

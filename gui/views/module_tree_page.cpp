@@ -1,0 +1,144 @@
+#include "gui/views/module_tree_page.h"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "gui/models/format.h"
+#include "gui/models/module_details.h"
+#include "gui/models/module_tree_model.h"
+#include "gui/models/roles.h"
+
+namespace flopscope::gui {
+
+namespace {
+
+QString h(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+QString shape_text(const std::vector<std::int64_t>& shape) {
+  QStringList parts;
+  for (auto d : shape) parts << QString::number(d);
+  return QLatin1Char('[') + parts.join(QLatin1Char(',')) + QLatin1Char(']');
+}
+
+void append_details(QString& html, const RunData& run, const std::string& path, const QString& title) {
+  ModuleDetails d = module_details(run, path);
+  html += QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped());
+  if (!d.found) {
+    html += QStringLiteral("<p><i>This module is not in this run.</i></p>");
+    return;
+  }
+  auto table = [&](const char* what, const std::vector<NamedCost>& rows) {
+    html += QStringLiteral("<p><b>%1</b> (%2 kinds)</p>").arg(QLatin1String(what)).arg(rows.size());
+    if (rows.empty()) return;
+    html += QStringLiteral("<table cellspacing=0 cellpadding=2><tr><th align=left>name</th><th>count</th>"
+                           "<th>total time</th><th>FLOPs</th></tr>");
+    std::size_t shown = 0;
+    for (const auto& r : rows) {
+      if (++shown > 40) break;
+      html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td></tr>")
+                  .arg(h(r.name))
+                  .arg(r.count)
+                  .arg(h(format_ns(r.time_ns)), h(format_flops(r.flops)));
+    }
+    html += QStringLiteral("</table>");
+  };
+  table("Ops", d.ops);
+  table("Kernels", d.kernels);
+  html += QStringLiteral("<p><b>Weights</b> (%1 tensors)</p>").arg(d.params.size());
+  if (d.params.empty()) return;
+  html += QStringLiteral("<table cellspacing=0 cellpadding=2><tr><th align=left>name</th><th>dtype</th><th>shape</th>"
+                         "<th>max |x|</th><th>status</th></tr>");
+  for (const auto& p : d.params)
+    html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td align=right>%4</td><td>%5</td></tr>")
+                .arg(h(p.name), h(p.dtype), shape_text(p.shape), QString::number(p.max_abs, 'g', 3),
+                     p.max_abs == 0 ? QStringLiteral("ZEROED") : QStringLiteral("ACTIVE"));
+  html += QStringLiteral("</table>");
+}
+
+}  // namespace
+
+ModuleTreePage::ModuleTreePage(QWidget* parent)
+    : QWidget(parent),
+      model_(new ModuleTreeModel(this)),
+      proxy_(new QSortFilterProxyModel(this)),
+      filter_(new QLineEdit(this)),
+      tree_(new QTreeView(this)),
+      details_(new QTextBrowser(this)) {
+  proxy_->setSourceModel(model_);
+  proxy_->setRecursiveFilteringEnabled(true);
+  proxy_->setAutoAcceptChildRows(true);
+  proxy_->setFilterRole(kPathRole);
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  proxy_->setSortRole(kSortRole);
+  filter_->setPlaceholderText(tr("Filter modules (path substring)"));
+  filter_->setClearButtonEnabled(true);
+  connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    proxy_->setFilterFixedString(text);
+    tree_->expandAll();
+  });
+  tree_->setModel(proxy_);
+  tree_->setSortingEnabled(true);
+  tree_->setUniformRowHeights(true);
+  tree_->setAlternatingRowColors(true);
+  tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
+    QString path = current.data(kPathRole).toString();
+    showDetails(path);
+    Q_EMIT moduleSelected(path);
+  });
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(tree_);
+  split->addWidget(details_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(filter_);
+  layout->addWidget(split);
+}
+
+void ModuleTreePage::setSession(SessionPtr session) {
+  session_ = std::move(session);
+  model_->setSession(session_);
+  tree_->sortByColumn(-1, Qt::AscendingOrder);  // module order until the user sorts
+  tree_->expandToDepth(2);
+  // Measured FLOPs exist only for kernels with hardware counters: hide the column when no run has any.
+  bool measured = false;
+  if (session_)
+    for (const auto* run : {session_->a.get(), session_->b.get()})
+      if (run && run->summary.total.measured_flops > 0) measured = true;
+  tree_->setColumnHidden(ModuleTreeModel::kMeasuredFlops, !measured);
+  details_->clear();
+}
+
+QString ModuleTreePage::selectedPath() const { return tree_->currentIndex().data(kPathRole).toString(); }
+
+QString ModuleTreePage::detailsText() const { return details_->toPlainText(); }
+
+void ModuleTreePage::selectModule(const QString& path) {
+  QModelIndex source = model_->indexForPath(path);
+  if (!source.isValid()) return;
+  QModelIndex index = proxy_->mapFromSource(source);
+  if (!index.isValid() || index == tree_->currentIndex()) return;
+  tree_->setCurrentIndex(index);
+  tree_->scrollTo(index);
+}
+
+void ModuleTreePage::showDetails(const QString& path) {
+  if (!session_) return;
+  const std::string p = path.toStdString();
+  int node = session_->diff.find(p);
+  QString html = QStringLiteral("<h2>%1</h2>").arg(path.isEmpty() ? tr("(model)") : path.toHtmlEscaped());
+  if (node >= 0 && !session_->diff.nodes[node].verdict.empty())
+    html += QStringLiteral("<p><b>%1</b></p>").arg(h(session_->diff.nodes[node].verdict));
+  append_details(html, session_->a->data, p, session_->is_diff() ? tr("Run A") : tr("This run"));
+  if (session_->b) append_details(html, session_->b->data, p, tr("Run B"));
+  details_->setHtml(html);
+}
+
+}  // namespace flopscope::gui

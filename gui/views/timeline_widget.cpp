@@ -1,0 +1,174 @@
+#include "gui/views/timeline_widget.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "gui/models/format.h"
+
+namespace flopscope::gui {
+
+namespace {
+
+constexpr int kLabelW = 170, kAxisH = 26, kLaneH = 24;
+
+// Axis labels: three significant digits at most ("150 ms", "1.5 s").
+QString short_time(double ns) {
+  const char* unit = "ns";
+  double v = ns;
+  if (std::abs(ns) >= 1e9) v = ns / 1e9, unit = "s";
+  else if (std::abs(ns) >= 1e6) v = ns / 1e6, unit = "ms";
+  else if (std::abs(ns) >= 1e3) v = ns / 1e3, unit = "\u00b5s";
+  return QString::number(v, 'g', 3) + QLatin1Char(' ') + QString::fromUtf8(unit);
+}
+
+QColor name_color(std::int32_t name) {
+  // Golden-angle hues: neighbouring names get distinct colours.
+  double hue = std::fmod(static_cast<double>(name) * 0.618033988749895, 1.0);
+  return QColor::fromHsvF(static_cast<float>(hue), 0.45f, 0.92f);
+}
+
+}  // namespace
+
+TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setMinimumSize(400, 200);
+}
+
+void TimelineWidget::setSession(SessionPtr session) {
+  session_ = std::move(session);
+  module_paths_.clear();
+  if (session_)
+    for (const auto& m : session_->a->data.modules) module_paths_[m.id] = m.path;
+  if (session_)
+    setRange(session_->timeline.first_iteration_begin(), session_->timeline.first_iteration_end());
+}
+
+void TimelineWidget::resetZoom() {
+  if (session_) setRange(session_->timeline.begin(), std::max(session_->timeline.end(), session_->timeline.begin() + 1));
+}
+
+void TimelineWidget::setRange(std::int64_t t0, std::int64_t t1) {
+  t0_ = t0;
+  t1_ = std::max(t1, t0 + 10);
+  update();
+}
+
+QRect TimelineWidget::plotRect() const { return QRect(kLabelW, kAxisH, width() - kLabelW - 4, height() - kAxisH); }
+
+double TimelineWidget::nsPerPixel() const {
+  return static_cast<double>(t1_ - t0_) / std::max(1, plotRect().width());
+}
+
+int TimelineWidget::laneAt(int y) const { return y < kAxisH ? -1 : (y - kAxisH) / kLaneH; }
+
+void TimelineWidget::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), Qt::white);
+  painted_ = 0;
+  if (!session_) return;
+  const auto& tl = session_->timeline;
+  const QRect plot = plotRect();
+  const double px = nsPerPixel();
+  // Time axis with about one tick per 150 px at a round step, labelled from the start of the run.
+  double step = std::pow(10.0, std::floor(std::log10(std::max(px * 150, 1.0))));
+  if (px * 150 / step > 5) step *= 5;
+  else if (px * 150 / step > 2) step *= 2;
+  p.setPen(QColor(90, 90, 90));
+  const double origin = static_cast<double>(tl.begin());
+  for (double rel = std::ceil((static_cast<double>(t0_) - origin) / step) * step; origin + rel < static_cast<double>(t1_);
+       rel += step) {
+    const double t = origin + rel;
+    int x = plot.left() + static_cast<int>((t - static_cast<double>(t0_)) / px);
+    p.drawLine(x, kAxisH - 6, x, kAxisH);
+    p.drawText(x + 3, kAxisH - 9, short_time(std::round(rel / step) * step));
+    p.setPen(QColor(238, 238, 238));
+    p.drawLine(x, kAxisH, x, height());
+    p.setPen(QColor(90, 90, 90));
+  }
+  std::vector<TimelineSpan> spans;
+  p.setClipRect(QRect(0, kAxisH, width(), height() - kAxisH));
+  for (std::size_t lane = 0; lane < tl.lanes().size(); ++lane) {
+    int y = kAxisH + static_cast<int>(lane) * kLaneH;
+    if (y > height()) break;
+    p.setPen(Qt::black);
+    p.fillRect(QRect(0, y, width(), kLaneH), lane % 2 ? QColor(248, 248, 250) : QColor(255, 255, 255));
+    p.drawText(QRect(4, y, kLabelW - 8, kLaneH), Qt::AlignVCenter | Qt::AlignLeft,
+               QString::fromStdString(tl.lanes()[lane].label));
+    tl.query(lane, t0_, t1_, px, spans);
+    p.save();
+    p.setClipRect(QRect(plot.left(), y, plot.width(), kLaneH));
+    for (const auto& s : spans) {
+      double x0 = plot.left() + static_cast<double>(s.start - t0_) / px;
+      double x1 = plot.left() + static_cast<double>(s.end - t0_) / px;
+      QRectF r(x0, y + 3, std::max(1.0, x1 - x0), kLaneH - 6);
+      if (s.name < 0) {
+        p.fillRect(r, QColor(120, 130, 150));  // many events merged below one pixel each
+      } else {
+        p.fillRect(r, name_color(s.name));
+        if (r.width() > 40) {
+          p.setPen(Qt::black);
+          p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                     QString::fromStdString(tl.names()[static_cast<std::size_t>(s.name)]));
+        }
+      }
+      ++painted_;
+    }
+    p.restore();
+  }
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent* event) {
+  const QRect plot = plotRect();
+  double x = std::clamp(event->position().x() - plot.left(), 0.0, static_cast<double>(plot.width()));
+  double anchor = static_cast<double>(t0_) + x * nsPerPixel();
+  double factor = std::pow(0.998, event->angleDelta().y());
+  double span = std::max(static_cast<double>(t1_ - t0_) * factor, 100.0);
+  auto t0 = static_cast<std::int64_t>(anchor - x / plot.width() * span);
+  setRange(t0, t0 + static_cast<std::int64_t>(span));
+  event->accept();
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton) {
+    drag_x_ = static_cast<int>(event->position().x());
+    drag_t0_ = t0_;
+  }
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
+  const int x = static_cast<int>(event->position().x());
+  if (drag_x_ >= 0) {
+    auto dt = static_cast<std::int64_t>((drag_x_ - x) * nsPerPixel());
+    std::int64_t span = t1_ - t0_;
+    setRange(drag_t0_ + dt, drag_t0_ + dt + span);
+    return;
+  }
+  if (!session_) return;
+  int lane = laneAt(static_cast<int>(event->position().y()));
+  if (lane < 0 || x < plotRect().left()) return;
+  auto t = static_cast<std::int64_t>(static_cast<double>(t0_) + (x - plotRect().left()) * nsPerPixel());
+  const auto& tl = session_->timeline;
+  std::int64_t e = tl.event_at(static_cast<std::size_t>(lane), t, static_cast<std::int64_t>(nsPerPixel() * 2));
+  if (e < 0) {
+    QToolTip::hideText();
+    return;
+  }
+  const auto& ev = tl.lanes()[static_cast<std::size_t>(lane)].events[static_cast<std::size_t>(e)];
+  auto m = module_paths_.find(ev.module_id);
+  QToolTip::showText(event->globalPosition().toPoint(),
+                     QStringLiteral("%1\n%2 at %3\nmodule: %4")
+                         .arg(QString::fromStdString(tl.names()[static_cast<std::size_t>(ev.name)]),
+                              QString::fromStdString(format_ns(static_cast<double>(ev.duration))),
+                              QString::fromStdString(format_ns(static_cast<double>(ev.start))),
+                              m == module_paths_.end() ? QStringLiteral("-")
+                                                       : QString::fromStdString(m->second.empty() ? "(model)" : m->second)),
+                     this);
+}
+
+void TimelineWidget::mouseReleaseEvent(QMouseEvent*) { drag_x_ = -1; }
+
+}  // namespace flopscope::gui

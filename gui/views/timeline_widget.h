@@ -1,0 +1,46 @@
+// Timeline: one row per host thread/depth and per device stream, ops and kernels as boxes over time.
+// Wheel zooms around the cursor, dragging pans, hovering names the event. Paints only what the
+// level-of-detail query returns (events narrower than a pixel are merged), so a million events stay fluid.
+#pragma once
+
+#include <QWidget>
+#include <unordered_map>
+
+#include "gui/models/session.h"
+
+namespace flopscope::gui {
+
+class TimelineWidget : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelineWidget(QWidget* parent = nullptr);
+  void setSession(SessionPtr session);
+  void setRange(std::int64_t t0, std::int64_t t1);
+  void resetZoom();
+  std::int64_t rangeBegin() const { return t0_; }
+  std::int64_t rangeEnd() const { return t1_; }
+  // Rectangles drawn by the last paint (for tests and the benchmark).
+  std::size_t lastPaintedSpans() const { return painted_; }
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+
+ private:
+  double nsPerPixel() const;
+  int laneAt(int y) const;
+  QRect plotRect() const;
+
+  SessionPtr session_;
+  std::unordered_map<Id, std::string> module_paths_;
+  std::int64_t t0_ = 0, t1_ = 1;
+  int drag_x_ = -1;
+  std::int64_t drag_t0_ = 0;
+  std::size_t painted_ = 0;
+};
+
+}  // namespace flopscope::gui

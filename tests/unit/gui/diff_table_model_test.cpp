@@ -1,0 +1,59 @@
+#include <QAbstractItemModelTester>
+#include <gtest/gtest.h>
+
+#include "gui/models/diff_table_model.h"
+#include "gui/models/roles.h"
+#include "tests/unit/gui/qt_environment.h"
+
+namespace flopscope::gui::testing {
+namespace {
+
+TEST(DiffTableModel, ListsVanishedModulesFirstWithTheirWeights) {
+  DiffTableModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  auto session = fixture_session(Variant::kV1, Variant::kV2);
+  model.setSession(session);
+  EXPECT_EQ(session->diff.vanished, 2);  // one position_adaptive_bias per layer
+  EXPECT_EQ(session->diff.added, 0);
+  ASSERT_GE(model.rowCount(), 2);
+  for (int r = 0; r < 2; ++r) {
+    EXPECT_EQ(model.index(r, DiffTableModel::kStatus).data().toString(), QStringLiteral("VANISHED"));
+    EXPECT_TRUE(model.index(r, DiffTableModel::kModule).data().toString().endsWith(QStringLiteral("position_adaptive_bias")));
+    EXPECT_EQ(model.index(r, DiffTableModel::kWeightsB).data().toString(), QStringLiteral("ERASED"));
+    EXPECT_EQ(model.index(r, DiffTableModel::kTimeB).data().toString(), QStringLiteral("-"));
+    EXPECT_TRUE(model.index(r, DiffTableModel::kVerdict).data().toString().contains(QStringLiteral("weights ERASED")));
+  }
+  const int changed_only = model.rowCount();
+  model.setShowUnchanged(true);
+  EXPECT_EQ(model.rowCount(), static_cast<int>(session->diff.nodes.size()));
+  EXPECT_GT(model.rowCount(), changed_only);
+}
+
+TEST(DiffTableModel, DormantModulesComeBeforeOtherChanges) {
+  DiffTableModel model;
+  model.setSession(fixture_session(Variant::kV1, Variant::kV2z));
+  ASSERT_GE(model.rowCount(), 2);
+  for (int r = 0; r < 2; ++r) {
+    EXPECT_TRUE(model.index(r, DiffTableModel::kVerdict).data().toString().startsWith(QStringLiteral("DORMANT")));
+    EXPECT_EQ(model.index(r, DiffTableModel::kWeightsB).data().toString(), QStringLiteral("ZEROED"));
+  }
+}
+
+TEST(DiffTableModel, EmptyForOneRun) {
+  DiffTableModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setSession(fixture_session(Variant::kV1));
+  EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(DiffTableModel, RunAgainstItselfIsAllUnchanged) {
+  auto a = make_loaded_run(QStringLiteral("v1.db"), sonnet_run({Variant::kV1}));
+  auto s = make_session(a, a);
+  EXPECT_EQ(s->diff.vanished + s->diff.added + s->diff.changed, 0);
+  DiffTableModel model;
+  model.setSession(s);
+  EXPECT_EQ(model.rowCount(), 0);
+}
+
+}  // namespace
+}  // namespace flopscope::gui::testing

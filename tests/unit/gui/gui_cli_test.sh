@@ -1,0 +1,38 @@
+#!/bin/sh
+# End to end: flopscope-gui --screenshot for every view, `flopscope heatmap`, and bad input (exit 2, one
+# line on stderr, no output file). Usage: gui_cli_test.sh WRITE_FIXTURES FLOPSCOPE_GUI FLOPSCOPE OUT_DIR
+set -u
+write_fixtures=$1 gui=$2 flopscope=$3 out=$4
+rm -rf "$out" && mkdir -p "$out" || exit 1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+"$write_fixtures" "$out" || fail "writing fixtures"
+export QT_QPA_PLATFORM=offscreen
+for view in tree graph heatmap timeline; do
+  "$gui" --screenshot "$out/$view.png" --view $view "$out/v1.db" || fail "screenshot $view"
+  head -c 4 "$out/$view.png" | grep -q PNG || fail "$view.png is not a PNG"
+done
+"$gui" --screenshot "$out/diff.png" --view diff "$out/v1.db" "$out/v2.db" || fail "screenshot diff"
+[ "$(stat -c %s "$out/diff.png")" -gt 20000 ] || fail "diff.png is suspiciously small"
+
+# Bad input: one line naming the file, exit 2, no picture.
+printf 'not a database at all' > "$out/bad.db"
+"$gui" --screenshot "$out/bad.png" --view tree "$out/bad.db" 2> "$out/err.txt"
+rc=$?
+[ $rc -eq 2 ] || fail "corrupt input exit $rc, expected 2"
+[ "$(wc -l < "$out/err.txt")" -eq 1 ] || fail "expected one error line, got: $(cat "$out/err.txt")"
+grep -q "bad.db" "$out/err.txt" || fail "error does not name the file: $(cat "$out/err.txt")"
+[ ! -e "$out/bad.png" ] || fail "a picture was written for bad input"
+"$gui" --screenshot "$out/x.png" --view nosuchview "$out/v1.db" 2>/dev/null
+[ $? -eq 2 ] || fail "unknown view should exit 2"
+
+# The CLI heatmap: same picture, no display.
+"$flopscope" heatmap "$out/v1.db" -o "$out/heatmap-cli.png" || fail "flopscope heatmap"
+head -c 4 "$out/heatmap-cli.png" | grep -q PNG || fail "heatmap-cli.png is not a PNG"
+"$flopscope" heatmap "$out/v1.db" -o "$out/heatmap-cli.png" 2>/dev/null
+[ $? -eq 2 ] || fail "existing output without --force should exit 2"
+"$flopscope" heatmap "$out/v1.db" -o "$out/heatmap-cli.png" --force || fail "--force"
+"$flopscope" heatmap "$out/bad.db" -o "$out/h2.png" 2> "$out/err2.txt"
+[ $? -eq 2 ] || fail "heatmap of corrupt input should exit 2"
+grep -q "bad.db" "$out/err2.txt" || fail "heatmap error does not name the file"
+[ ! -e "$out/h2.png" ] || fail "heatmap wrote a file for bad input"
+echo "ok"

@@ -1,0 +1,51 @@
+#include <QAbstractItemModelTester>
+#include <QFont>
+#include <gtest/gtest.h>
+
+#include "gui/models/heatmap_model.h"
+#include "gui/models/heatmap_painter.h"
+#include "gui/models/roles.h"
+#include "tests/unit/gui/qt_environment.h"
+
+namespace flopscope::gui::testing {
+namespace {
+
+TEST(Heatmap, TopModulesBySelfTimeWithOneColumnPerIteration) {
+  auto session = fixture_session(Variant::kV1);
+  HeatmapData data = heatmap_data(session->a->summary, 5);
+  ASSERT_EQ(data.rows.size(), 5u);
+  EXPECT_EQ(data.iterations, 12);
+  for (std::size_t i = 1; i < data.rows.size(); ++i) EXPECT_GE(data.rows[i - 1].stats.p50, data.rows[i].stats.p50);
+  for (const auto& r : data.rows) EXPECT_EQ(r.stats.values.size(), 12u);
+  EXPECT_GT(data.max_ns, data.min_ns);
+  EXPECT_DOUBLE_EQ(data.scale(data.max_ns), 1.0);
+  EXPECT_DOUBLE_EQ(data.scale(data.min_ns), 0.0);
+
+  HeatmapModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setHeatmap(data);
+  EXPECT_EQ(model.rowCount(), 5);
+  EXPECT_EQ(model.columnCount(), 12);
+  // The fixture's every 7th iteration is slow: iteration 6 is above the row's median.
+  QModelIndex slow = model.index(0, 6);
+  EXPECT_GT(slow.data(kSortRole).toDouble(), data.rows[0].stats.p50);
+  EXPECT_TRUE(slow.data(Qt::ToolTipRole).toString().contains(QStringLiteral("iteration 6")));
+  EXPECT_EQ(model.headerData(0, Qt::Vertical).toString(), QString::fromStdString(data.rows[0].path));
+}
+
+TEST(Heatmap, RendersWithoutADisplayAndHitTestsCells) {
+  auto session = fixture_session(Variant::kV1);
+  HeatmapData data = heatmap_data(session->a->summary, 10);
+  QFont font;
+  QImage image = render_heatmap_image(data, QSize(1200, 800), {QStringLiteral("test"), 0, font});
+  ASSERT_FALSE(image.isNull());
+  EXPECT_GT(distinct_colors(image), 30);  // cells of many colours, not a blank canvas
+  auto g = HeatmapGeometry::compute(data, QSize(1200, 800), font);
+  EXPECT_FALSE(g.histogram.isEmpty());
+  QPoint centre(g.grid.left() + static_cast<int>(2.5 * g.cell_w), g.grid.top() + static_cast<int>(1.5 * g.cell_h));
+  EXPECT_EQ(g.cell_at(centre), std::make_pair(1, 2));
+  EXPECT_EQ(g.cell_at(QPoint(0, 0)), std::make_pair(-1, -1));
+}
+
+}  // namespace
+}  // namespace flopscope::gui::testing

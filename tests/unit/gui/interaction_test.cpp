@@ -1,0 +1,128 @@
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTest>
+#include <QTreeView>
+#include <gtest/gtest.h>
+
+#include "gui/models/module_tree_model.h"
+#include "gui/models/roles.h"
+#include "gui/views/diff_page.h"
+#include "gui/views/graph_items.h"
+#include "gui/views/graph_page.h"
+#include "gui/views/main_window.h"
+#include "gui/views/module_tree_page.h"
+#include "tests/unit/gui/qt_environment.h"
+
+namespace flopscope::gui::testing {
+namespace {
+
+TEST(Interaction, SelectingAModuleInTheTreeHighlightsItInTheGraph) {
+  MainWindow w;
+  w.setSession(fixture_session(Variant::kV1));
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  w.graphPage()->expandAll();
+  EXPECT_EQ(w.graphPage()->highlightedNodeCount(), 0);
+  // Type in the filter box and click the module's row, as a user would.
+  auto* tree = w.treePage()->treeView();
+  QTest::keyClicks(w.treePage()->filterEdit(), QStringLiteral("layers.1.attn.position"));
+  QModelIndex row = w.treePage()->proxy()->mapFromSource(
+      w.treePage()->model()->indexForPath(QStringLiteral("layers.1.attn.position_adaptive_bias")));
+  ASSERT_TRUE(row.isValid());
+  tree->scrollTo(row);
+  QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(row).center());
+  EXPECT_EQ(w.treePage()->selectedPath(), QStringLiteral("layers.1.attn.position_adaptive_bias"));
+  EXPECT_EQ(w.graphPage()->highlightedModule(), QStringLiteral("layers.1.attn.position_adaptive_bias"));
+  EXPECT_EQ(w.graphPage()->highlightedNodeCount(), 7);  // the module's seven ops
+  for (auto* item : w.graphPage()->nodeItems())
+    EXPECT_EQ(item->isHighlighted(), item->modulePath() == "layers.1.attn.position_adaptive_bias");
+  // The detail pane lists the module's ops and its weight.
+  EXPECT_TRUE(w.treePage()->detailsText().contains(QStringLiteral("aten::log1p")));
+  EXPECT_TRUE(w.treePage()->detailsText().contains(QStringLiteral("layers.1.attn.position_adaptive_bias.weight")));
+}
+
+TEST(Interaction, ClickingAGraphNodeSelectsItsModuleInTheTree) {
+  MainWindow w;
+  w.setSession(fixture_session(Variant::kV1));
+  w.graphPage()->expandAll();
+  GraphNodeItem* target = nullptr;
+  for (auto* item : w.graphPage()->nodeItems())
+    if (item->modulePath() == "layers.0.mlp.up") target = item;
+  ASSERT_NE(target, nullptr);
+  Q_EMIT w.graphPage()->moduleClicked(QString::fromStdString(target->modulePath()));
+  EXPECT_EQ(w.treePage()->selectedPath(), QStringLiteral("layers.0.mlp.up"));
+}
+
+TEST(Interaction, SwitchingColourModeRepaintsTheNodes) {
+  GraphPage page;
+  page.resize(900, 700);
+  page.setSession(fixture_session(Variant::kV1));
+  page.expandAll();
+  page.setColorMode(GraphPage::ColorMode::kFlops);
+  std::vector<QRgb> by_flops;
+  for (auto* item : page.nodeItems()) by_flops.push_back(item->fill().rgb());
+  QImage before = page.view()->grab().toImage();
+  page.setColorMode(GraphPage::ColorMode::kTime);
+  int changed = 0;
+  for (std::size_t i = 0; i < page.nodeItems().size(); ++i) changed += page.nodeItems()[i]->fill().rgb() != by_flops[i];
+  EXPECT_GT(changed, 0);  // FLOPs and time rank nodes differently (arange: no FLOPs, some time)
+  page.setColorMode(GraphPage::ColorMode::kPlain);
+  for (auto* item : page.nodeItems()) EXPECT_EQ(item->fill(), QColor(Qt::white));
+  EXPECT_NE(page.view()->grab().toImage(), before);
+}
+
+TEST(Interaction, CollapsingAClusterRebuildsTheGraph) {
+  GraphPage page;
+  page.setSession(fixture_session(Variant::kV1));
+  page.expandAll();
+  const std::size_t expanded = page.nodeItems().size();
+  page.toggleCluster("layers.0");
+  EXPECT_LT(page.nodeItems().size(), expanded);
+  page.toggleCluster("layers.0");
+  EXPECT_EQ(page.nodeItems().size(), expanded);
+}
+
+TEST(Interaction, DiffSessionOpensOnTheDiffAndColoursVanishedNodesRed) {
+  MainWindow w;
+  w.setSession(fixture_session(Variant::kV1, Variant::kV2));
+  EXPECT_EQ(w.currentView(), static_cast<QWidget*>(w.diffPage()));
+  EXPECT_EQ(w.graphPage()->colorMode(), GraphPage::ColorMode::kDiff);
+  w.graphPage()->expandAll();
+  int red = 0;
+  for (auto* item : w.graphPage()->nodeItems())
+    if (item->modulePath().find("position_adaptive_bias") != std::string::npos) {
+      EXPECT_EQ(item->fill().hue(), QColor(0xc6, 0x28, 0x28).hue());
+      ++red;
+    }
+  EXPECT_EQ(red, 14);
+}
+
+TEST(Interaction, DiffPageEvaluatesTheCiGates) {
+  DiffPage page;
+  page.setSession(fixture_session(Variant::kV1, Variant::kV2));
+  page.setGates(QStringLiteral("*position_adaptive_bias*"), QString(), QString());
+  EXPECT_TRUE(page.evaluateGates());
+  EXPECT_TRUE(page.gateResults().contains(QStringLiteral("PASS")));
+  page.setGates(QString(), QStringLiteral("*q_proj*"), QString());  // still running in B: fails
+  EXPECT_FALSE(page.evaluateGates());
+  EXPECT_TRUE(page.gateResults().contains(QStringLiteral("FAIL")));
+  page.setGates(QString(), QString(), QStringLiteral("time=banana"));
+  EXPECT_FALSE(page.evaluateGates());
+  // A run against itself: nothing vanished, the same gate fails.
+  auto a = make_loaded_run(QStringLiteral("v1.db"), sonnet_run({Variant::kV1}));
+  page.setSession(make_session(a, a));
+  page.setGates(QStringLiteral("*position_adaptive_bias*"), QString(), QString());
+  EXPECT_FALSE(page.evaluateGates());
+}
+
+TEST(Interaction, RecentFilesRememberOpenedRuns) {
+  MainWindow w;
+  w.setSession(fixture_session(Variant::kV1, Variant::kV2));
+  ASSERT_FALSE(w.recentFiles().isEmpty());
+  EXPECT_TRUE(w.recentFiles().first().contains(QStringLiteral("v1.db\t")));
+}
+
+}  // namespace
+}  // namespace flopscope::gui::testing

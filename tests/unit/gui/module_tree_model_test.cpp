@@ -1,0 +1,114 @@
+#include <QAbstractItemModelTester>
+#include <QFont>
+#include <QSortFilterProxyModel>
+#include <gtest/gtest.h>
+
+#include "gui/models/colors.h"
+#include "gui/models/module_tree_model.h"
+#include "gui/models/roles.h"
+#include "tests/unit/gui/qt_environment.h"
+
+namespace flopscope::gui::testing {
+namespace {
+
+QStringList paths_in(const QAbstractItemModel& m, const QModelIndex& parent = {}) {
+  QStringList out;
+  for (int r = 0; r < m.rowCount(parent); ++r) {
+    QModelIndex i = m.index(r, 0, parent);
+    out << i.data(kPathRole).toString();
+    out << paths_in(m, i);
+  }
+  return out;
+}
+
+TEST(ModuleTreeModel, PassesModelTesterAndShowsEveryModule) {
+  ModuleTreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  auto session = fixture_session(Variant::kV1);
+  model.setSession(session);
+  EXPECT_EQ(model.rowCount(), 1);  // the model root
+  EXPECT_EQ(model.columnCount(), ModuleTreeModel::kStatus);  // no diff columns for one run
+  QStringList paths = paths_in(model);
+  EXPECT_EQ(paths.size(), static_cast<int>(session->a->data.modules.size()));
+  EXPECT_TRUE(paths.contains(QStringLiteral("layers.1.attn.position_adaptive_bias")));
+  QModelIndex pab = model.indexForPath(QStringLiteral("layers.0.attn.position_adaptive_bias"));
+  ASSERT_TRUE(pab.isValid());
+  EXPECT_EQ(pab.data().toString(), QStringLiteral("position_adaptive_bias"));
+  EXPECT_EQ(model.parent(pab).data(kPathRole).toString(), QStringLiteral("layers.0.attn"));
+  // FLOPs are formatted for display, raw for sorting, and positive for a module with a linear.
+  QModelIndex flops = pab.siblingAtColumn(ModuleTreeModel::kFlops);
+  EXPECT_GT(flops.data(kSortRole).toDouble(), 0);
+  EXPECT_TRUE(flops.data().toString().endsWith(QStringLiteral("FLOP")));
+  EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kWeights).data().toString(), QStringLiteral("ACTIVE"));
+}
+
+TEST(ModuleTreeModel, DiffMarksVanishedModulesRedAndStruckOut) {
+  ModuleTreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setSession(fixture_session(Variant::kV1, Variant::kV2));
+  EXPECT_EQ(model.columnCount(), ModuleTreeModel::kColumnCount);
+  QModelIndex pab = model.indexForPath(QStringLiteral("layers.1.attn.position_adaptive_bias"));
+  ASSERT_TRUE(pab.isValid());
+  EXPECT_EQ(pab.data(kStatusRole).toInt(), static_cast<int>(DiffStatus::kVanished));
+  EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kStatus).data().toString(), QStringLiteral("VANISHED"));
+  EXPECT_EQ(pab.data(Qt::ForegroundRole).value<QBrush>().color(), status_color(DiffStatus::kVanished));
+  EXPECT_TRUE(pab.data(Qt::FontRole).value<QFont>().strikeOut());
+  EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kWeights).data().toString(), QStringLiteral("ACTIVE \u2192 ERASED"));
+  EXPECT_TRUE(pab.data(Qt::ToolTipRole).toString().contains(QStringLiteral("VANISHED: not in B (A: 7 ops")));
+  EXPECT_TRUE(pab.data(Qt::ToolTipRole).toString().contains(QStringLiteral("weights ERASED")));
+  // Its time and FLOPs are gone in B: the deltas are negative.
+  EXPECT_LT(pab.siblingAtColumn(ModuleTreeModel::kDeltaFlops).data(kSortRole).toDouble(), 0);
+  // The projections exist in both runs with the same work: unchanged.
+  QModelIndex q = model.indexForPath(QStringLiteral("layers.0.attn.q_proj"));
+  EXPECT_EQ(q.data(kStatusRole).toInt(), static_cast<int>(DiffStatus::kSame));
+  // The attention block lost the bias work: changed.
+  QModelIndex attn = model.indexForPath(QStringLiteral("layers.0.attn"));
+  EXPECT_EQ(attn.data(kStatusRole).toInt(), static_cast<int>(DiffStatus::kChanged));
+}
+
+TEST(ModuleTreeModel, ZeroedWeightsAreDormantNotVanished) {
+  ModuleTreeModel model;
+  model.setSession(fixture_session(Variant::kV1, Variant::kV2z));
+  QModelIndex pab = model.indexForPath(QStringLiteral("layers.0.attn.position_adaptive_bias"));
+  EXPECT_EQ(pab.data(kStatusRole).toInt(), static_cast<int>(DiffStatus::kChanged));
+  EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kWeights).data().toString(), QStringLiteral("ACTIVE \u2192 ZEROED"));
+  EXPECT_TRUE(pab.data(Qt::ToolTipRole).toString().contains(QStringLiteral("DORMANT")));
+}
+
+TEST(ModuleTreeModel, RecursiveFilterKeepsMatchesAndTheirAncestors) {
+  ModuleTreeModel model;
+  model.setSession(fixture_session(Variant::kV1));
+  QSortFilterProxyModel proxy;
+  QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  proxy.setSourceModel(&model);
+  proxy.setRecursiveFilteringEnabled(true);
+  proxy.setFilterRole(kPathRole);
+  proxy.setFilterFixedString(QStringLiteral("position_adaptive"));
+  QStringList paths = paths_in(proxy);
+  EXPECT_TRUE(paths.contains(QStringLiteral("layers.0.attn.position_adaptive_bias")));
+  EXPECT_TRUE(paths.contains(QStringLiteral("layers.0.attn")));  // ancestor kept
+  EXPECT_FALSE(paths.contains(QStringLiteral("layers.0.attn.q_proj")));
+  EXPECT_FALSE(paths.contains(QStringLiteral("embed")));
+}
+
+TEST(ModuleTreeModel, SortsByTheNumberNotTheText) {
+  ModuleTreeModel model;
+  model.setSession(fixture_session(Variant::kV1));
+  QSortFilterProxyModel proxy;
+  proxy.setSourceModel(&model);
+  proxy.setSortRole(kSortRole);
+  proxy.sort(ModuleTreeModel::kInclP50, Qt::DescendingOrder);
+  QModelIndex root = proxy.index(0, 0);
+  ASSERT_GT(proxy.rowCount(root), 2);
+  double prev = 1e300;
+  for (int r = 0; r < proxy.rowCount(root); ++r) {
+    double v = proxy.index(r, ModuleTreeModel::kInclP50, root).data(kSortRole).toDouble();
+    EXPECT_LE(v, prev);
+    prev = v;
+  }
+  // The model's layers dominate a small embedding lookup.
+  EXPECT_EQ(proxy.index(0, 0, root).data(kPathRole).toString(), QStringLiteral("layers"));
+}
+
+}  // namespace
+}  // namespace flopscope::gui::testing
