@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "db/model/dtype.h"
-#include "db/model/fast_sha256.h"
+#include "db/model/sha256.h"
 
 namespace flopscope {
 
@@ -170,7 +170,7 @@ TensorInfo measure_tensor(const TensorLocation& t, const WeightsOptions& options
   }
   Accumulator acc{decoder(t.dtype), size, options.atol};
   info.decoded = acc.d != Decode::kRaw;
-  FastSha256 sha;
+  Sha256 sha;
   const std::uint8_t* base = t.storage.data() + t.offset * size;
   bool contiguous = true;
   if (!t.strides.empty()) {

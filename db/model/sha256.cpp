@@ -1,6 +1,10 @@
 #include "db/model/sha256.h"
 
-#include "db/model/fast_sha256.h"
+#include "db/model/sha256_blocks.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include <cstdio>
 #include <cstring>
@@ -9,7 +13,9 @@
 namespace flopscope {
 namespace {
 
-constexpr std::uint32_t kRound[64] = {
+}  // namespace
+
+alignas(16) const std::uint32_t kSha256Round[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -19,12 +25,40 @@ constexpr std::uint32_t kRound[64] = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
+namespace {
+
 inline std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
 }  // namespace
 
+bool sha256_hardware_available() {
+#if defined(__x86_64__) && defined(FLOPSCOPE_SHA_NI)
+  static const bool available = [] {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) == 0) return false;
+    bool sha = (b & (1u << 29)) != 0;
+    if (__get_cpuid(1, &a, &b, &c, &d) == 0) return false;
+    return sha && (c & (1u << 19)) != 0 && (c & (1u << 9)) != 0;  // SHA, SSE4.1, SSSE3
+  }();
+  return available;
+#else
+  return false;
+#endif
+}
+
+void Sha256::blocks(const std::uint8_t* p, std::size_t n) {
+#if defined(__x86_64__) && defined(FLOPSCOPE_SHA_NI)
+  if (hw_) {
+    sha256_ni_blocks(h_.data(), p, n);
+    return;
+  }
+#endif
+  for (std::size_t i = 0; i < n; ++i) block(p + 64 * i);
+}
+
 Sha256::Sha256()
-    : h_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
+    : hw_(sha256_hardware_available()),
+      h_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
 
 void Sha256::block(const std::uint8_t* p) {
   std::uint32_t w[64];
@@ -39,7 +73,7 @@ void Sha256::block(const std::uint8_t* p) {
   }
   std::uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4], f = h_[5], g = h_[6], h = h_[7];
   for (int i = 0; i < 64; ++i) {
-    std::uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
+    std::uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kSha256Round[i] + w[i];
     std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
     h = g;
     g = f;
@@ -70,15 +104,13 @@ void Sha256::update(const void* data, std::size_t size) {
     p += take;
     size -= take;
     if (buf_len_ == 64) {
-      block(buf_.data());
+      blocks(buf_.data(), 1);
       buf_len_ = 0;
     }
   }
-  while (size >= 64) {
-    block(p);
-    p += 64;
-    size -= 64;
-  }
+  blocks(p, size / 64);
+  p += size / 64 * 64;
+  size %= 64;
   if (size > 0) {
     std::memcpy(buf_.data(), p, size);
     buf_len_ = size;
@@ -120,7 +152,7 @@ std::string sha256_hex(std::string_view data) {
 StatusOr<std::string> sha256_file(const std::string& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) return NotFound(path + ": cannot open for hashing");
-  FastSha256 h;  // SHA extensions when the CPU has them: model files and traces can be gigabytes
+  Sha256 h;
   std::string buf(1 << 20, '\0');
   std::size_t n;
   while ((n = std::fread(buf.data(), 1, buf.size(), f.get())) > 0) h.update(buf.data(), n);

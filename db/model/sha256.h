@@ -1,4 +1,6 @@
-// SHA-256 (FIPS 180-4), for model files and parameter contents: identities that survive renames.
+// SHA-256 (FIPS 180-4), for model files, traces and tensor contents: identities that survive renames.
+// Uses the x86 SHA extensions when the CPU has them (checked at run time): weights files are hashed in
+// full, so the hash decides whether `weights` keeps up with the disk.
 #pragma once
 
 #include <array>
@@ -20,7 +22,9 @@ class Sha256 {
   std::string hex_digest();
 
  private:
-  void block(const std::uint8_t* p);
+  void block(const std::uint8_t* p);                   // portable compression of one block
+  void blocks(const std::uint8_t* p, std::size_t n);  // n blocks, SHA extensions when available
+  bool hw_;
   std::array<std::uint32_t, 8> h_;
   std::array<std::uint8_t, 64> buf_{};
   std::size_t buf_len_ = 0;

@@ -13,6 +13,15 @@ TEST(Sha256, KnownVectors) {
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
 
+TEST(Sha256, MillionAsThroughTheBulkPath) {
+  // FIPS 180-4 long message: exercises the multi-block path (the SHA extensions where the CPU has them).
+  std::string a(1000000, 'a');
+  EXPECT_EQ(sha256_hex(a), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  Sha256 pieces;
+  for (std::size_t i = 0; i < a.size(); i += 997) pieces.update(std::string_view(a).substr(i, 997));
+  EXPECT_EQ(pieces.hex_digest(), sha256_hex(a));
+}
+
 TEST(Sha256, IncrementalEqualsOneShot) {
   std::string data(1000, 'x');
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 31);
