@@ -50,7 +50,7 @@ TEST(FlopsRegistry, MissingElementTypeMakesAnEstimate) {
 
 // Every op name that LibTorch 1.13 records when running the sample models (sonnet-mini) and the
 // torchvision models (resnet18/50, mobilenet_v2, alexnet, vit_b_16) as TorchScript, plus the ops of the
-// Kineto fixtures in /work/shared/data/traces/kineto. tests/models checks the same end to end.
+// Kineto fixtures in tests/data/kineto. tests/models checks the same end to end.
 TEST(FlopsRegistry, CoversTheOpsOfTheSampleAndTorchvisionModels) {
   const char* ops[] = {"aten::_adaptive_avg_pool2d",
                        "aten::_batch_norm_impl_index",

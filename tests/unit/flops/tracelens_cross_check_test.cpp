@@ -1,5 +1,5 @@
 // Independent counts: TraceLens's per-op performance model for the BERT-small H100 trace that is also in
-// /work/shared/data/traces/kineto (AMD-AGI/TraceLens @ aa557305 / 1e638240,
+// tests/data/kineto (AMD-AGI/TraceLens @ aa557305 / 1e638240,
 // tests/traces/h100/gaunernst_bert-small-uncased__1016001_perf_report_csvs/{GEMM,SDPA_fwd}.csv, MIT).
 // Arguments are the trace's own Input Dims / Input type / Concrete Inputs.
 #include <gtest/gtest.h>
