@@ -87,6 +87,10 @@ double ModuleTreeModel::number(const DiffNode& n, int column) const {
     case kBytes: return m->inclusive.bytes();
     case kIntensity: return m->inclusive.intensity();
     case kShare: return m->share_time;
+    case kBehaviour: {
+      const Candidate* c = n.a >= 0 ? session_->a->candidate(n.path) : nullptr;
+      return c ? c->share_held : 0;
+    }
     case kStatus: return static_cast<int>(n.status);
     case kDeltaTime:
       return (mb ? mb->inclusive_time.p50 : 0) - (ma ? ma->inclusive_time.p50 : 0);
@@ -116,6 +120,11 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
       if (!session_->is_diff()) return QString::fromLatin1(to_string(n.weights_a));
       return QString::fromLatin1(to_string(n.weights_a)) + QStringLiteral(" \u2192 ") +
              QString::fromLatin1(to_string(n.weights_b));
+    case kBehaviour: {
+      const Candidate* c = n.a >= 0 ? session_->a->candidate(n.path) : nullptr;
+      if (!c) return QString();
+      return QString::fromLatin1(to_string(c->kind)) + QStringLiteral(" (%1 of %2 calls)").arg(c->held).arg(c->calls);
+    }
     case kStatus: return QString::fromLatin1(to_string(n.status)).toUpper();
     case kDeltaTime: return (v > 0 ? QStringLiteral("+") : QString()) + q(format_ns(v));
     case kDeltaFlops: return (v > 0 ? QStringLiteral("+") : QString()) + q(format_flops(v));
@@ -132,6 +141,7 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     case kSortRole:
       if (index.column() <= kType) return text(n, index.column());
       if (index.column() == kWeights) return text(n, index.column());
+      if (index.column() == kBehaviour) return number(n, index.column());
       return number(n, index.column());
     case kPathRole: return q(n.path);
     case kStatusRole: return static_cast<int>(n.status);
@@ -152,7 +162,8 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     case Qt::TextAlignmentRole:
-      if (index.column() > kType && index.column() != kWeights && index.column() != kStatus)
+      if (index.column() > kType && index.column() != kWeights && index.column() != kBehaviour &&
+          index.column() != kStatus)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
       return {};
     default: return {};
@@ -163,7 +174,7 @@ QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, i
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   static const char* const names[kColumnCount] = {
       "Module", "Type", "Calls", "Self P50", "Self P99", "Incl. P50", "Incl. P99", "FLOPs", "Measured FLOPs",
-      "Bytes", "FLOP/byte", "Share of time", "Weights", "Status", "\u0394 time P50", "\u0394 FLOPs"};
+      "Bytes", "FLOP/byte", "Share of time", "Weights", "Behaves as", "Status", "\u0394 time P50", "\u0394 FLOPs"};
   if (section < 0 || section >= kColumnCount) return {};
   return QString::fromUtf8(names[section]);
 }

@@ -27,6 +27,7 @@ class ModuleTreeModel : public QAbstractItemModel {
     kIntensity,
     kShare,
     kWeights,
+    kBehaviour,   // elimination candidates: zero-like / identity-like (runs recorded with --activations)
     kStatus,      // diff mode only from here
     kDeltaTime,
     kDeltaFlops,

@@ -36,6 +36,7 @@ StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& pr
     // The timeline index only reads the records: build it beside the summary.
     if (i == 0) timeline = QtConcurrent::run([run] { return TimelineIndex::build(run->data); });
     run->summary = summarize(run->data);
+    run->candidates = find_candidates(run->data, run->summary);
     runs[i] = run;
   }
   FS_RETURN_IF_ERROR(step(0.95, QStringLiteral("Building views")));

@@ -10,10 +10,18 @@ QString Session::title() const {
   return t;
 }
 
+const Candidate* LoadedRun::candidate(const std::string& module_path) const {
+  for (const auto& c : candidates.candidates) {
+    if (c.path == module_path) return &c;
+  }
+  return nullptr;
+}
+
 std::shared_ptr<const LoadedRun> make_loaded_run(QString path, RunData data) {
   auto run = std::make_shared<LoadedRun>();
   run->path = std::move(path);
   run->summary = summarize(data);
+  run->candidates = find_candidates(data, run->summary);
   run->data = std::move(data);
   return run;
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/activations/candidates.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 #include "gui/models/graph_layout.h"
@@ -23,6 +24,10 @@ struct LoadedRun {
   QString graph_note;  // why the run has no computation graph, when it has none
   RunData data;
   RunSummary summary;
+  CandidateReport candidates;  // elimination candidates (needs a run recorded with --activations)
+
+  // The candidate entry of a module path, or null.
+  const Candidate* candidate(const std::string& path) const;
 };
 
 struct Session {

@@ -112,3 +112,42 @@ TEST(ModuleTreeModel, SortsByTheNumberNotTheText) {
 
 }  // namespace
 }  // namespace flopscope::gui::testing
+
+namespace flopscope::gui::testing {
+namespace {
+
+TEST(ModuleTreeModel, BehavesAsColumnShowsEliminationCandidates) {
+  RunData run = sonnet_run({Variant::kV1});
+  // Activation statistics as `profile --activations` records them: the bias modules output ~1e-7, the
+  // projections order-one values.
+  for (const auto& m : run.modules) {
+    bool bias = m.path.ends_with("position_adaptive_bias");
+    if (!bias && !m.path.ends_with("q_proj")) continue;
+    for (int it = 0; it < 3; ++it) {
+      ActivationRecord a;
+      a.module_id = m.id;
+      a.iteration = it;
+      a.numel = 4096;
+      a.out_l2 = bias ? 64 * 1e-7 : 64.0;
+      run.activations.push_back(a);
+    }
+  }
+  ModuleTreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setSession(make_session(make_loaded_run(QStringLiteral("v1.db"), std::move(run)), nullptr));
+  EXPECT_EQ(model.headerData(ModuleTreeModel::kBehaviour, Qt::Horizontal).toString(), QStringLiteral("Behaves as"));
+  QModelIndex pab = model.indexForPath(QStringLiteral("layers.0.attn.position_adaptive_bias"));
+  ASSERT_TRUE(pab.isValid());
+  EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kBehaviour).data().toString(),
+            QStringLiteral("zero-like (3 of 3 calls)"));
+  QModelIndex q = model.indexForPath(QStringLiteral("layers.0.attn.q_proj"));
+  ASSERT_TRUE(q.isValid());
+  EXPECT_TRUE(q.siblingAtColumn(ModuleTreeModel::kBehaviour).data().toString().isEmpty());
+  // Without activation statistics the column stays empty.
+  model.setSession(fixture_session(Variant::kV1));
+  pab = model.indexForPath(QStringLiteral("layers.0.attn.position_adaptive_bias"));
+  EXPECT_TRUE(pab.siblingAtColumn(ModuleTreeModel::kBehaviour).data().toString().isEmpty());
+}
+
+}  // namespace
+}  // namespace flopscope::gui::testing
