@@ -77,6 +77,17 @@ std::string scalar_text(const c10::IValue& v) {
     }
     return s + "]";
   }
+  if (v.isDoubleList()) {
+    std::ostringstream s;
+    s << "[";
+    bool first = true;
+    for (double x : v.toDoubleVector()) {
+      s << (first ? "" : ", ") << x;
+      first = false;
+    }
+    s << "]";
+    return s.str();
+  }
   if (v.isString()) return std::string(v.toStringRef());
   if (v.isDevice()) return v.toDevice().str();
   return "";
@@ -91,6 +102,23 @@ OpArg to_arg(const c10::IValue& v) {
       a.dtype = normalize_dtype(c10::toString(t.scalar_type()));
       a.shape.assign(t.sizes().begin(), t.sizes().end());
     }
+    return a;
+  }
+  if (v.isTensorList()) {
+    // Tensor[] (cat, stack, einsum operands): nested shapes and the element type, as Kineto records them.
+    a.value = "[";
+    bool first = true;
+    for (const at::Tensor& t : v.toTensorList().vec()) {
+      if (!t.defined()) continue;
+      if (a.dtype.empty()) a.dtype = normalize_dtype(c10::toString(t.scalar_type()));
+      a.value += first ? "[" : ", [";
+      first = false;
+      for (std::size_t d = 0; d < static_cast<std::size_t>(t.dim()); ++d) {
+        a.value += (d ? ", " : "") + std::to_string(t.size(static_cast<std::int64_t>(d)));
+      }
+      a.value += "]";
+    }
+    a.value += "]";
     return a;
   }
   if (v.isScalar()) a.dtype = v.isDouble() ? "Scalar" : v.isBool() ? "bool" : "int";
