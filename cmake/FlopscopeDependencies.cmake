@@ -50,6 +50,10 @@ if(FLOPSCOPE_WITH_GRAPHVIZ)
   endif()
 endif()
 
+# Python with torch (Debian's python3-torch), used to generate the sample models and test models.
+set(FLOPSCOPE_SAMPLE_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with torch, used to generate sample models")
+set(FLOPSCOPE_SAMPLES_DIR ${PROJECT_BINARY_DIR}/samples CACHE INTERNAL "Where the sample models are generated")
+
 find_package(GTest QUIET)
 find_package(benchmark QUIET)
 
