@@ -157,7 +157,7 @@ void MainWindow::setSession(SessionPtr session) {
   for (const auto* run : {session_->a.get(), session_->b.get()}) {
     if (!run) continue;
     for (const auto& qi : run->summary.quality) {
-      issues += qi.count;
+      if (qi.severity != Severity::kInfo) issues += qi.count;  // info rows are notes, not problems
       lines << QStringLiteral("%1: %2 \u00d7%3 (%4) %5")
                    .arg(QFileInfo(run->path).fileName(), QString::fromStdString(qi.what))
                    .arg(qi.count)
