@@ -27,14 +27,14 @@ double percentile_sorted(std::span<const double> sorted, double q);
 struct MedianDifference {
   double median_a = 0;
   double median_b = 0;
-  double diff = 0;      // median_b - median_a
-  double ci_low = 0;    // 95% bootstrap interval of the difference
+  double diff = 0;    // median_b - median_a
+  double ci_low = 0;  // 95% bootstrap interval of the difference
   double ci_high = 0;
   bool significant = false;  // the interval excludes 0
 };
 
 // Deterministic (seeded) percentile bootstrap over iterations.
-MedianDifference median_difference(std::span<const double> a, std::span<const double> b,
-                                   int resamples = 2000, std::uint64_t seed = 42);
+MedianDifference median_difference(std::span<const double> a, std::span<const double> b, int resamples = 2000,
+                                   std::uint64_t seed = 42);
 
 }  // namespace flopscope

@@ -204,7 +204,8 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       first = false;
       prev_iter = run.ops[i].iteration;
       chain.clear();
-      for (int m = module_index(run.ops[i].module_id); m >= 0; m = s.modules[static_cast<std::size_t>(m)].parent) {
+      for (int m = module_index(run.ops[i].module_id); m >= 0;
+           m = s.modules[static_cast<std::size_t>(m)].parent) {
         chain.push_back(m);
       }
       std::reverse(chain.begin(), chain.end());
@@ -323,7 +324,8 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
               [](const CoverageGap& a, const CoverageGap& b) { return a.time_ns > b.time_ns; });
     s.quality = run.quality;
     if (gap_ops > 0) {
-      s.quality.push_back({"ops without a FLOPs formula (FLOPs unknown, not zero)", gap_ops, Severity::kWarning,
+      s.quality.push_back({"ops without a FLOPs formula (FLOPs unknown, not zero)", gap_ops,
+                           Severity::kWarning,
                            std::to_string(gaps.size()) + " distinct op names; see the coverage section"});
     }
     if (s.has_kernels && s.attribution.kernels_with_module < s.attribution.kernels) {

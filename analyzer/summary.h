@@ -32,10 +32,10 @@ struct ModuleSummary {
   Id module_id = kNoId;
   std::string path;  // "" for the root
   std::string type;
-  int depth = 0;                 // root 0
-  int parent = -1;               // index into RunSummary::modules
-  std::vector<int> children;     // indices, in module order
-  double calls = 0;              // calls per iteration (contiguous spans of its ops)
+  int depth = 0;              // root 0
+  int parent = -1;            // index into RunSummary::modules
+  std::vector<int> children;  // indices, in module order
+  double calls = 0;           // calls per iteration (contiguous spans of its ops)
   Cost self;
   Cost inclusive;
   // Host op time per iteration (sum of outermost op durations), self and inclusive, over iterations.
@@ -60,9 +60,9 @@ struct OpSummary {
 // Ops that carry FLOPs nobody counted: no formula and no counted descendant.
 struct CoverageGap {
   std::string name;
-  std::int64_t count = 0;     // over the whole run
-  double time_ns = 0;         // inclusive time over the whole run
-  double share_of_time = 0;   // of all outermost-op time
+  std::int64_t count = 0;    // over the whole run
+  double time_ns = 0;        // inclusive time over the whole run
+  double share_of_time = 0;  // of all outermost-op time
 };
 
 struct AttributionStats {

@@ -16,6 +16,8 @@ int report_error(const Status& status) {
   return kExitUsage;
 }
 
-bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
+bool stdout_is_terminal() {
+  return ::isatty(STDOUT_FILENO) == 1;
+}
 
 }  // namespace flopscope::cli

@@ -51,6 +51,6 @@ bool stdout_is_terminal();
 
 }  // namespace flopscope::cli
 
-#define FLOPSCOPE_REGISTER_COMMAND(Class, name, description, order)                         \
-  static ::flopscope::cli::CommandRegistrar FS_CONCAT(fs_registrar_, __LINE__)(             \
+#define FLOPSCOPE_REGISTER_COMMAND(Class, name, description, order)             \
+  static ::flopscope::cli::CommandRegistrar FS_CONCAT(fs_registrar_, __LINE__)( \
       name, description, order, [] { return std::unique_ptr<::flopscope::cli::Command>(new Class()); })

@@ -8,8 +8,9 @@
 
 int main(int argc, char** argv) {
   using namespace flopscope::cli;
-  CLI::App app{"flopscope: per-module FLOPs, bytes and time for deep-learning inference, and diffs of model versions",
-               "flopscope"};
+  CLI::App app{
+      "flopscope: per-module FLOPs, bytes and time for deep-learning inference, and diffs of model versions",
+      "flopscope"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("flopscope ") + FLOPSCOPE_VERSION_STRING);
   bool no_progress = false;

@@ -7,7 +7,9 @@
 
 namespace flopscope::cli {
 
-StatusOr<RunData> open_run(const std::string& path) { return load_run(path); }
+StatusOr<RunData> open_run(const std::string& path) {
+  return load_run(path);
+}
 
 Status emit_output(const std::string& path, const std::string& text, bool overwrite) {
   if (path.empty() || path == "-") {

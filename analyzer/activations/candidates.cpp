@@ -15,15 +15,19 @@ double median(std::vector<double> v) {
 }
 
 bool is_descendant(const std::string& path, const std::string& ancestor) {
-  return ancestor.empty() || (path.size() > ancestor.size() && path.compare(0, ancestor.size(), ancestor) == 0 &&
-                              path[ancestor.size()] == '.');
+  return ancestor.empty() ||
+         (path.size() > ancestor.size() && path.compare(0, ancestor.size(), ancestor) == 0 &&
+          path[ancestor.size()] == '.');
 }
 
 }  // namespace
 
-const char* to_string(CandidateKind kind) { return kind == CandidateKind::kZeroLike ? "zero-like" : "identity-like"; }
+const char* to_string(CandidateKind kind) {
+  return kind == CandidateKind::kZeroLike ? "zero-like" : "identity-like";
+}
 
-CandidateReport find_candidates(const RunData& run, const RunSummary& summary, const CandidateOptions& options) {
+CandidateReport find_candidates(const RunData& run, const RunSummary& summary,
+                                const CandidateOptions& options) {
   CandidateReport report;
   report.options = options;
   report.has_activations = !run.activations.empty();
@@ -56,7 +60,7 @@ CandidateReport find_candidates(const RunData& run, const RunSummary& summary, c
         bool applicable = kind == CandidateKind::kZeroLike || a->has_rel_change;
         if (!applicable) continue;
         bool held = kind == CandidateKind::kZeroLike ? a->out_rms() < options.zero_threshold
-                                                      : a->rel_change < options.identity_threshold;
+                                                     : a->rel_change < options.identity_threshold;
         ++c.calls;
         c.held += held ? 1 : 0;
         auto& t = per_tag[a->input_tag];
@@ -88,7 +92,10 @@ CandidateReport find_candidates(const RunData& run, const RunSummary& summary, c
         c.weight_max_abs = std::max(c.weight_max_abs, p.max_abs);
         all_zero = all_zero && p.max_abs == 0;
       }
-      c.weight_status = !any ? "none" : all_zero ? "ZEROED" : c.weight_max_abs < options.tiny_weight ? "tiny" : "ACTIVE";
+      c.weight_status = !any                                     ? "none"
+                        : all_zero                               ? "ZEROED"
+                        : c.weight_max_abs < options.tiny_weight ? "tiny"
+                                                                 : "ACTIVE";
       found.push_back(std::move(c));
       break;  // zero-like wins over identity-like for the same module
     }

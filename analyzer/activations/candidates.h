@@ -61,6 +61,7 @@ struct CandidateReport {
   std::vector<std::string> input_sets;
 };
 
-CandidateReport find_candidates(const RunData& run, const RunSummary& summary, const CandidateOptions& options = {});
+CandidateReport find_candidates(const RunData& run, const RunSummary& summary,
+                                const CandidateOptions& options = {});
 
 }  // namespace flopscope

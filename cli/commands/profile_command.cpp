@@ -20,19 +20,23 @@ class ProfileCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
     app.add_option("model", options_.model_path, "TorchScript model (torch.jit.save output)")->required();
-    app.add_option("--input", specs_,
-                   "Input spec, one per forward() argument: DTYPE[D0,D1,...][@LOW:HIGH], e.g. float32[1,3,224,224], "
-                   "int64[1,4096]@0:32000 (integers default to [0,100))");
-    app.add_option("--inputs", inputs_dir_,
-                   "Directory of request files (.npy arrays or .txt token ids); files in DIR/<set>/ are tagged <set>");
+    app.add_option(
+        "--input", specs_,
+        "Input spec, one per forward() argument: DTYPE[D0,D1,...][@LOW:HIGH], e.g. float32[1,3,224,224], "
+        "int64[1,4096]@0:32000 (integers default to [0,100))");
+    app.add_option(
+        "--inputs", inputs_dir_,
+        "Directory of request files (.npy arrays or .txt token ids); files in DIR/<set>/ are tagged <set>");
     app.add_option("--input-file", input_files_, "A request file (.npy or .txt); repeatable");
     app.add_flag("--activations", options_.activations,
                  "Record per module call output statistics (norm, max |x|, zeros, change vs input) for "
                  "`report --candidates`; costs extra time, reported at the end");
-    iters_option_ = app.add_option("--iters", options_.iterations,
-                   "Measured iterations (default 10; with request files: passes over the set, default 1)");
+    iters_option_ = app.add_option(
+        "--iters", options_.iterations,
+        "Measured iterations (default 10; with request files: passes over the set, default 1)");
     app.add_option("--warmup", options_.warmup, "Warmup iterations, not recorded (default 2)");
-    app.add_option("--device", options_.device, "cpu (default) or cuda (needs a LibTorch with CUDA; see docs/gpu.md)")
+    app.add_option("--device", options_.device,
+                   "cpu (default) or cuda (needs a LibTorch with CUDA; see docs/gpu.md)")
         ->check(CLI::IsMember({"cpu", "cuda"}));
     app.add_option("--threads", options_.threads, "Intra-op threads (default: one per CPU core)");
     app.add_option("--seed", options_.seed, "Seed for the random inputs (default 0)");
@@ -58,10 +62,12 @@ class ProfileCommand final : public Command {
       options_.requests.push_back(std::move(*file));
     }
     if (options_.inputs.empty() && options_.requests.empty()) {
-      return report_error(InvalidArgument("give the model's inputs: --input SPEC, --inputs DIR or --input-file FILE"));
+      return report_error(
+          InvalidArgument("give the model's inputs: --input SPEC, --inputs DIR or --input-file FILE"));
     }
     if (!options_.inputs.empty() && !options_.requests.empty()) {
-      return report_error(InvalidArgument("--input (random inputs) and --inputs/--input-file (request files) exclude each other"));
+      return report_error(InvalidArgument(
+          "--input (random inputs) and --inputs/--input-file (request files) exclude each other"));
     }
     if (!options_.requests.empty() && !iters_given_) options_.iterations = 1;
     if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
@@ -69,7 +75,8 @@ class ProfileCommand final : public Command {
     options_.command_line = "flopscope profile " + options_.model_path;
     for (const auto& s : specs_) options_.command_line += " --input " + s;
 
-    Progress progress("profiling " + options_.model_path, static_cast<std::uint64_t>(options_.warmup + options_.iterations));
+    Progress progress("profiling " + options_.model_path,
+                      static_cast<std::uint64_t>(options_.warmup + options_.iterations));
     options_.on_iteration = [&](int done, int) { progress.update(static_cast<std::uint64_t>(done)); };
     StatusOr<TorchProfile> profile = profile_torchscript(options_);
     progress.finish();
@@ -79,10 +86,11 @@ class ProfileCommand final : public Command {
     if (options_.activations) {
       double forward_ns = 0;
       for (double t : profile->iteration_wall_ns) forward_ns += t;
-      std::string cost = fmt::format("{:.1f} ms computing statistics of {} module calls, {:.1f}% of the measured "
-                                     "forward time",
-                                     profile->activation_cost_ns / 1e6, run.activations.size(),
-                                     forward_ns > 0 ? 100 * profile->activation_cost_ns / forward_ns : 0.0);
+      std::string cost = fmt::format(
+          "{:.1f} ms computing statistics of {} module calls, {:.1f}% of the measured "
+          "forward time",
+          profile->activation_cost_ns / 1e6, run.activations.size(),
+          forward_ns > 0 ? 100 * profile->activation_cost_ns / forward_ns : 0.0);
       run.quality.push_back({"module calls with activation statistics (--activations)",
                              static_cast<std::int64_t>(run.activations.size()), Severity::kInfo, cost});
       std::fprintf(stderr, "flopscope: --activations: %s\n", cost.c_str());
@@ -93,7 +101,8 @@ class ProfileCommand final : public Command {
       run.graph_nodes = std::move(graph->nodes);
       run.graph_edges = std::move(graph->edges);
     } else {
-      run.quality.push_back({"computation graph not extracted", 1, Severity::kWarning, graph.status().message()});
+      run.quality.push_back(
+          {"computation graph not extracted", 1, Severity::kWarning, graph.status().message()});
     }
 
     StatusOr<std::unique_ptr<RunSink>> sink = create_run_database(output_, force_);
@@ -125,7 +134,8 @@ const bool kDiffProfilerInstalled = [] {
     o.warmup = r.warmup;
     o.tool_version = FLOPSCOPE_VERSION_STRING;
     FS_ASSIGN_OR_RETURN(o.inputs, parse_input_specs(r.input_specs));
-    if (o.inputs.empty()) return InvalidArgument(r.model_path + ": a model needs --input specs to be profiled");
+    if (o.inputs.empty())
+      return InvalidArgument(r.model_path + ": a model needs --input specs to be profiled");
     FS_ASSIGN_OR_RETURN(TorchProfile p, profile_torchscript(o));
     assign_op_costs(p.run.ops);
     return std::move(p.run);
@@ -135,6 +145,7 @@ const bool kDiffProfilerInstalled = [] {
 
 }  // namespace
 
-FLOPSCOPE_REGISTER_COMMAND(ProfileCommand, "profile", "Profile a TorchScript model on the CPU into a run database", 10);
+FLOPSCOPE_REGISTER_COMMAND(ProfileCommand, "profile",
+                           "Profile a TorchScript model on the CPU into a run database", 10);
 
 }  // namespace flopscope::cli

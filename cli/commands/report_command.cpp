@@ -22,8 +22,9 @@ class ReportCommand final : public Command {
         ->check(CLI::IsMember({"table", "md", "json", "csv"}));
     app.add_option("--top", options_.top_ops, "Number of top ops listed (default 15)");
     app.add_flag("--coverage", options_.full_coverage, "List every op without a FLOPs formula");
-    app.add_flag("--candidates", candidates_,
-                 "List elimination candidates: modules that behave as zero or identity (needs profile --activations)");
+    app.add_flag(
+        "--candidates", candidates_,
+        "List elimination candidates: modules that behave as zero or identity (needs profile --activations)");
     app.add_option("--zero-threshold", candidate_options_.zero_threshold,
                    "A call behaves as zero when its output RMS is below this (default 1e-5)");
     app.add_option("--identity-threshold", candidate_options_.identity_threshold,

@@ -17,9 +17,10 @@ std::string by_set(const Candidate& c) {
 }
 
 std::string thresholds(const CandidateOptions& o) {
-  return fmt::format("zero-like: output RMS < {:g}; identity-like: ||y-x||/||x|| < {:g}; listed when it held in >= {} "
-                     "of calls",
-                     o.zero_threshold, o.identity_threshold, percent_text(o.min_share_of_calls));
+  return fmt::format(
+      "zero-like: output RMS < {:g}; identity-like: ||y-x||/||x|| < {:g}; listed when it held in >= {} "
+      "of calls",
+      o.zero_threshold, o.identity_threshold, percent_text(o.min_share_of_calls));
 }
 
 }  // namespace
@@ -32,30 +33,34 @@ std::string render_candidates_table(const CandidateReport& r) {
   out += "  " + thresholds(r.options) + "\n";
   if (r.candidates.empty()) return out + "  no module behaves as zero or identity on these requests\n";
   for (const auto& c : r.candidates) {
-    out += fmt::format("  {} ({}) {}: held in {} of {} calls ({}); median output RMS {:.3g}{}\n", c.path, c.type,
-                       to_string(c.kind), c.held, c.calls, percent_text(c.share_held), c.median_out_rms,
-                       c.kind == CandidateKind::kIdentityLike ? fmt::format(", median change {:.3g}", c.median_rel_change)
-                                                               : "");
-    out += fmt::format("    costs per iteration {} ({} of FLOPs), {} ({} of bytes), {} P50 ({} of time); weights {}{}\n",
-                       flops_text(c.flops), percent_text(c.share_flops), bytes_text(c.bytes),
-                       percent_text(c.share_bytes), time_text(c.time_p50_ns), percent_text(c.share_time),
-                       c.weight_status, c.weight_status == "none" ? "" : fmt::format(" (max |w| {:.3g})", c.weight_max_abs));
-    out += fmt::format("    removing it would save {} FLOPs, {} and about {} per iteration; by input set: {}\n",
-                       si(c.flops, ""), bytes_text(c.bytes), time_text(c.time_p50_ns), by_set(c));
+    out += fmt::format(
+        "  {} ({}) {}: held in {} of {} calls ({}); median output RMS {:.3g}{}\n", c.path, c.type,
+        to_string(c.kind), c.held, c.calls, percent_text(c.share_held), c.median_out_rms,
+        c.kind == CandidateKind::kIdentityLike ? fmt::format(", median change {:.3g}", c.median_rel_change)
+                                               : "");
+    out += fmt::format(
+        "    costs per iteration {} ({} of FLOPs), {} ({} of bytes), {} P50 ({} of time); weights {}{}\n",
+        flops_text(c.flops), percent_text(c.share_flops), bytes_text(c.bytes), percent_text(c.share_bytes),
+        time_text(c.time_p50_ns), percent_text(c.share_time), c.weight_status,
+        c.weight_status == "none" ? "" : fmt::format(" (max |w| {:.3g})", c.weight_max_abs));
+    out +=
+        fmt::format("    removing it would save {} FLOPs, {} and about {} per iteration; by input set: {}\n",
+                    si(c.flops, ""), bytes_text(c.bytes), time_text(c.time_p50_ns), by_set(c));
   }
   return out;
 }
 
 std::string render_candidates_markdown(const CandidateReport& r) {
   std::string out = "\n### Elimination candidates\n\n";
-  if (!r.has_activations) return out + "No activation statistics in this run: profile with `--activations`.\n";
+  if (!r.has_activations)
+    return out + "No activation statistics in this run: profile with `--activations`.\n";
   out += thresholds(r.options) + ".\n\n";
   if (r.candidates.empty()) return out + "No module behaves as zero or identity on these requests.\n";
   out += "| module | behaves as | held | FLOPs | bytes | time P50 | time % | weights | by input set |\n";
   out += "|---|---|---:|---:|---:|---:|---:|---|---|\n";
   for (const auto& c : r.candidates) {
-    out += fmt::format("| `{}` | {} | {}/{} | {} | {} | {} | {} | {} | {} |\n", c.path, to_string(c.kind), c.held,
-                       c.calls, flops_text(c.flops), bytes_text(c.bytes), time_text(c.time_p50_ns),
+    out += fmt::format("| `{}` | {} | {}/{} | {} | {} | {} | {} | {} | {} |\n", c.path, to_string(c.kind),
+                       c.held, c.calls, flops_text(c.flops), bytes_text(c.bytes), time_text(c.time_p50_ns),
                        percent_text(c.share_time), c.weight_status, by_set(c));
   }
   return out;
@@ -65,7 +70,8 @@ nlohmann::ordered_json candidates_json(const CandidateReport& r) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& c : r.candidates) {
     nlohmann::ordered_json sets = nlohmann::ordered_json::array();
-    for (const auto& v : c.by_input_set) sets.push_back({{"tag", v.tag}, {"calls", v.calls}, {"held", v.held}});
+    for (const auto& v : c.by_input_set)
+      sets.push_back({{"tag", v.tag}, {"calls", v.calls}, {"held", v.held}});
     list.push_back({{"path", c.path},
                     {"type", c.type},
                     {"kind", to_string(c.kind)},

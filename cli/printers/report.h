@@ -14,7 +14,7 @@ inline constexpr int kReportJsonVersion = 1;
 enum class SortKey { kModel, kFlops, kTime, kBytes };
 
 struct ReportOptions {
-  int depth = -1;             // deepest module level shown; -1: all
+  int depth = -1;  // deepest module level shown; -1: all
   SortKey sort = SortKey::kModel;
   std::size_t top_ops = 15;
   bool full_coverage = false;  // list every op name without a formula (else the top 10)

@@ -8,10 +8,14 @@ std::vector<int> module_order(const RunSummary& s, const ReportOptions& o) {
   auto key = [&](int i) {
     const auto& m = s.modules[static_cast<std::size_t>(i)];
     switch (o.sort) {
-      case SortKey::kFlops: return m.inclusive.flops;
-      case SortKey::kTime: return s.has_kernels ? m.gpu_time.p50 : m.inclusive_time.p50;
-      case SortKey::kBytes: return m.inclusive.bytes();
-      case SortKey::kModel: break;
+      case SortKey::kFlops:
+        return m.inclusive.flops;
+      case SortKey::kTime:
+        return s.has_kernels ? m.gpu_time.p50 : m.inclusive_time.p50;
+      case SortKey::kBytes:
+        return m.inclusive.bytes();
+      case SortKey::kModel:
+        break;
     }
     return 0.0;
   };

@@ -8,14 +8,10 @@ namespace {
 using nlohmann::ordered_json;
 
 ordered_json cost_json(const Cost& c) {
-  return {{"flops", c.flops},
-          {"macs", c.macs},
-          {"bytes_read", c.bytes_read},
-          {"bytes_written", c.bytes_written},
-          {"intensity", c.intensity()},
-          {"measured_flops", c.measured_flops},
-          {"dram_bytes", c.dram_bytes},
-          {"ops", c.ops},
+  return {{"flops", c.flops},           {"macs", c.macs},
+          {"bytes_read", c.bytes_read}, {"bytes_written", c.bytes_written},
+          {"intensity", c.intensity()}, {"measured_flops", c.measured_flops},
+          {"dram_bytes", c.dram_bytes}, {"ops", c.ops},
           {"kernels", c.kernels}};
 }
 
@@ -36,12 +32,18 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
   ordered_json j;
   j["schema"] = "flopscope.report";
   j["version"] = kReportJsonVersion;
-  j["run"] = {{"tool_version", i.tool_version},   {"source_kind", to_string(i.source_kind)},
-              {"source_path", i.source_path},     {"source_sha256", i.source_sha256},
-              {"device", i.device},               {"host", i.host},
-              {"input_spec", i.input_spec},       {"iterations", i.iterations},
-              {"warmup", i.warmup},               {"threads", i.threads},
-              {"created_unix_ns", i.created_unix_ns}, {"command_line", i.command_line}};
+  j["run"] = {{"tool_version", i.tool_version},
+              {"source_kind", to_string(i.source_kind)},
+              {"source_path", i.source_path},
+              {"source_sha256", i.source_sha256},
+              {"device", i.device},
+              {"host", i.host},
+              {"input_spec", i.input_spec},
+              {"iterations", i.iterations},
+              {"warmup", i.warmup},
+              {"threads", i.threads},
+              {"created_unix_ns", i.created_unix_ns},
+              {"command_line", i.command_line}};
   j["units"] = {{"flops", "FLOPs per iteration"}, {"bytes", "bytes per iteration"}, {"time", "nanoseconds"}};
   j["iterations"] = s.iterations;
   j["total"] = cost_json(s.total);
@@ -50,18 +52,19 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
 
   ordered_json modules = ordered_json::array();
   for (const auto& m : s.modules) {
-    modules.push_back({{"path", m.path},
-                       {"type", m.type},
-                       {"depth", m.depth},
-                       {"parent", m.parent < 0 ? ordered_json(nullptr)
-                                               : ordered_json(s.modules[static_cast<std::size_t>(m.parent)].path)},
-                       {"calls", m.calls},
-                       {"self", cost_json(m.self)},
-                       {"inclusive", cost_json(m.inclusive)},
-                       {"time_ns", {{"self", stats_json(m.self_time)}, {"inclusive", stats_json(m.inclusive_time)}}},
-                       {"gpu_time_ns", s.has_kernels ? stats_json(m.gpu_time) : ordered_json(nullptr)},
-                       {"share_flops", m.share_flops},
-                       {"share_time", m.share_time}});
+    modules.push_back(
+        {{"path", m.path},
+         {"type", m.type},
+         {"depth", m.depth},
+         {"parent", m.parent < 0 ? ordered_json(nullptr)
+                                 : ordered_json(s.modules[static_cast<std::size_t>(m.parent)].path)},
+         {"calls", m.calls},
+         {"self", cost_json(m.self)},
+         {"inclusive", cost_json(m.inclusive)},
+         {"time_ns", {{"self", stats_json(m.self_time)}, {"inclusive", stats_json(m.inclusive_time)}}},
+         {"gpu_time_ns", s.has_kernels ? stats_json(m.gpu_time) : ordered_json(nullptr)},
+         {"share_flops", m.share_flops},
+         {"share_time", m.share_time}});
   }
   j["modules"] = std::move(modules);
 
@@ -100,9 +103,11 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
 
   ordered_json gaps = ordered_json::array();
   for (const auto& g : s.coverage_gaps) {
-    gaps.push_back({{"name", g.name}, {"count", g.count}, {"time_ns", g.time_ns}, {"share_of_time", g.share_of_time}});
+    gaps.push_back(
+        {{"name", g.name}, {"count", g.count}, {"time_ns", g.time_ns}, {"share_of_time", g.share_of_time}});
   }
-  j["coverage"] = {{"ops_total", s.ops_total}, {"ops_with_formula", s.ops_with_formula}, {"gaps", std::move(gaps)}};
+  j["coverage"] = {
+      {"ops_total", s.ops_total}, {"ops_with_formula", s.ops_with_formula}, {"gaps", std::move(gaps)}};
   const auto& a = s.attribution;
   j["attribution"] = {{"kernels", a.kernels},
                       {"kernels_with_op", a.kernels_with_op},
@@ -111,7 +116,8 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                       {"kernel_time_attributed_ns", a.kernel_time_attributed_ns}};
   ordered_json quality = ordered_json::array();
   for (const auto& q : s.quality) {
-    quality.push_back({{"what", q.what}, {"count", q.count}, {"severity", to_string(q.severity)}, {"detail", q.detail}});
+    quality.push_back(
+        {{"what", q.what}, {"count", q.count}, {"severity", to_string(q.severity)}, {"detail", q.detail}});
   }
   j["data_quality"] = std::move(quality);
   return j.dump(2) + "\n";

@@ -13,14 +13,17 @@ std::string module_label(const ModuleSummary& m) {
   return std::string(static_cast<std::size_t>(2 * m.depth), ' ') + name;
 }
 
-std::string short_hash(const std::string& h) { return h.size() > 12 ? h.substr(0, 12) : h; }
+std::string short_hash(const std::string& h) {
+  return h.size() > 12 ? h.substr(0, 12) : h;
+}
 
 }  // namespace
 
 std::string render_report_table(const RunData& run, const RunSummary& s, const ReportOptions& o) {
   std::string out;
   const RunInfo& i = run.info;
-  out += fmt::format("source     {} ({}, sha256 {})\n", i.source_path, to_string(i.source_kind), short_hash(i.source_sha256));
+  out += fmt::format("source     {} ({}, sha256 {})\n", i.source_path, to_string(i.source_kind),
+                     short_hash(i.source_sha256));
   if (!i.device.empty()) out += fmt::format("device     {}\n", i.device);
   if (!i.input_spec.empty()) out += fmt::format("input      {}\n", i.input_spec);
   out += fmt::format("iterations {} measured", s.iterations);
@@ -29,51 +32,58 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   out += "\n";
   const bool gpu = s.has_kernels;
   const LatencyStats& it = gpu ? s.iteration_gpu_time : s.iteration_time;
-  out += fmt::format("total      {} ({} MACs), {} moved, {:.1f} FLOP/B; {} time per iteration P50 {}  P99 {}\n\n",
-                     flops_text(s.total.flops), si(s.total.macs, ""), bytes_text(s.total.bytes()),
-                     s.total.intensity(), gpu ? "GPU" : "op", time_text(it.p50), time_text(it.p99));
+  out += fmt::format(
+      "total      {} ({} MACs), {} moved, {:.1f} FLOP/B; {} time per iteration P50 {}  P99 {}\n\n",
+      flops_text(s.total.flops), si(s.total.macs, ""), bytes_text(s.total.bytes()), s.total.intensity(),
+      gpu ? "GPU" : "op", time_text(it.p50), time_text(it.p99));
 
   // Module tree.
   std::vector<int> order = module_order(s, o);
   std::size_t name_w = 6;
-  for (int idx : order) name_w = std::max(name_w, module_label(s.modules[static_cast<std::size_t>(idx)]).size());
+  for (int idx : order)
+    name_w = std::max(name_w, module_label(s.modules[static_cast<std::size_t>(idx)]).size());
   name_w = std::min<std::size_t>(name_w, 60);
-  out += fmt::format("{:<{}}  {:<20} {:>6} {:>11} {:>11} {:>10} {:>7} {:>10} {:>10} {:>10} {:>6}\n", "module", name_w,
-                     "type", "calls", "FLOPs", "self FLOPs", "bytes", "FLOP/B", "P50", "P90", "P99", "time%");
+  out += fmt::format("{:<{}}  {:<20} {:>6} {:>11} {:>11} {:>10} {:>7} {:>10} {:>10} {:>10} {:>6}\n", "module",
+                     name_w, "type", "calls", "FLOPs", "self FLOPs", "bytes", "FLOP/B", "P50", "P90", "P99",
+                     "time%");
   for (int idx : order) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
     const LatencyStats& t = gpu ? m.gpu_time : m.inclusive_time;
     std::string type = m.type.size() > 20 ? m.type.substr(0, 19) + "~" : m.type;
     out += fmt::format("{:<{}}  {:<20} {:>6.1f} {:>11} {:>11} {:>10} {:>7.1f} {:>10} {:>10} {:>10} {:>6}\n",
-                       module_label(m), name_w, type, m.calls, si(m.inclusive.flops, ""), si(m.self.flops, ""),
-                       si(m.inclusive.bytes(), ""), m.inclusive.intensity(), time_text(t.p50), time_text(t.p90),
-                       time_text(t.p99), percent_text(m.share_time));
+                       module_label(m), name_w, type, m.calls, si(m.inclusive.flops, ""),
+                       si(m.self.flops, ""), si(m.inclusive.bytes(), ""), m.inclusive.intensity(),
+                       time_text(t.p50), time_text(t.p90), time_text(t.p99), percent_text(m.share_time));
   }
 
   // Top ops.
   if (!s.top_ops.empty()) {
-    out += fmt::format("\ntop ops (per iteration)\n{:<28} {:<44} {:>6} {:>11} {:>11} {:>7}\n", "op", "module", "calls",
-                       "FLOPs", "time", "time%");
+    out += fmt::format("\ntop ops (per iteration)\n{:<28} {:<44} {:>6} {:>11} {:>11} {:>7}\n", "op", "module",
+                       "calls", "FLOPs", "time", "time%");
     double total_t = it.mean > 0 ? it.mean : 0;
     for (std::size_t k = 0; k < std::min(o.top_ops, s.top_ops.size()); ++k) {
       const auto& op = s.top_ops[k];
       std::string mod = op.module_path.empty() ? "(model)" : op.module_path;
       if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
-      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}\n", op.name, mod, op.calls, si(op.flops, ""),
-                         time_text(op.time_ns), gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t));
+      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}\n", op.name, mod, op.calls,
+                         si(op.flops, ""), time_text(op.time_ns),
+                         gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t));
     }
   }
 
   // Coverage.
-  double counted_share = s.ops_total > 0 ? static_cast<double>(s.ops_with_formula) / static_cast<double>(s.ops_total) : 1;
-  out += fmt::format("\nFLOPs coverage: {} of {} ops have a formula or sit inside one ({})\n", s.ops_with_formula,
-                     s.ops_total, percent_text(counted_share));
+  double counted_share =
+      s.ops_total > 0 ? static_cast<double>(s.ops_with_formula) / static_cast<double>(s.ops_total) : 1;
+  out += fmt::format("\nFLOPs coverage: {} of {} ops have a formula or sit inside one ({})\n",
+                     s.ops_with_formula, s.ops_total, percent_text(counted_share));
   if (s.coverage_gaps.empty()) {
     out += "  every op has a FLOPs formula\n";
   } else {
-    out += fmt::format("  ops without a FLOPs formula (their FLOPs are unknown, not zero):\n  {:<40} {:>8} {:>8}\n", "op",
-                       "count", "time%");
-    std::size_t n = o.full_coverage ? s.coverage_gaps.size() : std::min<std::size_t>(10, s.coverage_gaps.size());
+    out += fmt::format(
+        "  ops without a FLOPs formula (their FLOPs are unknown, not zero):\n  {:<40} {:>8} {:>8}\n", "op",
+        "count", "time%");
+    std::size_t n =
+        o.full_coverage ? s.coverage_gaps.size() : std::min<std::size_t>(10, s.coverage_gaps.size());
     for (std::size_t k = 0; k < n; ++k) {
       const auto& g = s.coverage_gaps[k];
       out += fmt::format("  {:<40} {:>8} {:>8}\n", g.name, g.count, percent_text(g.share_of_time));
@@ -84,12 +94,13 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   }
   if (gpu) {
     const auto& a = s.attribution;
-    out += fmt::format("\nkernel attribution: {} kernels, {} linked to an op, {} attributed to a module; "
-                       "{} of {} GPU time attributed ({}), unattributed {}\n",
-                       a.kernels, a.kernels_with_op, a.kernels_with_module, time_text(a.kernel_time_attributed_ns),
-                       time_text(a.kernel_time_ns),
-                       percent_text(a.kernel_time_ns > 0 ? a.kernel_time_attributed_ns / a.kernel_time_ns : 0),
-                       time_text(a.kernel_time_ns - a.kernel_time_attributed_ns));
+    out += fmt::format(
+        "\nkernel attribution: {} kernels, {} linked to an op, {} attributed to a module; "
+        "{} of {} GPU time attributed ({}), unattributed {}\n",
+        a.kernels, a.kernels_with_op, a.kernels_with_module, time_text(a.kernel_time_attributed_ns),
+        time_text(a.kernel_time_ns),
+        percent_text(a.kernel_time_ns > 0 ? a.kernel_time_attributed_ns / a.kernel_time_ns : 0),
+        time_text(a.kernel_time_ns - a.kernel_time_attributed_ns));
   }
   if (!s.quality.empty()) {
     out += "\ndata quality\n";

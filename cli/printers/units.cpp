@@ -18,8 +18,12 @@ std::string si(double value, const char* unit) {
   return fmt::format("{:.3g} {}{}", v, kPrefix[p], unit);
 }
 
-std::string flops_text(double flops) { return si(flops, "FLOPs"); }
-std::string bytes_text(double bytes) { return si(bytes, "B"); }
+std::string flops_text(double flops) {
+  return si(flops, "FLOPs");
+}
+std::string bytes_text(double bytes) {
+  return si(bytes, "B");
+}
 
 std::string time_text(double ns) {
   if (ns >= 1e9) return fmt::format("{:.3f} s", ns / 1e9);
@@ -28,6 +32,8 @@ std::string time_text(double ns) {
   return fmt::format("{:.0f} ns", ns);
 }
 
-std::string percent_text(double fraction) { return fmt::format("{:.1f}%", 100 * fraction); }
+std::string percent_text(double fraction) {
+  return fmt::format("{:.1f}%", 100 * fraction);
+}
 
 }  // namespace flopscope::cli

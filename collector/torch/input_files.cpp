@@ -51,16 +51,19 @@ StatusOr<InputFile> read_npy(const std::string& path, std::string bytes, InputFi
   int major = static_cast<unsigned char>(bytes[6]);
   std::size_t header_len = 0, header_start = 0;
   if (major == 1) {
-    header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
+    header_len = static_cast<unsigned char>(bytes[8]) |
+                 (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
     header_start = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12) return Corrupt(path + ": truncated .npy header");
-    for (int i = 0; i < 4; ++i) header_len |= static_cast<std::size_t>(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
+    for (int i = 0; i < 4; ++i)
+      header_len |= static_cast<std::size_t>(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
     header_start = 12;
   } else {
     return Unsupported(path + ": .npy format version " + std::to_string(major) + " is not supported");
   }
-  if (header_start + header_len > bytes.size()) return Corrupt(path + ": .npy header runs past the end of the file");
+  if (header_start + header_len > bytes.size())
+    return Corrupt(path + ": .npy header runs past the end of the file");
   std::string header = bytes.substr(header_start, header_len);
   f.dtype = dtype_of_descr(dict_value(header, "descr"));
   if (f.dtype.empty()) {
@@ -68,7 +71,8 @@ StatusOr<InputFile> read_npy(const std::string& path, std::string bytes, InputFi
                        "' is not supported (use little-endian float32/64/16, int64/32/16/8, uint8 or bool)");
   }
   if (dict_value(header, "fortran_order").find("True") != std::string::npos) {
-    return Unsupported(path + ": Fortran-ordered .npy arrays are not supported; save with numpy.ascontiguousarray");
+    return Unsupported(path +
+                       ": Fortran-ordered .npy arrays are not supported; save with numpy.ascontiguousarray");
   }
   std::stringstream dims(dict_value(header, "shape"));
   std::string item;
@@ -89,8 +93,8 @@ StatusOr<InputFile> read_npy(const std::string& path, std::string bytes, InputFi
   std::size_t need = static_cast<std::size_t>(numel) * static_cast<std::size_t>(dtype_size(f.dtype));
   std::size_t data_start = header_start + header_len;
   if (bytes.size() - data_start < need) {
-    return Corrupt(path + ": .npy data is shorter than its shape says (" + std::to_string(bytes.size() - data_start) +
-                   " of " + std::to_string(need) + " bytes)");
+    return Corrupt(path + ": .npy data is shorter than its shape says (" +
+                   std::to_string(bytes.size() - data_start) + " of " + std::to_string(need) + " bytes)");
   }
   f.data = bytes.substr(data_start, need);
   return f;
@@ -108,7 +112,8 @@ StatusOr<InputFile> read_tokens(const std::string& path, const std::string& byte
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != word.size()) return InvalidArgument(path + ": '" + word + "' is not a token id (expected integers)");
+    if (used != word.size())
+      return InvalidArgument(path + ": '" + word + "' is not a token id (expected integers)");
     ids.push_back(v);
   }
   if (ids.empty()) return InvalidArgument(path + ": no token ids in the file");
@@ -135,7 +140,8 @@ StatusOr<std::vector<InputFile>> read_input_dir(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return NotFound(dir + ": not a directory");
   std::vector<fs::path> paths;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
     if (ec) return IoError(dir + ": cannot list: " + ec.message());
     auto ext = it->path().extension();
     if (it->is_regular_file() && (ext == ".npy" || ext == ".txt")) paths.push_back(it->path());

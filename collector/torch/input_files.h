@@ -15,7 +15,7 @@ struct InputFile {
   std::string tag;    // the input set: the file's subdirectory under DIR, or its stem for single files
   std::string dtype;  // flopscope dtype name
   std::vector<std::int64_t> shape;
-  std::string data;   // little-endian, C order
+  std::string data;  // little-endian, C order
 };
 
 // Errors name the file: not found, not .npy/.txt, bad header, Fortran order, data shorter than the shape.

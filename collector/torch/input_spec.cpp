@@ -17,8 +17,9 @@ bool parse_i64(std::string_view s, std::int64_t& out) {
 }
 
 Status bad(const std::string& text, const std::string& why) {
-  return InvalidArgument("--input '" + text + "': " + why +
-                         " (expected DTYPE[D0,D1,...][@LOW:HIGH], e.g. float32[1,3,224,224] or int64[1,4096]@0:32000)");
+  return InvalidArgument(
+      "--input '" + text + "': " + why +
+      " (expected DTYPE[D0,D1,...][@LOW:HIGH], e.g. float32[1,3,224,224] or int64[1,4096]@0:32000)");
 }
 
 }  // namespace
@@ -52,7 +53,8 @@ StatusOr<InputSpec> parse_input_spec(const std::string& text) {
     while (!d.empty() && d.front() == ' ') d.remove_prefix(1);
     while (!d.empty() && d.back() == ' ') d.remove_suffix(1);
     std::int64_t v = 0;
-    if (!parse_i64(d, v) || v <= 0) return bad(text, "dimension '" + std::string(d) + "' is not a positive integer");
+    if (!parse_i64(d, v) || v <= 0)
+      return bad(text, "dimension '" + std::string(d) + "' is not a positive integer");
     spec.shape.push_back(v);
     if (comma == std::string_view::npos) break;
     dims.remove_prefix(comma + 1);
@@ -67,7 +69,8 @@ StatusOr<InputSpec> parse_input_spec(const std::string& text) {
         !parse_i64(rest.substr(colon + 1), spec.high) || spec.high <= spec.low) {
       return bad(text, "range must be @LOW:HIGH with LOW < HIGH");
     }
-    if (spec.dtype.find("float") != std::string::npos) return bad(text, "a value range applies to integer inputs only");
+    if (spec.dtype.find("float") != std::string::npos)
+      return bad(text, "a value range applies to integer inputs only");
   }
   if (spec.dtype == "bool") {
     spec.low = 0;

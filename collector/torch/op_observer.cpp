@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <mutex>
 #include <limits>
+#include <mutex>
 #include <sstream>
 #include <unordered_map>
 
@@ -20,7 +20,8 @@ namespace flopscope {
 namespace {
 
 std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
@@ -37,7 +38,7 @@ struct ThreadBuffer {
   std::vector<OpRecord> ops;
   std::vector<std::int32_t> open;  // stack of indices of ops still running
   std::int64_t thread = 0;
-  std::vector<OpenCall> calls;     // open module calls, root-most first
+  std::vector<OpenCall> calls;  // open module calls, root-most first
   std::unordered_map<Id, int> call_counts;
   int call_count_iteration = -1;
 };
@@ -216,31 +217,31 @@ struct OpObserver::State {
   }
 
   ActivationRecord statistics(const OpenCall& c, ThreadBuffer& b) {
-      ActivationRecord a;
-      a.module_id = c.module;
-      a.iteration = c.iteration;
-      if (b.call_count_iteration != c.iteration) {
-        b.call_counts.clear();
-        b.call_count_iteration = c.iteration;
-      }
-      a.call = b.call_counts[c.module]++;
-      a.input_tag = input_tag;
-      // Single-pass reductions on the tensor as it is (float32/64), so no full copy in double.
-      at::Tensor y = c.y.detach();
-      if (y.scalar_type() != at::kFloat && y.scalar_type() != at::kDouble) y = y.to(at::kFloat);
-      a.numel = y.numel();
-      a.out_l2 = at::linalg_vector_norm(y, 2).item<double>();
-      a.out_max_abs = at::linalg_vector_norm(y, std::numeric_limits<double>::infinity()).item<double>();
-      a.out_zero_fraction =
-          1.0 - static_cast<double>(at::count_nonzero(y).item<std::int64_t>()) / static_cast<double>(a.numel);
-      if (c.x.defined() && c.x.sizes() == c.y.sizes()) {
-        at::Tensor x = c.x.detach().to(y.scalar_type());
-        double x_norm = at::linalg_vector_norm(x, 2).item<double>();
-        double diff = at::linalg_vector_norm(y.sub(x), 2).item<double>();
-        a.has_rel_change = true;
-        a.rel_change = x_norm > 0 ? diff / x_norm : (diff > 0 ? std::numeric_limits<double>::infinity() : 0);
-      }
-      return a;
+    ActivationRecord a;
+    a.module_id = c.module;
+    a.iteration = c.iteration;
+    if (b.call_count_iteration != c.iteration) {
+      b.call_counts.clear();
+      b.call_count_iteration = c.iteration;
+    }
+    a.call = b.call_counts[c.module]++;
+    a.input_tag = input_tag;
+    // Single-pass reductions on the tensor as it is (float32/64), so no full copy in double.
+    at::Tensor y = c.y.detach();
+    if (y.scalar_type() != at::kFloat && y.scalar_type() != at::kDouble) y = y.to(at::kFloat);
+    a.numel = y.numel();
+    a.out_l2 = at::linalg_vector_norm(y, 2).item<double>();
+    a.out_max_abs = at::linalg_vector_norm(y, std::numeric_limits<double>::infinity()).item<double>();
+    a.out_zero_fraction =
+        1.0 - static_cast<double>(at::count_nonzero(y).item<std::int64_t>()) / static_cast<double>(a.numel);
+    if (c.x.defined() && c.x.sizes() == c.y.sizes()) {
+      at::Tensor x = c.x.detach().to(y.scalar_type());
+      double x_norm = at::linalg_vector_norm(x, 2).item<double>();
+      double diff = at::linalg_vector_norm(y.sub(x), 2).item<double>();
+      a.has_rel_change = true;
+      a.rel_change = x_norm > 0 ? diff / x_norm : (diff > 0 ? std::numeric_limits<double>::infinity() : 0);
+    }
+    return a;
   }
 
   void close_all_calls() {
@@ -283,7 +284,8 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations) : state_(std::m
       // Close the calls this op is not part of, open the ones it enters (input: its first tensor).
       std::vector<Id> chain = s->tree->chain(op.module_id);
       std::size_t common = 0;
-      while (common < b.calls.size() && common < chain.size() && b.calls[common].module == chain[common]) ++common;
+      while (common < b.calls.size() && common < chain.size() && b.calls[common].module == chain[common])
+        ++common;
       s->close_calls(b, common);
       for (std::size_t k = common; k < chain.size(); ++k) {
         b.calls.push_back({chain[k], op.iteration, first_tensor(inputs), {}});
@@ -312,11 +314,10 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations) : state_(std::m
       }
     }
   };
-  state_->handle = at::addGlobalCallback(
-      at::RecordFunctionCallback(start, end)
-          .needsInputs(true)
-          .needsOutputs(activations)
-          .scopes({at::RecordScope::FUNCTION}));
+  state_->handle = at::addGlobalCallback(at::RecordFunctionCallback(start, end)
+                                             .needsInputs(true)
+                                             .needsOutputs(activations)
+                                             .scopes({at::RecordScope::FUNCTION}));
 }
 
 OpObserver::~OpObserver() {
@@ -336,9 +337,13 @@ void OpObserver::set_input_tag(const std::string& tag) {
   state_->input_tag = tag;
 }
 
-std::vector<ActivationRecord> OpObserver::take_activations() { return std::move(state_->activation_records); }
+std::vector<ActivationRecord> OpObserver::take_activations() {
+  return std::move(state_->activation_records);
+}
 
-double OpObserver::activation_cost_ns() const { return static_cast<double>(state_->activation_ns); }
+double OpObserver::activation_cost_ns() const {
+  return static_cast<double>(state_->activation_ns);
+}
 
 std::vector<OpRecord> OpObserver::finish() {
   if (state_->activations) state_->close_all_calls();
@@ -361,7 +366,8 @@ std::vector<OpRecord> OpObserver::finish() {
     return all[static_cast<std::size_t>(a)].sequence < all[static_cast<std::size_t>(b)].sequence;
   });
   std::vector<Id> new_id(all.size());
-  for (std::size_t k = 0; k < order.size(); ++k) new_id[static_cast<std::size_t>(order[k])] = static_cast<Id>(k);
+  for (std::size_t k = 0; k < order.size(); ++k)
+    new_id[static_cast<std::size_t>(order[k])] = static_cast<Id>(k);
   std::vector<OpRecord> sorted(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) {
     OpRecord& op = all[i];

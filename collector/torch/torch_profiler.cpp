@@ -9,8 +9,8 @@
 
 #include <chrono>
 #include <filesystem>
-#include <thread>
 #include <fstream>
+#include <thread>
 
 #include "collector/torch/op_observer.h"
 #include "db/model/dtype.h"
@@ -52,7 +52,8 @@ StatusOr<torch::jit::Module> load_module(const std::string& path) {
     m.eval();
     return m;
   } catch (const c10::Error& e) {
-    return InvalidArgument(path + ": not a TorchScript archive (expected a file written by torch.jit.save): " +
+    return InvalidArgument(path +
+                           ": not a TorchScript archive (expected a file written by torch.jit.save): " +
                            first_line(e.what_without_backtrace()));
   } catch (const std::exception& e) {
     return InvalidArgument(path + ": cannot load as TorchScript: " + first_line(e.what()));
@@ -97,7 +98,8 @@ std::vector<ParamRecord> param_records(const torch::jit::Module& m, const Module
       at::Tensor d = t.detach().to(torch::kDouble);
       p.l2 = d.norm().item<double>();
       p.max_abs = d.abs().max().item<double>();
-      p.nonzero_fraction = static_cast<double>(d.count_nonzero().item<std::int64_t>()) / static_cast<double>(p.numel);
+      p.nonzero_fraction =
+          static_cast<double>(d.count_nonzero().item<std::int64_t>()) / static_cast<double>(p.numel);
       at::Tensor c = t.detach().contiguous();
       p.sha256 = sha256_hex(std::string_view(static_cast<const char*>(c.data_ptr()), c.nbytes()));
     } else {
@@ -129,7 +131,8 @@ std::vector<c10::IValue> make_inputs(const std::vector<InputSpec>& specs, std::u
     if (at::isFloatingType(type)) {
       inputs.emplace_back(torch::randn(s.shape, torch::TensorOptions().dtype(torch::kFloat)).to(type));
     } else {
-      inputs.emplace_back(torch::randint(s.low, s.high, s.shape, torch::TensorOptions().dtype(torch::kLong)).to(type));
+      inputs.emplace_back(
+          torch::randint(s.low, s.high, s.shape, torch::TensorOptions().dtype(torch::kLong)).to(type));
     }
   }
   return inputs;
@@ -159,11 +162,13 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
   if (o.device != "cpu") {
     if (o.device != "cuda") return InvalidArgument("--device '" + o.device + "': expected cpu or cuda");
     if (!torch::cuda::is_available()) {
-      return Unsupported("--device cuda: this flopscope's LibTorch has no CUDA (Debian's libtorch is CPU-only); to "
-                         "profile on a GPU, run the model under `flopscope exec -o run.db -- python3 your_script.py`");
+      return Unsupported(
+          "--device cuda: this flopscope's LibTorch has no CUDA (Debian's libtorch is CPU-only); to "
+          "profile on a GPU, run the model under `flopscope exec -o run.db -- python3 your_script.py`");
     }
-    return Unsupported("--device cuda: in-process GPU profiling of TorchScript is not built into this flopscope; use "
-                       "`flopscope exec -o run.db -- CMD` (see docs/gpu.md)");
+    return Unsupported(
+        "--device cuda: in-process GPU profiling of TorchScript is not built into this flopscope; use "
+        "`flopscope exec -o run.db -- CMD` (see docs/gpu.md)");
   }
   if (o.warmup < 0) return InvalidArgument("--warmup must not be negative");
   FS_ASSIGN_OR_RETURN(torch::jit::Module m, load_module(o.model_path));
@@ -178,13 +183,17 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
   const std::size_t given = o.requests.empty() ? o.inputs.size() : 1;
   if (given < required || given > expected) {
     std::string names;
-    for (std::size_t i = 1; i < schema.arguments().size(); ++i) names += (i > 1 ? ", " : "") + schema.arguments()[i].name();
-    return InvalidArgument(o.model_path + ": forward(" + names + ") takes " + std::to_string(required) +
-                           (required == expected ? "" : "-" + std::to_string(expected)) + " input(s), but " +
-                           std::to_string(given) + (o.requests.empty() ? " --input spec(s) were given" : " input file per request was given"));
+    for (std::size_t i = 1; i < schema.arguments().size(); ++i)
+      names += (i > 1 ? ", " : "") + schema.arguments()[i].name();
+    return InvalidArgument(
+        o.model_path + ": forward(" + names + ") takes " + std::to_string(required) +
+        (required == expected ? "" : "-" + std::to_string(expected)) + " input(s), but " +
+        std::to_string(given) +
+        (o.requests.empty() ? " --input spec(s) were given" : " input file per request was given"));
   }
   // LibTorch's OpenMP default can be 1 thread; use every core unless told otherwise.
-  at::set_num_threads(o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  at::set_num_threads(o.threads > 0 ? o.threads
+                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
 
   TorchProfile result;
   RunData& run = result.run;
@@ -193,7 +202,8 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
   FS_ASSIGN_OR_RETURN(run.info.source_sha256, sha256_file(o.model_path));
   run.info.device = cpu_model();
   run.info.host = host_name();
-  for (const auto& s : o.inputs) run.info.input_spec += (run.info.input_spec.empty() ? "" : "; ") + s.to_string();
+  for (const auto& s : o.inputs)
+    run.info.input_spec += (run.info.input_spec.empty() ? "" : "; ") + s.to_string();
   if (!o.requests.empty()) {
     run.info.input_spec = std::to_string(o.requests.size()) + " request file(s)";
   }
@@ -202,8 +212,9 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
   run.info.threads = at::get_num_threads();
   run.info.tool_version = o.tool_version;
   run.info.command_line = o.command_line;
-  run.info.created_unix_ns =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  run.info.created_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
   run.modules = module_records(m);
   ModuleTree tree(run.modules);
   run.params = param_records(m, tree);

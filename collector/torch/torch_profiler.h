@@ -26,15 +26,15 @@ struct TorchProfileOptions {
   // single-input model, tagged with its input set; `iterations` passes run over the whole set.
   std::vector<InputFile> requests;
   std::string device = "cpu";  // "cuda" needs a LibTorch built with CUDA (Debian's is CPU-only)
-  bool observe = true;  // false runs the same loop without the op observer (overhead baseline)
-  bool activations = false;  // per module call output statistics (ActivationRecord)
+  bool observe = true;         // false runs the same loop without the op observer (overhead baseline)
+  bool activations = false;    // per module call output statistics (ActivationRecord)
   std::string tool_version;
   std::string command_line;
   std::function<void(int done, int total)> on_iteration;  // progress, warmup included
 };
 
 struct TorchProfile {
-  RunData run;                           // ops carry shapes; FLOPs are assigned by the analyzer
+  RunData run;                            // ops carry shapes; FLOPs are assigned by the analyzer
   std::vector<double> iteration_wall_ns;  // wall time of each measured forward call
   double activation_cost_ns = 0;          // time spent computing activation statistics
 };

@@ -20,7 +20,8 @@ Status check_output_path(const std::string& path, bool overwrite) {
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec)) return NotFound(path + ": directory " + dir.string() + " does not exist");
-  if (::access(dir.c_str(), W_OK) != 0) return IoError(path + ": directory " + dir.string() + " is not writable");
+  if (::access(dir.c_str(), W_OK) != 0)
+    return IoError(path + ": directory " + dir.string() + " is not writable");
   return {};
 }
 
@@ -65,7 +66,9 @@ AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
   return *this;
 }
 
-AtomicFile::~AtomicFile() { discard(); }
+AtomicFile::~AtomicFile() {
+  discard();
+}
 
 void AtomicFile::discard() {
   if (file_ != nullptr) {

@@ -48,7 +48,8 @@ class ModuleTree {
 // dropped.
 std::vector<ModuleFrame> parse_torchscript_hierarchy(const std::vector<std::string>& entries);
 
-// Short class name from a qualified TorchScript name: "__torch__.torch.nn.modules.linear.___torch_mangle_0.Linear"
+// Short class name from a qualified TorchScript name:
+// "__torch__.torch.nn.modules.linear.___torch_mangle_0.Linear"
 // -> "Linear".
 std::string short_type_name(std::string_view qualified);
 

@@ -10,12 +10,16 @@ namespace {
 std::atomic<bool> g_enabled{true};
 }
 
-void Progress::set_globally_enabled(bool on) { g_enabled = on; }
+void Progress::set_globally_enabled(bool on) {
+  g_enabled = on;
+}
 
 Progress::Progress(std::string label, std::uint64_t total)
     : label_(std::move(label)), total_(total), enabled_(g_enabled && ::isatty(STDERR_FILENO) == 1) {}
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+  finish();
+}
 
 void Progress::update(std::uint64_t done) {
   if (!enabled_) return;

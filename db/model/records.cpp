@@ -21,10 +21,18 @@ constexpr const char* kKernelKinds[] = {"kernel", "memcpy", "memset"};
 
 }  // namespace
 
-const char* to_string(SourceKind kind) { return kSourceKinds[static_cast<int>(kind)]; }
-const char* to_string(FlopsSource source) { return kFlopsSources[static_cast<int>(source)]; }
-const char* to_string(Severity severity) { return kSeverities[static_cast<int>(severity)]; }
-const char* to_string(KernelKind kind) { return kKernelKinds[static_cast<int>(kind)]; }
+const char* to_string(SourceKind kind) {
+  return kSourceKinds[static_cast<int>(kind)];
+}
+const char* to_string(FlopsSource source) {
+  return kFlopsSources[static_cast<int>(source)];
+}
+const char* to_string(Severity severity) {
+  return kSeverities[static_cast<int>(severity)];
+}
+const char* to_string(KernelKind kind) {
+  return kKernelKinds[static_cast<int>(kind)];
+}
 
 SourceKind source_kind_from_string(const std::string& s) {
   return from_string(s, kSourceKinds, SourceKind::kUnknown);
@@ -32,7 +40,9 @@ SourceKind source_kind_from_string(const std::string& s) {
 FlopsSource flops_source_from_string(const std::string& s) {
   return from_string(s, kFlopsSources, FlopsSource::kNone);
 }
-Severity severity_from_string(const std::string& s) { return from_string(s, kSeverities, Severity::kInfo); }
+Severity severity_from_string(const std::string& s) {
+  return from_string(s, kSeverities, Severity::kInfo);
+}
 KernelKind kernel_kind_from_string(const std::string& s) {
   return from_string(s, kKernelKinds, KernelKind::kKernel);
 }

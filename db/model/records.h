@@ -51,7 +51,7 @@ struct RunInfo {
   std::string source_sha256;  // hex digest of that file
   std::string device;         // "cpu", "NVIDIA H100 80GB HBM3", ...
   std::string host;
-  std::string input_spec;     // e.g. "int64[1,4096]"; several joined by "; "
+  std::string input_spec;  // e.g. "int64[1,4096]"; several joined by "; "
   int iterations = 0;
   int warmup = 0;
   int threads = 0;
@@ -107,8 +107,8 @@ struct KernelRecord {
   std::array<int, 3> block{0, 0, 0};
   std::int64_t correlation = 0;
   int iteration = 0;
-  Id op_id = kNoId;      // the op that launched it, kNoId when unattributed
-  Id module_id = kNoId;  // the module of that op (or of the enclosing NVTX scope)
+  Id op_id = kNoId;                // the op that launched it, kNoId when unattributed
+  Id module_id = kNoId;            // the module of that op (or of the enclosing NVTX scope)
   std::int64_t graph_id = 0;       // CUDA graph, 0 if none
   std::int64_t graph_node_id = 0;  // CUDA graph node, 0 if none
   // Measured counters; has_counters says whether they were collected for this kernel.
@@ -157,9 +157,9 @@ struct GraphEdge {
 struct ActivationRecord {
   Id module_id = kNoId;
   int iteration = 0;
-  int call = 0;           // call index of this module within the iteration
-  std::string input_tag;  // the input set the request came from ("" for random inputs)
-  std::int64_t numel = 0; // elements of the output
+  int call = 0;            // call index of this module within the iteration
+  std::string input_tag;   // the input set the request came from ("" for random inputs)
+  std::int64_t numel = 0;  // elements of the output
   double out_l2 = 0;
   double out_max_abs = 0;
   double out_zero_fraction = 0;  // exact zeros

@@ -19,7 +19,8 @@ class RunSink {
   virtual Status add_params(std::span<const ParamRecord> params) = 0;
   virtual Status add_graph(std::span<const GraphNode> nodes, std::span<const GraphEdge> edges) = 0;
   virtual Status add_quality(std::span<const QualityIssue> issues) = 0;
-  // Activation statistics (profile --activations). A sink that cannot store them says so; it never drops them.
+  // Activation statistics (profile --activations). A sink that cannot store them says so; it never drops
+  // them.
   virtual Status add_activations(std::span<const ActivationRecord>) {
     return Unsupported("this run sink does not store activation statistics");
   }
@@ -43,7 +44,9 @@ class MemoryRunSink final : public RunSink {
     return append(data_.graph_edges, e);
   }
   Status add_quality(std::span<const QualityIssue> q) override { return append(data_.quality, q); }
-  Status add_activations(std::span<const ActivationRecord> a) override { return append(data_.activations, a); }
+  Status add_activations(std::span<const ActivationRecord> a) override {
+    return append(data_.activations, a);
+  }
   Status finish() override {
     finished_ = true;
     return {};

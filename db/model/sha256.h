@@ -22,7 +22,7 @@ class Sha256 {
   std::string hex_digest();
 
  private:
-  void block(const std::uint8_t* p);                   // portable compression of one block
+  void block(const std::uint8_t* p);                  // portable compression of one block
   void blocks(const std::uint8_t* p, std::size_t n);  // n blocks, SHA extensions when available
   bool hw_;
   std::array<std::uint32_t, 8> h_;

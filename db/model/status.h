@@ -43,20 +43,36 @@ class [[nodiscard]] Status {
   std::string message_;
 };
 
-inline Status InvalidArgument(std::string m) { return {StatusCode::kInvalidArgument, std::move(m)}; }
-inline Status NotFound(std::string m) { return {StatusCode::kNotFound, std::move(m)}; }
-inline Status AlreadyExists(std::string m) { return {StatusCode::kAlreadyExists, std::move(m)}; }
-inline Status IoError(std::string m) { return {StatusCode::kIoError, std::move(m)}; }
-inline Status Corrupt(std::string m) { return {StatusCode::kCorrupt, std::move(m)}; }
-inline Status Unsupported(std::string m) { return {StatusCode::kUnsupported, std::move(m)}; }
-inline Status Unavailable(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }
-inline Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+inline Status InvalidArgument(std::string m) {
+  return {StatusCode::kInvalidArgument, std::move(m)};
+}
+inline Status NotFound(std::string m) {
+  return {StatusCode::kNotFound, std::move(m)};
+}
+inline Status AlreadyExists(std::string m) {
+  return {StatusCode::kAlreadyExists, std::move(m)};
+}
+inline Status IoError(std::string m) {
+  return {StatusCode::kIoError, std::move(m)};
+}
+inline Status Corrupt(std::string m) {
+  return {StatusCode::kCorrupt, std::move(m)};
+}
+inline Status Unsupported(std::string m) {
+  return {StatusCode::kUnsupported, std::move(m)};
+}
+inline Status Unavailable(std::string m) {
+  return {StatusCode::kUnavailable, std::move(m)};
+}
+inline Status Internal(std::string m) {
+  return {StatusCode::kInternal, std::move(m)};
+}
 
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
   StatusOr(Status status) : v_(std::move(status)) { assert(!std::get<Status>(v_).ok()); }  // NOLINT
-  StatusOr(T value) : v_(std::move(value)) {}                                               // NOLINT
+  StatusOr(T value) : v_(std::move(value)) {}                                              // NOLINT
 
   bool ok() const { return std::holds_alternative<T>(v_); }
   Status status() const { return ok() ? Status::Ok() : std::get<Status>(v_); }
@@ -77,10 +93,10 @@ class [[nodiscard]] StatusOr {
 #define FS_CONCAT_INNER(a, b) a##b
 #define FS_CONCAT(a, b) FS_CONCAT_INNER(a, b)
 
-#define FS_RETURN_IF_ERROR(expr)                   \
-  do {                                             \
-    ::flopscope::Status fs_status_ = (expr);       \
-    if (!fs_status_.ok()) return fs_status_;       \
+#define FS_RETURN_IF_ERROR(expr)             \
+  do {                                       \
+    ::flopscope::Status fs_status_ = (expr); \
+    if (!fs_status_.ok()) return fs_status_; \
   } while (false)
 
 #define FS_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \

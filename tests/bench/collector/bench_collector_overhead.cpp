@@ -52,17 +52,17 @@ int main(int argc, char** argv) {
   }
   LatencyStats a = latency_stats(off), b = latency_stats(on), c = latency_stats(act);
   MedianDifference d = median_difference(off, on);
-  std::printf("model %s input %s: %zu ops per iteration, %d rounds x %d iterations each side\n", argv[1], argv[2], ops,
-              rounds, iters);
+  std::printf("model %s input %s: %zu ops per iteration, %d rounds x %d iterations each side\n", argv[1],
+              argv[2], ops, rounds, iters);
   std::printf("  without observer: median %.3f ms (p90 %.3f)\n", a.p50 / 1e6, a.p90 / 1e6);
   std::printf("  with observer:    median %.3f ms (p90 %.3f)\n", b.p50 / 1e6, b.p90 / 1e6);
   std::printf("  ratio with/without: %.4f (overhead %+.2f%%; 95%% CI of the difference %+.3f..%+.3f ms)\n",
               b.p50 / a.p50, 100 * (b.p50 / a.p50 - 1), d.ci_low / 1e6, d.ci_high / 1e6);
-  std::printf("  with --activations: median %.3f ms; ratio to plain profile %.4f, to no observer %.4f\n", c.p50 / 1e6,
-              c.p50 / b.p50, c.p50 / a.p50);
+  std::printf("  with --activations: median %.3f ms; ratio to plain profile %.4f, to no observer %.4f\n",
+              c.p50 / 1e6, c.p50 / b.p50, c.p50 / a.p50);
   double act_total = 0;
   for (double t : act) act_total += t;
-  std::printf("  --activations statistics: %.1f ms in all, %.1f%% of the forward time of those runs\n", stats_ns / 1e6,
-              act_total > 0 ? 100 * stats_ns / act_total : 0.0);
+  std::printf("  --activations statistics: %.1f ms in all, %.1f%% of the forward time of those runs\n",
+              stats_ns / 1e6, act_total > 0 ? 100 * stats_ns / act_total : 0.0);
   return 0;
 }
