@@ -4,6 +4,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "analyzer/iterations.h"
+
 namespace flopscope {
 namespace {
 
@@ -125,13 +127,8 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     return it == index_of.end() ? 0 : it->second;
   };
 
-  // Iterations present in the data, mapped to 0..n-1.
-  std::map<int, int> iter_index;
-  for (const auto& op : run.ops) iter_index.emplace(op.iteration, 0);
-  for (const auto& k : run.kernels) iter_index.emplace(k.iteration, 0);
-  int n_iter = 0;
-  for (auto& [iter, idx] : iter_index) idx = n_iter++;
-  s.iterations = std::max(n_iter, 1);
+  const IterationIndex iter_index(run);
+  s.iterations = iter_index.count();
   const auto n_it = static_cast<std::size_t>(s.iterations);
 
   std::vector<std::vector<double>> self_time(n_mod, std::vector<double>(n_it, 0.0));
@@ -178,7 +175,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       }
     }
     if (op.parent_op_id == kNoId) {
-      self_time[static_cast<std::size_t>(m)][static_cast<std::size_t>(iter_index[op.iteration])] +=
+      self_time[static_cast<std::size_t>(m)][iter_index(op.iteration)] +=
           static_cast<double>(op.duration_ns);
     }
   }
@@ -226,7 +223,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       c.measured_flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
       c.dram_bytes += k.dram_bytes_read + k.dram_bytes_written;
     }
-    gpu_time[static_cast<std::size_t>(m)][static_cast<std::size_t>(iter_index[k.iteration])] +=
+    gpu_time[static_cast<std::size_t>(m)][iter_index(k.iteration)] +=
         static_cast<double>(k.duration_ns);
     auto& a = s.attribution;
     a.kernels += 1;

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "analyzer/diff/compare.h"
+#include "analyzer/iterations.h"
 #include "analyzer/op_groups.h"
 
 namespace flopscope {
@@ -42,14 +43,8 @@ std::uint64_t identity_hash(const OpRecord& op) {
 
 Aggregated aggregate(const RunData& run, const std::vector<PathMap>& maps, bool gpu_time) {
   Aggregated out;
-  std::map<int, int> iters;
-  for (const auto& op : run.ops) iters.emplace(op.iteration, 0);
-  for (const auto& k : run.kernels) iters.emplace(k.iteration, 0);
-  int n = 0;
-  for (auto& [it, idx] : iters) idx = n++;
-  out.iterations = std::max(n, 1);
-  // Dense iteration lookup (iterations are small non-negative ints in practice; fall back to the map).
-  auto iter_index = [&](int it) { return iters.empty() ? 0 : iters.at(it); };
+  const IterationIndex slot(run);
+  out.iterations = slot.count();
 
   std::unordered_map<Id, std::string> path_of;
   for (const auto& m : run.modules) path_of.emplace(m.id, apply_path_maps(maps, m.path));
@@ -85,15 +80,6 @@ Aggregated aggregate(const RunData& run, const std::vector<PathMap>& maps, bool 
   std::unordered_map<std::uint64_t, std::vector<Variant>> variants;
   std::unordered_map<Id, std::size_t> op_row;
   op_row.reserve(run.ops.size());
-  // Iterations are dense small integers in practice; a vector lookup avoids a map search per record.
-  std::vector<int> dense;
-  if (!iters.empty() && iters.begin()->first >= 0 && iters.rbegin()->first < (1 << 20)) {
-    dense.assign(static_cast<std::size_t>(iters.rbegin()->first) + 1, 0);
-    for (auto [it, idx] : iters) dense[static_cast<std::size_t>(it)] = idx;
-  }
-  auto slot = [&](int it) {
-    return static_cast<std::size_t>(dense.empty() ? iter_index(it) : dense[static_cast<std::size_t>(it)]);
-  };
   for (const auto& op : run.ops) {
     std::uint64_t h = identity_hash(op);
     auto& list = variants[h];

@@ -1,0 +1,27 @@
+// The iterations present in a run (ops and kernels), numbered 0..count-1 in order, with an O(1) lookup
+// when iteration numbers are small non-negative integers (they always are in practice).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <vector>
+
+#include "db/model/run_data.h"
+
+namespace flopscope {
+
+class IterationIndex {
+ public:
+  explicit IterationIndex(const RunData& run);
+  // Number of iterations, at least 1 (a run with no records has one, empty, iteration).
+  int count() const { return count_; }
+  // Position of an iteration number among those present; 0 for a number not present.
+  std::size_t operator()(int iteration) const;
+
+ private:
+  std::map<int, int> index_;
+  std::vector<int> dense_;  // index_ as a vector, when iteration numbers allow
+  int count_ = 1;
+};
+
+}  // namespace flopscope
