@@ -10,6 +10,8 @@ packages=(
   libsqlite3-dev sqlite3 nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev libsimdjson-dev
   # CPU collector and sample models
   libtorch-dev python3 python3-torch python3-torchvision
+  # LibTorch calls the system libblas.so.3: OpenBLAS, not the 5-10x slower reference BLAS
+  libopenblas0-pthread
   # graphs
   libgraphviz-dev
   # GUI
@@ -23,14 +25,32 @@ for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   [[ "$status" == "install ok installed" ]] || missing+=("$p")
 done
+sudo=()
+[[ $(id -u) -eq 0 ]] || sudo=(sudo)
+
+# Points libblas.so.3 and liblapack.so.3 at OpenBLAS when an earlier choice (manual mode) kept the
+# reference implementation.
+select_openblas() {
+  local arch name current target
+  arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+  for name in libblas.so.3 liblapack.so.3; do
+    current=$(update-alternatives --query "$name-$arch" 2>/dev/null | sed -n 's/^Value: //p')
+    target=/usr/lib/$arch/openblas-pthread/$name
+    if [[ -e "$target" && "$current" != "$target" ]]; then
+      echo "install-deps: selecting OpenBLAS for $name (was ${current:-none})"
+      "${sudo[@]}" update-alternatives --set "$name-$arch" "$target"
+    fi
+  done
+}
+
 if [[ ${#missing[@]} -eq 0 ]]; then
+  select_openblas
   echo "install-deps: all ${#packages[@]} packages present"
   exit 0
 fi
 
-sudo=()
-[[ $(id -u) -eq 0 ]] || sudo=(sudo)
 echo "install-deps: installing ${#missing[@]} packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -q
 "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+select_openblas

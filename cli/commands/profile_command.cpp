@@ -7,6 +7,7 @@
 #include "analyzer/diff/model_profiler.h"
 #include "analyzer/op_costs.h"
 #include "cli/command.h"
+#include "collector/torch/blas_backend.h"
 #include "collector/torch/torch_profiler.h"
 #include "db/model/atomic_file.h"
 #include "db/model/progress.h"
@@ -83,6 +84,16 @@ class ProfileCommand final : public Command {
     if (!profile.ok()) return report_error(profile.status());
     RunData& run = profile->run;
     assign_op_costs(run.ops);
+    // Which BLAS the timings describe: stored with the run, and a warning for the slow reference BLAS.
+    BlasBackend blas = detect_blas_backend();
+    if (blas.slow_reference) {
+      std::string detail = "LibTorch calls " + blas.detail +
+                           "; GEMM timings are 5-10x those of OpenBLAS (scripts/install-deps.sh selects it)";
+      std::fprintf(stderr, "flopscope: warning: running on the reference BLAS: %s\n", detail.c_str());
+      run.quality.push_back({"reference BLAS in use", 1, Severity::kWarning, detail});
+    } else {
+      run.quality.push_back({"BLAS backend", 1, Severity::kInfo, blas.name + " " + blas.detail});
+    }
     if (options_.activations) {
       double forward_ns = 0;
       for (double t : profile->iteration_wall_ns) forward_ns += t;

@@ -76,6 +76,35 @@ class ProfileReport(CliTestCase):
         counted = sum(g["flops"] * g["calls"] for g in self.report["op_groups"] if g["flops_source"] == "formula")
         self.assertAlmostEqual(self.report["total"]["flops"], counted, delta=1e-6 * counted)
 
+    def test_run_records_openblas(self):
+        # install-deps.sh selects OpenBLAS for libblas.so.3; the reference BLAS makes every timing 5-10x slower.
+        con = sqlite3.connect(self.db)
+        rows = con.execute("SELECT what, detail FROM data_quality WHERE what LIKE '%BLAS%'").fetchall()
+        con.close()
+        self.assertEqual(len(rows), 1, rows)
+        self.assertEqual(rows[0][0], "BLAS backend", rows)
+        self.assertTrue(rows[0][1].startswith("OpenBLAS"), rows)
+
+    def test_reference_blas_is_named_in_a_warning(self):
+        ref = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"
+        if not os.path.exists(ref):
+            self.skipTest("Debian's reference BLAS (libblas3) is not installed")
+        import subprocess
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            os.symlink(ref, os.path.join(d, "libblas.so.3"))
+            db = os.path.join(d, "ref.db")
+            env = dict(os.environ, LD_LIBRARY_PATH=d)
+            proc = subprocess.run([os.environ.get("FLOPSCOPE", "flopscope"), "profile", sample("v1"), "--input",
+                                   "int64[1,16]", "--iters", "1", "--warmup", "0", "-o", db],
+                                  capture_output=True, text=True, env=env, timeout=600)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertIn("warning: running on the reference BLAS", proc.stderr)
+            con = sqlite3.connect(db)
+            rows = con.execute("SELECT severity FROM data_quality WHERE what = 'reference BLAS in use'").fetchall()
+            con.close()
+            self.assertEqual(rows, [("warning",)])
+
     def test_json_shape_matches_golden(self):
         golden_path = os.path.join(SOURCE_DIR, "tests", "cli", "golden", "report_json_shape.txt")
         with open(golden_path) as f:
