@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "gui/models/run_loader.h"
@@ -61,7 +62,26 @@ static void quiet_handler(QtMsgType type, const QMessageLogContext&, const QStri
   if (type == QtCriticalMsg || type == QtFatalMsg) std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
 }
 
+// --help, --version and --screenshot need no window: on a machine without a display they use the
+// offscreen platform instead of aborting in the xcb plugin. An explicit QT_QPA_PLATFORM wins.
+static void use_offscreen_without_display(int argc, char** argv) {
+  if (std::getenv("QT_QPA_PLATFORM") != nullptr) return;
+  const bool has_display = std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
+  for (int i = 1; i < argc; ++i) {
+    const char* a = argv[i];
+    const bool batch = std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0 ||
+                       std::strcmp(a, "--help-all") == 0 || std::strcmp(a, "--version") == 0 ||
+                       std::strcmp(a, "-v") == 0;
+    const bool shot = std::strcmp(a, "--screenshot") == 0 || std::strncmp(a, "--screenshot=", 13) == 0;
+    if (batch || (shot && !has_display)) {
+      setenv("QT_QPA_PLATFORM", "offscreen", 1);
+      return;
+    }
+  }
+}
+
 int main(int argc, char** argv) {
+  use_offscreen_without_display(argc, argv);
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0)
       qInstallMessageHandler(quiet_handler);

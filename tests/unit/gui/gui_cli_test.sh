@@ -14,6 +14,16 @@ done
 "$gui" --screenshot "$out/diff.png" --view diff "$out/v1.db" "$out/v2.db" || fail "screenshot diff"
 [ "$(stat -c %s "$out/diff.png")" -gt 20000 ] || fail "diff.png is suspiciously small"
 
+# No display and no QT_QPA_PLATFORM: --help, --version and --screenshot fall back to offscreen.
+for flag in --help --version; do
+  env -u QT_QPA_PLATFORM -u DISPLAY -u WAYLAND_DISPLAY "$gui" $flag > "$out/flag.txt" 2>&1 \
+    || fail "$flag without a display exited $?: $(cat "$out/flag.txt")"
+  grep -q flopscope-gui "$out/flag.txt" || fail "$flag printed: $(cat "$out/flag.txt")"
+done
+env -u QT_QPA_PLATFORM -u DISPLAY -u WAYLAND_DISPLAY "$gui" --screenshot "$out/nodisplay.png" --view tree \
+  "$out/v1.db" || fail "--screenshot without a display"
+head -c 4 "$out/nodisplay.png" | grep -q PNG || fail "nodisplay.png is not a PNG"
+
 # Bad input: one line naming the file, exit 2, no picture.
 printf 'not a database at all' > "$out/bad.db"
 "$gui" --screenshot "$out/bad.png" --view tree "$out/bad.db" 2> "$out/err.txt"
