@@ -4,7 +4,7 @@
 # Stubs that report the missing component replace the last two when Graphviz or LibTorch is absent.
 set(flopscope_graphs_sources
   graph_model.cpp run_costs.cpp collapse.cpp graph_diff.cpp heat.cpp dot_writer.cpp output_format.cpp
-  profiled_shapes.cpp)
+  profiled_shapes.cpp icicle.cpp icicle_svg.cpp)
 if(NOT FLOPSCOPE_HAVE_GRAPHVIZ)
   list(APPEND flopscope_graphs_sources render_unavailable.cpp)
 endif()
@@ -13,7 +13,7 @@ if(NOT FLOPSCOPE_HAVE_TORCH)
 endif()
 add_library(flopscope_graphs STATIC ${flopscope_graphs_sources})
 target_include_directories(flopscope_graphs PUBLIC ${PROJECT_SOURCE_DIR})
-target_link_libraries(flopscope_graphs PUBLIC flopscope_model flopscope_analyzer PRIVATE flopscope_warnings)
+target_link_libraries(flopscope_graphs PUBLIC flopscope_model flopscope_analyzer PRIVATE fmt::fmt flopscope_warnings)
 
 if(FLOPSCOPE_HAVE_GRAPHVIZ)
   add_library(flopscope_graph_render STATIC graphviz_render.cpp)

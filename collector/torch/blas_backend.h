@@ -8,8 +8,8 @@
 namespace flopscope {
 
 struct BlasBackend {
-  std::string name;     // "OpenBLAS", "reference BLAS" or "unknown"
-  std::string detail;   // OpenBLAS's config string, or the resolved libblas path
+  std::string name;    // "OpenBLAS", "reference BLAS" or "unknown"
+  std::string detail;  // OpenBLAS's config string, or the resolved libblas path
   bool slow_reference = false;
 };
 

@@ -1,5 +1,5 @@
 // flopscope-gui [FILE [FILE2]]: opens one run, or two to compare.
-// flopscope-gui --screenshot OUT.png --view tree|graph|heatmap|timeline|diff FILES...: renders one view to
+// flopscope-gui --screenshot OUT.png --view tree|graph|heatmap|flame|timeline|diff FILES...: renders one view to
 // a PNG and exits (docs, tests); input errors print one line on stderr and exit 2.
 #include <QApplication>
 #include <QCommandLineParser>
@@ -37,7 +37,7 @@ int screenshot(const QCommandLineParser& args, const QStringList& files) {
   window.resize(size);
   window.setSession(*session);
   const QString view = args.value(QStringLiteral("view"));
-  if (!window.showView(view)) return fail(QStringLiteral("unknown view '%1' (tree, graph, heatmap, timeline, diff)").arg(view));
+  if (!window.showView(view)) return fail(QStringLiteral("unknown view '%1' (tree, graph, heatmap, flame, timeline, diff)").arg(view));
   window.show();
   QApplication::processEvents();
   if (args.isSet(QStringLiteral("expect-vanished")) || args.isSet(QStringLiteral("forbid-active"))) {
@@ -90,14 +90,14 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("flopscope-gui"));
   QApplication::setApplicationVersion(QStringLiteral(FLOPSCOPE_GUI_VERSION));
   QCommandLineParser args;
-  args.setApplicationDescription(QStringLiteral("flopscope desktop app: module tree, graph, latency heatmap, "
+  args.setApplicationDescription(QStringLiteral("flopscope desktop app: module tree, graph, latency heatmap, flame graph, "
                                                 "timeline and diff of one or two runs."));
   args.addHelpOption();
   args.addVersionOption();
   args.addPositionalArgument(QStringLiteral("files"), QStringLiteral("one run database or trace, or two to compare"),
                              QStringLiteral("[FILE [FILE2]]"));
   args.addOption({QStringLiteral("screenshot"), QStringLiteral("Render a view to OUT.png and exit."), QStringLiteral("OUT.png")});
-  args.addOption({QStringLiteral("view"), QStringLiteral("View for --screenshot: tree, graph, heatmap, timeline, diff."),
+  args.addOption({QStringLiteral("view"), QStringLiteral("View for --screenshot: tree, graph, heatmap, flame, timeline, diff."),
                   QStringLiteral("VIEW"), QStringLiteral("tree")});
   args.addOption({QStringLiteral("select"), QStringLiteral("Select (and highlight) this module path."), QStringLiteral("PATH")});
   args.addOption({QStringLiteral("size"), QStringLiteral("Window size for --screenshot."), QStringLiteral("WxH")});

@@ -16,6 +16,7 @@
 
 #include "gui/views/diff_page.h"
 #include "gui/views/graph_page.h"
+#include "gui/views/flame_page.h"
 #include "gui/views/heatmap_page.h"
 #include "gui/views/module_tree_page.h"
 #include "gui/views/timeline_page.h"
@@ -37,6 +38,7 @@ MainWindow::MainWindow(QWidget* parent)
       tree_(new ModuleTreePage(this)),
       graph_(new GraphPage(this)),
       heatmap_(new HeatmapPage(this)),
+      flame_(new FlamePage(this)),
       timeline_(new TimelinePage(this)),
       diff_(new DiffPage(this)),
       progress_(new QProgressBar(this)),
@@ -48,6 +50,7 @@ MainWindow::MainWindow(QWidget* parent)
   tabs_->addTab(tree_, tr("Modules"));
   tabs_->addTab(graph_, tr("Graph"));
   tabs_->addTab(heatmap_, tr("Latency heatmap"));
+  tabs_->addTab(flame_, tr("Flame"));
   tabs_->addTab(timeline_, tr("Timeline"));
   tabs_->addTab(diff_, tr("Diff"));
   setCentralWidget(tabs_);
@@ -93,6 +96,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(tree_, &ModuleTreePage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, tree_); });
   connect(graph_, &GraphPage::moduleClicked, this, [this](const QString& p) { selectEverywhere(p, graph_); });
   connect(heatmap_, &HeatmapPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, heatmap_); });
+  connect(flame_, &FlamePage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, flame_); });
   connect(diff_, &DiffPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, diff_); });
   buildMenus();
   resize(1400, 900);
@@ -147,6 +151,7 @@ void MainWindow::setSession(SessionPtr session) {
   tree_->setSession(session_);
   graph_->setSession(session_);
   heatmap_->setSession(session_);
+  flame_->setSession(session_);
   timeline_->setSession(session_);
   diff_->setSession(session_);
   QStringList paths{session_->a->path};
@@ -176,9 +181,9 @@ void MainWindow::setSession(SessionPtr session) {
 }
 
 bool MainWindow::showView(const QString& name) {
-  QWidget* pages[] = {tree_, graph_, heatmap_, timeline_, diff_};
-  const char* const names[] = {"tree", "graph", "heatmap", "timeline", "diff"};
-  for (int i = 0; i < 5; ++i)
+  QWidget* pages[] = {tree_, graph_, heatmap_, flame_, timeline_, diff_};
+  const char* const names[] = {"tree", "graph", "heatmap", "flame", "timeline", "diff"};
+  for (int i = 0; i < 6; ++i)
     if (name == QLatin1String(names[i])) {
       tabs_->setCurrentWidget(pages[i]);
       return true;
@@ -192,6 +197,7 @@ void MainWindow::selectEverywhere(const QString& path, QObject* origin) {
   if (origin != tree_) tree_->selectModule(path);
   graph_->highlightModule(path);
   if (origin != heatmap_) heatmap_->selectModule(path);
+  if (origin != flame_) flame_->selectModule(path);
 }
 
 void MainWindow::showError(const QString& message) {

@@ -16,6 +16,7 @@ class QTabWidget;
 namespace flopscope::gui {
 
 class DiffPage;
+class FlamePage;
 class GraphPage;
 class HeatmapPage;
 class ModuleTreePage;
@@ -31,7 +32,7 @@ class MainWindow : public QMainWindow {
   void openFiles(const QStringList& paths);
   void setSession(SessionPtr session);
   SessionPtr session() const { return session_; }
-  // "tree", "graph", "heatmap", "timeline" or "diff"; false for an unknown name.
+  // "tree", "graph", "heatmap", "flame", "timeline" or "diff"; false for an unknown name.
   bool showView(const QString& name);
   QWidget* currentView() const;
 
@@ -39,6 +40,7 @@ class MainWindow : public QMainWindow {
   ModuleTreePage* treePage() const { return tree_; }
   GraphPage* graphPage() const { return graph_; }
   HeatmapPage* heatmapPage() const { return heatmap_; }
+  FlamePage* flamePage() const { return flame_; }
   TimelinePage* timelinePage() const { return timeline_; }
   DiffPage* diffPage() const { return diff_; }
   QString lastError() const { return last_error_; }
@@ -65,6 +67,7 @@ class MainWindow : public QMainWindow {
   ModuleTreePage* tree_;
   GraphPage* graph_;
   HeatmapPage* heatmap_;
+  FlamePage* flame_;
   TimelinePage* timeline_;
   DiffPage* diff_;
   QMenu* recent_menu_ = nullptr;

@@ -7,7 +7,7 @@ rm -rf "$out" && mkdir -p "$out" || exit 1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 "$write_fixtures" "$out" || fail "writing fixtures"
 export QT_QPA_PLATFORM=offscreen
-for view in tree graph heatmap timeline; do
+for view in tree graph heatmap flame timeline; do
   "$gui" --screenshot "$out/$view.png" --view $view "$out/v1.db" || fail "screenshot $view"
   head -c 4 "$out/$view.png" | grep -q PNG || fail "$view.png is not a PNG"
 done
@@ -45,4 +45,14 @@ head -c 4 "$out/heatmap-cli.png" | grep -q PNG || fail "heatmap-cli.png is not a
 [ $? -eq 2 ] || fail "heatmap of corrupt input should exit 2"
 grep -q "bad.db" "$out/err2.txt" || fail "heatmap error does not name the file"
 [ ! -e "$out/h2.png" ] || fail "heatmap wrote a file for bad input"
+# The flame graph: the same icicle as the GUI's Flame tab, as SVG; bad input is one line, exit 2, no file.
+"$flopscope" flame "$out/v1.db" -o "$out/flame.svg" --metric flops || fail "flopscope flame"
+grep -q "<svg" "$out/flame.svg" || fail "flame.svg is not SVG"
+grep -q "position_adaptive_bias" "$out/flame.svg" || fail "flame.svg lacks the bias module"
+"$flopscope" flame "$out/v1.db" -o "$out/flame-cli.png" 2> "$out/err3.txt"
+[ $? -eq 2 ] && [ "$(wc -l < "$out/err3.txt")" -eq 1 ] || fail "flame to .png: $(cat "$out/err3.txt")"
+[ ! -e "$out/flame-cli.png" ] || fail "flame wrote a .png"
+"$flopscope" flame "$out/v1.db" -o "$out/flame2.svg" --root no.such.module 2> "$out/err4.txt"
+[ $? -eq 2 ] && grep -q "no module 'no.such.module'" "$out/err4.txt" || fail "unknown --root: $(cat "$out/err4.txt")"
+[ ! -e "$out/flame2.svg" ] || fail "flame wrote a file for an unknown root"
 echo "ok"

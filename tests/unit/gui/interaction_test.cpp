@@ -9,6 +9,7 @@
 #include "gui/models/module_tree_model.h"
 #include "gui/models/roles.h"
 #include "gui/views/diff_page.h"
+#include "gui/views/flame_page.h"
 #include "gui/views/graph_items.h"
 #include "gui/views/graph_page.h"
 #include "gui/views/main_window.h"
@@ -53,6 +54,34 @@ TEST(Interaction, ClickingAGraphNodeSelectsItsModuleInTheTree) {
   ASSERT_NE(target, nullptr);
   Q_EMIT w.graphPage()->moduleClicked(QString::fromStdString(target->modulePath()));
   EXPECT_EQ(w.treePage()->selectedPath(), QStringLiteral("layers.0.mlp.up"));
+}
+
+TEST(Interaction, FlameClickSelectsEverywhereAndDoubleClickZooms) {
+  MainWindow w;
+  w.resize(1400, 700);
+  w.setSession(fixture_session(Variant::kV1));
+  w.show();
+  ASSERT_TRUE(w.showView(QStringLiteral("flame")));
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  FlameWidget* flame = w.flamePage()->flameWidget();
+  const auto& summary = w.session()->a->summary;
+  // The cells are the core's icicle of run A: the same layout `flopscope flame` writes.
+  graphs::Icicle expected = graphs::icicle_layout(summary, {graphs::CostMetric::kTime});
+  ASSERT_EQ(flame->icicle().cells.size(), expected.cells.size());
+  int target = -1;
+  for (int i = 0; i < static_cast<int>(expected.cells.size()); ++i)
+    if (summary.modules[static_cast<std::size_t>(expected.cells[static_cast<std::size_t>(i)].module)].path == "layers.1")
+      target = i;
+  ASSERT_GE(target, 0);
+  QPoint centre = flame->cellRect(target).center().toPoint();
+  QTest::mouseClick(flame, Qt::LeftButton, {}, centre);
+  EXPECT_EQ(w.treePage()->selectedPath(), QStringLiteral("layers.1"));
+  QTest::mouseDClick(flame, Qt::LeftButton, {}, centre);
+  ASSERT_FALSE(flame->icicle().cells.empty());
+  EXPECT_EQ(summary.modules[static_cast<std::size_t>(flame->icicle().cells[0].module)].path, "layers.1");
+  EXPECT_DOUBLE_EQ(flame->icicle().cells[0].x1, 1.0);
+  EXPECT_TRUE(w.flamePage()->zoomTo(QString()));
+  EXPECT_EQ(flame->icicle().cells.size(), expected.cells.size());
 }
 
 TEST(Interaction, SwitchingColourModeRepaintsTheNodes) {

@@ -1,0 +1,67 @@
+// flopscope flame RUN -o OUT.svg: the module icicle (flame graph of the module tree) as a standalone SVG,
+// widths by inclusive time, FLOPs or bytes per iteration. The GUI's Flame page draws the same cells.
+#include <cstdio>
+#include <filesystem>
+
+#include "analyzer/summary.h"
+#include "cli/command.h"
+#include "cli/run_input.h"
+#include "db/model/atomic_file.h"
+#include "graphs/icicle.h"
+
+namespace flopscope::cli {
+namespace {
+
+class FlameCommand final : public Command {
+ public:
+  void setup(CLI::App& app) override {
+    app.add_option("run", path_, "Run database or trace file")->required();
+    app.add_option("-o,--output", output_, "SVG file to write")->required();
+    app.add_option("--metric", metric_, "Widths by time (device time on GPU runs), flops or bytes")
+        ->default_val("time")
+        ->check(CLI::IsMember({"time", "flops", "bytes"}));
+    app.add_option("--root", root_, "Module path drawn full width (zoom); default the whole model");
+    app.add_option("--width", width_, "Picture width in pixels")
+        ->default_val(1600)
+        ->check(CLI::Range(400, 20000));
+    app.add_flag("--force", force_, "Overwrite the output file");
+  }
+
+  int run() override {
+    if (std::filesystem::path(output_).extension() != ".svg")
+      return report_error(InvalidArgument(output_ + ": the flame graph is written as SVG (use a .svg name)"));
+    if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
+    StatusOr<RunData> run = open_run(path_);
+    if (!run.ok()) return report_error(run.status());
+    RunSummary summary = summarize(*run);
+    graphs::IcicleOptions options;
+    options.metric = metric_ == "flops"   ? graphs::CostMetric::kFlops
+                     : metric_ == "bytes" ? graphs::CostMetric::kBytes
+                                          : graphs::CostMetric::kTime;
+    if (!root_.empty()) {
+      options.root = summary.find(root_);
+      if (options.root < 0) return report_error(NotFound(path_ + ": no module '" + root_ + "' in this run"));
+    }
+    graphs::Icicle icicle = graphs::icicle_layout(summary, options);
+    if (icicle.cells.empty())
+      return report_error(InvalidArgument(path_ + ": nothing to draw: the run has no " + icicle.measure));
+    std::string title = "Module flame graph: " + std::filesystem::path(path_).filename().string() +
+                        (root_.empty() ? std::string() : " (" + root_ + ")");
+    Status st = write_file_atomically(output_, graphs::icicle_svg(icicle, summary, title, width_), force_);
+    if (!st.ok()) return report_error(st);
+    std::fprintf(stderr, "flopscope: wrote %s: %zu modules, widths by %s\n", output_.c_str(),
+                 icicle.cells.size(), icicle.measure.c_str());
+    return kExitOk;
+  }
+
+ private:
+  std::string path_, output_, metric_ = "time", root_;
+  int width_ = 1600;
+  bool force_ = false;
+};
+
+}  // namespace
+
+FLOPSCOPE_REGISTER_COMMAND(FlameCommand, "flame", "Module flame graph (icicle) of a run as SVG", 55);
+
+}  // namespace flopscope::cli

@@ -1,0 +1,84 @@
+// SVG output of the module icicle: plain rectangles and text, no scripts, so it opens anywhere (browsers,
+// review tools) and embeds safely in the HTML report.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "graphs/icicle.h"
+
+namespace flopscope::graphs {
+namespace {
+
+// XML 1.0 character data: markup characters escaped, control characters (invalid in XML) dropped.
+std::string xml_text(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        if (c >= 0x20 || c == '\t') out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+// Text that fits a cell of `width` px at ~7 px per character, with an ellipsis when cut.
+std::string fit(const std::string& label, double width) {
+  auto chars = static_cast<std::size_t>(std::max(0.0, (width - 6) / 7));
+  if (chars < 2) return "";
+  if (label.size() <= chars) return label;
+  return label.substr(0, chars - 1) + "\xE2\x80\xA6";
+}
+
+}  // namespace
+
+std::string icicle_svg(const Icicle& icicle, const RunSummary&, const std::string& title, int width) {
+  constexpr int kRow = 22;
+  constexpr int kTop = 48;
+  const int notes_height = 16 * static_cast<int>(icicle.notes.size());
+  const int height = kTop + kRow * std::max(1, icicle.depth) + 12 + notes_height;
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
+      "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">{2}</text>\n"
+      "<text x=\"8\" y=\"38\" fill=\"#444444\">width: {3}; total {4}</text>\n",
+      width, height, xml_text(title), xml_text(icicle.measure), xml_text(icicle.root_text));
+  const double usable = width - 16;
+  for (const IcicleCell& c : icicle.cells) {
+    double x = 8 + c.x0 * usable;
+    double w = (c.x1 - c.x0) * usable;
+    int y = kTop + c.depth * kRow;
+    svg += fmt::format(
+        "<g><title>{0}</title><rect x=\"{1:.2f}\" y=\"{2}\" width=\"{3:.2f}\" height=\"{4}\" fill=\"{5}\" "
+        "stroke=\"#ffffff\" stroke-width=\"1\"/>",
+        xml_text(c.text), x, y, w, kRow - 1, c.fill);
+    // The name, and its cost when there is room for both.
+    std::string full = c.label + "  " + c.value_text;
+    std::string label = fit(full, w) == full ? full : fit(c.label, w);
+    if (!label.empty())
+      svg += fmt::format("<text x=\"{0:.2f}\" y=\"{1}\">{2}</text>", x + 3, y + 15, xml_text(label));
+    svg += "</g>\n";
+  }
+  int y = kTop + kRow * std::max(1, icicle.depth) + 16;
+  for (const std::string& note : icicle.notes) {
+    svg += fmt::format("<text x=\"8\" y=\"{}\" fill=\"#7a4b00\">note: {}</text>\n", y, xml_text(note));
+    y += 16;
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+}  // namespace flopscope::graphs
