@@ -1,0 +1,283 @@
+#include "analyzer/export/chrome_trace.h"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace flopscope {
+namespace {
+
+// JSON string contents: quotes, backslashes and control characters escaped; bytes >= 0x80 pass (UTF-8).
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (c < 0x20) {
+          out += fmt::format("\\u{:04x}", c);
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+// Chrome traces count microseconds; three decimals keep every nanosecond.
+std::string us(std::int64_t ns) {
+  const bool negative = ns < 0;
+  std::uint64_t a = negative ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+  return fmt::format("{}{}.{:03d}", negative ? "-" : "", a / 1000, static_cast<int>(a % 1000));
+}
+
+void append_shape(std::string& out, const std::vector<std::int64_t>& shape) {
+  out += '[';
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? "," : "") + std::to_string(shape[i]);
+  out += ']';
+}
+
+// Kineto's three parallel argument lists; Tensor[] arguments carry their nested shapes in "Input Dims".
+void append_op_args(std::string& out, const std::vector<OpArg>& args) {
+  std::string dims = "[", types = "[", concrete = "[";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const OpArg& a = args[i];
+    const char* sep = i ? "," : "";
+    dims += sep;
+    types += sep;
+    concrete += sep;
+    const bool tensor_list = !a.is_tensor && a.value.starts_with("[[");
+    if (a.is_tensor) {
+      append_shape(dims, a.shape);
+      append_json_string(types, a.dtype);
+      concrete += "\"\"";
+    } else if (tensor_list) {
+      dims += a.value;  // already JSON: nested shapes
+      append_json_string(types, a.dtype);
+      concrete += "\"\"";
+    } else {
+      dims += "[]";
+      append_json_string(types, a.value.empty() ? "" : "Scalar");
+      append_json_string(concrete, a.value);
+    }
+  }
+  out += fmt::format(",\"Input Dims\":{}],\"Input type\":{}],\"Concrete Inputs\":{}]", dims, types, concrete);
+}
+
+struct Writer {
+  std::string out;
+  bool first = true;
+  void begin() {
+    out += first ? "\n" : ",\n";
+    first = false;
+  }
+};
+
+}  // namespace
+
+std::string chrome_trace_json(const RunData& run, ChromeTraceStats* stats) {
+  ChromeTraceStats st;
+  Writer w;
+  w.out.reserve(256 * (run.ops.size() + 2 * run.kernels.size()) + 4096);
+  w.out += "{\"schemaVersion\":1,\"displayTimeUnit\":\"ns\",\"traceName\":";
+  append_json_string(w.out, run.info.source_path);
+  w.out += ",\"flopscope\":{\"tool_version\":";
+  append_json_string(w.out, run.info.tool_version);
+  w.out += ",\"device\":";
+  append_json_string(w.out, run.info.device);
+  w.out += "},\"traceEvents\":[";
+  constexpr int kHostPid = 0;
+  constexpr int kDevicePidBase = 100;  // device d shows as process 100 + d
+
+  std::unordered_map<Id, const ModuleRecord*> module_by_id;
+  for (const auto& m : run.modules) module_by_id[m.id] = &m;
+  std::unordered_map<Id, const OpRecord*> op_by_id;
+  for (const auto& op : run.ops) op_by_id[op.id] = &op;
+
+  // Module call ranges: per (iteration, thread), walk the outermost ops in start order and keep a stack of
+  // open modules, closing those the next op is not inside and opening its missing ancestors.
+  std::map<std::pair<int, std::int64_t>, std::vector<const OpRecord*>> outer;
+  std::map<int, std::pair<std::int64_t, std::int64_t>> iteration_span;
+  for (const auto& op : run.ops) {
+    if (op.depth == 0) outer[{op.iteration, op.thread}].push_back(&op);
+    auto [it, fresh] = iteration_span.try_emplace(op.iteration, op.start_ns, op.start_ns + op.duration_ns);
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, op.start_ns);
+      it->second.second = std::max(it->second.second, op.start_ns + op.duration_ns);
+    }
+  }
+  auto chain_of = [&](Id module_id) {
+    std::vector<const ModuleRecord*> chain;
+    for (Id id = module_id; id != kNoId && chain.size() < 4096;) {
+      auto it = module_by_id.find(id);
+      if (it == module_by_id.end()) break;
+      chain.push_back(it->second);
+      id = it->second->parent_id;
+    }
+    std::reverse(chain.begin(), chain.end());
+    return chain;
+  };
+  auto emit_range = [&](const ModuleRecord* m, std::int64_t thread, std::int64_t start, std::int64_t end) {
+    w.begin();
+    w.out += fmt::format(
+        "{{\"ph\":\"X\",\"cat\":\"user_annotation\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":",
+        kHostPid, thread, us(start), us(std::max<std::int64_t>(0, end - start)));
+    append_json_string(
+        w.out, "flopscope.module " + (m->type.empty() ? std::string("Module") : m->type) + " " + m->path);
+    w.out += '}';
+    ++st.module_ranges;
+  };
+  for (auto& [key, ops] : outer) {
+    std::sort(ops.begin(), ops.end(),
+              [](const OpRecord* a, const OpRecord* b) { return a->sequence < b->sequence; });
+    struct Open {
+      const ModuleRecord* module;
+      std::int64_t start;
+    };
+    std::vector<Open> open;
+    std::int64_t last_end = 0;
+    for (const OpRecord* op : ops) {
+      auto chain = chain_of(op->module_id);
+      std::size_t common = 0;
+      while (common < open.size() && common < chain.size() && open[common].module == chain[common]) ++common;
+      while (open.size() > common) {
+        emit_range(open.back().module, key.second, open.back().start, last_end);
+        open.pop_back();
+      }
+      for (std::size_t i = common; i < chain.size(); ++i) open.push_back({chain[i], op->start_ns});
+      last_end = std::max(last_end, op->start_ns + op->duration_ns);
+    }
+    while (!open.empty()) {
+      emit_range(open.back().module, key.second, open.back().start, last_end);
+      open.pop_back();
+    }
+  }
+
+  for (const auto& [iteration, span] : iteration_span) {
+    w.begin();
+    w.out += fmt::format(
+        "{{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#{}\",\"pid\":{},\"tid\":{},"
+        "\"ts\":{},"
+        "\"dur\":{}}}",
+        iteration, kHostPid, outer.empty() ? 0 : outer.begin()->first.second, us(span.first),
+        us(span.second - span.first));
+    ++st.iterations;
+  }
+
+  for (const auto& op : run.ops) {
+    w.begin();
+    w.out += fmt::format(
+        "{{\"ph\":\"X\",\"cat\":\"cpu_op\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":", kHostPid,
+        op.thread, us(op.start_ns), us(op.duration_ns));
+    append_json_string(w.out, op.name);
+    w.out +=
+        fmt::format(",\"args\":{{\"External id\":{},\"flopscope FLOPs\":{},\"flopscope FLOPs source\":\"{}\"",
+                    op.id, op.flops, to_string(op.flops_source));
+    append_op_args(w.out, op.args);
+    w.out += "}}";
+    ++st.ops;
+  }
+
+  // Kernels on their device and stream, each with a launch inside the op that issued it and a flow arrow.
+  for (const auto& k : run.kernels) {
+    const char* cat = k.kind == KernelKind::kMemcpy   ? "gpu_memcpy"
+                      : k.kind == KernelKind::kMemset ? "gpu_memset"
+                                                      : "kernel";
+    w.begin();
+    w.out +=
+        fmt::format("{{\"ph\":\"X\",\"cat\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":", cat,
+                    kDevicePidBase + k.device, k.stream, us(k.start_ns), us(k.duration_ns));
+    append_json_string(w.out, k.name);
+    w.out += fmt::format(
+        ",\"args\":{{\"device\":{},\"stream\":{},\"correlation\":{},\"grid\":[{},{},{}],\"block\":[{},{},{}]",
+        k.device, k.stream, k.correlation, k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
+        k.block[2]);
+    if (k.graph_id != 0)
+      w.out += fmt::format(",\"graph id\":{},\"graph node id\":{}", k.graph_id, k.graph_node_id);
+    if (k.kind != KernelKind::kKernel) w.out += fmt::format(",\"bytes\":{}", k.bytes);
+    w.out += "}}";
+    ++st.kernels;
+    if (k.has_counters) {
+      w.begin();
+      w.out += fmt::format(
+          "{{\"ph\":\"C\",\"name\":\"measured\",\"pid\":{},\"ts\":{},\"args\":{{\"FLOPs fp32\":{},\"FLOPs "
+          "fp16\":{},"
+          "\"FLOPs fp64\":{},\"DRAM bytes read\":{},\"DRAM bytes written\":{}}}}}",
+          kDevicePidBase + k.device, us(k.start_ns), k.flops_fp32, k.flops_fp16, k.flops_fp64,
+          k.dram_bytes_read, k.dram_bytes_written);
+    }
+    auto op = op_by_id.find(k.op_id);
+    if (op == op_by_id.end() || k.correlation == 0) continue;
+    const OpRecord& o = *op->second;
+    // The launch sits in the middle of the op that issued the kernel: the importer links it to that op.
+    const std::int64_t launch_ts = o.start_ns + o.duration_ns / 2;
+    const char* launch = k.kind == KernelKind::kKernel   ? "cudaLaunchKernel"
+                         : k.kind == KernelKind::kMemcpy ? "cudaMemcpyAsync"
+                                                         : "cudaMemsetAsync";
+    w.begin();
+    w.out += fmt::format(
+        "{{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":0,"
+        "\"args\":{{\"correlation\":{},\"External id\":{}}}}}",
+        launch, kHostPid, o.thread, us(launch_ts), k.correlation, o.id);
+    w.begin();
+    w.out += fmt::format(
+        "{{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":{}}}",
+        k.correlation, kHostPid, o.thread, us(launch_ts));
+    w.begin();
+    w.out += fmt::format(
+        "{{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":{},\"pid\":{},\"tid\":{},"
+        "\"ts\":{}}}",
+        k.correlation, kDevicePidBase + k.device, k.stream, us(k.start_ns));
+  }
+  w.out += "\n]}\n";
+  if (stats) *stats = st;
+  return std::move(w.out);
+}
+
+StatusOr<std::string> gzip_text(const std::string& text) {
+  z_stream z{};
+  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return Internal("zlib: deflateInit2 failed");
+  std::string out;
+  char buffer[1 << 16];
+  std::size_t offset = 0;
+  int rc = Z_OK;
+  // zlib counts in 32-bit units: feed at most 1 GiB at a time.
+  while (rc != Z_STREAM_END) {
+    if (z.avail_in == 0 && offset < text.size()) {
+      std::size_t chunk = std::min<std::size_t>(text.size() - offset, std::size_t{1} << 30);
+      z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data() + offset));
+      z.avail_in = static_cast<uInt>(chunk);
+      offset += chunk;
+    }
+    z.next_out = reinterpret_cast<Bytef*>(buffer);
+    z.avail_out = sizeof buffer;
+    rc = deflate(&z, offset < text.size() ? Z_NO_FLUSH : Z_FINISH);
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+      deflateEnd(&z);
+      return Internal("zlib: deflate failed");
+    }
+    out.append(buffer, sizeof buffer - z.avail_out);
+  }
+  deflateEnd(&z);
+  return out;
+}
+
+}  // namespace flopscope

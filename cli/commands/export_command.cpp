@@ -1,0 +1,55 @@
+// flopscope export RUN --chrome-trace OUT.json[.gz]: hands a run to Perfetto / chrome://tracing (ops,
+// kernels, module ranges named by path, iterations, counters, launch -> kernel arrows). Loads back through
+// `import`.
+#include <cstdio>
+#include <string>
+
+#include "analyzer/export/chrome_trace.h"
+#include "cli/command.h"
+#include "cli/run_input.h"
+#include "db/model/atomic_file.h"
+
+namespace flopscope::cli {
+namespace {
+
+class ExportCommand final : public Command {
+ public:
+  void setup(CLI::App& app) override {
+    app.add_option("run", path_, "Run database or trace file")->required();
+    app.add_option("--chrome-trace", output_, "Chrome trace JSON to write (.json, or .json.gz compressed)")
+        ->required();
+    app.add_flag("--force", force_, "Overwrite the output file");
+  }
+
+  int run() override {
+    const bool gz = output_.ends_with(".json.gz");
+    if (!gz && !output_.ends_with(".json"))
+      return report_error(InvalidArgument(output_ + ": a Chrome trace is written as .json or .json.gz"));
+    if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
+    StatusOr<RunData> run = open_run(path_);
+    if (!run.ok()) return report_error(run.status());
+    if (run->ops.empty() && run->kernels.empty())
+      return report_error(InvalidArgument(path_ + ": the run has no ops and no kernels to export"));
+    ChromeTraceStats stats;
+    std::string text = chrome_trace_json(*run, &stats);
+    if (gz) {
+      StatusOr<std::string> packed = gzip_text(text);
+      if (!packed.ok()) return report_error(packed.status());
+      text = std::move(*packed);
+    }
+    if (Status s = write_file_atomically(output_, text, force_); !s.ok()) return report_error(s);
+    std::fprintf(stderr, "flopscope: wrote %s: %zu ops, %zu kernels, %zu module ranges, %zu iterations\n",
+                 output_.c_str(), stats.ops, stats.kernels, stats.module_ranges, stats.iterations);
+    return kExitOk;
+  }
+
+ private:
+  std::string path_, output_;
+  bool force_ = false;
+};
+
+}  // namespace
+
+FLOPSCOPE_REGISTER_COMMAND(ExportCommand, "export", "Export a run as a Chrome trace for Perfetto", 58);
+
+}  // namespace flopscope::cli
