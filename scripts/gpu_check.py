@@ -49,6 +49,32 @@ SONNET_CPU = ["--device", "cpu", "--dtype", "fp32", "--forwards", "1", "--batch"
               "--d-model", "64", "--heads", "2", "--vocab", "512"]
 
 
+# The database reads (schema: db/schema/*.sql). Module path '' is the root; kernels outside any NVTX range.
+SQL_KERNELS = "SELECT COUNT(*) FROM kernel WHERE kind = 'kernel'"
+SQL_PER_SCOPE = """
+    SELECT COALESCE(m.path, '(unknown)'), COUNT(*), SUM(k.has_counters), SUM(k.flops_fp32), SUM(k.flops_fp16),
+           SUM(k.tensor_ops), SUM(k.dram_bytes_read), SUM(k.dram_bytes_written), SUM(k.duration_ns)
+    FROM kernel k LEFT JOIN module m ON m.id = k.module_id WHERE k.kind = 'kernel'
+    GROUP BY m.path ORDER BY m.path"""
+SQL_RUN_TOTALS = """
+    SELECT COUNT(*), SUM(m.path <> ''), COUNT(DISTINCT m.path), SUM(k.has_counters),
+           SUM(COALESCE(k.flops_fp32, 0) + COALESCE(k.flops_fp16, 0)), SUM(k.tensor_ops),
+           SUM(COALESCE(k.dram_bytes_read, 0) + COALESCE(k.dram_bytes_written, 0)), SUM(k.duration_ns) / 1e6
+    FROM kernel k LEFT JOIN module m ON m.id = k.module_id WHERE k.kind = 'kernel'"""
+SQL_VANISHED = """
+    SELECT COUNT(*), SUM(COALESCE(k.flops_fp32, 0) + COALESCE(k.flops_fp16, 0)), SUM(k.tensor_ops),
+           SUM(k.dram_bytes_read), SUM(k.dram_bytes_written), SUM(k.duration_ns)
+    FROM kernel k JOIN module m ON m.id = k.module_id WHERE m.path GLOB ? AND k.kind = 'kernel'"""
+SQL_VANISHED_NAMES = """
+    SELECT k.name, COUNT(*) FROM kernel k JOIN module m ON m.id = k.module_id
+    WHERE m.path GLOB ? AND k.kind = 'kernel' GROUP BY k.name ORDER BY 2 DESC LIMIT 8"""
+SQL_FORWARD_KERNELS = """
+    SELECT k.name, COUNT(*), SUM(k.duration_ns) FROM kernel k JOIN module m ON m.id = k.module_id
+    WHERE k.kind = 'kernel' AND m.path <> '' GROUP BY k.name"""
+SQL_KERNELS_BY_NAME = "SELECT name, COUNT(*), SUM(duration_ns) FROM kernel WHERE kind = 'kernel' GROUP BY name"
+SQL_QUALITY = "SELECT severity, what, count, detail FROM data_quality ORDER BY severity, what"
+
+
 class Check:
     """Runs steps against one time budget; logs to stdout and to $OUT/gpu-check.log."""
 
@@ -110,8 +136,13 @@ class Check:
             output, _ = p.communicate(timeout=limit)
             rc = p.returncode
         except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            output, _ = p.communicate()
+            # SIGTERM first: `flopscope exec` passes it on, and the program's database is still written.
+            os.killpg(p.pid, signal.SIGTERM)
+            try:
+                output, _ = p.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                output, _ = p.communicate()
             output += f"\n(killed after {limit:.0f} s: step or global budget)"
             rc = 124
         seconds = time.monotonic() - t
@@ -218,7 +249,15 @@ class Check:
             self.say("\n".join("  " + l for l in out.splitlines()[-30:]))
             return "FAIL", f"configure failed (rc {rc})"
         if not re.search(r"CUPTI: yes", out):
-            return "FAIL", "configured without CUPTI (no CUDA toolkit with CUPTI found): no exec, no injection library"
+            # The toolkit came without CUPTI: try the one a Python package carries (nvidia-cuda-cupti).
+            lib, inc = find_cupti()
+            self.say(f"  CUPTI not in the CUDA toolkit; elsewhere: library {lib or 'none'}, headers {inc or 'none'}")
+            if not (lib and inc):
+                return "FAIL", "configured without CUPTI (none found): no exec, no injection library"
+            rc, out, _ = self.run(cmd + [f"-DCUDA_cupti_LIBRARY={lib}", f"-DCMAKE_CXX_FLAGS=-isystem {inc}"], 180,
+                                  cwd=ROOT, echo=False, log=self.build_log)
+            if rc != 0 or not re.search(r"CUPTI: yes", out):
+                return "FAIL", f"configured without CUPTI, also with {lib}"
         cache = open(os.path.join(build, "CMakeCache.txt")).read()
         for var in ["SQLite3_INCLUDE_DIR", "fmt_DIR", "CLI11_DIR", "nlohmann_json_DIR", "simdjson_DIR",
                     "ZLIB_INCLUDE_DIR", "GTest_DIR", "CUDA_cupti_LIBRARY", "CUDAToolkit_NVCC_EXECUTABLE"]:
@@ -296,6 +335,25 @@ class Check:
         ranges = [re.search(r"nvtx_ranges=(\d+)", l).group(1) for l in lines]
         return "PASS", f"v1/v2 NVTX ranges per forward {ranges[0]}/{ranges[1]}; CPU Kineto trace imported ({ops} ops)"
 
+    def queries_on_gpu_trace(self):
+        """Every database read of the GPU steps, on a real GPU trace imported from tests/data (an H100 Kineto
+        trace): the SQL and the printing are checked against the schema without a GPU."""
+        trace = os.path.join(ROOT, "tests", "data", "kineto", "tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz")
+        db = os.path.join(self.work, "h100-kineto.db")
+        rc, _, _ = self.run([self.flopscope, "import", "-f", trace, "-o", db], 120)
+        if rc != 0:
+            return "FAIL", f"flopscope import of {os.path.basename(trace)}: rc {rc}"
+        self.print_scopes(db, "H100 Kineto trace")
+        self.print_quality(db, "H100 Kineto trace")
+        sums = [self.scope_sum(db, c, "") for c in ("flops_fp32", "tensor_ops", "dram_bytes_read")]
+        self.print_run_totals([("h100", db)])
+        self.print_vanished(db, db)
+        na, nb, _ = self.compare_kernels(db, db)
+        kernels = query1(db, SQL_KERNELS)
+        if not kernels or nb != kernels:
+            return "FAIL", f"{kernels} kernels imported, {nb} counted"
+        return "PASS", f"{kernels} kernels, {na} in modules; root sums {sums}"
+
     # ---- steps: on the GPU ----
     def known_work_check(self):
         w = self.work
@@ -316,21 +374,13 @@ class Check:
         if rc_c != 0 or not os.path.exists(counters_db):
             problems.append(f"counter run rc {rc_c}")
             return "FAIL", "; ".join(problems)
-        self.say("per scope (counter run): path | kernels | with counters | fp32 FLOPs | fp16 FLOPs | tensor ops "
-                 "| DRAM read | DRAM written | device ns")
-        for row in query(counters_db, """
-            SELECT COALESCE(m.path, '(unknown)'), COUNT(*), SUM(k.has_counters), SUM(k.flops_fp32), SUM(k.flops_fp16),
-                   SUM(k.tensor_ops), SUM(k.dram_bytes_read), SUM(k.dram_bytes_written), SUM(k.duration_ns)
-            FROM kernel k LEFT JOIN module m ON m.id = k.module_id WHERE k.kind = 'kernel'
-            GROUP BY m.path ORDER BY m.path"""):
-            self.say("  " + " | ".join(fmt_num(v) for v in row))
+        self.print_scopes(counters_db, "counter run")
         self.print_quality(counters_db, "counter run")
         if os.path.exists(trace_db):
             self.print_quality(trace_db, "tracing run")
 
         def scope_sum(column, path):
-            return query1(counters_db, f"SELECT COALESCE(SUM(k.{column}), 0) FROM kernel k JOIN module m "
-                                       f"ON m.id = k.module_id WHERE m.path = ? AND k.kind = 'kernel'", (path,))
+            return self.scope_sum(counters_db, column, path)
 
         self.say()
         self.say("measured vs expected (counter run)")
@@ -354,7 +404,7 @@ class Check:
         self.say(f"  {'gemm tensor ops':<26} measured {gemm_ops:>18,.0f}  2*M*N*K  {gemm_flops:>18,.0f}  ratio {ratio:.4f}"
                  "  (1.0: one op is one FLOP; 0.5: one op is one FMA)")
         self.say(f"  {'gemm DRAM bytes read':<26} measured {gemm_read:>18,.0f}  (>= {2 * 4096 * 4096 * 2:,} bytes of bf16 inputs)")
-        trace_kernels = query1(trace_db, "SELECT COUNT(*) FROM kernel WHERE kind = 'kernel'") if os.path.exists(trace_db) else 0
+        trace_kernels = query1(trace_db, SQL_KERNELS) if os.path.exists(trace_db) else 0
         self.say()
         self.say("cost (wall time of the whole program, process start to exit)")
         self.say(f"  uninstrumented   {t_plain:7.2f} s")
@@ -366,8 +416,23 @@ class Check:
             return "FAIL", f"FMA FLOPs or copy bytes off by more than {TOLERANCE_PCT}%"
         return "PASS", f"within {TOLERANCE_PCT}%; gemm tensor ops / 2MNK = {ratio:.4f}"
 
+    def print_scopes(self, db, label):
+        self.say(f"per scope ({label}): path | kernels | with counters | fp32 FLOPs | fp16 FLOPs | tensor ops "
+                 "| DRAM read | DRAM written | device ns")
+        rows = query(db, SQL_PER_SCOPE)
+        for row in rows[:40]:
+            self.say("  " + " | ".join(fmt_num(v) for v in row))
+        if len(rows) > 40:
+            self.say(f"  ... {len(rows) - 40} more scopes")
+
+    @staticmethod
+    def scope_sum(db, column, path):
+        assert column in ("flops_fp32", "flops_fp16", "tensor_ops", "dram_bytes_read", "dram_bytes_written")
+        return query1(db, f"SELECT COALESCE(SUM(k.{column}), 0) FROM kernel k JOIN module m "
+                          f"ON m.id = k.module_id WHERE m.path = ? AND k.kind = 'kernel'", (path,))
+
     def print_quality(self, db, label):
-        rows = query(db, "SELECT severity, what, count, detail FROM data_quality ORDER BY severity, what")
+        rows = query(db, SQL_QUALITY)
         self.say(f"data quality ({label}): {len(rows) or 'none'}")
         for r in rows:
             self.say(f"  {r[0]}: {r[1]} x{r[2]}{(' - ' + r[3]) if r[3] else ''}")
@@ -389,28 +454,8 @@ class Check:
         self.export(v2, "sonnet-v2.db")
         if rc1 != 0 or rc2 != 0 or not (os.path.exists(v1) and os.path.exists(v2)):
             return "FAIL", f"flopscope exec: v1 rc {rc1}, v2 rc {rc2}"
-        self.say("per run: kernels | in NVTX modules | module paths | with counters | fp32+fp16 FLOPs | tensor ops "
-                 "| DRAM bytes | device ms")
-        for label, db in (("v1", v1), ("v2", v2)):
-            row = query(db, """SELECT COUNT(*), SUM(m.path <> ''), COUNT(DISTINCT m.path), SUM(k.has_counters),
-                               SUM(COALESCE(k.flops_fp32, 0) + COALESCE(k.flops_fp16, 0)), SUM(k.tensor_ops),
-                               SUM(COALESCE(k.dram_bytes_read, 0) + COALESCE(k.dram_bytes_written, 0)),
-                               SUM(k.duration_ns) / 1e6
-                               FROM kernel k LEFT JOIN module m ON m.id = k.module_id WHERE k.kind = 'kernel'""")[0]
-            self.say(f"  {label}: " + " | ".join(fmt_num(v) for v in row))
-        vanished_sql = """SELECT COUNT(*), SUM(COALESCE(k.flops_fp32, 0) + COALESCE(k.flops_fp16, 0)),
-                          SUM(k.tensor_ops), SUM(k.dram_bytes_read), SUM(k.dram_bytes_written), SUM(k.duration_ns)
-                          FROM kernel k JOIN module m ON m.id = k.module_id
-                          WHERE m.path GLOB ? AND k.kind = 'kernel'"""
-        a = query(v1, vanished_sql, (VANISHED_GLOB,))[0]
-        b = query(v2, vanished_sql, (VANISHED_GLOB,))[0]
-        self.say(f"{VANISHED_GLOB}: kernels | CUDA-core FLOPs | tensor ops | DRAM read | DRAM written | device ns")
-        self.say("  v1: " + " | ".join(fmt_num(v) for v in a))
-        self.say("  v2: " + " | ".join(fmt_num(v) for v in b))
-        for name in query(v1, "SELECT k.name, COUNT(*) FROM kernel k JOIN module m ON m.id = k.module_id "
-                              "WHERE m.path GLOB ? AND k.kind = 'kernel' GROUP BY k.name ORDER BY 2 DESC LIMIT 8",
-                          (VANISHED_GLOB,)):
-            self.say(f"    v1 kernel x{name[1]}: {name[0][:110]}")
+        self.print_run_totals([("v1", v1), ("v2", v2)])
+        a, b = self.print_vanished(v1, v2)
         md = os.path.join(w, "diff.md")
         rm(md)
         rc, out, _ = self.run([self.flopscope, "diff", v1, v2, "--expect-vanished", VANISHED_GLOB, "--md", md,
@@ -426,12 +471,47 @@ class Check:
         return "PASS", (f"vanished: {a[0]} kernels, {fmt_num(a[1])} CUDA-core FLOPs, {fmt_num(a[2])} tensor ops, "
                         f"{fmt_num((a[3] or 0) + (a[4] or 0))} DRAM bytes in v1; diff exit 0")
 
+    def print_run_totals(self, runs):
+        self.say("per run: kernels | in NVTX modules | module paths | with counters | fp32+fp16 FLOPs | tensor ops "
+                 "| DRAM bytes | device ms")
+        for label, db in runs:
+            self.say(f"  {label}: " + " | ".join(fmt_num(v) for v in query(db, SQL_RUN_TOTALS)[0]))
+
+    def print_vanished(self, db_a, db_b):
+        """The modules that should vanish: their kernels, FLOPs and bytes in A and in B."""
+        a = query(db_a, SQL_VANISHED, (VANISHED_GLOB,))[0]
+        b = query(db_b, SQL_VANISHED, (VANISHED_GLOB,))[0]
+        self.say(f"{VANISHED_GLOB}: kernels | CUDA-core FLOPs | tensor ops | DRAM read | DRAM written | device ns")
+        self.say("  v1: " + " | ".join(fmt_num(v) for v in a))
+        self.say("  v2: " + " | ".join(fmt_num(v) for v in b))
+        for name, count in query(db_a, SQL_VANISHED_NAMES, (VANISHED_GLOB,)):
+            self.say(f"    v1 kernel x{count}: {name[:110]}")
+        return a, b
+
+    def compare_kernels(self, ours, theirs):
+        """Our trace's kernels inside NVTX modules (the forwards) vs every kernel of the imported Kineto trace."""
+        a = {r[0]: (r[1], r[2]) for r in query(ours, SQL_FORWARD_KERNELS)}
+        b = {r[0]: (r[1], r[2]) for r in query(theirs, SQL_KERNELS_BY_NAME)}
+        na, nb = sum(v[0] for v in a.values()), sum(v[0] for v in b.values())
+        ta, tb = sum(v[1] for v in a.values()), sum(v[1] for v in b.values())
+        ratio = ta / tb if tb else float("nan")
+        self.say(f"kernels in the forwards: ours {na} (of {query1(ours, SQL_KERNELS)} in the process), Kineto {nb}; "
+                 f"distinct names ours {len(a)}, Kineto {len(b)}")
+        self.say(f"device time of those kernels: ours {ta / 1e6:.3f} ms, Kineto {tb / 1e6:.3f} ms "
+                 f"(ratio {ratio:.3f}; separate runs, same program)")
+        zero = (0, 0)
+        differ = [n for n in set(a) | set(b) if a.get(n, zero)[0] != b.get(n, zero)[0]]
+        for name in sorted(differ, key=lambda n: -abs(a.get(n, zero)[0] - b.get(n, zero)[0]))[:8]:
+            self.say(f"  count differs: ours {a.get(name, zero)[0]}, Kineto {b.get(name, zero)[0]}: {name[:100]}")
+        for name, (n, t) in sorted(a.items(), key=lambda kv: -kv[1][1])[:5]:
+            nk, tk = b.get(name, zero)
+            self.say(f"  top: ours {t / 1e3:9.1f} us x{n}, Kineto {tk / 1e3:9.1f} us x{nk}: {name[:80]}")
+        return na, nb, ratio
+
     def kineto(self):
         w = self.work
         ours = os.path.join(w, "v1-trace.db")
-        rc, _, _ = self.sonnet_exec("v1", ours, metrics="none")
-        if rc != 0 or not os.path.exists(ours):
-            return "FAIL", f"flopscope exec --metrics none: rc {rc}"
+        rc_ours, _, _ = self.sonnet_exec("v1", ours, metrics="none")
         trace = os.path.join(w, "v1-kineto.json")
         rm(trace)
         rc, _, _ = self.run([self.torch_python, os.path.join(ROOT, "samples", "gpu", "infer_sonnet_mini.py"),
@@ -443,34 +523,22 @@ class Check:
         rc, _, _ = self.run([self.flopscope, "import", "-f", trace, "-o", theirs], 120)
         if rc != 0:
             return "FAIL", f"flopscope import: rc {rc}"
+        if rc_ours != 0 or not os.path.exists(ours):
+            self.say(f"Kineto trace: {query1(theirs, SQL_KERNELS)} kernels")
+            return "FAIL", f"flopscope exec --metrics none: rc {rc_ours}"
         # Ours traced the whole process; Kineto only the profiled forwards, which all run inside NVTX modules.
-        ours_sql = ("SELECT k.name, COUNT(*), SUM(k.duration_ns) FROM kernel k JOIN module m ON m.id = k.module_id "
-                    "WHERE k.kind = 'kernel' AND m.path <> '' GROUP BY k.name")
-        ours_all = query1(ours, "SELECT COUNT(*) FROM kernel WHERE kind = 'kernel'")
-        theirs_sql = "SELECT name, COUNT(*), SUM(duration_ns) FROM kernel WHERE kind = 'kernel' GROUP BY name"
-        a = {r[0]: (r[1], r[2]) for r in query(ours, ours_sql)}
-        b = {r[0]: (r[1], r[2]) for r in query(theirs, theirs_sql)}
-        na, nb = sum(v[0] for v in a.values()), sum(v[0] for v in b.values())
-        ta, tb = sum(v[1] for v in a.values()), sum(v[1] for v in b.values())
-        self.say(f"kernels in the forwards: ours {na} (of {ours_all} in the process), Kineto {nb}; "
-                 f"distinct names ours {len(a)}, Kineto {len(b)}")
-        self.say(f"device time of those kernels: ours {ta / 1e6:.3f} ms, Kineto {tb / 1e6:.3f} ms "
-                 f"(ratio {ta / tb if tb else float('nan'):.3f}; separate runs, same program)")
-        mismatched = sorted(set(a) | set(b), key=lambda n: -abs(a.get(n, (0, 0))[0] - b.get(n, (0, 0))[0]))
-        for name in [n for n in mismatched if a.get(n, (0, 0))[0] != b.get(n, (0, 0))[0]][:8]:
-            self.say(f"  count differs: ours {a.get(name, (0, 0))[0]}, Kineto {b.get(name, (0, 0))[0]}: {name[:100]}")
-        top = sorted(a.items(), key=lambda kv: -kv[1][1])[:5]
-        for name, (n, t) in top:
-            tk = b.get(name, (0, 0))[1]
-            self.say(f"  top: ours {t / 1e3:9.1f} us x{n}, Kineto {tk / 1e3:9.1f} us x{b.get(name, (0, 0))[0]}: {name[:80]}")
+        na, nb, ratio = self.compare_kernels(ours, theirs)
         if na != nb:
             return "FAIL", f"kernel count ours {na} vs Kineto {nb}"
-        return "PASS", f"{na} kernels both; device time ours/Kineto {ta / tb if tb else float('nan'):.3f}"
+        return "PASS", f"{na} kernels both; device time ours/Kineto {ratio:.3f}"
 
     def ctest(self):
         rc, out, secs = self.run(["ctest", "--test-dir", self.build_dir, "-L", "^gpu$", "--output-on-failure",
                                   "--no-tests=error", "--timeout", "120"], 240)
         m = re.search(r"^\d+% tests passed.*$", out, re.M)
+        skipped = out.count("***Skipped")
+        if rc == 0 and skipped:  # on the GPU machine a skip means the GPU was not usable
+            return "FAIL", f"{skipped} skipped: {m.group(0) if m else ''}"
         return ("PASS" if rc == 0 else "FAIL"), (m.group(0) if m else f"rc {rc}")
 
     def summary(self):
@@ -481,6 +549,22 @@ class Check:
         failed = [r for r in self.results if r[1] == "FAIL"]
         self.say(f"gpu-check: {'FAIL' if failed else 'PASS'}")
         return 1 if failed else 0
+
+
+def find_cupti():
+    """libcupti and cupti.h outside the toolkit's usual places: the CUDA folders and Python's nvidia packages."""
+    roots = [d for d in ("/usr/local/cuda", "/opt/nvidia", "/usr/lib/x86_64-linux-gnu") if os.path.isdir(d)]
+    roots += [os.path.join(p, "nvidia") for p in sys.path if os.path.isdir(os.path.join(p, "nvidia"))]
+    lib = inc = None
+    for top in roots:
+        for d, _, files in os.walk(top):
+            if lib is None and any(re.fullmatch(r"libcupti\.so(\.\d+)*", f) for f in files):
+                lib = os.path.join(d, sorted(f for f in files if f.startswith("libcupti.so"))[0])
+            if inc is None and "cupti.h" in files:
+                inc = d
+            if lib and inc:
+                return lib, inc
+    return lib, inc
 
 
 def query(db, sql, params=()):
@@ -543,6 +627,7 @@ def main(argv):
         c.say("\ndry run: stopping before the first CUDA call; the CPU-only parts follow")
         c.step("metrics offline", c.offline_metrics, needs=("flopscope",))
         c.step("sonnet on the CPU", c.sonnet_cpu, needs=("flopscope", "torch_python"))
+        c.step("reads on a GPU trace", c.queries_on_gpu_trace, needs=("flopscope",))
         return c.summary()
     c.step("known_work", c.known_work_check, needs=("flopscope", "known_work"))
     c.step("sonnet v1/v2 diff", c.sonnet, needs=("flopscope", "torch_python"))
