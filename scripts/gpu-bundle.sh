@@ -9,10 +9,16 @@
 # libraries that have a shared one) and writes OUT_DIR/MANIFEST. Prints the bundle's size and the size of
 # everything that travels with `run` (working tree + bundle), and exits 1 when that is over 64 MiB.
 #
-# Usage: scripts/gpu-bundle.sh [OUT_DIR]     (default: .gpu in the repository, added to .git/info/exclude)
+# With --prebuilt BUILD_DIR (the dry run's build, /tmp/flopscope-gpu/build), also copies its flopscope and
+# libflopscope_inject.so, stripped, into OUT_DIR/prebuilt: `gpu-check.sh --device` uses them only when its
+# own build fails (their run path is that work folder's prefix, which the device run recreates).
+#
+# Usage: scripts/gpu-bundle.sh [--prebuilt BUILD_DIR] [OUT_DIR]   (default .gpu, added to .git/info/exclude)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+prebuilt=
+if [[ "${1:-}" == "--prebuilt" ]]; then prebuilt=${2:?--prebuilt needs the build folder}; shift 2; fi
 out=${1:-$root/.gpu}
 limit_mib=64
 
@@ -82,6 +88,16 @@ done < <(find "$prefix" -type l -print0)
 while IFS= read -r -d '' link; do
   [[ -e "$link" ]] || die "broken link in the bundle: $link -> $(readlink "$link")"
 done < <(find "$prefix" -type l -print0)
+
+rm -rf "$out/prebuilt"
+if [[ -n "$prebuilt" ]]; then
+  mkdir -p "$out/prebuilt"
+  for f in cli/flopscope cli/libflopscope_inject.so; do
+    [[ -f "$prebuilt/$f" ]] || die "--prebuilt: $prebuilt/$f not found (run scripts/gpu-check.sh --device --dry-run first)"
+    strip --strip-unneeded -o "$out/prebuilt/$(basename "$f")" "$prebuilt/$f"
+  done
+  echo "# prebuilt from $prebuilt: $(readelf -d "$out/prebuilt/flopscope" | sed -n 's/.*R\(UN\)\?PATH.*\[\(.*\)\]/\2/p')" >>"$out/MANIFEST"
+fi
 
 bundle_bytes=$(du -sb "$out" | cut -f1)
 tree_bytes=$(cd "$root" && git ls-files -z -co --exclude-standard | du -cb --files0-from=- 2>/dev/null | tail -1 | cut -f1)

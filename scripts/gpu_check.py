@@ -86,7 +86,7 @@ class Check:
         self.work = os.path.abspath(args.work)
         os.makedirs(self.work, exist_ok=True)
         self.logf = open(os.path.join(self.out, "gpu-check.log"), "w") if self.out else None
-        self.build_log = open(os.path.join(self.out, "build.log"), "w") if self.out else None
+        self.build_log = open(os.path.join(self.out or self.work, "build.log"), "w")
         self.build_dir = None
         self.flopscope = None
         self.known_work = None
@@ -267,12 +267,12 @@ class Check:
                     not m.group(1).startswith(os.path.join(self.work, "prefix")):
                 return "FAIL", f"{var} is not from the bundle: {m.group(1)}"
         jobs = str(min(16, os.cpu_count() or 2)) if not self.args.dry_run else str(self.args.jobs)
-        rc, out, secs = self.run(["cmake", "--build", build, "-j", jobs, "--target"] + BUILD_TARGETS, 420,
-                                 echo=False, log=self.build_log)
+        rc, out, secs = self.run(["cmake", "--build", build, "-j", jobs, "--target"] + BUILD_TARGETS,
+                                 self.args.build_timeout, echo=False, log=self.build_log)
         if rc != 0:
             errors = [l for l in out.splitlines() if "error" in l.lower() or l.startswith("FAILED")]
             self.say("\n".join("  " + l for l in (errors or out.splitlines())[-30:]))
-            return "FAIL", f"build failed (rc {rc}, {secs:.0f} s; build.log under $OUT has everything)"
+            return "FAIL", f"build failed (rc {rc}, {secs:.0f} s; {self.build_log.name} has everything)"
         flopscope = os.path.join(build, "cli", "flopscope")
         inject = os.path.join(build, "cli", "libflopscope_inject.so")
         if not (os.path.exists(flopscope) and os.path.exists(inject)):
@@ -283,6 +283,23 @@ class Check:
         if rc != 0 or "exec" not in cmds:
             return "FAIL", f"flopscope --help (rc {rc}) lists {cmds}"
         return "PASS", f"{len(BUILD_TARGETS)} targets with -j{jobs} in {secs:.0f} s; commands {' '.join(cmds)}"
+
+    def prebuilt_fallback(self):
+        """After a failed build: the binaries built here by the dry run (.gpu/prebuilt, gpu-bundle.sh --prebuilt)."""
+        pre = os.path.join(ROOT, ".gpu", "prebuilt")
+        flopscope = os.path.join(pre, "flopscope")
+        if not os.path.exists(flopscope):
+            return "SKIP", "no .gpu/prebuilt (scripts/gpu-bundle.sh --prebuilt /tmp/flopscope-gpu/build)"
+        lib, _ = find_cupti()
+        if lib:  # their run path names this work folder's prefix, and the build machine's CUDA folder
+            os.environ["LD_LIBRARY_PATH"] = os.pathsep.join(
+                [os.path.dirname(lib)] + [p for p in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p])
+        rc, out, _ = self.run([flopscope, "--help"], 30, echo=False)
+        if rc != 0 or not re.search(r"^\s+exec\b", out, re.M):
+            self.say("\n".join("  " + l for l in out.splitlines()[-10:]))
+            return "FAIL", f"prebuilt flopscope --help: rc {rc}"
+        self.flopscope = flopscope
+        return "PASS", f"using the binaries built on the build machine ({pre}); CUPTI from {lib}; no ctest"
 
     def use_existing_build(self):
         build = os.path.abspath(self.args.build_dir)
@@ -607,11 +624,15 @@ def main(argv):
     ap.add_argument("--work", default=os.environ.get("FLOPSCOPE_GPU_WORK", "/tmp/flopscope-gpu"),
                     help="work folder: unpacked bundle, build, databases (default /tmp/flopscope-gpu)")
     ap.add_argument("--jobs", type=int, default=2, help="build jobs in a dry run (the device uses 16)")
+    ap.add_argument("--build-timeout", type=float, default=None,
+                    help="seconds for the build (default 300 on the device, 3600 in a dry run)")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build", "dev"), help="without --device: the build")
     ap.add_argument("flopscope", nargs="?", help="without --device: the flopscope binary (default BUILD_DIR/cli/flopscope)")
     args = ap.parse_args(argv)
     if args.dry_run and not args.device:
         ap.error("--dry-run goes with --device")
+    if args.build_timeout is None:
+        args.build_timeout = 3600 if args.dry_run else 300
     c = Check(args)
     if args.compile_only:
         c.step("compile known_work", c.compile_known_work)
@@ -620,6 +641,8 @@ def main(argv):
     if args.device:
         c.step("bundle", c.bundle)
         c.step("build", c.build)
+        if not args.dry_run and not c.flopscope:
+            c.step("prebuilt fallback", c.prebuilt_fallback)
     else:
         c.step("build", c.use_existing_build)
     c.step("compile known_work", c.compile_known_work)
