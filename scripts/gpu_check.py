@@ -344,12 +344,17 @@ class Check:
         rc, out, _ = self.run([self.torch_python, script, "--version", "v1", "--kineto", kineto] + SONNET_CPU, 300)
         if rc != 0:
             return "FAIL", f"Kineto export on the CPU: rc {rc}"
+        ranges = [re.search(r"nvtx_ranges=(\d+)", l).group(1) for l in lines]
+        with open(kineto) as f:
+            legacy = f.read(1) == "["  # a torch built without Kineto writes the old autograd profiler's list
+        if legacy:
+            return "PASS", (f"v1/v2 NVTX ranges per forward {ranges[0]}/{ranges[1]}; this torch has no Kineto "
+                            "(its trace is the legacy profiler's), so the import is exercised by the next step only")
         db = os.path.join(self.work, "cpu-kineto.db")
         rc, out, _ = self.run([self.flopscope, "import", "-f", kineto, "-o", db], 120)
         if rc != 0:
             return "FAIL", f"flopscope import of the CPU Kineto trace: rc {rc}"
         ops = query1(db, "SELECT COUNT(*) FROM op")
-        ranges = [re.search(r"nvtx_ranges=(\d+)", l).group(1) for l in lines]
         return "PASS", f"v1/v2 NVTX ranges per forward {ranges[0]}/{ranges[1]}; CPU Kineto trace imported ({ops} ops)"
 
     def queries_on_gpu_trace(self):
@@ -360,7 +365,7 @@ class Check:
         rc, _, _ = self.run([self.flopscope, "import", "-f", trace, "-o", db], 120)
         if rc != 0:
             return "FAIL", f"flopscope import of {os.path.basename(trace)}: rc {rc}"
-        self.print_scopes(db, "H100 Kineto trace")
+        self.print_scopes(db, "H100 Kineto trace", max_rows=6)
         self.print_quality(db, "H100 Kineto trace")
         sums = [self.scope_sum(db, c, "") for c in ("flops_fp32", "tensor_ops", "dram_bytes_read")]
         self.print_run_totals([("h100", db)])
@@ -433,14 +438,14 @@ class Check:
             return "FAIL", f"FMA FLOPs or copy bytes off by more than {TOLERANCE_PCT}%"
         return "PASS", f"within {TOLERANCE_PCT}%; gemm tensor ops / 2MNK = {ratio:.4f}"
 
-    def print_scopes(self, db, label):
+    def print_scopes(self, db, label, max_rows=40):
         self.say(f"per scope ({label}): path | kernels | with counters | fp32 FLOPs | fp16 FLOPs | tensor ops "
                  "| DRAM read | DRAM written | device ns")
         rows = query(db, SQL_PER_SCOPE)
-        for row in rows[:40]:
+        for row in rows[:max_rows]:
             self.say("  " + " | ".join(fmt_num(v) for v in row))
-        if len(rows) > 40:
-            self.say(f"  ... {len(rows) - 40} more scopes")
+        if len(rows) > max_rows:
+            self.say(f"  ... {len(rows) - max_rows} more scopes")
 
     @staticmethod
     def scope_sum(db, column, path):
