@@ -634,7 +634,8 @@ def main(argv):
     ap.add_argument("--device", action="store_true", help="build from the bundle, then check (the device run)")
     ap.add_argument("--dry-run", action="store_true", help="with --device: stop before the first CUDA call")
     ap.add_argument("--compile-only", action="store_true", help="only compile known_work.cu with nvcc")
-    ap.add_argument("--budget", type=float, default=420, help="global time budget, seconds (default 420)")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="global time budget, seconds (default 420; 4000 in a dry run, whose build takes long here)")
     ap.add_argument("--reserve", type=float, default=15, help="seconds kept for the summary (default 15)")
     ap.add_argument("--work", default=os.environ.get("FLOPSCOPE_GPU_WORK", "/tmp/flopscope-gpu"),
                     help="work folder: unpacked bundle, build, databases (default /tmp/flopscope-gpu)")
@@ -646,6 +647,8 @@ def main(argv):
     args = ap.parse_args(argv)
     if args.dry_run and not args.device:
         ap.error("--dry-run goes with --device")
+    if args.budget is None:
+        args.budget = 4000 if args.dry_run else 420
     if args.build_timeout is None:
         args.build_timeout = 3600 if args.dry_run else 300
     c = Check(args)
