@@ -572,7 +572,7 @@ class Check:
         self.say()
         self.say(f"== summary ({self.elapsed():.0f} s of a {self.args.budget:.0f} s budget)")
         for step, verdict, detail in self.results:
-            self.say(f"  {verdict:<4}  {step:<18} {detail}")
+            self.say(f"  {verdict:<4}  {step:<21} {detail}")
         failed = [r for r in self.results if r[1] == "FAIL"]
         self.say(f"gpu-check: {'FAIL' if failed else 'PASS'}")
         return 1 if failed else 0
