@@ -1,6 +1,5 @@
 # Required and optional dependencies. Optional parts are chosen here (which sources are built), never by
 # #ifdef inside .cpp files.
-find_package(PkgConfig REQUIRED)
 find_package(SQLite3 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
@@ -44,7 +43,11 @@ endif()
 
 set(FLOPSCOPE_HAVE_GRAPHVIZ OFF)
 if(FLOPSCOPE_WITH_GRAPHVIZ)
-  pkg_check_modules(GRAPHVIZ QUIET IMPORTED_TARGET libgvc libcgraph)
+  # pkg-config is needed for Graphviz alone (the GPU device build has neither).
+  find_package(PkgConfig QUIET)
+  if(PkgConfig_FOUND)
+    pkg_check_modules(GRAPHVIZ QUIET IMPORTED_TARGET libgvc libcgraph)
+  endif()
   if(GRAPHVIZ_FOUND)
     set(FLOPSCOPE_HAVE_GRAPHVIZ ON)
   endif()
