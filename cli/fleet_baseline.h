@@ -12,8 +12,8 @@
 namespace flopscope::cli {
 
 struct BaselineRequest {
-  std::string url;     // postgresql://...[?branch=B&machine=M&model=SHA-PREFIX]
-  int median_of = 0;   // 0: the latest matching run; N: the median run (end-to-end P50) of the latest N
+  std::string url;    // postgresql://...[?branch=B&machine=M&model=SHA-PREFIX]
+  int median_of = 0;  // 0: the latest matching run; N: the median run (end-to-end P50) of the latest N
 };
 
 struct Baseline {

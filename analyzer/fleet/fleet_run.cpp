@@ -23,10 +23,14 @@ nlohmann::json quantiles_json(const FleetQuantiles& q) {
 // The canonical form the content key hashes: every stored number and name, in a fixed order.
 std::string canonical(const FleetRun& r) {
   nlohmann::json j;
-  j["info"] = {r.info.tool_version, to_string(r.info.source_kind), r.info.source_path, r.info.source_sha256,
-               r.info.device,       r.info.host,                   r.info.input_spec,  r.info.iterations,
-               r.info.warmup,       r.info.threads,                r.info.created_unix_ns, r.info.command_line};
-  j["totals"] = {r.iterations, r.has_kernels, r.flops, r.bytes, quantiles_json(r.host), quantiles_json(r.device)};
+  j["info"] = {r.info.tool_version,    to_string(r.info.source_kind),
+               r.info.source_path,     r.info.source_sha256,
+               r.info.device,          r.info.host,
+               r.info.input_spec,      r.info.iterations,
+               r.info.warmup,          r.info.threads,
+               r.info.created_unix_ns, r.info.command_line};
+  j["totals"] = {r.iterations, r.has_kernels,          r.flops,
+                 r.bytes,      quantiles_json(r.host), quantiles_json(r.device)};
   for (const auto& m : r.modules) {
     j["modules"].push_back({m.path, m.type, m.depth, m.calls, m.flops, m.bytes, quantiles_json(m.host),
                             quantiles_json(m.device), m.weight_state, m.params, m.param_bytes});
@@ -36,8 +40,8 @@ std::string canonical(const FleetRun& r) {
                         quantiles_json(o.host), quantiles_json(o.device)});
   }
   for (const auto& p : r.params) {
-    j["params"].push_back({p.name, p.dtype, p.shape, p.state, p.sha256, p.numel, p.bytes, p.max_abs,
-                           p.nonzero_fraction, p.l2});
+    j["params"].push_back(
+        {p.name, p.dtype, p.shape, p.state, p.sha256, p.numel, p.bytes, p.max_abs, p.nonzero_fraction, p.l2});
   }
   return j.dump();
 }

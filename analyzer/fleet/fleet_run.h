@@ -11,7 +11,8 @@ namespace flopscope {
 
 FleetQuantiles fleet_quantiles(const LatencyStats& stats, bool known);
 
-// Also computes the content key: the SHA-256 of everything stored, so the same run summarised twice has the same key.
+// Also computes the content key: the SHA-256 of everything stored, so the same run summarised twice has the
+// same key.
 FleetRun build_fleet_run(const RunData& run, const RunSummary& summary);
 
 }  // namespace flopscope

@@ -15,16 +15,23 @@ StatusOr<TrendMetric> parse_trend_metric(const std::string& name) {
 
 const char* to_string(TrendMetric metric) {
   switch (metric) {
-    case TrendMetric::kP50: return "p50";
-    case TrendMetric::kP90: return "p90";
-    case TrendMetric::kP99: return "p99";
-    case TrendMetric::kFlops: return "flops";
-    case TrendMetric::kBytes: return "bytes";
+    case TrendMetric::kP50:
+      return "p50";
+    case TrendMetric::kP90:
+      return "p90";
+    case TrendMetric::kP99:
+      return "p99";
+    case TrendMetric::kFlops:
+      return "flops";
+    case TrendMetric::kBytes:
+      return "bytes";
   }
   return "?";
 }
 
-const char* to_string(TrendClock clock) { return clock == TrendClock::kHost ? "host" : "device"; }
+const char* to_string(TrendClock clock) {
+  return clock == TrendClock::kHost ? "host" : "device";
+}
 
 bool is_time_metric(TrendMetric metric) {
   return metric == TrendMetric::kP50 || metric == TrendMetric::kP90 || metric == TrendMetric::kP99;
@@ -35,11 +42,16 @@ namespace {
 std::optional<double> metric_of(const FleetModuleRow& m, TrendMetric metric, TrendClock clock) {
   const FleetQuantiles& q = clock == TrendClock::kHost ? m.host : m.device;
   switch (metric) {
-    case TrendMetric::kFlops: return m.flops;
-    case TrendMetric::kBytes: return m.bytes;
-    case TrendMetric::kP50: return q.known ? std::optional(q.p50) : std::nullopt;
-    case TrendMetric::kP90: return q.known ? std::optional(q.p90) : std::nullopt;
-    case TrendMetric::kP99: return q.known ? std::optional(q.p99) : std::nullopt;
+    case TrendMetric::kFlops:
+      return m.flops;
+    case TrendMetric::kBytes:
+      return m.bytes;
+    case TrendMetric::kP50:
+      return q.known ? std::optional(q.p50) : std::nullopt;
+    case TrendMetric::kP90:
+      return q.known ? std::optional(q.p90) : std::nullopt;
+    case TrendMetric::kP99:
+      return q.known ? std::optional(q.p99) : std::nullopt;
   }
   return std::nullopt;
 }
@@ -51,8 +63,8 @@ std::optional<double> relative(std::optional<double> from, std::optional<double>
 
 }  // namespace
 
-Trend build_trend(std::vector<StoredRunHeader> runs, const std::vector<ModulePoint>& points, TrendMetric metric,
-                  TrendClock clock) {
+Trend build_trend(std::vector<StoredRunHeader> runs, const std::vector<ModulePoint>& points,
+                  TrendMetric metric, TrendClock clock) {
   Trend t;
   t.metric = metric;
   t.clock = clock;

@@ -21,8 +21,8 @@ bool is_time_metric(TrendMetric metric);
 
 struct TrendPoint {
   std::int64_t run_id = 0;
-  bool present = false;         // the run has this module
-  std::optional<double> value;  // unknown when absent or when the run lacks the clock
+  bool present = false;                         // the run has this module
+  std::optional<double> value;                  // unknown when absent or when the run lacks the clock
   std::optional<double> vs_previous, vs_first;  // relative change against the last and first known values
   std::string weight_state;
 };
@@ -40,7 +40,7 @@ struct Trend {
   std::vector<TrendSeries> series;  // modules in order of first appearance
 };
 
-Trend build_trend(std::vector<StoredRunHeader> runs, const std::vector<ModulePoint>& points, TrendMetric metric,
-                  TrendClock clock);
+Trend build_trend(std::vector<StoredRunHeader> runs, const std::vector<ModulePoint>& points,
+                  TrendMetric metric, TrendClock clock);
 
 }  // namespace flopscope

@@ -1,10 +1,11 @@
 // Installs the fleet-store baseline loader for `diff --baseline` (built only with libpq).
+#include "cli/fleet_baseline.h"
+
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 
-#include "cli/fleet_baseline.h"
 #include "cli/run_input.h"
 #include "db/fleet/pg_store.h"
 
@@ -32,14 +33,17 @@ StatusOr<Baseline> load_baseline(const BaselineRequest& request) {
   RunFilter filter{url.branch, url.machine, url.model, 0};
   FS_ASSIGN_OR_RETURN(auto runs, store->runs(filter));
   if (runs.empty()) {
-    return NotFound(url.display + ": no stored run matches" + (url.branch.empty() ? "" : " branch=" + url.branch) +
+    return NotFound(url.display + ": no stored run matches" +
+                    (url.branch.empty() ? "" : " branch=" + url.branch) +
                     (url.machine.empty() ? "" : " machine=" + url.machine) +
                     (url.model.empty() ? "" : " model=" + url.model));
   }
   const StoredRunHeader& chosen = pick(runs, request.median_of);
   FS_ASSIGN_OR_RETURN(StoredRunFile file, store->run_file(chosen.id));
   // The run file goes back through the same reader as any run given on the command line.
-  std::string ext = file.name.ends_with(".json.gz") ? ".json.gz" : file.name.substr(std::min(file.name.rfind('.'), file.name.size()));
+  std::string ext = file.name.ends_with(".json.gz")
+                        ? ".json.gz"
+                        : file.name.substr(std::min(file.name.rfind('.'), file.name.size()));
   const char* tmpdir = std::getenv("TMPDIR");
   std::string tmpl = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/flopscope-baseline-XXXXXX" + ext;
   int fd = ::mkstemps(tmpl.data(), static_cast<int>(ext.size()));
@@ -52,9 +56,13 @@ StatusOr<Baseline> load_baseline(const BaselineRequest& request) {
   Baseline b;
   b.run = std::move(run).value();
   if (!chosen.source_path.empty()) b.run.info.source_path = chosen.source_path;  // not the temporary file
-  b.label = "store run " + std::to_string(chosen.id) + " (" + (chosen.git_branch.empty() ? "no branch" : chosen.git_branch) +
-            (chosen.git_commit.empty() ? "" : " @ " + chosen.git_commit.substr(0, 12)) + ", pushed " + chosen.pushed_at +
-            (request.median_of > 1 ? ", median of the last " + std::to_string(std::min<std::size_t>(runs.size(), request.median_of)) : "") +
+  b.label = "store run " + std::to_string(chosen.id) + " (" +
+            (chosen.git_branch.empty() ? "no branch" : chosen.git_branch) +
+            (chosen.git_commit.empty() ? "" : " @ " + chosen.git_commit.substr(0, 12)) + ", pushed " +
+            chosen.pushed_at +
+            (request.median_of > 1 ? ", median of the last " +
+                                         std::to_string(std::min<std::size_t>(runs.size(), request.median_of))
+                                   : "") +
             ")";
   return b;
 }

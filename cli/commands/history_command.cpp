@@ -12,14 +12,17 @@ namespace {
 class HistoryCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
-    app.add_option("--from", url_, "Fleet store: postgresql://...[?branch=B&machine=M&model=SHA-PREFIX]")->required();
-    app.add_option("--module", glob_, "Modules to show: a glob over module paths (default: the whole model, '')");
+    app.add_option("--from", url_, "Fleet store: postgresql://...[?branch=B&machine=M&model=SHA-PREFIX]")
+        ->required();
+    app.add_option("--module", glob_,
+                   "Modules to show: a glob over module paths (default: the whole model, '')");
     app.add_option("--metric", metric_, "p50, p90, p99 (time per iteration), flops or bytes (default p50)")
         ->check(CLI::IsMember({"p50", "p90", "p99", "flops", "bytes"}));
     app.add_option("--clock", clock_, "Time metrics: host (op time, default) or device (kernel time)")
         ->check(CLI::IsMember({"host", "device"}));
     app.add_option("--last", last_, "Only the newest N matching runs")->check(CLI::PositiveNumber);
-    app.add_option("--format", format_, "table (default), json, csv")->check(CLI::IsMember({"table", "json", "csv"}));
+    app.add_option("--format", format_, "table (default), json, csv")
+        ->check(CLI::IsMember({"table", "json", "csv"}));
     app.add_option("-o,--output", output_, "Write to a file instead of stdout");
     app.add_flag("--force", force_, "Overwrite the output file");
   }
@@ -31,11 +34,14 @@ class HistoryCommand final : public Command {
     if (!url.ok()) return report_error(url.status());
     StatusOr<std::unique_ptr<FleetStore>> store = FleetStore::connect(*url);
     if (!store.ok()) return report_error(store.status());
-    StatusOr<std::vector<StoredRunHeader>> runs = (*store)->runs({url->branch, url->machine, url->model, last_});
+    StatusOr<std::vector<StoredRunHeader>> runs =
+        (*store)->runs({url->branch, url->machine, url->model, last_});
     if (!runs.ok()) return report_error(runs.status());
     std::vector<std::int64_t> ids;
     for (const auto& r : *runs) ids.push_back(r.id);
-    auto keep = [this](const std::string& path) { return glob_.empty() ? path.empty() : glob_match(glob_, path); };
+    auto keep = [this](const std::string& path) {
+      return glob_.empty() ? path.empty() : glob_match(glob_, path);
+    };
     StatusOr<std::vector<ModulePoint>> points = (*store)->modules(ids, keep);
     if (!points.ok()) return report_error(points.status());
     Trend trend = build_trend(std::move(runs).value(), *points, *metric,
@@ -55,6 +61,7 @@ class HistoryCommand final : public Command {
 
 }  // namespace
 
-FLOPSCOPE_REGISTER_COMMAND(HistoryCommand, "history", "A metric of modules over the runs in a fleet store", 81);
+FLOPSCOPE_REGISTER_COMMAND(HistoryCommand, "history", "A metric of modules over the runs in a fleet store",
+                           81);
 
 }  // namespace flopscope::cli

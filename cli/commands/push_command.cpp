@@ -26,7 +26,8 @@ class PushCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
     app.add_option("run", path_, "Run database (or trace file) to store")->required();
-    app.add_option("--to", url_, "Fleet store: postgresql://[user[:password]@]host[:port]/dbname[?...]")->required();
+    app.add_option("--to", url_, "Fleet store: postgresql://[user[:password]@]host[:port]/dbname[?...]")
+        ->required();
     app.add_option("--git-commit", commit_,
                    "Commit the run belongs to (default: $FLOPSCOPE_GIT_COMMIT, $GITHUB_SHA, $CI_COMMIT_SHA)");
     app.add_option("--git-branch", branch_,
@@ -57,11 +58,12 @@ class PushCommand final : public Command {
     if (!store.ok()) return report_error(store.status());
     StatusOr<PushResult> pushed = (*store)->push(fleet, meta);
     if (!pushed.ok()) return report_error(pushed.status());
-    std::printf("%s: %s as run %lld in %s (%zu modules, %zu op signatures, %zu parameters; branch %s, commit %s)\n",
-                path_.c_str(), pushed->already_stored ? "already stored" : "stored",
-                static_cast<long long>(pushed->run_id), url->display.c_str(), fleet.modules.size(), fleet.ops.size(),
-                fleet.params.size(), meta.git_branch.empty() ? "-" : meta.git_branch.c_str(),
-                meta.git_commit.empty() ? "-" : meta.git_commit.c_str());
+    std::printf(
+        "%s: %s as run %lld in %s (%zu modules, %zu op signatures, %zu parameters; branch %s, commit %s)\n",
+        path_.c_str(), pushed->already_stored ? "already stored" : "stored",
+        static_cast<long long>(pushed->run_id), url->display.c_str(), fleet.modules.size(), fleet.ops.size(),
+        fleet.params.size(), meta.git_branch.empty() ? "-" : meta.git_branch.c_str(),
+        meta.git_commit.empty() ? "-" : meta.git_commit.c_str());
     return kExitOk;
   }
 

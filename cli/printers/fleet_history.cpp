@@ -25,15 +25,20 @@ std::string value_text(TrendMetric metric, std::optional<double> v) {
   return bytes_text(*v);
 }
 
-std::string change_text(std::optional<double> c) { return c ? format_signed_percent(*c) : ""; }
+std::string change_text(std::optional<double> c) {
+  return c ? format_signed_percent(*c) : "";
+}
 
-std::string module_name(const std::string& path) { return path.empty() ? "(model)" : path; }
+std::string module_name(const std::string& path) {
+  return path.empty() ? "(model)" : path;
+}
 
 std::string metric_title(const Trend& t) {
   if (is_time_metric(t.metric)) {
     return fmt::format("{} of {} time per iteration", to_string(t.metric), to_string(t.clock));
   }
-  return t.metric == TrendMetric::kFlops ? "FLOPs per iteration (analytic)" : "bytes per iteration (analytic)";
+  return t.metric == TrendMetric::kFlops ? "FLOPs per iteration (analytic)"
+                                         : "bytes per iteration (analytic)";
 }
 
 std::string csv_cell(const std::string& s) {
@@ -46,13 +51,13 @@ std::string csv_cell(const std::string& s) {
 }  // namespace
 
 std::string render_trend_table(const Trend& t, const std::string& glob) {
-  std::string out = fmt::format("{} of modules matching '{}', {} stored runs (oldest first)\n", metric_title(t),
-                                printable(glob), t.runs.size());
+  std::string out = fmt::format("{} of modules matching '{}', {} stored runs (oldest first)\n",
+                                metric_title(t), printable(glob), t.runs.size());
   if (t.series.empty()) return out + "no stored module matches\n";
   for (const auto& s : t.series) {
     TextTable table;
-    table.header = {"run", "pushed (UTC)", "branch", "commit", "model", to_string(t.metric), "vs prev", "vs first",
-                    "weights"};
+    table.header = {"run",     "pushed (UTC)", "branch", "commit", "model", to_string(t.metric),
+                    "vs prev", "vs first",     "weights"};
     table.right_align = {true, false, false, false, false, true, true, true, false};
     for (std::size_t i = 0; i < t.runs.size(); ++i) {
       const auto& r = t.runs[i];
@@ -71,24 +76,35 @@ std::string render_trend_table(const Trend& t, const std::string& glob) {
 std::string render_trend_json(const Trend& t, const std::string& glob) {
   nlohmann::ordered_json j;
   j["metric"] = to_string(t.metric);
-  j["clock"] = is_time_metric(t.metric) ? to_string(t.clock) : nullptr;
+  j["clock"] =
+      is_time_metric(t.metric) ? nlohmann::ordered_json(to_string(t.clock)) : nlohmann::ordered_json(nullptr);
   j["unit"] = is_time_metric(t.metric) ? "ns" : t.metric == TrendMetric::kFlops ? "flops" : "bytes";
   j["module_glob"] = glob;
   j["runs"] = nlohmann::ordered_json::array();
   for (const auto& r : t.runs) {
-    j["runs"].push_back({{"id", r.id}, {"pushed_at", r.pushed_at}, {"git_branch", r.git_branch},
-                         {"git_commit", r.git_commit}, {"model_sha256", r.model_sha256}, {"machine", r.machine},
-                         {"tool_version", r.tool_version}, {"iterations", r.iterations}});
+    j["runs"].push_back({{"id", r.id},
+                         {"pushed_at", r.pushed_at},
+                         {"git_branch", r.git_branch},
+                         {"git_commit", r.git_commit},
+                         {"model_sha256", r.model_sha256},
+                         {"machine", r.machine},
+                         {"tool_version", r.tool_version},
+                         {"iterations", r.iterations}});
   }
-  auto opt = [](std::optional<double> v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); };
+  auto opt = [](std::optional<double> v) {
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+  };
   j["modules"] = nlohmann::ordered_json::array();
   for (const auto& s : t.series) {
     nlohmann::ordered_json m;
     m["path"] = s.module;
     m["type"] = s.type;
     for (const auto& p : s.points) {
-      m["points"].push_back({{"run", p.run_id}, {"present", p.present}, {"value", opt(p.value)},
-                             {"vs_previous", opt(p.vs_previous)}, {"vs_first", opt(p.vs_first)},
+      m["points"].push_back({{"run", p.run_id},
+                             {"present", p.present},
+                             {"value", opt(p.value)},
+                             {"vs_previous", opt(p.vs_previous)},
+                             {"vs_first", opt(p.vs_first)},
                              {"weight_state", p.weight_state}});
     }
     j["modules"].push_back(std::move(m));

@@ -44,8 +44,8 @@ struct FleetRun {
   RunInfo info;
   int iterations = 0;
   bool has_kernels = false;
-  double flops = 0, bytes = 0;  // per iteration
-  FleetQuantiles host, device;  // end-to-end time per iteration
+  double flops = 0, bytes = 0;          // per iteration
+  FleetQuantiles host, device;          // end-to-end time per iteration
   std::vector<FleetModuleRow> modules;  // pre-order
   std::vector<FleetOpRow> ops;
   std::vector<FleetParamRow> params;
@@ -55,8 +55,8 @@ struct FleetRun {
 
 // Where a stored run came from, as `history` and `diff --baseline` name it.
 struct StoredRunHeader {
-  std::int64_t id = 0;     // the store's run id (push order)
-  std::string pushed_at;   // UTC, "YYYY-MM-DD HH:MM:SS"
+  std::int64_t id = 0;    // the store's run id (push order)
+  std::string pushed_at;  // UTC, "YYYY-MM-DD HH:MM:SS"
   std::string git_commit, git_branch, machine, model_sha256, tool_version, source_path;
   int iterations = 0;
   bool has_kernels = false;

@@ -116,7 +116,8 @@ struct Result {
 StatusOr<StoreUrl> parse_store_url(const std::string& url) {
   StoreUrl out;
   if (!url.starts_with("postgresql://") && !url.starts_with("postgres://")) {
-    return InvalidArgument(url + ": not a PostgreSQL URL (postgresql://[user[:password]@]host[:port]/dbname)");
+    return InvalidArgument(url +
+                           ": not a PostgreSQL URL (postgresql://[user[:password]@]host[:port]/dbname)");
   }
   std::string base = url, query;
   if (auto q = url.find('?'); q != std::string::npos) {
@@ -129,15 +130,21 @@ StatusOr<StoreUrl> parse_store_url(const std::string& url) {
     std::size_t amp = query.find('&', start);
     std::string item = query.substr(start, amp == std::string::npos ? std::string::npos : amp - start);
     std::size_t eq = item.find('=');
-    std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : percent_decode(item.substr(eq + 1));
-    if (key == "branch") out.branch = value;
-    else if (key == "machine") out.machine = value;
-    else if (key == "model") out.model = value;
-    else if (!item.empty()) kept += (kept.empty() ? "" : "&") + item;
+    std::string key = item.substr(0, eq),
+                value = eq == std::string::npos ? "" : percent_decode(item.substr(eq + 1));
+    if (key == "branch")
+      out.branch = value;
+    else if (key == "machine")
+      out.machine = value;
+    else if (key == "model")
+      out.model = value;
+    else if (!item.empty())
+      kept += (kept.empty() ? "" : "&") + item;
     if (amp == std::string::npos) break;
     start = amp + 1;
   }
-  if (kept.find("connect_timeout=") == std::string::npos) kept += (kept.empty() ? "" : "&") + std::string("connect_timeout=10");
+  if (kept.find("connect_timeout=") == std::string::npos)
+    kept += (kept.empty() ? "" : "&") + std::string("connect_timeout=10");
   out.conninfo = base + "?" + kept;
   // Hide a password: scheme://user:secret@host -> scheme://user:***@host.
   out.display = url;
@@ -162,15 +169,17 @@ struct FleetStore::Impl {
     if (conn) PQfinish(conn);
   }
 
-  Status error(const std::string& what) const { return Unavailable(display + ": " + what + ": " + first_line(PQerrorMessage(conn))); }
+  Status error(const std::string& what) const {
+    return Unavailable(display + ": " + what + ": " + first_line(PQerrorMessage(conn)));
+  }
 
   // Runs one statement with text parameters (binary where Params says so).
   StatusOr<std::unique_ptr<Result>> exec(const char* sql, const Params& p = Params()) {
     auto values = p.pointers();
     auto lengths = p.lengths();
     auto formats = p.formats();
-    auto res = std::make_unique<Result>(PQexecParams(conn, sql, p.size(), nullptr, values.data(), lengths.data(),
-                                                     formats.data(), 0));
+    auto res = std::make_unique<Result>(
+        PQexecParams(conn, sql, p.size(), nullptr, values.data(), lengths.data(), formats.data(), 0));
     ExecStatusType st = PQresultStatus(res->r);
     if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
       return Unavailable(display + ": " + first_line(PQresultErrorMessage(res->r)));
@@ -193,7 +202,8 @@ StatusOr<std::unique_ptr<FleetStore>> FleetStore::connect(const StoreUrl& url) {
   if (!impl->conn) return Unavailable(url.display + ": cannot connect: out of memory");
   if (PQstatus(impl->conn) != CONNECTION_OK) return impl->error("cannot connect");
   // Notices (e.g. "relation already exists") are not the user's business.
-  PQsetNoticeProcessor(impl->conn, [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      impl->conn, [](void*, const char*) {}, nullptr);
   return std::unique_ptr<FleetStore>(new FleetStore(std::move(impl)));
 }
 
@@ -227,19 +237,26 @@ StatusOr<PushResult> FleetStore::push(const FleetRun& run, const PushMeta& meta)
     Params rp;
     rp.text(run.content_key).text(meta.git_commit).text(meta.git_branch).text(meta.machine);
     rp.text(run.info.source_sha256).text(run.info.source_path).text(to_string(run.info.source_kind));
-    rp.text(run.info.device).text(run.info.input_spec).text(run.info.tool_version).integer(run.info.created_unix_ns);
+    rp.text(run.info.device)
+        .text(run.info.input_spec)
+        .text(run.info.tool_version)
+        .integer(run.info.created_unix_ns);
     rp.integer(run.iterations).boolean(run.has_kernels).num(run.flops).num(run.bytes);
     rp.quantiles(run.host).quantiles(run.device);
-    if (meta.run_bytes.empty()) rp.null().null();
-    else rp.text(meta.run_name).bytes(meta.run_bytes);
+    if (meta.run_bytes.empty())
+      rp.null().null();
+    else
+      rp.text(meta.run_name).bytes(meta.run_bytes);
     FS_ASSIGN_OR_RETURN(
         auto inserted,
-        db.exec("INSERT INTO fleet_runs (content_key, git_commit, git_branch, machine, model_sha256, source_path, "
-                "source_kind, device, input_spec, tool_version, created_unix_ns, iterations, has_kernels, flops, "
-                "bytes, host_p50, host_p90, host_p99, device_p50, device_p90, device_p99, run_name, run_file) "
-                "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23) "
-                "ON CONFLICT (content_key) DO NOTHING RETURNING id",
-                rp));
+        db.exec(
+            "INSERT INTO fleet_runs (content_key, git_commit, git_branch, machine, model_sha256, "
+            "source_path, "
+            "source_kind, device, input_spec, tool_version, created_unix_ns, iterations, has_kernels, flops, "
+            "bytes, host_p50, host_p90, host_p99, device_p50, device_p90, device_p99, run_name, run_file) "
+            "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23) "
+            "ON CONFLICT (content_key) DO NOTHING RETURNING id",
+            rp));
     if (inserted->rows() == 0) {
       FS_ASSIGN_OR_RETURN(auto old, db.exec("SELECT id FROM fleet_runs WHERE content_key = $1",
                                             Params().text(run.content_key)));
@@ -253,24 +270,26 @@ StatusOr<PushResult> FleetStore::push(const FleetRun& run, const PushMeta& meta)
       Params p;
       p.text(id).text(m.path).text(m.type).integer(m.depth).num(m.calls).num(m.flops).num(m.bytes);
       p.quantiles(m.host).quantiles(m.device).text(m.weight_state).integer(m.params).integer(m.param_bytes);
-      FS_RETURN_IF_ERROR(db.run("INSERT INTO fleet_modules VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,"
-                                "$15,$16) ON CONFLICT DO NOTHING",
-                                p));
+      FS_RETURN_IF_ERROR(
+          db.run("INSERT INTO fleet_modules VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,"
+                 "$15,$16) ON CONFLICT DO NOTHING",
+                 p));
     }
     for (const auto& o : run.ops) {
       Params p;
       p.text(id).text(o.module_path).text(o.name).text(o.signature).num(o.calls).num(o.flops).num(o.bytes);
       p.boolean(o.flops_known).quantiles(o.host).quantiles(o.device);
-      FS_RETURN_IF_ERROR(db.run("INSERT INTO fleet_ops VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) "
-                                "ON CONFLICT DO NOTHING",
-                                p));
+      FS_RETURN_IF_ERROR(
+          db.run("INSERT INTO fleet_ops VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) "
+                 "ON CONFLICT DO NOTHING",
+                 p));
     }
     for (const auto& q : run.params) {
       Params p;
       p.text(id).text(q.name).text(q.dtype).text(q.shape).text(q.state).text(q.sha256).integer(q.numel);
       p.integer(q.bytes).num(q.max_abs).num(q.nonzero_fraction).num(q.l2);
-      FS_RETURN_IF_ERROR(
-          db.run("INSERT INTO fleet_params VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) ON CONFLICT DO NOTHING", p));
+      FS_RETURN_IF_ERROR(db.run(
+          "INSERT INTO fleet_params VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) ON CONFLICT DO NOTHING", p));
     }
     return out;
   };
@@ -288,13 +307,14 @@ StatusOr<std::vector<StoredRunHeader>> FleetStore::runs(const RunFilter& f) {
   Params p;
   p.text(f.branch).text(f.machine).text(f.model).integer(f.last > 0 ? f.last : -1);
   FS_ASSIGN_OR_RETURN(
-      auto r, impl_->exec("SELECT * FROM (SELECT id, to_char(pushed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), "
-                          "git_commit, git_branch, machine, model_sha256, tool_version, source_path, iterations, "
-                          "has_kernels, host_p50, host_p90, host_p99, device_p50, device_p90, device_p99 "
-                          "FROM fleet_runs WHERE ($1 = '' OR git_branch = $1) AND ($2 = '' OR machine = $2) "
-                          "AND ($3 = '' OR model_sha256 LIKE $3 || '%') ORDER BY id DESC "
-                          "LIMIT CASE WHEN $4::bigint < 0 THEN NULL ELSE $4::bigint END) newest ORDER BY id",
-                          p));
+      auto r,
+      impl_->exec("SELECT * FROM (SELECT id, to_char(pushed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), "
+                  "git_commit, git_branch, machine, model_sha256, tool_version, source_path, iterations, "
+                  "has_kernels, host_p50, host_p90, host_p99, device_p50, device_p90, device_p99 "
+                  "FROM fleet_runs WHERE ($1 = '' OR git_branch = $1) AND ($2 = '' OR machine = $2) "
+                  "AND ($3 = '' OR model_sha256 LIKE $3 || '%') ORDER BY id DESC "
+                  "LIMIT CASE WHEN $4::bigint < 0 THEN NULL ELSE $4::bigint END) newest ORDER BY id",
+                  p));
   std::vector<StoredRunHeader> out;
   for (int i = 0; i < r->rows(); ++i) {
     StoredRunHeader h;
@@ -316,16 +336,17 @@ StatusOr<std::vector<StoredRunHeader>> FleetStore::runs(const RunFilter& f) {
 }
 
 StatusOr<std::vector<ModulePoint>> FleetStore::modules(const std::vector<std::int64_t>& run_ids,
-                                                        const std::function<bool(const std::string&)>& keep) {
+                                                       const std::function<bool(const std::string&)>& keep) {
   FS_RETURN_IF_ERROR(check_schema());
   std::string ids = "{";
   for (std::size_t i = 0; i < run_ids.size(); ++i) ids += (i ? "," : "") + std::to_string(run_ids[i]);
   ids += "}";
   FS_ASSIGN_OR_RETURN(
-      auto r, impl_->exec("SELECT run_id, path, type, depth, calls, flops, bytes, host_p50, host_p90, host_p99, "
-                          "device_p50, device_p90, device_p99, weight_state, params, param_bytes FROM fleet_modules "
-                          "WHERE run_id = ANY($1::bigint[]) ORDER BY run_id, depth, path",
-                          Params().text(ids)));
+      auto r,
+      impl_->exec("SELECT run_id, path, type, depth, calls, flops, bytes, host_p50, host_p90, host_p99, "
+                  "device_p50, device_p90, device_p99, weight_state, params, param_bytes FROM fleet_modules "
+                  "WHERE run_id = ANY($1::bigint[]) ORDER BY run_id, depth, path",
+                  Params().text(ids)));
   std::vector<ModulePoint> out;
   for (int i = 0; i < r->rows(); ++i) {
     std::string path = r->text(i, 1);
@@ -353,8 +374,8 @@ StatusOr<StoredRunFile> FleetStore::run_file(std::int64_t run_id) {
   auto values = std::to_string(run_id);
   const char* v[1] = {values.c_str()};
   // Binary result: the bytes as stored, no hex round trip.
-  Result r(PQexecParams(impl_->conn, "SELECT run_name, run_file FROM fleet_runs WHERE id = $1::bigint", 1, nullptr, v,
-                        nullptr, nullptr, 1));
+  Result r(PQexecParams(impl_->conn, "SELECT run_name, run_file FROM fleet_runs WHERE id = $1::bigint", 1,
+                        nullptr, v, nullptr, nullptr, 1));
   if (PQresultStatus(r.r) != PGRES_TUPLES_OK) {
     return Unavailable(impl_->display + ": " + first_line(PQresultErrorMessage(r.r)));
   }
