@@ -9,7 +9,7 @@
 #include "analyzer/diff/model_profiler.h"
 #include "analyzer/weights/weights.h"
 #include "cli/command.h"
-#include "cli/fleet_baseline.h"
+#include "cli/fleet_hooks.h"
 #include "cli/printers/diff_report.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"

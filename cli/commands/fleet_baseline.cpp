@@ -1,11 +1,10 @@
-// Installs the fleet-store baseline loader for `diff --baseline` (built only with libpq).
-#include "cli/fleet_baseline.h"
-
+// Installs the fleet-store loaders for `diff --baseline` and `exporter --store` (built only with libpq).
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 
+#include "cli/fleet_hooks.h"
 #include "cli/run_input.h"
 #include "db/fleet/pg_store.h"
 
@@ -67,8 +66,27 @@ StatusOr<Baseline> load_baseline(const BaselineRequest& request) {
   return b;
 }
 
+StatusOr<ExpositionSource> load_latest(const std::string& text) {
+  FS_ASSIGN_OR_RETURN(StoreUrl url, parse_store_url(text));
+  FS_ASSIGN_OR_RETURN(auto store, FleetStore::connect(url));
+  FS_ASSIGN_OR_RETURN(auto runs, store->runs(RunFilter{url.branch, url.machine, url.model, 1}));
+  ExpositionSource s;
+  s.kind = "store";
+  s.source = url.display;
+  if (runs.empty()) return s;  // an empty store exports nothing yet, which is not an error
+  const StoredRunHeader& latest = runs.back();
+  FS_ASSIGN_OR_RETURN(auto points, store->modules({latest.id}, [](const std::string&) { return true; }));
+  s.source = url.display + " run " + std::to_string(latest.id);
+  s.has_costs = true;
+  s.host = latest.host;
+  s.device = latest.device;
+  for (auto& p : points) s.modules.push_back(std::move(p.module));
+  return s;
+}
+
 const bool installed = [] {
   fleet_baseline_loader() = load_baseline;
+  fleet_latest_loader() = load_latest;
   return true;
 }();
 

@@ -1,11 +1,12 @@
-// How `flopscope diff --baseline URL` gets its baseline from a fleet store. The diff command knows nothing
-// of PostgreSQL: a build with the store client installs the loader at start-up (commands/fleet_baseline.cpp);
-// without one, --baseline is refused with a message that says so.
+// How `flopscope diff --baseline URL` and `flopscope exporter --store URL` read a fleet store. Those commands
+// know nothing of PostgreSQL: a build with the store client installs the loaders at start-up
+// (commands/fleet_baseline.cpp); without one, the options are refused with a message that says so.
 #pragma once
 
 #include <functional>
 #include <string>
 
+#include "analyzer/fleet/exposition.h"
 #include "db/model/run_data.h"
 #include "db/model/status.h"
 
@@ -25,6 +26,14 @@ using BaselineLoader = std::function<StatusOr<Baseline>(const BaselineRequest&)>
 
 inline BaselineLoader& fleet_baseline_loader() {
   static BaselineLoader loader;
+  return loader;
+}
+
+// The newest run matching the URL's filters, as exporter metrics.
+using LatestRunLoader = std::function<StatusOr<ExpositionSource>(const std::string& url)>;
+
+inline LatestRunLoader& fleet_latest_loader() {
+  static LatestRunLoader loader;
   return loader;
 }
 
