@@ -10,6 +10,7 @@
 #include "analyzer/weights/weights.h"
 #include "cli/command.h"
 #include "cli/fleet_hooks.h"
+#include "cli/multi_rank.h"
 #include "cli/printers/diff_report.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
@@ -24,8 +25,10 @@ bool is_torchscript_model(const std::string& path) {
 class DiffCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
-    app.add_option("a", path_a_, "Baseline: run database, trace, or TorchScript model (with --input)")->required();
-    app.add_option("b", path_b_, "Candidate: run database, trace, or TorchScript model (with --input)");
+    app.add_option("runs", paths_,
+                   "A B: baseline and candidate (run database, trace, or TorchScript model with --input); or "
+                   "A.rank*.db B.rank*.db (two folders, or one file per rank) for a rank-matched diff")
+        ->required();
     app.add_option("--baseline", baseline_url_,
                    "Baseline from a fleet store instead of A: postgresql://...[?branch=B&machine=M]; the one "
                    "positional argument is the candidate");
@@ -82,6 +85,12 @@ class DiffCommand final : public Command {
       if (s->find("<svg") == std::string::npos) return report_error(InvalidArgument(graph_path_ + ": not an SVG file"));
       svg = std::move(s).value();
     }
+    if (baseline_url_.empty() && is_rank_set_diff(paths_)) {
+      return run_rank_diff(paths_, options_, gates_, report_, format_);
+    }
+    if (paths_.size() > 2) return report_error(InvalidArgument("diff takes two runs, A and B"));
+    path_a_ = paths_[0];
+    path_b_ = paths_.size() > 1 ? paths_[1] : "";
     if (!baseline_url_.empty()) {
       if (!path_b_.empty()) return report_error(InvalidArgument("--baseline takes one run (the candidate), not two"));
       path_b_ = path_a_;
@@ -157,6 +166,7 @@ class DiffCommand final : public Command {
     return run;
   }
 
+  std::vector<std::string> paths_;
   std::string path_a_, path_b_, weights_a_, weights_b_, format_ = "table", regression_, baseline_url_;
   int baseline_median_ = 0;
   std::optional<RunData> baseline_;

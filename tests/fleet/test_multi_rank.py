@@ -81,6 +81,31 @@ class MultiRankTest(CliTestCase):
         self.assertEqual(modules[0]["time_p50_ns"], [100_000, 100_000, 180_000, 110_000])  # compute only
         self.assertEqual(modules[0]["time"]["straggler_rank"], 2)
 
+    def test_rank_matched_diff(self):
+        a, b = self.path("A"), self.path("B")
+        os.mkdir(a)
+        os.mkdir(b)
+        for rank, (before, after) in enumerate(((100, 100), (100, 100), (180, 100))):
+            synthetic_rank(os.path.join(a, f"run.rank{rank}.json.gz"), rank, before, 50)
+            synthetic_rank(os.path.join(b, f"run.rank{rank}.json.gz"), rank, after, 50)
+        proc = run("diff", a, b, "--format", "json", "--max-regression", "flops=0.5%", check=True)
+        ranks = json.loads(proc.stdout)["ranks"]
+        self.assertEqual([r["rank"] for r in ranks], [0, 1, 2])
+        # Compare the rank's own B-side total with its A side: only rank 2 got faster.
+        files = [os.path.join(b, f"run.rank{r}.json.gz") for r in range(3)]
+        files_a = [os.path.join(a, f"run.rank{r}.json.gz") for r in range(3)]
+        table = run("diff", *files_a, *files, check=True).stdout
+        self.assertIn("3 ranks matched by rank", table)
+        row2 = [l for l in table.splitlines() if l.strip().startswith("2 ")][0]
+        self.assertIn("230.0 us", row2)
+        self.assertIn("150.0 us", row2)
+        self.assertIn("-34.8%", row2)
+        gate = run("diff", a, b, "--expect-vanished", "*Linear*")
+        self.assertEqual(gate.returncode, 1, gate.stderr)
+        self.assertIn("gate failed: rank 0:", gate.stderr)
+        os.remove(os.path.join(b, "run.rank2.json.gz"))
+        self.assertUsageError(run("diff", a, b), "ranks must match one to one")
+
     def test_bad_rank_sets_are_one_line_errors(self):
         a, b = self.path("a.json.gz"), self.path("b.json.gz")
         synthetic_rank(a, 0, 100, 50)
