@@ -93,6 +93,19 @@ class FleetStoreTest(CliTestCase):
         none = run("diff", "--baseline", url + "&branch=gone", H100)
         self.assertUsageError(none, "no stored run matches branch=gone")
 
+    def test_exporter_reads_the_newest_stored_run(self):
+        db, url = self.store()
+        out = self.path("textfile")
+        os.mkdir(out)
+        run("exporter", "--store", url, "--textfile", out, "--once", check=True)  # empty store: no modules yet
+        run("push", H100, "--to", url, "--git-branch", "main", check=True)
+        run("exporter", "--store", url + "&branch=main", "--textfile", out, "--once", check=True)
+        with open(os.path.join(out, "flopscope.prom")) as f:
+            text = f.read()
+        self.assertIn(' run 1",module="BertModel",clock="device",quantile="0.5"}', text)
+        self.assertIn('flopscope_module_flops_per_iteration{source=', text)
+        self.assertNotIn("s3cret", text)
+
     def test_summary_only_runs_cannot_be_baselines(self):
         db, url = self.store()
         run("push", H100, "--to", url, "--summary-only", check=True)
