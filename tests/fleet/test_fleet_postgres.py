@@ -97,7 +97,8 @@ class FleetStoreTest(CliTestCase):
         db, url = self.store()
         out = self.path("textfile")
         os.mkdir(out)
-        run("exporter", "--store", url, "--textfile", out, "--once", check=True)  # empty store: no modules yet
+        self.assertUsageError(run("exporter", "--store", url, "--textfile", out, "--once"), "no flopscope store here")
+        self.assertEqual(os.listdir(out), [])  # nothing written
         run("push", H100, "--to", url, "--git-branch", "main", check=True)
         run("exporter", "--store", url + "&branch=main", "--textfile", out, "--once", check=True)
         with open(os.path.join(out, "flopscope.prom")) as f:
