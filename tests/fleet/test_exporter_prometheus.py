@@ -156,6 +156,23 @@ class ExporterTest(CliTestCase):
         self.assertUsageError(run("exporter", "--weights", self.weights, "--listen", "nonsense"), "--listen")
         self.assertUsageError(run("exporter", "--once", "--weights", self.weights), "--textfile")
 
+    def test_a_run_exports_costs_and_latency(self):
+        trace = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "kineto",
+                             "tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz")
+        out = self.path("textfile")
+        os.mkdir(out)
+        run("exporter", "--run", trace, "--textfile", out, "--once", check=True)
+        with open(os.path.join(out, "flopscope.prom")) as f:
+            lines = f.read().splitlines()
+        flops = [l for l in lines if l.startswith("flopscope_module_flops_per_iteration{") and 'module="(model)"' in l]
+        self.assertEqual(len(flops), 1)
+        self.assertGreater(float(flops[0].rsplit(" ", 1)[1]), 1e9)
+        device = [l for l in lines if l.startswith("flopscope_iteration_time_seconds{") and 'clock="device"' in l]
+        self.assertEqual(len(device), 3)  # P50, P90, P99 of the kernels' time
+        for l in lines:  # every sample line is NAME{LABELS} VALUE
+            if not l.startswith("#"):
+                self.assertRegex(l, r'^[a-z_]+\{.*\} -?[0-9.e+-]+$')
+
     def expected_files(self):
         return os.listdir(self.dir)
 
