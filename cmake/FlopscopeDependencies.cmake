@@ -53,6 +53,12 @@ if(FLOPSCOPE_WITH_GRAPHVIZ)
   endif()
 endif()
 
+# The fleet store (PostgreSQL client library) and the Prometheus exporter's HTTP server.
+pkg_check_modules(LIBPQ QUIET IMPORTED_TARGET libpq)
+set(FLOPSCOPE_HAVE_PQ ${LIBPQ_FOUND})
+pkg_check_modules(HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)
+set(FLOPSCOPE_HAVE_HTTPLIB ${HTTPLIB_FOUND})
+
 # Python with torch (Debian's python3-torch), used to generate the sample models and test models.
 set(FLOPSCOPE_SAMPLE_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with torch, used to generate sample models")
 set(FLOPSCOPE_SAMPLES_DIR ${PROJECT_BINARY_DIR}/samples CACHE INTERNAL "Where the sample models are generated")
@@ -62,7 +68,7 @@ find_package(benchmark QUIET)
 
 function(flopscope_print_feature_summary)
   message(STATUS "flopscope ${PROJECT_VERSION} optional parts:")
-  foreach(part TORCH CUPTI QT GRAPHVIZ)
+  foreach(part TORCH CUPTI QT GRAPHVIZ PQ HTTPLIB)
     if(FLOPSCOPE_HAVE_${part})
       message(STATUS "  ${part}: yes")
     else()

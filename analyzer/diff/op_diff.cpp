@@ -13,18 +13,8 @@
 namespace flopscope {
 namespace {
 
-struct Agg {
-  std::string module_path, name, signature;
-  double calls = 0, flops = 0, bytes = 0, kernels = 0;
-  bool counted = false;
-  std::vector<double> time;  // per iteration index
-};
-
-struct Aggregated {
-  std::unordered_map<std::string, std::size_t> index;
-  std::vector<Agg> rows;
-  int iterations = 1;
-};
+using Agg = OpRow;
+using Aggregated = OpRows;
 
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return (h ^ v) * 0x100000001b3ull + (h >> 29); }
 
@@ -41,7 +31,9 @@ std::uint64_t identity_hash(const OpRecord& op) {
   return h;
 }
 
-Aggregated aggregate(const RunData& run, const std::vector<PathMap>& maps, bool gpu_time) {
+}  // namespace
+
+OpRows aggregate_op_rows(const RunData& run, const std::vector<PathMap>& maps, bool gpu_time) {
   Aggregated out;
   const IterationIndex slot(run);
   out.iterations = slot.count();
@@ -120,6 +112,8 @@ Aggregated aggregate(const RunData& run, const std::vector<PathMap>& maps, bool 
   return out;
 }
 
+namespace {
+
 SideCost side(const Agg& a, int iterations, double total_time, double total_flops) {
   SideCost s;
   s.present = true;
@@ -141,8 +135,8 @@ int rank(DiffStatus s) { return static_cast<int>(s); }
 
 std::vector<OpDiff> diff_ops(const RunData& a, const RunData& b, const DiffOptions& options, bool gpu_time,
                              const RunTotals& totals_a, const RunTotals& totals_b) {
-  Aggregated aa = aggregate(a, options.maps, gpu_time);
-  Aggregated ab = aggregate(b, options.maps, gpu_time);
+  Aggregated aa = aggregate_op_rows(a, options.maps, gpu_time);
+  Aggregated ab = aggregate_op_rows(b, options.maps, gpu_time);
   const double ta = totals_a.time.p50, fa = totals_a.flops, tb = totals_b.time.p50, fb = totals_b.flops;
   std::vector<OpDiff> out;
   out.reserve(aa.rows.size() + ab.rows.size());

@@ -1,9 +1,31 @@
 // Per-op-signature diff: ops grouped by (module path, name, argument signature) in each run.
 #pragma once
 
+#include <string>
+#include <unordered_map>
+#include <vector>
+
 #include "analyzer/diff/diff.h"
 
 namespace flopscope {
+
+// One op signature of a run: counts and time summed over the whole run (time per iteration index).
+struct OpRow {
+  std::string module_path, name, signature;
+  double calls = 0, flops = 0, bytes = 0, kernels = 0;
+  bool counted = false;      // some op of the row has a FLOPs source (formula, counter or nested)
+  std::vector<double> time;  // per iteration index
+};
+
+struct OpRows {
+  std::unordered_map<std::string, std::size_t> index;  // "path\x1fname\x1fsignature" -> row
+  std::vector<OpRow> rows;
+  int iterations = 1;
+};
+
+// Ops grouped by (mapped module path, name, signature); kernels join their op's row. `gpu_time`: the rows'
+// time is the kernels' device time, else the ops' inclusive host time.
+OpRows aggregate_op_rows(const RunData& run, const std::vector<PathMap>& maps, bool gpu_time);
 
 // `gpu_time`: time is the kernels' device time per iteration, else the ops' inclusive host time.
 // Shares are of the given run totals.

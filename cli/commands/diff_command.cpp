@@ -2,12 +2,15 @@
 // traces, or TorchScript models profiled on the fly), joined with weights, with CI gates.
 // Exit: 0 all gates passed, 1 a gate failed, 2 usage or input error.
 #include <cstdio>
+#include <optional>
 
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
 #include "analyzer/diff/model_profiler.h"
 #include "analyzer/weights/weights.h"
 #include "cli/command.h"
+#include "cli/fleet_hooks.h"
+#include "cli/multi_rank.h"
 #include "cli/printers/diff_report.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
@@ -22,8 +25,16 @@ bool is_torchscript_model(const std::string& path) {
 class DiffCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
-    app.add_option("a", path_a_, "Baseline: run database, trace, or TorchScript model (with --input)")->required();
-    app.add_option("b", path_b_, "Candidate: run database, trace, or TorchScript model (with --input)")->required();
+    app.add_option("runs", paths_,
+                   "A B: baseline and candidate (run database, trace, or TorchScript model with --input); or "
+                   "A.rank*.db B.rank*.db (two folders, or one file per rank) for a rank-matched diff")
+        ->required();
+    app.add_option("--baseline", baseline_url_,
+                   "Baseline from a fleet store instead of A: postgresql://...[?branch=B&machine=M]; the one "
+                   "positional argument is the candidate");
+    app.add_option("--baseline-median", baseline_median_,
+                   "With --baseline: the median run (end-to-end P50) of the newest N matching runs")
+        ->check(CLI::PositiveNumber);
     app.add_option("--map", maps_, "Rename module paths before matching: 'REGEX=REPLACEMENT' (ECMAScript, $1 "
                                    "for groups), applied to both runs; repeatable");
     app.add_option("--atol", options_.atol, "Parameters with max |x| <= ATOL count as ZEROED (default 0)")
@@ -74,6 +85,26 @@ class DiffCommand final : public Command {
       if (s->find("<svg") == std::string::npos) return report_error(InvalidArgument(graph_path_ + ": not an SVG file"));
       svg = std::move(s).value();
     }
+    if (baseline_url_.empty() && is_rank_set_diff(paths_)) {
+      return run_rank_diff(paths_, options_, gates_, report_, format_);
+    }
+    if (paths_.size() > 2) return report_error(InvalidArgument("diff takes two runs, A and B"));
+    path_a_ = paths_[0];
+    path_b_ = paths_.size() > 1 ? paths_[1] : "";
+    if (!baseline_url_.empty()) {
+      if (!path_b_.empty()) return report_error(InvalidArgument("--baseline takes one run (the candidate), not two"));
+      path_b_ = path_a_;
+      if (!fleet_baseline_loader()) {
+        return report_error(Unsupported("--baseline: this build has no fleet store client (libpq)"));
+      }
+      auto base = fleet_baseline_loader()(BaselineRequest{baseline_url_, baseline_median_});
+      if (!base.ok()) return report_error(base.status());
+      path_a_ = base->label;
+      baseline_ = std::move(base->run);
+      std::fprintf(stderr, "flopscope: note: baseline A is %s\n", path_a_.c_str());
+    } else if (path_b_.empty()) {
+      return report_error(InvalidArgument("diff needs two runs (A B), or --baseline URL and one run"));
+    }
     auto a = load(path_a_, weights_a_);
     if (!a.ok()) return report_error(a.status());
     auto b = load(path_b_, weights_b_);
@@ -112,9 +143,11 @@ class DiffCommand final : public Command {
   }
 
  private:
-  StatusOr<RunData> load(const std::string& path, const std::string& weights) const {
+  StatusOr<RunData> load(const std::string& path, const std::string& weights) {
     StatusOr<RunData> run = Internal("unset");
-    if (is_torchscript_model(path)) {
+    if (baseline_ && path == path_a_) {
+      run = std::move(*baseline_);
+    } else if (is_torchscript_model(path)) {
       const ModelProfiler& profiler = model_profiler();
       if (!profiler) {
         return Unsupported(path + ": this build cannot profile models inside `diff`; run `flopscope profile " + path +
@@ -133,7 +166,10 @@ class DiffCommand final : public Command {
     return run;
   }
 
-  std::string path_a_, path_b_, weights_a_, weights_b_, format_ = "table", regression_;
+  std::vector<std::string> paths_;
+  std::string path_a_, path_b_, weights_a_, weights_b_, format_ = "table", regression_, baseline_url_;
+  int baseline_median_ = 0;
+  std::optional<RunData> baseline_;
   std::string md_path_, json_path_, junit_path_, html_path_, graph_path_;
   std::vector<std::string> maps_, inputs_;
   int iterations_ = 10;

@@ -4,6 +4,8 @@
 #include "analyzer/activations/candidates.h"
 #include "analyzer/summary.h"
 #include "cli/command.h"
+#include "cli/multi_rank.h"
+#include "cli/printers/rank_report.h"
 #include "cli/printers/candidates.h"
 #include "cli/printers/report.h"
 #include "cli/run_input.h"
@@ -14,7 +16,10 @@ namespace {
 class ReportCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
-    app.add_option("run", path_, "Run database (or trace file) to report on")->required();
+    app.add_option("run", paths_,
+                   "Run database (or trace file) to report on; several ranks of one run (run.rank*.db, one trace "
+                   "per rank) or a folder of them for a per-rank report")
+        ->required();
     app.add_option("--depth", options_.depth, "Deepest module level shown (root is 0; default: all)");
     app.add_option("--sort", sort_, "Order siblings by: model (default), flops, time, bytes")
         ->check(CLI::IsMember({"model", "flops", "time", "bytes"}));
@@ -40,7 +45,8 @@ class ReportCommand final : public Command {
     if (sort_ == "flops") options_.sort = SortKey::kFlops;
     if (sort_ == "time") options_.sort = SortKey::kTime;
     if (sort_ == "bytes") options_.sort = SortKey::kBytes;
-    StatusOr<RunData> run = open_run(path_);
+    if (names_several_ranks(paths_)) return run_ranks();
+    StatusOr<RunData> run = open_run(paths_[0]);
     if (!run.ok()) return report_error(run.status());
     SummaryOptions so;
     so.top_ops = options_.top_ops;
@@ -69,7 +75,22 @@ class ReportCommand final : public Command {
   }
 
  private:
-  std::string path_, sort_ = "model", format_ = "table", output_;
+  int run_ranks() {
+    if (format_ != "table" && format_ != "json") {
+      return report_error(InvalidArgument("a per-rank report is written as table or json, not " + format_));
+    }
+    auto parts = open_rank_parts(paths_);
+    if (!parts.ok()) return report_error(parts.status());
+    auto report = analyze_ranks(*parts);
+    if (!report.ok()) return report_error(report.status());
+    std::string text = format_ == "json" ? render_rank_report_json(*report)
+                                         : render_rank_report_table(*report, options_.depth);
+    Status st = emit_output(output_, text, force_);
+    return st.ok() ? kExitOk : report_error(st);
+  }
+
+  std::vector<std::string> paths_;
+  std::string sort_ = "model", format_ = "table", output_;
   ReportOptions options_;
   CandidateOptions candidate_options_;
   bool candidates_ = false;

@@ -1,0 +1,140 @@
+#include "analyzer/fleet/exposition.h"
+
+#include <cstdio>
+
+namespace flopscope {
+namespace {
+
+std::string number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string module_label(const std::string& path) {
+  return path.empty() ? "(model)" : path;
+}
+
+class Writer {
+ public:
+  void family(const char* name, const char* type, const char* help) {
+    out_ += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+  }
+  // labels: alternating name, value.
+  void sample(const char* name, std::initializer_list<std::string> labels, double value) {
+    out_ += name;
+    out_ += '{';
+    bool first = true;
+    for (auto it = labels.begin(); it != labels.end(); it += 2) {
+      if (!first) out_ += ',';
+      first = false;
+      out_ += *it + "=\"" + prometheus_label_escape(*(it + 1)) + "\"";
+    }
+    out_ += "} " + number(value) + "\n";
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+const char* const kStates[] = {"ACTIVE", "ZEROED", "ERASED"};
+const char* const kQuantiles[][2] = {{"0.5", "p50"}, {"0.9", "p90"}, {"0.99", "p99"}};
+
+void quantile_samples(Writer& w, const char* name, const std::string& source, const std::string* module,
+                      const char* clock, const FleetQuantiles& q) {
+  if (!q.known) return;  // unknown clock: no series, never a 0
+  const double v[] = {q.p50, q.p90, q.p99};
+  for (int i = 0; i < 3; ++i) {
+    if (module)
+      w.sample(
+          name,
+          {"source", source, "module", module_label(*module), "clock", clock, "quantile", kQuantiles[i][0]},
+          v[i] * 1e-9);
+    else
+      w.sample(name, {"source", source, "clock", clock, "quantile", kQuantiles[i][0]}, v[i] * 1e-9);
+  }
+}
+
+}  // namespace
+
+std::string prometheus_label_escape(const std::string& value) {
+  std::string out;
+  out.reserve(value.size());
+  for (char c : value) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string render_exposition(const std::vector<ExpositionSource>& sources) {
+  Writer w;
+  w.family("flopscope_source_info", "gauge", "Sources this exporter reads (1 each)");
+  for (const auto& s : sources) w.sample("flopscope_source_info", {"source", s.source, "kind", s.kind}, 1);
+
+  w.family("flopscope_module_weight_state", "gauge",
+           "1 for the state of the module's parameters (ACTIVE, ZEROED: all zero, ERASED: no storage), 0 "
+           "otherwise");
+  for (const auto& s : sources) {
+    for (const auto& m : s.modules) {
+      if (m.weight_state.empty()) continue;
+      for (const char* state : kStates) {
+        w.sample("flopscope_module_weight_state",
+                 {"source", s.source, "module", module_label(m.path), "state", state},
+                 m.weight_state == state ? 1 : 0);
+      }
+    }
+  }
+  w.family("flopscope_module_flops_per_iteration", "gauge", "Analytic FLOPs per iteration, module inclusive");
+  for (const auto& s : sources) {
+    if (!s.has_costs) continue;
+    for (const auto& m : s.modules) {
+      w.sample("flopscope_module_flops_per_iteration", {"source", s.source, "module", module_label(m.path)},
+               m.flops);
+    }
+  }
+  w.family("flopscope_module_bytes_per_iteration", "gauge",
+           "Analytic bytes read and written per iteration, module inclusive");
+  for (const auto& s : sources) {
+    if (!s.has_costs) continue;
+    for (const auto& m : s.modules) {
+      w.sample("flopscope_module_bytes_per_iteration", {"source", s.source, "module", module_label(m.path)},
+               m.bytes);
+    }
+  }
+  w.family(
+      "flopscope_module_time_seconds", "gauge",
+      "Time per iteration of the latest run, by clock (host: op time, device: kernel time) and quantile");
+  for (const auto& s : sources) {
+    if (!s.has_costs) continue;
+    for (const auto& m : s.modules) {
+      quantile_samples(w, "flopscope_module_time_seconds", s.source, &m.path, "host", m.host);
+      quantile_samples(w, "flopscope_module_time_seconds", s.source, &m.path, "device", m.device);
+    }
+  }
+  w.family("flopscope_iteration_time_seconds", "gauge", "End-to-end time per iteration of the latest run");
+  for (const auto& s : sources) {
+    if (!s.has_costs) continue;
+    quantile_samples(w, "flopscope_iteration_time_seconds", s.source, nullptr, "host", s.host);
+    quantile_samples(w, "flopscope_iteration_time_seconds", s.source, nullptr, "device", s.device);
+  }
+  w.family("flopscope_candidate_time_share", "gauge",
+           "Elimination candidates (modules that behave as zero or identity): their share of iteration time");
+  for (const auto& s : sources) {
+    for (const auto& c : s.candidates) {
+      w.sample("flopscope_candidate_time_share",
+               {"source", s.source, "module", module_label(c.module), "behaviour", c.behaviour},
+               c.share_time);
+    }
+  }
+  return w.take();
+}
+
+}  // namespace flopscope

@@ -1,0 +1,35 @@
+// Metrics in the Prometheus text exposition format (version 0.0.4) for `flopscope exporter`: per module
+// the weight state as a gauge with a `state` label (1 for the module's state, 0 for the others, so a
+// state change is a change of value, not a vanished series), FLOPs and bytes per iteration, latency
+// quantiles per clock, and elimination candidates. Label values are escaped as the format requires.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "db/fleet/fleet_records.h"
+
+namespace flopscope {
+
+struct ExposedCandidate {
+  std::string module;
+  std::string behaviour;  // "zero-like", "identity-like"
+  double share_time = 0;
+};
+
+// What one source contributes. A weights file has states only (has_costs false); a run or a stored run
+// has costs and latency too.
+struct ExpositionSource {
+  std::string kind;    // "weights", "run", "store"
+  std::string source;  // file or store run, for the flopscope_source_info series
+  bool has_costs = false;
+  std::vector<FleetModuleRow> modules;
+  FleetQuantiles host, device;  // end to end, per iteration
+  bool has_candidates = false;  // the run was recorded with activations
+  std::vector<ExposedCandidate> candidates;
+};
+
+std::string prometheus_label_escape(const std::string& value);
+std::string render_exposition(const std::vector<ExpositionSource>& sources);
+
+}  // namespace flopscope

@@ -1,0 +1,177 @@
+// flopscope exporter: serves /metrics in the Prometheus text format (cpp-httplib), or writes them for
+// node_exporter's textfile collector. Sources are re-read when they change: files by modification time
+// and size, a store by its newest run, checked on every scrape.
+#include <httplib.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "analyzer/fleet/exposition.h"
+#include "analyzer/fleet/exposition_sources.h"
+#include "analyzer/weights/weights.h"
+#include "cli/command.h"
+#include "cli/fleet_hooks.h"
+#include "cli/run_input.h"
+#include "db/model/atomic_file.h"
+
+namespace flopscope::cli {
+namespace {
+
+struct FileStamp {
+  std::int64_t mtime_ns = -1, size = -1;
+  bool operator==(const FileStamp&) const = default;
+};
+
+FileStamp stamp_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return {static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec, st.st_size};
+}
+
+// One source and its last rendering; files are re-read only when their stamp changed.
+struct Source {
+  std::string kind, path;
+  FileStamp stamp;
+  std::optional<ExpositionSource> cached;
+
+  StatusOr<ExpositionSource> read() {
+    if (kind == "store") return fleet_latest_loader()(path);
+    FileStamp now = stamp_of(path);
+    if (cached && now == stamp) return *cached;
+    StatusOr<ExpositionSource> fresh = Internal("unset");
+    if (kind == "weights") {
+      auto w = read_weights(path, WeightsOptions{0, false, 0});
+      if (!w.ok()) return w.status();
+      fresh = exposition_from_params(to_param_records(*w), path);
+    } else {
+      auto run = open_run(path);
+      if (!run.ok()) return run.status();
+      fresh = exposition_from_run(*run, path);
+    }
+    stamp = now;
+    cached = *fresh;
+    return fresh;
+  }
+};
+
+class ExporterCommand final : public Command {
+ public:
+  void setup(CLI::App& app) override {
+    app.add_option("--listen", listen_, "Serve /metrics on HOST:PORT (default 127.0.0.1:9464)");
+    app.add_option("--weights", weights_, "Weights file: per module weight state; repeatable");
+    app.add_option("--run", runs_,
+                   "Run database or trace: costs, latency, weight states, candidates; repeatable");
+    app.add_option("--store", stores_,
+                   "Fleet store URL: the newest run (postgresql://...[?branch=B]); repeatable");
+    app.add_option("--textfile", textfile_dir_,
+                   "Write DIR/flopscope.prom for node_exporter's textfile collector instead of serving");
+    app.add_flag("--once", once_, "With --textfile: write once and exit");
+    app.add_option("--interval", interval_s_,
+                   "With --textfile: seconds between checks for changes (default 30)")
+        ->check(CLI::PositiveNumber);
+  }
+
+  int run() override {
+    for (const auto& p : weights_) sources_.push_back({"weights", p, {}, {}});
+    for (const auto& p : runs_) sources_.push_back({"run", p, {}, {}});
+    for (const auto& p : stores_) sources_.push_back({"store", p, {}, {}});
+    if (sources_.empty()) return report_error(InvalidArgument("exporter needs --weights, --run or --store"));
+    if (!stores_.empty() && !fleet_latest_loader()) {
+      return report_error(Unsupported("--store: this build has no fleet store client (libpq)"));
+    }
+    if (once_ && textfile_dir_.empty()) return report_error(InvalidArgument("--once needs --textfile DIR"));
+    // Every source must read once before anything is served or written.
+    StatusOr<std::string> first = render();
+    if (!first.ok()) return report_error(first.status());
+    return textfile_dir_.empty() ? serve(*first) : write_textfiles(*first);
+  }
+
+ private:
+  StatusOr<std::string> render() {
+    std::lock_guard lock(mutex_);
+    std::vector<ExpositionSource> out;
+    for (auto& s : sources_) {
+      auto e = s.read();
+      if (!e.ok()) return e.status();
+      out.push_back(std::move(e).value());
+    }
+    return render_exposition(out);
+  }
+
+  int write_textfiles(std::string text) {
+    const std::string path = textfile_dir_ + "/flopscope.prom";
+    for (;;) {
+      // Atomic rename: the collector never reads a half-written file.
+      if (Status st = write_file_atomically(path, text, true); !st.ok()) return report_error(st);
+      if (once_) return kExitOk;
+      std::this_thread::sleep_for(std::chrono::seconds(interval_s_));
+      auto next = render();
+      if (!next.ok()) {
+        std::fprintf(stderr, "flopscope: warning: %s (kept the last metrics)\n",
+                     next.status().message().c_str());
+        continue;
+      }
+      text = std::move(next).value();
+    }
+  }
+
+  int serve(const std::string&) {
+    auto colon = listen_.rfind(':');
+    int port = colon == std::string::npos ? 0 : std::atoi(listen_.c_str() + colon + 1);
+    std::string host = colon == std::string::npos ? listen_ : listen_.substr(0, colon);
+    if (port <= 0 || port > 65535 || host.empty()) {
+      return report_error(
+          InvalidArgument("--listen " + listen_ + ": expected HOST:PORT, e.g. 127.0.0.1:9464"));
+    }
+    httplib::Server server;
+    server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+      auto text = render();
+      if (!text.ok()) {
+        res.status = 503;
+        res.set_content("flopscope: " + text.status().message() + "\n", "text/plain; charset=utf-8");
+        return;
+      }
+      res.set_content(*text, "text/plain; version=0.0.4; charset=utf-8");
+    });
+    server.Get("/", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content("flopscope exporter: metrics at /metrics\n", "text/plain; charset=utf-8");
+    });
+    if (!server.bind_to_port(host, port)) {
+      return report_error(
+          Unavailable("--listen " + listen_ + ": cannot listen (address in use or not local)"));
+    }
+    // SIGINT/SIGTERM stop the server cleanly: waited for on this thread, never handled asynchronously.
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    std::thread listener([&server] { server.listen_after_bind(); });
+    std::fprintf(stderr, "flopscope: serving metrics on http://%s/metrics\n", listen_.c_str());
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    server.stop();
+    listener.join();
+    return kExitOk;
+  }
+
+  std::string listen_ = "127.0.0.1:9464", textfile_dir_;
+  std::vector<std::string> weights_, runs_, stores_;
+  bool once_ = false;
+  int interval_s_ = 30;
+  std::vector<Source> sources_;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+FLOPSCOPE_REGISTER_COMMAND(ExporterCommand, "exporter",
+                           "Serve per-module metrics to Prometheus (or write textfiles)", 82);
+
+}  // namespace flopscope::cli

@@ -1,0 +1,97 @@
+// The fleet pieces that need no server: store URLs, Prometheus label escaping and exposition, trends,
+// and the content key of a stored run.
+#include <gtest/gtest.h>
+
+#include "analyzer/fleet/exposition.h"
+#include "analyzer/fleet/fleet_run.h"
+#include "analyzer/fleet/trend.h"
+#include "diff_fixtures.h"
+
+namespace flopscope {
+namespace {
+
+TEST(PrometheusLabels, EscapesBackslashQuoteAndNewlineOnly) {
+  EXPECT_EQ(prometheus_label_escape(R"(a\b"c)"
+                                    "\n"
+                                    "d.e"),
+            R"(a\\b\"c\nd.e)");
+  EXPECT_EQ(prometheus_label_escape("layers.0.attn"), "layers.0.attn");
+}
+
+TEST(PrometheusExposition, StatesAreOneHotAndUnknownClocksHaveNoSeries) {
+  ExpositionSource s;
+  s.kind = "run";
+  s.source = "run.db";
+  s.has_costs = true;
+  FleetModuleRow m;
+  m.path = "a\"b";
+  m.weight_state = "ZEROED";
+  m.flops = 2e6;
+  m.host = {true, 1e6, 2e6, 3e6};  // device unknown
+  s.modules.push_back(m);
+  std::string text = render_exposition({s});
+  EXPECT_NE(
+      text.find("flopscope_module_weight_state{source=\"run.db\",module=\"a\\\"b\",state=\"ZEROED\"} 1\n"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("module=\"a\\\"b\",state=\"ACTIVE\"} 0\n"), std::string::npos);
+  EXPECT_NE(text.find("clock=\"host\",quantile=\"0.99\"} 0.0030000000000000001\n"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("clock=\"device\""), std::string::npos);
+  EXPECT_NE(text.find("# TYPE flopscope_module_flops_per_iteration gauge\n"), std::string::npos);
+}
+
+StoredRunHeader header(std::int64_t id) {
+  StoredRunHeader h;
+  h.id = id;
+  return h;
+}
+
+TEST(Trend, ChangesAgainstPreviousAndFirstSkipAbsentAndUnknown) {
+  std::vector<ModulePoint> points;
+  auto add = [&](std::int64_t run, double p50, bool known) {
+    ModulePoint p;
+    p.run_id = run;
+    p.module.path = "layers.0.attn";
+    p.module.host = {known, p50, p50, p50};
+    points.push_back(p);
+  };
+  add(1, 100, true);
+  add(2, 150, true);
+  add(4, 0, false);  // run 3 lacks the module, run 4 lacks the clock
+  add(5, 75, true);
+  Trend t = build_trend({header(1), header(2), header(3), header(4), header(5)}, points, TrendMetric::kP50,
+                        TrendClock::kHost);
+  ASSERT_EQ(t.series.size(), 1u);
+  const auto& p = t.series[0].points;
+  EXPECT_FALSE(p[0].vs_previous.has_value());
+  EXPECT_DOUBLE_EQ(*p[1].vs_previous, 0.5);
+  EXPECT_FALSE(p[2].present);
+  EXPECT_TRUE(p[3].present);
+  EXPECT_FALSE(p[3].value.has_value());  // unknown, not 0
+  EXPECT_DOUBLE_EQ(*p[4].vs_previous, -0.5);
+  EXPECT_DOUBLE_EQ(*p[4].vs_first, -0.25);
+  EXPECT_FALSE(parse_trend_metric("p75").ok());
+}
+
+TEST(FleetRun, ContentKeyFollowsTheContent) {
+  RunData v1 = testing::make_run(testing::Variant::kV1);
+  RunData v2z = testing::make_run(testing::Variant::kV2z);
+  FleetRun a = build_fleet_run(v1, summarize(v1));
+  FleetRun again = build_fleet_run(v1, summarize(v1));
+  FleetRun z = build_fleet_run(v2z, summarize(v2z));
+  EXPECT_EQ(a.content_key, again.content_key);
+  EXPECT_NE(a.content_key, z.content_key);
+  EXPECT_EQ(a.content_key.size(), 64u);
+  EXPECT_FALSE(a.device.known);  // no kernels: device time unknown
+  bool zeroed = false;
+  for (const auto& m : z.modules) {
+    if (m.path.find("position_adaptive_bias") != std::string::npos && m.weight_state == "ZEROED")
+      zeroed = true;
+  }
+  EXPECT_TRUE(zeroed);
+  EXPECT_FALSE(a.ops.empty());
+}
+
+}  // namespace
+}  // namespace flopscope
