@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "analyzer/format.h"
 #include "graphs/heat.h"
 
 namespace flopscope::graphs {
@@ -132,7 +133,7 @@ struct Writer {
       if (a != b) {
         line = "\xCE\x94 " + std::string(b > a ? "+" : "") + format_metric(b - a, metric);
         if (a != 0) {
-          line += " (" + std::string(b > a ? "+" : "") + format_count(100.0 * (b - a) / a, "%") + ")";
+          line += " (" + std::string(b > a ? "+" : "") + si_text(100.0 * (b - a) / a, "%") + ")";
         }
       }
     }
