@@ -69,13 +69,12 @@ class GraphCommand : public Command {
     if (!other_.empty()) {
       auto other = open_op_graph(other_);
       if (!other.ok()) return report_error(other.status());
-      // Host time is noisy between runs: only a 10% move counts as a change; FLOPs and bytes are exact.
-      graph = diff_graphs(*graph, *other, {metric, metric == CostMetric::kTime ? 0.10 : 0.01});
+      graph = diff_graphs(*graph, *other, diff_options(metric));
     }
     progress.update(1);
     int chosen = *depth == -2 ? choose_depth(*graph, max_nodes_) : *depth;
     ViewGraph view = collapse(*graph, chosen);
-    std::string dot = write_dot(view, {metric, metric == CostMetric::kTime ? 0.10 : 0.01});
+    std::string dot = write_dot(view, {metric, changed_threshold(metric)});
     progress.update(2);
     auto bytes = render_dot(dot, *format);
     if (!bytes.ok()) return report_error(bytes.status().WithContext(output_));

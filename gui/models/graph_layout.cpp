@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "graphs/graph_diff.h"
+
 namespace flopscope::gui {
 
 namespace {
@@ -181,10 +183,11 @@ GraphUnion graph_union(const GraphInput& in) {
       auto& n = g.nodes[static_cast<std::size_t>(found->second)];
       auto c = costs_b.find(in.b->graph_nodes[i].module_path + '\x1f' + in.b->graph_nodes[i].kind);
       double fb = c == costs_b.end() ? 0 : c->second.flops, bb = c == costs_b.end() ? 0 : c->second.bytes;
-      auto differs = [](double x, double y, double rel) {
-        return std::max(std::abs(x), std::abs(y)) > 0 && std::abs(x - y) > rel * std::max(std::abs(x), std::abs(y));
-      };
-      if (differs(n.flops, fb, 0.005) || differs(n.bytes, bb, 0.01)) n.status = DiffStatus::kChanged;
+      // The graphs library's threshold, as in `flopscope graph --diff`.
+      using graphs::CostMetric;
+      if (graphs::moved_by_more_than(n.flops, fb, graphs::changed_threshold(CostMetric::kFlops)) ||
+          graphs::moved_by_more_than(n.bytes, bb, graphs::changed_threshold(CostMetric::kBytes)))
+        n.status = DiffStatus::kChanged;
     }
     add_run(g, *in.b, keys_b, index_of_key, DiffStatus::kNew);
   }
