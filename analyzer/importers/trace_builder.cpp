@@ -10,6 +10,7 @@
 #include "analyzer/importers/bounded_queue.h"
 #include "analyzer/importers/module_scopes.h"
 #include "analyzer/op_costs.h"
+#include "db/model/module_path.h"
 #include "db/model/progress.h"
 
 namespace flopscope {
@@ -116,8 +117,7 @@ Id TraceBuilder::module(std::string_view path, std::string_view type) {
     if (m.type.empty() && !type.empty()) m.type = std::string(type);
     return it->second;
   }
-  auto dot = path.rfind('.');
-  Id parent = dot == std::string_view::npos ? 0 : module(path.substr(0, dot), "");
+  Id parent = path_depth(path) <= 1 ? 0 : module(path_parent(path), "");
   Id id = static_cast<Id>(modules_.size());
   modules_.push_back({id, parent, std::string(path), std::string(type)});
   module_by_path_.emplace(std::string(path), id);
