@@ -6,6 +6,23 @@
 
 namespace flopscope {
 
+FlopsSource nested_flops_source(bool counted_above, bool has_formula) {
+  if (counted_above) return FlopsSource::kNested;
+  return has_formula ? FlopsSource::kFormula : FlopsSource::kNone;
+}
+
+void set_op_flops(OpRecord& op, const FlopsResult& r) {
+  if (!r.known) return;
+  op.flops = r.flops;
+  op.macs = r.macs;
+  op.bytes_read = r.bytes_read;
+  op.bytes_written = r.bytes_written;
+  op.flops_note = std::string(r.note);
+  constexpr std::string_view kEstimate = "(estimate)";
+  if (r.estimate && !op.flops_note.ends_with(kEstimate))
+    op.flops_note += op.flops_note.empty() ? std::string(kEstimate) : " " + std::string(kEstimate);
+}
+
 void assign_op_costs(std::vector<OpRecord>& ops, const FlopsRegistry& registry) {
   // Parents before children: order by depth, then start.
   std::vector<std::size_t> order(ops.size());
@@ -31,23 +48,9 @@ void assign_op_costs(std::vector<OpRecord>& ops, const FlopsRegistry& registry) 
       continue;
     }
     FlopsResult r = registry.evaluate(op.name, op.args);
-    if (r.known) {
-      op.flops = r.flops;
-      op.macs = r.macs;
-      op.bytes_read = r.bytes_read;
-      op.bytes_written = r.bytes_written;
-      op.flops_note = std::string(r.note);
-      if (r.estimate && !op.flops_note.empty()) op.flops_note += " (estimate)";
-    }
-    if (parent_covered) {
-      op.flops_source = FlopsSource::kNested;
-      covered[i] = 1;
-    } else if (r.known) {
-      op.flops_source = FlopsSource::kFormula;
-      covered[i] = 1;
-    } else {
-      op.flops_source = FlopsSource::kNone;
-    }
+    set_op_flops(op, r);
+    op.flops_source = nested_flops_source(parent_covered, r.known);
+    covered[i] = op.flops_source != FlopsSource::kNone;
   }
 }
 

@@ -4,6 +4,8 @@
 #include <set>
 #include <vector>
 
+#include "analyzer/format.h"
+#include "db/model/module_path.h"
 #include "graphs/heat.h"
 
 namespace flopscope::graphs {
@@ -132,7 +134,7 @@ struct Writer {
       if (a != b) {
         line = "\xCE\x94 " + std::string(b > a ? "+" : "") + format_metric(b - a, metric);
         if (a != 0) {
-          line += " (" + std::string(b > a ? "+" : "") + format_count(100.0 * (b - a) / a, "%") + ")";
+          line += " (" + std::string(b > a ? "+" : "") + si_text(100.0 * (b - a) / a, "%") + ")";
         }
       }
     }
@@ -147,8 +149,7 @@ struct Writer {
   std::string node_label(const ViewNode& n, DiffState st) const {
     std::string label;
     if (n.is_module) {
-      std::string name = n.module_path.substr(
-          n.module_path.rfind('.') == std::string::npos ? 0 : n.module_path.rfind('.') + 1);
+      std::string name(path_leaf(n.module_path));
       std::string type = type_text(n.module_path);
       label = name + (type.empty() ? "" : " (" + type + ")");
       label += "\n" + std::to_string(n.members) + (n.members == 1 ? " op" : " ops");
@@ -189,7 +190,7 @@ struct Writer {
 
   void write_cluster(const std::string& path, const std::string& indent) {
     int number = ++cluster_counter;
-    std::string name = path.substr(path.rfind('.') == std::string::npos ? 0 : path.rfind('.') + 1);
+    std::string name(path_leaf(path));
     std::string type = type_text(path);
     std::string title = name + (type.empty() ? "" : " (" + type + ")");
     int depth = module_depth(path);

@@ -24,12 +24,19 @@ bool metric_known(const NodeCost& cost, CostMetric metric) {
   return cost.known && (metric != CostMetric::kFlops || cost.flops_known);
 }
 
+double changed_threshold(CostMetric metric) {
+  return metric == CostMetric::kTime ? 0.10 : 0.01;
+}
+
+bool moved_by_more_than(double a, double b, double relative) {
+  if (a == b) return false;
+  return std::fabs(b - a) > relative * std::max(std::fabs(a), std::fabs(b));
+}
+
 bool metric_changed(const NodeCost& base, const NodeCost& now, const DiffOptions& options) {
   if (!metric_known(base, options.metric) || !metric_known(now, options.metric)) return false;
-  double a = metric_of(base, options.metric);
-  double b = metric_of(now, options.metric);
-  if (a == b) return false;
-  return std::fabs(b - a) > options.relative_threshold * std::max(std::fabs(a), std::fabs(b));
+  return moved_by_more_than(metric_of(base, options.metric), metric_of(now, options.metric),
+                            options.relative_threshold);
 }
 
 OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const DiffOptions& options) {

@@ -18,6 +18,14 @@ struct DiffOptions {
   double relative_threshold = 0.01;
 };
 
+// The "changed" threshold of a metric, for every front end (CLI graph, GUI graph): host time is noisy
+// between runs, so only a 10% move counts; FLOPs and bytes are exact, so 1% does.
+double changed_threshold(CostMetric metric);
+inline DiffOptions diff_options(CostMetric metric) { return {metric, changed_threshold(metric)}; }
+
+// True when a and b differ by more than `relative` of the larger magnitude.
+bool moved_by_more_than(double a, double b, double relative);
+
 // True when both costs are known and the metric moved by more than the threshold.
 bool metric_changed(const NodeCost& base, const NodeCost& now, const DiffOptions& options);
 

@@ -2,6 +2,8 @@
 
 #include <unordered_map>
 
+#include "db/model/module_path.h"
+
 namespace flopscope::graphs {
 
 const char* to_string(DiffState state) {
@@ -23,26 +25,15 @@ std::string OpNode::identity() const {
 }
 
 int module_depth(const std::string& path) {
-  if (path.empty()) return 0;
-  int depth = 1;
-  for (char c : path) depth += c == '.' ? 1 : 0;
-  return depth;
+  return path_depth(path);
 }
 
 std::string module_prefix(const std::string& path, int depth) {
-  if (depth <= 0) return "";
-  std::size_t pos = 0;
-  for (int i = 0; i < depth; ++i) {
-    pos = path.find('.', pos);
-    if (pos == std::string::npos) return path;
-    if (i + 1 < depth) ++pos;
-  }
-  return path.substr(0, pos);
+  return std::string(path_prefix(path, depth));
 }
 
 std::string parent_module(const std::string& path) {
-  auto dot = path.rfind('.');
-  return dot == std::string::npos ? "" : path.substr(0, dot);
+  return std::string(path_parent(path));
 }
 
 OpGraph make_op_graph(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges,

@@ -3,7 +3,7 @@
 # flopscope_graph_torch: the one LibTorch translation unit, extracting forward's graph from TorchScript.
 # Stubs that report the missing component replace the last two when Graphviz or LibTorch is absent.
 set(flopscope_graphs_sources
-  graph_model.cpp run_costs.cpp collapse.cpp graph_diff.cpp heat.cpp dot_writer.cpp output_format.cpp
+  graph_model.cpp run_costs.cpp collapse.cpp graph_diff.cpp heat.cpp heatmap_dot.cpp dot_writer.cpp output_format.cpp
   profiled_shapes.cpp icicle.cpp icicle_svg.cpp)
 if(NOT FLOPSCOPE_HAVE_GRAPHVIZ)
   list(APPEND flopscope_graphs_sources render_unavailable.cpp)
@@ -24,4 +24,12 @@ if(FLOPSCOPE_HAVE_TORCH)
   add_library(flopscope_graph_torch STATIC torchscript_extract.cpp)
   target_link_libraries(flopscope_graph_torch PUBLIC flopscope_graphs flopscope_analyzer
                         PRIVATE flopscope_torch flopscope_warnings)
+endif()
+
+# Where a graph to draw comes from (a run through load_run, or a model): shared by the CLI and the GUI.
+add_library(flopscope_graph_open STATIC open_graph.cpp)
+target_link_libraries(flopscope_graph_open PUBLIC flopscope_graphs PRIVATE flopscope_importers flopscope_analyzer
+                      flopscope_warnings)
+if(TARGET flopscope_graph_torch)
+  target_link_libraries(flopscope_graph_open PRIVATE flopscope_graph_torch)
 endif()

@@ -110,7 +110,7 @@ class Graph {
 // Must be destroyed before the graph it laid out.
 class Layout {
  public:
-  Layout(GVC_t* gvc, Agraph_t* g) : gvc_(gvc), g_(g), ok_(gvLayout(gvc, g, "dot") == 0) {}
+  Layout(GVC_t* gvc, Agraph_t* g, const char* engine) : gvc_(gvc), g_(g), ok_(gvLayout(gvc, g, engine) == 0) {}
   ~Layout() {
     if (ok_) gvFreeLayout(gvc_, g_);
   }
@@ -163,7 +163,7 @@ StatusOr<std::string> render_dot(const std::string& dot, GraphFormat format, con
     std::string name = "dpi", dpi = std::to_string(static_cast<int>(options.png_dpi)), none;
     agsafeset(graph.get(), name.data(), dpi.data(), none.data());
   }
-  Layout layout(gvc.get(), graph.get());
+  Layout layout(gvc.get(), graph.get(), options.engine);
   if (!layout.ok()) return errors.error("layout");
   RenderData data(gvc.get(), graph.get(), graphviz_format_name(format));
   if (!data.ok()) return errors.error(std::string("rendering to ") + graphviz_format_name(format));

@@ -1,8 +1,10 @@
 #include "graphs/heat.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
+#include <cstdio>
+
+#include "analyzer/format.h"
 
 namespace flopscope::graphs {
 
@@ -31,6 +33,25 @@ const char* HeatScale::font_color(int bucket) {
   return bucket == 0 || bucket == 1 ? "#ffffff" : "#000000";
 }
 
+Rgb latency_ramp(double t) {
+  static constexpr std::array<std::array<int, 3>, 5> kStops{{
+      {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
+  if (!std::isfinite(t)) t = 0;
+  t = std::clamp(t, 0.0, 1.0) * (kStops.size() - 1);
+  auto i = std::min<std::size_t>(static_cast<std::size_t>(t), kStops.size() - 2);
+  double f = t - static_cast<double>(i);
+  auto mix = [&](std::size_t c) {
+    return static_cast<int>(std::lround(kStops[i][c] + (kStops[i + 1][c] - kStops[i][c]) * f));
+  };
+  return {mix(0), mix(1), mix(2)};
+}
+
+std::string Rgb::hex() const {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r & 0xff, g & 0xff, b & 0xff);
+  return buf;
+}
+
 DiffStyle diff_style(DiffState state) {
   switch (state) {
     case DiffState::kRemoved:
@@ -45,49 +66,16 @@ DiffStyle diff_style(DiffState state) {
   return {"#777777", "#ffffff"};
 }
 
-std::string format_count(double value, const char* unit) {
-  static constexpr std::array<const char*, 7> kPrefix{"", "k", "M", "G", "T", "P", "E"};
-  double magnitude = std::fabs(value);
-  std::size_t p = 0;
-  while (magnitude >= 999.5 && p + 1 < kPrefix.size()) {
-    magnitude /= 1000;
-    value /= 1000;
-    ++p;
-  }
-  char buf[32];
-  auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, 3);
-  std::string out(buf, res.ptr);
-  out += ' ';
-  out += kPrefix[p];
-  out += unit;
-  return out;
-}
-
 std::string format_metric(double value, CostMetric metric) {
   switch (metric) {
     case CostMetric::kFlops:
-      return format_count(value, "FLOP");
+      return flops_text(value);
     case CostMetric::kBytes:
-      return format_count(value, "B");
+      return bytes_text(value);
     case CostMetric::kTime:
       break;
   }
-  // Time in ns: pick ns, µs, ms or s.
-  double magnitude = std::fabs(value);
-  const char* unit = "ns";
-  if (magnitude >= 999.5e6) {
-    value /= 1e9;
-    unit = "s";
-  } else if (magnitude >= 999.5e3) {
-    value /= 1e6;
-    unit = "ms";
-  } else if (magnitude >= 999.5) {
-    value /= 1e3;
-    unit = "\xC2\xB5s";  // µs
-  }
-  char buf[32];
-  auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, 3);
-  return std::string(buf, res.ptr) + " " + unit;
+  return time_text(value);
 }
 
 const char* metric_name(CostMetric metric) {

@@ -29,15 +29,22 @@ class HeatScale {
   double max_ = 0;
 };
 
+// Sequential ramp for the latency heatmap, t in [0, 1] (clamped; NaN as 0): dark blue -> teal -> yellow,
+// viridis-like (perceptually ordered, colour-blind safe). The GUI and the headless renderer both use it.
+struct Rgb {
+  int r = 0, g = 0, b = 0;
+  std::string hex() const;  // "#rrggbb"
+};
+Rgb latency_ramp(double t);
+
 struct DiffStyle {
   const char* border;
   const char* fill;
 };
 DiffStyle diff_style(DiffState state);
 
-// "1.23 MFLOP", "12.3 µs", "4.5 MB": three significant digits, SI prefixes, locale-independent.
+// "1.23 MFLOPs", "12.3 µs", "4.5 MB": the core's formatter (analyzer/format.h) for a metric.
 std::string format_metric(double value, CostMetric metric);
-std::string format_count(double value, const char* unit);
 const char* metric_name(CostMetric metric);  // "FLOPs", "host time", "bytes"
 
 }  // namespace flopscope::graphs

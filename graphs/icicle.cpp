@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "analyzer/format.h"
 #include "graphs/heat.h"
 
 namespace flopscope::graphs {
@@ -91,7 +92,7 @@ Icicle icicle_layout(const RunSummary& summary, const IcicleOptions& options) {
     cell.label = last_component(m.path);
     cell.value_text = format_metric(value, options.metric);
     cell.text = (m.path.empty() ? std::string("(model)") : m.path) + ": " + cell.value_text + " (" +
-                format_count(100 * cell.share, "%") + " of the view)";
+                percent_text(cell.share) + " of the view)";
     cell.fill = type_fill(m.type);
     out.depth = std::max(out.depth, p.depth + 1);
     out.cells.push_back(std::move(cell));

@@ -11,9 +11,11 @@ namespace flopscope::graphs {
 
 struct RenderOptions {
   double png_dpi = 96;  // PNG only; vector formats keep Graphviz's 72 points per inch
+  // Graphviz layout engine: "dot" for graphs; "nop2" keeps the positions the DOT text gives (heatmap).
+  const char* engine = "dot";
 };
 
-// Lays out DOT text with the dot engine and renders it to bytes in `format`. A kDot request returns the
+// Lays out DOT text with options.engine and renders it to bytes in `format`. A kDot request returns the
 // text unchanged. Graphviz errors (syntax, layout, missing plugin) come back as a Status.
 StatusOr<std::string> render_dot(const std::string& dot, GraphFormat format,
                                  const RenderOptions& options = {});

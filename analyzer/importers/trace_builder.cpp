@@ -9,6 +9,8 @@
 
 #include "analyzer/importers/bounded_queue.h"
 #include "analyzer/importers/module_scopes.h"
+#include "analyzer/op_costs.h"
+#include "db/model/module_path.h"
 #include "db/model/progress.h"
 
 namespace flopscope {
@@ -115,8 +117,7 @@ Id TraceBuilder::module(std::string_view path, std::string_view type) {
     if (m.type.empty() && !type.empty()) m.type = std::string(type);
     return it->second;
   }
-  auto dot = path.rfind('.');
-  Id parent = dot == std::string_view::npos ? 0 : module(path.substr(0, dot), "");
+  Id parent = path_depth(path) <= 1 ? 0 : module(path_parent(path), "");
   Id id = static_cast<Id>(modules_.size());
   modules_.push_back({id, parent, std::string(path), std::string(type)});
   module_by_path_.emplace(std::string(path), id);
@@ -320,8 +321,8 @@ void TraceBuilder::compute_flops(Linked& linked) {
   const std::size_t n = ops_.size();
   linked.op_source.assign(n, FlopsSource::kNone);
   linked.op_flops.assign(n, nullptr);
-  std::vector<char> counted_here_or_above(n, 0);
-  std::int64_t without_formula = 0;
+  // Ops are in parent-before-child order (a parent's index is below its children's).
+  std::vector<char> covered(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& op = ops_[i];
     std::uint64_t k = (static_cast<std::uint64_t>(op.name) << 32) | op.args;
@@ -332,18 +333,10 @@ void TraceBuilder::compute_flops(Linked& linked) {
     const FlopsResult* r = &it->second;
     linked.op_flops[i] = r;
     auto parent = linked.op_parent[i];
-    bool above = parent >= 0 && counted_here_or_above[static_cast<std::size_t>(parent)] != 0;
-    if (above) {
-      linked.op_source[i] = FlopsSource::kNested;
-      counted_here_or_above[i] = 1;
-    } else if (r->known) {
-      linked.op_source[i] = FlopsSource::kFormula;
-      counted_here_or_above[i] = 1;
-    } else if (op.args != 0) {
-      ++without_formula;
-    }
+    bool above = parent >= 0 && covered[static_cast<std::size_t>(parent)] != 0;
+    linked.op_source[i] = nested_flops_source(above, r->known);
+    covered[i] = linked.op_source[i] != FlopsSource::kNone;
   }
-  (void)without_formula;
 }
 
 Status TraceBuilder::finish(RunSink& sink, Progress* progress) {
@@ -378,15 +371,8 @@ OpRecord TraceBuilder::make_op(const Linked& linked, std::uint32_t i, Id id, con
   op.parent_op_id = linked.op_parent[i] >= 0 ? op_id[static_cast<std::size_t>(linked.op_parent[i])] : kNoId;
   op.depth = linked.op_depth[i];
   op.args = args_[h.args];
-  const FlopsResult* f = linked.op_flops[i];
   op.flops_source = linked.op_source[i];
-  if (f != nullptr && f->known) {
-    op.flops = f->flops;
-    op.macs = f->macs;
-    op.bytes_read = f->bytes_read;
-    op.bytes_written = f->bytes_written;
-    op.flops_note = std::string(f->note);
-  }
+  if (linked.op_flops[i] != nullptr) set_op_flops(op, *linked.op_flops[i]);
   return op;
 }
 

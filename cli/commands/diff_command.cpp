@@ -6,7 +6,7 @@
 
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
-#include "analyzer/diff/model_profiler.h"
+#include "collector/torch/profile_model.h"
 #include "analyzer/weights/weights.h"
 #include "cli/command.h"
 #include "cli/fleet_hooks.h"
@@ -17,10 +17,6 @@
 
 namespace flopscope::cli {
 namespace {
-
-bool is_torchscript_model(const std::string& path) {
-  return path.size() > 3 && (path.ends_with(".pt") || path.ends_with(".pth") || path.ends_with(".ptl"));
-}
 
 class DiffCommand final : public Command {
  public:
@@ -148,13 +144,22 @@ class DiffCommand final : public Command {
     if (baseline_ && path == path_a_) {
       run = std::move(*baseline_);
     } else if (is_torchscript_model(path)) {
-      const ModelProfiler& profiler = model_profiler();
-      if (!profiler) {
+      if (!model_profiling_available()) {
         return Unsupported(path + ": this build cannot profile models inside `diff`; run `flopscope profile " + path +
                            " --input ... -o run.db` first and diff the databases");
       }
       if (inputs_.empty()) return InvalidArgument(path + ": a TorchScript model needs --input specs to be profiled");
-      run = profiler(ModelProfileRequest{path, inputs_, iterations_, 2});
+      ProfileModelOptions o;
+      o.torch.model_path = path;
+      o.torch.iterations = iterations_;
+      o.torch.warmup = 2;
+      o.torch.tool_version = FLOPSCOPE_VERSION_STRING;
+      FS_ASSIGN_OR_RETURN(o.torch.inputs, parse_input_specs(inputs_));
+      // The graph is not drawn by diff from a model: skip extracting it, as before.
+      o.extract_graph = false;
+      StatusOr<TorchProfile> p = profile_model(o);
+      if (!p.ok()) return p.status();
+      run = std::move(p->run);
     } else {
       run = open_run(path);
     }

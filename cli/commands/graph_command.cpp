@@ -4,44 +4,19 @@
 #include <filesystem>
 #include <optional>
 
-#include "analyzer/summary.h"
 #include "cli/command.h"
 #include "db/model/atomic_file.h"
 #include "db/model/progress.h"
-#include "db/run_database.h"
 #include "graphs/collapse.h"
 #include "graphs/dot_writer.h"
-#include "graphs/extract.h"
 #include "graphs/graph_diff.h"
+#include "graphs/open_graph.h"
 #include "graphs/render.h"
-#include "graphs/run_costs.h"
 
 namespace flopscope::cli {
 namespace {
 
 using namespace flopscope::graphs;
-
-StatusOr<OpGraph> load_graph(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return NotFound(path + ": no such file");
-  OpGraph graph;
-  if (looks_like_sqlite(path)) {
-    FS_ASSIGN_OR_RETURN(RunData run, read_run_database(path));
-    if (run.graph_nodes.empty()) {
-      return InvalidArgument(path +
-                             ": this run has no computation graph (no graph_node rows); runs captured by "
-                             "`flopscope profile` from a TorchScript model have one, imported traces do not");
-    }
-    graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
-    attach_run_costs(graph, run);
-    attach_module_costs(graph, summarize(run));
-  } else {
-    FS_ASSIGN_OR_RETURN(ExtractedGraph extracted, extract_torchscript_graph(path));
-    graph = make_op_graph(extracted.nodes, extracted.edges, extracted.modules);
-  }
-  graph.title = std::filesystem::path(path).filename().string();
-  return graph;
-}
 
 StatusOr<int> parse_depth(const std::string& text) {
   if (text == "auto") return -2;
@@ -89,18 +64,17 @@ class GraphCommand : public Command {
                                                : CostMetric::kFlops;
 
     Progress progress("graph", 3);
-    auto graph = load_graph(input_);
+    auto graph = open_op_graph(input_);
     if (!graph.ok()) return report_error(graph.status());
     if (!other_.empty()) {
-      auto other = load_graph(other_);
+      auto other = open_op_graph(other_);
       if (!other.ok()) return report_error(other.status());
-      // Host time is noisy between runs: only a 10% move counts as a change; FLOPs and bytes are exact.
-      graph = diff_graphs(*graph, *other, {metric, metric == CostMetric::kTime ? 0.10 : 0.01});
+      graph = diff_graphs(*graph, *other, diff_options(metric));
     }
     progress.update(1);
     int chosen = *depth == -2 ? choose_depth(*graph, max_nodes_) : *depth;
     ViewGraph view = collapse(*graph, chosen);
-    std::string dot = write_dot(view, {metric, metric == CostMetric::kTime ? 0.10 : 0.01});
+    std::string dot = write_dot(view, {metric, changed_threshold(metric)});
     progress.update(2);
     auto bytes = render_dot(dot, *format);
     if (!bytes.ok()) return report_error(bytes.status().WithContext(output_));

@@ -1,18 +1,12 @@
 // flopscope profile MODEL.pt --input SPEC... -o run.db: runs a TorchScript model on the CPU under the op
-// observer and writes the run database.
-#include <fmt/format.h>
-
+// observer (the shared pipeline, collector/torch/profile_model.h) and writes the run database.
 #include <filesystem>
 
-#include "analyzer/diff/model_profiler.h"
-#include "analyzer/op_costs.h"
 #include "cli/command.h"
-#include "collector/torch/blas_backend.h"
-#include "collector/torch/torch_profiler.h"
+#include "collector/torch/profile_model.h"
 #include "db/model/atomic_file.h"
 #include "db/model/progress.h"
 #include "db/run_database.h"
-#include "graphs/extract.h"
 
 namespace flopscope::cli {
 namespace {
@@ -79,41 +73,14 @@ class ProfileCommand final : public Command {
     Progress progress("profiling " + options_.model_path,
                       static_cast<std::uint64_t>(options_.warmup + options_.iterations));
     options_.on_iteration = [&](int done, int) { progress.update(static_cast<std::uint64_t>(done)); };
-    StatusOr<TorchProfile> profile = profile_torchscript(options_);
+    StatusOr<TorchProfile> profile = profile_model({options_});
     progress.finish();
     if (!profile.ok()) return report_error(profile.status());
     RunData& run = profile->run;
-    assign_op_costs(run.ops);
-    // Which BLAS the timings describe: stored with the run, and a warning for the slow reference BLAS.
-    BlasBackend blas = detect_blas_backend();
-    if (blas.slow_reference) {
-      std::string detail = "LibTorch calls " + blas.detail +
-                           "; GEMM timings are 5-10x those of OpenBLAS (scripts/install-deps.sh selects it)";
-      std::fprintf(stderr, "flopscope: warning: running on the reference BLAS: %s\n", detail.c_str());
-      run.quality.push_back({"reference BLAS in use", 1, Severity::kWarning, detail});
-    } else {
-      run.quality.push_back({"BLAS backend", 1, Severity::kInfo, blas.name + " " + blas.detail});
-    }
-    if (options_.activations) {
-      double forward_ns = 0;
-      for (double t : profile->iteration_wall_ns) forward_ns += t;
-      std::string cost = fmt::format(
-          "{:.1f} ms computing statistics of {} module calls, {:.1f}% of the measured "
-          "forward time",
-          profile->activation_cost_ns / 1e6, run.activations.size(),
-          forward_ns > 0 ? 100 * profile->activation_cost_ns / forward_ns : 0.0);
-      run.quality.push_back({"module calls with activation statistics (--activations)",
-                             static_cast<std::int64_t>(run.activations.size()), Severity::kInfo, cost});
-      std::fprintf(stderr, "flopscope: --activations: %s\n", cost.c_str());
-    }
-
-    // The computation graph, with shapes from this run, for `flopscope graph run.db` and the GUI.
-    if (auto graph = graphs::extract_torchscript_graph(options_.model_path, &run); graph.ok()) {
-      run.graph_nodes = std::move(graph->nodes);
-      run.graph_edges = std::move(graph->edges);
-    } else {
-      run.quality.push_back(
-          {"computation graph not extracted", 1, Severity::kWarning, graph.status().message()});
+    for (const auto& q : run.quality) {
+      if (q.what == kActivationCostIssue) std::fprintf(stderr, "flopscope: --activations: %s\n", q.detail.c_str());
+      if (q.what == kReferenceBlasIssue)
+        std::fprintf(stderr, "flopscope: warning: running on the reference BLAS: %s\n", q.detail.c_str());
     }
 
     StatusOr<std::unique_ptr<RunSink>> sink = create_run_database(output_, force_);
@@ -134,25 +101,6 @@ class ProfileCommand final : public Command {
   std::string output_;
   bool force_ = false;
 };
-
-// `flopscope diff` accepts TorchScript models in place of runs: it profiles them through this hook, the same
-// way `profile` does (FLOPs assigned, graph extracted).
-const bool kDiffProfilerInstalled = [] {
-  set_model_profiler([](const ModelProfileRequest& r) -> StatusOr<RunData> {
-    TorchProfileOptions o;
-    o.model_path = r.model_path;
-    o.iterations = r.iterations;
-    o.warmup = r.warmup;
-    o.tool_version = FLOPSCOPE_VERSION_STRING;
-    FS_ASSIGN_OR_RETURN(o.inputs, parse_input_specs(r.input_specs));
-    if (o.inputs.empty())
-      return InvalidArgument(r.model_path + ": a model needs --input specs to be profiled");
-    FS_ASSIGN_OR_RETURN(TorchProfile p, profile_torchscript(o));
-    assign_op_costs(p.run.ops);
-    return std::move(p.run);
-  });
-  return true;
-}();
 
 }  // namespace
 

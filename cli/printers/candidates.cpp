@@ -45,7 +45,7 @@ std::string render_candidates_table(const CandidateReport& r) {
         c.weight_status == "none" ? "" : fmt::format(" (max |w| {:.3g})", c.weight_max_abs));
     out +=
         fmt::format("    removing it would save {} FLOPs, {} and about {} per iteration; by input set: {}\n",
-                    si(c.flops, ""), bytes_text(c.bytes), time_text(c.time_p50_ns), by_set(c));
+                    si_text(c.flops, ""), bytes_text(c.bytes), time_text(c.time_p50_ns), by_set(c));
   }
   return out;
 }

@@ -10,9 +10,10 @@
 
 namespace flopscope::cli {
 
-// Units (flops_text, bytes_text, time_text, percent_text) come from units.h.
-std::string format_count(double n);
-std::string format_signed_percent(double fraction);  // 0.05 -> "+5.0%"
+// Units (flops_text, bytes_text, time_text, percent_text) come from units.h; the two below are the core's
+// count_text and signed_percent_text under the names the printers use.
+inline std::string format_count(double n) { return flopscope::count_text(n); }
+inline std::string format_signed_percent(double fraction) { return flopscope::signed_percent_text(fraction); }
 std::string format_shape(const std::vector<std::int64_t>& shape);
 std::string format_general(double v);                // %.4g
 

@@ -34,7 +34,7 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   const LatencyStats& it = gpu ? s.iteration_gpu_time : s.iteration_time;
   out += fmt::format(
       "total      {} ({} MACs), {} moved, {:.1f} FLOP/B; {} time per iteration P50 {}  P99 {}\n\n",
-      flops_text(s.total.flops), si(s.total.macs, ""), bytes_text(s.total.bytes()), s.total.intensity(),
+      flops_text(s.total.flops), si_text(s.total.macs, ""), bytes_text(s.total.bytes()), s.total.intensity(),
       gpu ? "GPU" : "op", time_text(it.p50), time_text(it.p99));
 
   // Module tree.
@@ -51,8 +51,8 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
     const LatencyStats& t = gpu ? m.gpu_time : m.inclusive_time;
     std::string type = m.type.size() > 20 ? m.type.substr(0, 19) + "~" : m.type;
     out += fmt::format("{:<{}}  {:<20} {:>6.1f} {:>11} {:>11} {:>10} {:>7.1f} {:>10} {:>10} {:>10} {:>6}\n",
-                       module_label(m), name_w, type, m.calls, si(m.inclusive.flops, ""),
-                       si(m.self.flops, ""), si(m.inclusive.bytes(), ""), m.inclusive.intensity(),
+                       module_label(m), name_w, type, m.calls, si_text(m.inclusive.flops, ""),
+                       si_text(m.self.flops, ""), si_text(m.inclusive.bytes(), ""), m.inclusive.intensity(),
                        time_text(t.p50), time_text(t.p90), time_text(t.p99), percent_text(m.share_time));
   }
 
@@ -66,7 +66,7 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
       std::string mod = op.module_path.empty() ? "(model)" : op.module_path;
       if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
       out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}\n", op.name, mod, op.calls,
-                         si(op.flops, ""), time_text(op.time_ns),
+                         si_text(op.flops, ""), time_text(op.time_ns),
                          gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t));
     }
   }

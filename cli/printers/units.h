@@ -1,14 +1,6 @@
-// Human-readable numbers for terminal and Markdown output. JSON and CSV always carry raw units.
+// Human-readable numbers for terminal and Markdown output come from the core's one formatter
+// (analyzer/format.h: flops_text, bytes_text, time_text, percent_text, si_text). JSON and CSV always carry
+// raw units.
 #pragma once
 
-#include <string>
-
-namespace flopscope::cli {
-
-std::string si(double value, const char* unit);  // 1.23 GFLOPs, 4.5 MB (decimal prefixes)
-std::string flops_text(double flops);            // "1.23 GFLOPs"
-std::string bytes_text(double bytes);            // "12.3 MB"
-std::string time_text(double ns);                // "1.234 ms", "56.7 us"
-std::string percent_text(double fraction);       // "12.3%"
-
-}  // namespace flopscope::cli
+#include "analyzer/format.h"

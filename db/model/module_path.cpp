@@ -77,4 +77,32 @@ std::vector<ModuleFrame> parse_torchscript_hierarchy(const std::vector<std::stri
   return frames;
 }
 
+int path_depth(std::string_view path) {
+  if (path.empty()) return 0;
+  int depth = 1;
+  for (char c : path) depth += c == '.' ? 1 : 0;
+  return depth;
+}
+
+std::string_view path_parent(std::string_view path) {
+  auto dot = path.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : path.substr(0, dot);
+}
+
+std::string_view path_leaf(std::string_view path) {
+  auto dot = path.rfind('.');
+  return dot == std::string_view::npos ? path : path.substr(dot + 1);
+}
+
+std::string_view path_prefix(std::string_view path, int depth) {
+  if (depth <= 0) return {};
+  std::size_t pos = 0;
+  for (int i = 0; i < depth; ++i) {
+    pos = path.find('.', pos);
+    if (pos == std::string_view::npos) return path;
+    if (i + 1 < depth) ++pos;
+  }
+  return path.substr(0, pos);
+}
+
 }  // namespace flopscope

@@ -48,6 +48,12 @@ class ModuleTree {
 // dropped.
 std::vector<ModuleFrame> parse_torchscript_hierarchy(const std::vector<std::string>& entries);
 
+// Dotted module paths ("layers.0.attn"; "" is the root): the one set of helpers every library uses.
+int path_depth(std::string_view path);                           // "" 0, "a" 1, "a.b" 2
+std::string_view path_parent(std::string_view path);             // "a.b.c" -> "a.b"; "a" -> ""
+std::string_view path_leaf(std::string_view path);               // "a.b.c" -> "c"; "a" -> "a"
+std::string_view path_prefix(std::string_view path, int depth);  // ("a.b.c", 2) -> "a.b"; depth <= 0 -> ""
+
 // Short class name from a qualified TorchScript name:
 // "__torch__.torch.nn.modules.linear.___torch_mangle_0.Linear"
 // -> "Linear".

@@ -1,8 +1,6 @@
 #include "gui/models/colors.h"
 
-#include <algorithm>
-#include <array>
-#include <cmath>
+#include "graphs/heat.h"
 
 namespace flopscope::gui {
 
@@ -17,15 +15,8 @@ QColor status_color(DiffStatus s) {
 }
 
 QColor heat_color(double t) {
-  // Control points of a viridis-like ramp (perceptually ordered, colour-blind safe).
-  static constexpr std::array<std::array<int, 3>, 5> stops{{
-      {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
-  if (!std::isfinite(t)) t = 0;
-  t = std::clamp(t, 0.0, 1.0) * (stops.size() - 1);
-  auto i = std::min<std::size_t>(static_cast<std::size_t>(t), stops.size() - 2);
-  double f = t - static_cast<double>(i);
-  auto mix = [&](int c) { return static_cast<int>(std::lround(stops[i][c] + (stops[i + 1][c] - stops[i][c]) * f)); };
-  return QColor(mix(0), mix(1), mix(2));
+  graphs::Rgb c = graphs::latency_ramp(t);
+  return QColor(c.r, c.g, c.b);
 }
 
 }  // namespace flopscope::gui

@@ -7,25 +7,18 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "db/model/module_path.h"
+#include "graphs/graph_diff.h"
+
 namespace flopscope::gui {
 
 namespace {
 
 constexpr double kNodeH = 30, kPad = 12, kHeader = 20, kGapX = 18, kGapY = 26;
 
-std::string parent_path(const std::string& p) {
-  auto d = p.rfind('.');
-  return d == std::string::npos ? std::string() : p.substr(0, d);
-}
-
-std::string last_part(const std::string& p) {
-  auto d = p.rfind('.');
-  return d == std::string::npos ? p : p.substr(d + 1);
-}
-
-int depth_of(const std::string& p) {
-  return p.empty() ? 0 : 1 + static_cast<int>(std::count(p.begin(), p.end(), '.'));
-}
+// Dotted paths through the core's helpers (db/model/module_path.h).
+std::string parent_path(const std::string& p) { return std::string(path_parent(p)); }
+std::string last_part(const std::string& p) { return std::string(path_leaf(p)); }
 
 using UNode = GraphUnionNode;
 using UGraph = GraphUnion;
@@ -181,10 +174,11 @@ GraphUnion graph_union(const GraphInput& in) {
       auto& n = g.nodes[static_cast<std::size_t>(found->second)];
       auto c = costs_b.find(in.b->graph_nodes[i].module_path + '\x1f' + in.b->graph_nodes[i].kind);
       double fb = c == costs_b.end() ? 0 : c->second.flops, bb = c == costs_b.end() ? 0 : c->second.bytes;
-      auto differs = [](double x, double y, double rel) {
-        return std::max(std::abs(x), std::abs(y)) > 0 && std::abs(x - y) > rel * std::max(std::abs(x), std::abs(y));
-      };
-      if (differs(n.flops, fb, 0.005) || differs(n.bytes, bb, 0.01)) n.status = DiffStatus::kChanged;
+      // The graphs library's threshold, as in `flopscope graph --diff`.
+      using graphs::CostMetric;
+      if (graphs::moved_by_more_than(n.flops, fb, graphs::changed_threshold(CostMetric::kFlops)) ||
+          graphs::moved_by_more_than(n.bytes, bb, graphs::changed_threshold(CostMetric::kBytes)))
+        n.status = DiffStatus::kChanged;
     }
     add_run(g, *in.b, keys_b, index_of_key, DiffStatus::kNew);
   }
@@ -221,12 +215,12 @@ std::set<std::string> default_collapsed(const GraphUnion& g, std::size_t max_nod
   for (const auto& n : g.nodes)
     for (std::string p = n.module; !p.empty(); p = parent_path(p)) {
       modules.insert(p);
-      max_depth = std::max(max_depth, depth_of(p));
+      max_depth = std::max(max_depth, path_depth(p));
     }
   for (int d = max_depth; d >= 1 && visible_count(g, collapsed) > max_nodes; --d) {
     collapsed.clear();
     for (const auto& m : modules)
-      if (depth_of(m) == d) collapsed.insert(m);
+      if (path_depth(m) == d) collapsed.insert(m);
   }
   return collapsed;
 }
@@ -314,9 +308,9 @@ GraphLayout layout_graph(const GraphUnion& g, const std::set<std::string>& colla
     std::vector<int> in_count(n, 0);
     for (const auto& e : out.edges) in_count[static_cast<std::size_t>(e.dst)]++;
     for (std::size_t i = 0; i < n; ++i)
-      if (!in_count[i] && !has_input_kind) shallowest = std::min(shallowest, depth_of(out.nodes[i].module_path));
+      if (!in_count[i] && !has_input_kind) shallowest = std::min(shallowest, path_depth(out.nodes[i].module_path));
     for (std::size_t i = 0; i < n; ++i)
-      if (!in_count[i] && (has_input_kind ? out.nodes[i].kind == "input" : depth_of(out.nodes[i].module_path) == shallowest))
+      if (!in_count[i] && (has_input_kind ? out.nodes[i].kind == "input" : path_depth(out.nodes[i].module_path) == shallowest))
         sources.push_back(static_cast<int>(i));
     for (int src : sources) main_flow[static_cast<std::size_t>(src)] = 1;
     for (std::size_t qi = 0; qi < sources.size(); ++qi)
@@ -426,7 +420,7 @@ GraphLayout layout_graph(const GraphUnion& g, const std::set<std::string>& colla
   auto place = [&](int c, QPointF origin, auto&& self) -> void {
     const auto& k = cl[c];
     if (!k.path.empty())
-      out.clusters.push_back({k.path, last_part(k.path), depth_of(k.path), QRectF(origin, k.size)});
+      out.clusters.push_back({k.path, last_part(k.path), path_depth(k.path), QRectF(origin, k.size)});
     for (const auto& b : k.boxes) {
       QPointF p = origin + b.pos;
       if (b.is_cluster)

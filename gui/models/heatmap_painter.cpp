@@ -6,16 +6,14 @@
 #include <cmath>
 
 #include "gui/models/colors.h"
+#include "graphs/heatmap_dot.h"
 #include "gui/models/format.h"
 
 namespace flopscope::gui {
 
 namespace {
 
-constexpr int kMargin = 10;
-constexpr int kTitle = 28;
-constexpr int kAxis = 22;
-constexpr int kLegendWidth = 100;
+using namespace graphs::heatmap_frame;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
@@ -78,7 +76,7 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
       p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(q(row.path), Qt::ElideLeft, label.width()));
     }
     for (int c = 0; c < g.columns; ++c) {
-      double v = static_cast<std::size_t>(c) < row.stats.values.size() ? row.stats.values[c] : 0;
+      double v = data.value(static_cast<std::size_t>(r), static_cast<std::size_t>(c));
       QRectF cell(g.grid.left() + c * g.cell_w, y, std::max(g.cell_w, 1.0), g.cell_h);
       p.fillRect(cell, v > 0 ? heat_color(data.scale(v)) : QColor(235, 235, 235));
     }
@@ -125,12 +123,10 @@ void paint_histogram(QPainter& p, const QRect& rect, const HeatmapRow& row, cons
     p.restore();
     return;
   }
-  double lo = row.stats.min, hi = row.stats.max;
-  if (hi <= lo) hi = lo + 1;
-  const int bins = std::clamp(static_cast<int>(values.size()) / 2, 5, 40);
-  std::vector<int> counts(bins, 0);
-  for (double v : values) counts[std::clamp(static_cast<int>((v - lo) / (hi - lo) * bins), 0, bins - 1)]++;
-  int peak = *std::max_element(counts.begin(), counts.end());
+  const LatencyHistogram hist = latency_histogram(row.stats);
+  const double lo = hist.lo, hi = hist.hi;
+  const auto& counts = hist.counts;
+  const int bins = static_cast<int>(counts.size()), peak = hist.peak;
   double bw = static_cast<double>(plot.width()) / bins;
   p.setPen(Qt::NoPen);
   for (int i = 0; i < bins; ++i) {

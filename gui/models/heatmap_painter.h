@@ -1,5 +1,6 @@
 // Paints the latency heatmap and a module's latency histogram with QPainter, so the same picture comes
-// out of the GUI widget, `flopscope heatmap -o x.png` (no display) and the screenshot mode.
+// out of the GUI widget and the screenshot mode; `flopscope heatmap` draws the same data without Qt
+// (graphs/heatmap_dot.h).
 #pragma once
 
 #include <QFont>

@@ -5,8 +5,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <mutex>
 
-#include "gui/models/run_file.h"
-#include "gui/models/run_graph.h"
+#include "analyzer/importers/load_run.h"
+#include "graphs/open_graph.h"
 
 namespace flopscope::gui {
 
@@ -25,11 +25,11 @@ StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& pr
     FS_RETURN_IF_ERROR(step(base, QStringLiteral("Reading %1").arg(name)));
     auto run = std::make_shared<LoadedRun>();
     run->path = paths[i];
-    FS_ASSIGN_OR_RETURN(run->data, read_run_file(paths[i].toStdString()));
+    FS_ASSIGN_OR_RETURN(run->data, load_run(paths[i].toStdString()));
     if (run->data.graph_nodes.empty() && !run->data.info.source_path.empty()) {
       FS_RETURN_IF_ERROR(step(base + 0.4 * share, QStringLiteral("Extracting the graph of %1").arg(name)));
       // Best effort: without the model file the other views still work; the graph page says why.
-      Status graph = complete_graph_from_source(run->data, paths[i].toStdString());
+      Status graph = graphs::complete_graph_from_source(run->data, paths[i].toStdString());
       if (!graph.ok()) run->graph_note = QString::fromStdString(graph.message());
     }
     FS_RETURN_IF_ERROR(step(base + 0.6 * share, QStringLiteral("Summarising %1").arg(name)));

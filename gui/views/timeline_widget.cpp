@@ -15,16 +15,6 @@ namespace {
 
 constexpr int kLabelW = 170, kAxisH = 26, kLaneH = 24;
 
-// Axis labels: three significant digits at most ("150 ms", "1.5 s").
-QString short_time(double ns) {
-  const char* unit = "ns";
-  double v = ns;
-  if (std::abs(ns) >= 1e9) v = ns / 1e9, unit = "s";
-  else if (std::abs(ns) >= 1e6) v = ns / 1e6, unit = "ms";
-  else if (std::abs(ns) >= 1e3) v = ns / 1e3, unit = "\u00b5s";
-  return QString::number(v, 'g', 3) + QLatin1Char(' ') + QString::fromUtf8(unit);
-}
-
 QColor name_color(std::int32_t name) {
   // Golden-angle hues: neighbouring names get distinct colours.
   double hue = std::fmod(static_cast<double>(name) * 0.618033988749895, 1.0);
@@ -84,7 +74,7 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
     const double t = origin + rel;
     int x = plot.left() + static_cast<int>((t - static_cast<double>(t0_)) / px);
     p.drawLine(x, kAxisH - 6, x, kAxisH);
-    p.drawText(x + 3, kAxisH - 9, short_time(std::round(rel / step) * step));
+    p.drawText(x + 3, kAxisH - 9, QString::fromStdString(format_ns(std::round(rel / step) * step)));
     p.setPen(QColor(238, 238, 238));
     p.drawLine(x, kAxisH, x, height());
     p.setPen(QColor(90, 90, 90));

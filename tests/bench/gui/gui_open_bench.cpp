@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "gui/models/run_file.h"
+#include "analyzer/importers/load_run.h"
 #include "gui/models/run_loader.h"
 #include "gui/models/session.h"
 #include "gui/views/main_window.h"
@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
   QElapsedTimer total, stage;
   total.start();
   stage.start();
-  auto data = read_run_file(path);
+  auto data = flopscope::load_run(path);
   if (!data.ok()) {
     std::fprintf(stderr, "%s\n", data.status().message().c_str());
     return 2;

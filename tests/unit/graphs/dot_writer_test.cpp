@@ -62,10 +62,10 @@ TEST(HeatScale, DecadeBuckets) {
   EXPECT_EQ(s.bucket(99), 1);
   EXPECT_EQ(s.bucket(0.01), HeatScale::kBuckets - 1);
   EXPECT_EQ(s.bucket(0), -1);
-  EXPECT_EQ(format_metric(1234567, CostMetric::kFlops), "1.23 MFLOP");
+  EXPECT_EQ(format_metric(1234567, CostMetric::kFlops), "1.23 MFLOPs");
   EXPECT_EQ(format_metric(12345, CostMetric::kTime), "12.3 \xC2\xB5s");
   EXPECT_EQ(format_metric(999, CostMetric::kBytes), "999 B");
-  EXPECT_EQ(format_metric(-2500, CostMetric::kFlops), "-2.5 kFLOP");
+  EXPECT_EQ(format_metric(-2500, CostMetric::kFlops), "-2.5 kFLOPs");
 }
 
 }  // namespace

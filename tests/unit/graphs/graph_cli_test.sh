@@ -60,9 +60,13 @@ head -c 8 g.png | od -c | grep -q 'P   N   G' || fail "g.png is not a PNG"
 grep -q "nodes differ" stdout.txt || fail "diff summary line: $(cat stdout.txt)"
 grep -q 'stroke="#d62728" stroke-dasharray' d.svg || fail "no red dashed node in the diff"
 
-# A run database without graph rows says so.
+# A run database without graph rows: the graph comes back from the run's source model (as in the GUI);
+# without that model, the error says so.
 if "$FS" --no-progress profile "$V1" --input 'int64[1,16]@0:512' --iters 1 --warmup 0 -o run.db >/dev/null 2>&1; then
   sqlite3 run.db "DELETE FROM graph_edge; DELETE FROM graph_node;" || fail "sqlite3"
+  "$FS" --no-progress graph run.db -o regraphed.svg >/dev/null 2>&1 || fail "graph of a run re-extracted from its model"
+  grep -q 'class="cluster"' regraphed.svg || fail "re-extracted graph has no module clusters"
+  sqlite3 run.db "UPDATE run SET source_path='/nonexistent/gone.pt';" || fail "sqlite3"
   expect_error "run without graph" "run.db: this run has no computation graph" out.svg -- run.db -o out.svg
 else
   fail "profile for the run-database case"

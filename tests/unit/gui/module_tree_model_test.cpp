@@ -35,10 +35,11 @@ TEST(ModuleTreeModel, PassesModelTesterAndShowsEveryModule) {
   ASSERT_TRUE(pab.isValid());
   EXPECT_EQ(pab.data().toString(), QStringLiteral("position_adaptive_bias"));
   EXPECT_EQ(model.parent(pab).data(kPathRole).toString(), QStringLiteral("layers.0.attn"));
-  // FLOPs are formatted for display, raw for sorting, and positive for a module with a linear.
+  // FLOPs are formatted for display (the core formatter, "FLOPs" as in the CLI), raw for sorting, and
+  // positive for a module with a linear.
   QModelIndex flops = pab.siblingAtColumn(ModuleTreeModel::kFlops);
   EXPECT_GT(flops.data(kSortRole).toDouble(), 0);
-  EXPECT_TRUE(flops.data().toString().endsWith(QStringLiteral("FLOP")));
+  EXPECT_TRUE(flops.data().toString().endsWith(QStringLiteral("FLOPs")));
   EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kWeights).data().toString(), QStringLiteral("ACTIVE"));
 }
 

@@ -2,7 +2,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 
-#include "gui/models/run_graph.h"
+#include "graphs/open_graph.h"
 #include "tests/unit/gui/qt_environment.h"
 
 namespace flopscope::gui::testing {
@@ -11,7 +11,7 @@ namespace {
 TEST(RunGraph, KeepsAStoredGraph) {
   RunData run = sonnet_run({});
   const auto nodes = run.graph_nodes.size();
-  EXPECT_TRUE(complete_graph_from_source(run, "v1.db").ok());
+  EXPECT_TRUE(graphs::complete_graph_from_source(run, "v1.db").ok());
   EXPECT_EQ(run.graph_nodes.size(), nodes);
 }
 
@@ -20,7 +20,7 @@ TEST(RunGraph, SaysWhyWhenTheSourceModelIsMissingOrDifferent) {
   run.graph_nodes.clear();
   run.graph_edges.clear();
   run.info.source_path = "/nonexistent/sonnet-mini-v1.pt";
-  Status missing = complete_graph_from_source(run, "/tmp/v1.db");
+  Status missing = graphs::complete_graph_from_source(run, "/tmp/v1.db");
   EXPECT_FALSE(missing.ok());
   EXPECT_NE(missing.message().find("not found"), std::string::npos) << missing.message();
   const QString other = output_dir(QStringLiteral("run-graph")) + QStringLiteral("/other.pt");
@@ -30,7 +30,7 @@ TEST(RunGraph, SaysWhyWhenTheSourceModelIsMissingOrDifferent) {
   f.close();
   run.info.source_path = other.toStdString();
   run.info.source_sha256 = std::string(64, '0');
-  Status differs = complete_graph_from_source(run, "/tmp/v1.db");
+  Status differs = graphs::complete_graph_from_source(run, "/tmp/v1.db");
   EXPECT_FALSE(differs.ok());
   EXPECT_TRUE(run.graph_nodes.empty());
 }
@@ -40,7 +40,7 @@ TEST(RunGraph, ExtractsTheGraphOfTheSampleModel) {
   if (!std::filesystem::exists(model)) GTEST_SKIP() << "sample models not generated (target sample_models)";
   RunData run;
   run.info.source_path = model;
-  Status s = complete_graph_from_source(run, "/tmp/v1.db");
+  Status s = graphs::complete_graph_from_source(run, "/tmp/v1.db");
   if (!s.ok() && s.code() == StatusCode::kUnsupported) GTEST_SKIP() << s.message();
   ASSERT_TRUE(s.ok()) << s.message();
   int bias = 0;

@@ -56,5 +56,18 @@ TEST(ModulePath, ShortTypeNames) {
   EXPECT_EQ(short_type_name("Block"), "Block");
 }
 
+TEST(ModulePath, DottedPathHelpers) {
+  EXPECT_EQ(path_depth(""), 0);
+  EXPECT_EQ(path_depth("layers"), 1);
+  EXPECT_EQ(path_depth("layers.0.attn"), 3);
+  EXPECT_EQ(path_parent("layers.0.attn"), "layers.0");
+  EXPECT_EQ(path_parent("layers"), "");
+  EXPECT_EQ(path_leaf("layers.0.attn"), "attn");
+  EXPECT_EQ(path_leaf("lm_head"), "lm_head");
+  EXPECT_EQ(path_prefix("layers.0.attn.q_proj", 2), "layers.0");
+  EXPECT_EQ(path_prefix("layers.0", 5), "layers.0");
+  EXPECT_EQ(path_prefix("layers.0", 0), "");
+}
+
 }  // namespace
 }  // namespace flopscope

@@ -1,0 +1,67 @@
+#include "graphs/open_graph.h"
+
+#include <filesystem>
+
+#include "analyzer/importers/load_run.h"
+#include "analyzer/summary.h"
+#include "collector/torch/profile_model.h"
+#include "db/model/sha256.h"
+#include "graphs/extract.h"
+#include "graphs/run_costs.h"
+
+namespace flopscope::graphs {
+
+Status complete_graph_from_source(RunData& run, const std::string& run_path) {
+  if (!run.graph_nodes.empty()) return {};
+  const std::string& source = run.info.source_path;
+  if (source.empty()) return NotFound(run_path + ": the run names no source model");
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // As recorded (absolute, or relative to where the tool runs); then a relative path against the folders
+  // above the database (profile ran from the repository root, the database sits in out/demo/); then the
+  // file name beside the database.
+  fs::path model = source;
+  if (!fs::exists(model, ec) && model.is_relative()) {
+    fs::path dir = fs::absolute(fs::path(run_path), ec).parent_path();
+    for (int up = 0; up < 5 && !dir.empty() && !fs::exists(model, ec); ++up, dir = dir.parent_path())
+      model = dir / source;
+  }
+  if (!fs::exists(model, ec)) model = fs::path(run_path).parent_path() / fs::path(source).filename();
+  if (!fs::exists(model, ec)) return NotFound(run_path + ": source model " + source + " not found");
+  if (!run.info.source_sha256.empty()) {
+    FS_ASSIGN_OR_RETURN(std::string digest, sha256_file(model.string()));
+    if (digest != run.info.source_sha256)
+      return InvalidArgument(model.string() + ": not the model this run was recorded from (SHA-256 differs)");
+  }
+  FS_ASSIGN_OR_RETURN(ExtractedGraph g, extract_torchscript_graph(model.string(), &run));
+  run.graph_nodes = std::move(g.nodes);
+  run.graph_edges = std::move(g.edges);
+  return {};
+}
+
+StatusOr<OpGraph> open_op_graph(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return NotFound(path + ": no such file");
+  OpGraph graph;
+  if (is_torchscript_model(path)) {
+    FS_ASSIGN_OR_RETURN(ExtractedGraph extracted, extract_torchscript_graph(path));
+    graph = make_op_graph(extracted.nodes, extracted.edges, extracted.modules);
+  } else {
+    FS_ASSIGN_OR_RETURN(RunData run, load_run(path));
+    if (Status s = complete_graph_from_source(run, path); !s.ok()) {
+      return InvalidArgument(
+          path +
+          ": this run has no computation graph (no graph_node rows; runs captured by "
+          "`flopscope profile` from a TorchScript model have one, imported traces do not) and "
+          "none could be extracted: " +
+          s.message());
+    }
+    graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
+    attach_run_costs(graph, run);
+    attach_module_costs(graph, summarize(run));
+  }
+  graph.title = std::filesystem::path(path).filename().string();
+  return graph;
+}
+
+}  // namespace flopscope::graphs

@@ -1,0 +1,23 @@
+// Opening a graph to draw, for every front end (`flopscope graph`, the GUI): a run (database or trace,
+// through load_run) with its stored graph, or the graph re-extracted from the run's own source model when
+// the run has none; or a TorchScript model's graph (no costs). One place decides where a graph comes from.
+#pragma once
+
+#include <string>
+
+#include "db/model/run_data.h"
+#include "db/model/status.h"
+#include "graphs/graph_model.h"
+
+namespace flopscope::graphs {
+
+// Fills run.graph_nodes/graph_edges when they are empty, from RunInfo::source_path (as written, then
+// relative to the folders above the database, then beside it) when that file exists and its SHA-256
+// matches the run's. OK when the run has or now has a graph; otherwise the reason, naming the files.
+Status complete_graph_from_source(RunData& run, const std::string& run_path);
+
+// The graph of `path` with costs per iteration when it is a run: FLOPs, time and bytes on nodes and
+// module clusters. The title is the file name.
+StatusOr<OpGraph> open_op_graph(const std::string& path);
+
+}  // namespace flopscope::graphs

@@ -1,0 +1,51 @@
+#include "analyzer/format.h"
+
+#include <gtest/gtest.h>
+
+#include <clocale>
+#include <limits>
+
+namespace flopscope {
+namespace {
+
+TEST(Format, ThreeSignificantDigitsWithSiPrefixes) {
+  EXPECT_EQ(flops_text(1.8e9), "1.8 GFLOPs");
+  EXPECT_EQ(flops_text(1234567), "1.23 MFLOPs");
+  EXPECT_EQ(flops_text(-2500), "-2.5 kFLOPs");
+  EXPECT_EQ(bytes_text(999), "999 B");
+  EXPECT_EQ(bytes_text(12.3e6), "12.3 MB");
+  // A value that rounds to 1000 at three digits takes the next prefix.
+  EXPECT_EQ(bytes_text(999.7), "1 kB");
+  EXPECT_EQ(flops_text(0), "0 FLOPs");
+  EXPECT_EQ(flops_text(std::numeric_limits<double>::quiet_NaN()), "nan FLOPs");
+}
+
+TEST(Format, TimeInNsUsMsS) {
+  EXPECT_EQ(time_text(812), "812 ns");
+  EXPECT_EQ(time_text(12345), "12.3 \xC2\xB5s");
+  EXPECT_EQ(time_text(1.234e6), "1.23 ms");
+  EXPECT_EQ(time_text(999.7e3), "1 ms");
+  EXPECT_EQ(time_text(4.56e9), "4.56 s");
+}
+
+TEST(Format, CountsAndPercents) {
+  EXPECT_EQ(count_text(42), "42");
+  EXPECT_EQ(count_text(41.5), "41.5");
+  EXPECT_EQ(percent_text(0.123), "12.3%");
+  EXPECT_EQ(signed_percent_text(0.05), "+5.0%");
+  EXPECT_EQ(signed_percent_text(-0.05), "-5.0%");
+  EXPECT_EQ(signed_percent_text(0), "+0.0%");
+}
+
+TEST(Format, IndependentOfTheNumericLocale) {
+  // The GUI runs under the user's locale; a decimal comma must not reach a number.
+  const char* previous = std::setlocale(LC_NUMERIC, nullptr);
+  std::string saved = previous ? previous : "C";
+  if (!std::setlocale(LC_NUMERIC, "de_DE.UTF-8")) GTEST_SKIP() << "de_DE.UTF-8 locale not installed";
+  EXPECT_EQ(count_text(41.5), "41.5");
+  EXPECT_EQ(flops_text(1234567), "1.23 MFLOPs");
+  std::setlocale(LC_NUMERIC, saved.c_str());
+}
+
+}  // namespace
+}  // namespace flopscope

@@ -1,0 +1,67 @@
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "graphs/heat.h"
+#include "graphs/heatmap_dot.h"
+#include "graphs/render.h"
+
+namespace flopscope::graphs {
+namespace {
+
+HeatmapData two_rows() {
+  HeatmapData d;
+  d.rows.push_back({"blocks.0.<attn>", latency_stats({1000, 2000, 9000, 1000})});
+  d.rows.push_back({"blocks.1.mlp", latency_stats({100, 100, 100, 100})});
+  d.iterations = 4;
+  d.min_ns = 100;
+  d.max_ns = 9000;
+  return d;
+}
+
+StatusOr<std::string> render(const HeatmapData& d, GraphFormat format, int w = 600, int h = 400) {
+  HeatmapPictureOptions o;
+  o.width = w;
+  o.height = h;
+  o.title = "t";
+  RenderOptions r;
+  r.engine = kHeatmapEngine;
+  r.png_dpi = 72;
+  return render_dot(write_heatmap_dot(d, o), format, r);
+}
+
+TEST(HeatmapPicture, SvgShowsRowsColoursAndPercentiles) {
+  auto svg = render(two_rows(), GraphFormat::kSvg);
+  ASSERT_TRUE(svg.ok()) << svg.status().message();
+  EXPECT_NE(svg->find("blocks.0.&lt;attn&gt;"), std::string::npos);  // escaped, not raw markup
+  EXPECT_NE(svg->find("blocks.1.mlp"), std::string::npos);
+  // The slowest cell is the top of the ramp, the fastest its bottom.
+  EXPECT_NE(svg->find(latency_ramp(1).hex()), std::string::npos);
+  EXPECT_NE(svg->find(latency_ramp(0).hex()), std::string::npos);
+  EXPECT_NE(svg->find("P99"), std::string::npos);
+  EXPECT_NE(svg->find("9 \xC2\xB5s"), std::string::npos);  // the max, on the legend and the histogram
+}
+
+std::uint32_t be32(const std::string& s, std::size_t at) {
+  auto b = [&](std::size_t i) { return static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + i])); };
+  return b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3);
+}
+
+TEST(HeatmapPicture, PngHasTheRequestedSize) {
+  auto png = render(two_rows(), GraphFormat::kPng, 640, 420);
+  ASSERT_TRUE(png.ok()) << png.status().message();
+  ASSERT_GT(png->size(), 24u);
+  ASSERT_EQ(png->substr(1, 3), "PNG");
+  EXPECT_EQ(be32(*png, 16), 640u);  // IHDR width and height
+  EXPECT_EQ(be32(*png, 20), 420u);
+}
+
+TEST(HeatmapPicture, EmptyDataSaysSo) {
+  auto svg = render(HeatmapData{}, GraphFormat::kSvg);
+  ASSERT_TRUE(svg.ok()) << svg.status().message();
+  EXPECT_NE(svg->find("No module has per"), std::string::npos);  // Graphviz writes "-" as &#45;
+}
+
+}  // namespace
+}  // namespace flopscope::graphs
