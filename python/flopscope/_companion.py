@@ -64,7 +64,7 @@ class _State:
         self.backend = ""
         self.trace_file = None
         self.done = False  # recording finished (all iterations recorded)
-        self.compiled = []
+        self.path_cache = {}  # (id(module), caller path) -> (path, range name)
 
 
 S = None
@@ -180,6 +180,17 @@ def _path_for(module, parent_path):
 # ---- hooks ----------------------------------------------------------------------------------------------
 
 
+def _cached_path(module, parent_path):
+    key = (id(module), parent_path)
+    hit = S.path_cache.get(key)
+    if hit is None or hit[2] is not module:  # an id reused by a new module after the old one was freed
+        path = _path_for(module, parent_path)
+        hit = (path, MODULE_PREFIX + type(module).__name__ + " " + path, module)
+        if len(S.path_cache) < 1_000_000:
+            S.path_cache[key] = hit
+    return hit[0], hit[1]
+
+
 def _pre_hook(module, inputs):
     try:
         _enter(module, inputs)
@@ -208,9 +219,9 @@ def _enter(module, inputs):
             if module is S.main_root:
                 S.root_calls += 1
                 is_iteration = not S.step_mode
-            path = _path_for(module, None)
+            path, name = _cached_path(module, None)
         else:
-            path = _path_for(module, stack[-1][1])
+            path, name = _cached_path(module, stack[-1][1])
         if is_iteration:
             _begin_iteration()
     recording = S.profiler is not None and not S.done
@@ -218,7 +229,7 @@ def _enter(module, inputs):
     if recording and S.activations:
         entry[3] = _timed(lambda: _first_tensor_copy(inputs))
     if recording:
-        entry[2] = _range_enter(MODULE_PREFIX + type(module).__name__ + " " + path)
+        entry[2] = _range_enter(name)
     if S.nvtx and path:  # the root needs no range: kernels outside every range belong to it
         try:
             S.torch.cuda.nvtx.range_push(path)
@@ -336,7 +347,7 @@ def _start_profiler():
         except Exception:
             pass
         S.profiler = torch.profiler.profile(activities=activities, record_shapes=True)
-        S.profiler.__enter__()
+        _quietly(S.profiler.__enter__)
         S.backend = "kineto"
     else:
         # Builds without Kineto (Debian's torch 1.13): the profiler's own event collection still records
@@ -352,15 +363,33 @@ def _start_profiler():
         S.backend = "event-tree"
 
 
+def _quietly(fn):
+    """Runs fn with file descriptor 2 on /dev/null: Kineto logs its start and stop there ("USDT: ...
+    profiler_start"), and the program's stderr must stay its own."""
+    try:
+        sys.stderr.flush()
+    except Exception:
+        pass
+    saved = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        return fn()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
 def _stop_profiler():
     if S.profiler is None or S.done:
         return
     S.done = True
     name = "trace.%d.json" % os.getpid()
     if S.backend == "kineto":
-        S.profiler.__exit__(None, None, None)
+        _quietly(lambda: S.profiler.__exit__(None, None, None))
         tmp = os.path.join(S.dir, name + ".raw")
-        S.profiler.export_chrome_trace(tmp)
+        _quietly(lambda: S.profiler.export_chrome_trace(tmp))
         with open(tmp) as f:
             doc = json.load(f)
         os.remove(tmp)
