@@ -214,6 +214,15 @@ class BadInput(CliTestCase):
         self.one_line(p, 2, "all within --warmup 5")
 
 
+class NewerTorchScript(CliTestCase):
+    def test_profile_says_why_in_one_line(self):
+        model = os.path.join(SOURCE_DIR, "tests", "data", "torchscript", "sdpa_saved_by_torch_2_15.pt")
+        p = run("profile", model, "--input", "float32[1,2,4,4]", "-o", self.path("r.db"))
+        self.assertUsageError(p, "Unknown builtin op: aten::scaled_dot_product_attention", "newer torch",
+                              "flopscope trace")
+        self.assertFalse(os.path.exists(self.path("r.db")))
+
+
 class NvtxRanges(unittest.TestCase):
     def test_module_paths_as_nvtx_ranges(self):
         env = dict(os.environ, PYTHONPATH=os.path.join(SOURCE_DIR, "python"))
