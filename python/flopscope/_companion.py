@@ -149,8 +149,20 @@ def _new_root(module):
             S.module_seen.add(full)
             S.modules.append([full, type(m).__name__])
     S.roots[key] = {"paths": paths, "prefix": prefix}
+    _note_compiled(module, prefix)
     _record_weights(module, prefix)
     return S.roots[key]
+
+
+def _note_compiled(root, prefix):
+    """torch.compile wraps a module in OptimizedModule; inside it, dynamo runs the code without calling the
+    submodules' hooks, so their ops go to the wrapper's path. Said per wrapper, never silently."""
+    for name, m in root.named_modules():
+        if type(m).__name__ == "OptimizedModule" and hasattr(m, "_orig_mod"):
+            inner = [n for n, _ in m.named_modules() if n and n != "_orig_mod"]
+            _note("'%s' runs compiled by torch.compile: the ops of its %d submodules are attributed to '%s' "
+                  "(inside 'Torch-Compiled Region' ranges); the first calls include compilation"
+                  % (_join(prefix, name) or "(root)", len(inner), _join(prefix, name) or "(root)"))
 
 
 def _join(a, b):
