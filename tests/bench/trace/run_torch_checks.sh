@@ -40,6 +40,10 @@ PY
 )
 echo "modules in run: $(sqlite3 "$work/v1.db" 'SELECT COUNT(*) FROM module'), named_modules(): $want"
 
+echo "== Hugging-Face-style model (tests/cli/trace_programs/hf_style.py)"
+"$flopscope" trace -o "$work/hf.db" -- "$py" "$src/tests/cli/trace_programs/hf_style.py" "$work/hf.json" >/dev/null 2>&1
+echo "linear calls per path: $(sqlite3 "$work/hf.db" "SELECT m.path || '=' || COUNT(*) FROM op o JOIN module m ON m.id = o.module_id WHERE o.name = 'aten::linear' AND m.path IN ('model.layers.0.shared', 'model.layers.1.shared', 'lm_head') GROUP BY m.path" | tr '\n' ' ')(want 3 each)"
+
 echo "== overhead on 64 small blocks (ns per forward, median of 200)"
 median() { "$py" -c 'import json,sys; t=sorted(json.load(open(sys.argv[1]))); print(t[len(t)//2])' "$1"; }
 "$py" "$here/small_ops.py" plain 200 "$work/plain.json"
