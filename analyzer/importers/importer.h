@@ -18,6 +18,9 @@ struct ImportOptions {
   bool progress = true;  // draw a progress bar when stderr is a terminal
   std::string tool_version;
   std::string command_line;
+  // Modules known from elsewhere (path and class, e.g. named_modules() from flopscope's Python companion):
+  // created in this order, called or not, so the module table is the model's whole tree.
+  std::vector<ModuleRecord> modules;
 };
 
 class Importer {

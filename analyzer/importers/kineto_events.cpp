@@ -369,6 +369,17 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
         b.add_iteration(n, ts, dur);
         return;
       }
+      if (name.starts_with(kCompanionModulePrefix)) {
+        // "flopscope.module <Class> <path>": a module call named by flopscope's Python companion.
+        auto rest = name.substr(kCompanionModulePrefix.size());
+        auto space = rest.find(' ');
+        auto type = rest.substr(0, space);
+        auto path = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
+        TraceBuilder::Scope scope{b.thread(pid, tid), ts, dur, b.intern(path), b.intern(type)};
+        scope.is_path = true;
+        b.add_scope(scope);
+        return;
+      }
       [[fallthrough]];
     case Cat::kOp: {
       TraceBuilder::HostOp op;

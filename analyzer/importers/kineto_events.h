@@ -13,6 +13,10 @@
 
 namespace flopscope {
 
+// record_function ranges named "flopscope.module <Class> <dotted path>" (python/flopscope) become module
+// scopes with that path.
+inline constexpr std::string_view kCompanionModulePrefix = "flopscope.module ";
+
 class KinetoEventReader {
  public:
   explicit KinetoEventReader(TraceBuilder& builder);

@@ -36,6 +36,7 @@ class KinetoImporter final : public Importer {
     FS_ASSIGN_OR_RETURN(ByteSource source, ByteSource::open(path));
     auto hash = hash_file_async(path);
     TraceBuilder builder(make_run_info(path, SourceKind::kKineto, options));
+    for (const auto& m : options.modules) builder.module(m.path, m.type);
     KinetoEventReader reader(builder);
     JsonTraceStream stream(source);
     std::unique_ptr<Progress> progress;

@@ -125,17 +125,25 @@ Id TraceBuilder::module(std::string_view path, std::string_view type) {
 }
 
 void TraceBuilder::build_modules(Linked& linked) {
+  // Scopes that carry their path map directly; the others are named from their nesting.
   std::vector<ScopeSpan> spans;
+  std::vector<std::size_t> derived;
   spans.reserve(scopes_.size());
-  for (const auto& s : scopes_) {
+  linked.scope_module.resize(scopes_.size());
+  for (std::size_t i = 0; i < scopes_.size(); ++i) {
+    const auto& s = scopes_[i];
+    if (s.is_path) {
+      linked.scope_module[i] = module(str(s.instance), str(s.type));
+      continue;
+    }
     spans.push_back({s.thread, s.start_ns, s.start_ns + s.duration_ns, str(s.instance), str(s.type)});
+    derived.push_back(i);
   }
   NamedScopes named = name_scopes(spans, options_.single_top_scope_is_root);
   std::vector<Id> node_module(named.path.size());
   for (std::size_t n = 0; n < named.path.size(); ++n) node_module[n] = module(named.path[n], named.type[n]);
-  linked.scope_module.resize(scopes_.size());
-  for (std::size_t i = 0; i < scopes_.size(); ++i) {
-    linked.scope_module[i] = node_module[static_cast<std::size_t>(named.node[i])];
+  for (std::size_t k = 0; k < derived.size(); ++k) {
+    linked.scope_module[derived[k]] = node_module[static_cast<std::size_t>(named.node[k])];
   }
   linked.scope_begin = thread_offsets(scopes_, threads_.size());
 }

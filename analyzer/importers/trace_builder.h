@@ -70,6 +70,9 @@ class TraceBuilder {
     std::int64_t duration_ns = 0;
     std::uint32_t instance = 0;  // interned, e.g. "BertLayer_0" or an NVTX range text
     std::uint32_t type = 0;      // interned class name, e.g. "BertLayer"
+    // instance is already the module's dotted path (flopscope's Python companion names each call by its
+    // named_modules() path), so it is taken as given instead of being derived from the nesting.
+    bool is_path = false;
   };
   struct Launch {
     ThreadId thread = 0;

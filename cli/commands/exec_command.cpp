@@ -16,7 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "cli/child_command.h"
 #include "cli/command.h"
+#include "cli/companion_dir.h"
 #include "collector/cupti/gpu_probe.h"
 #include "collector/cupti/metric_plan.h"
 #include "collector/cupti/inject_env.h"
@@ -27,13 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-volatile sig_atomic_t g_child = 0;
-
-// A SIGTERM sent to flopscope goes on to the command, which then writes its database and exits.
-void forward_signal(int sig) {
-  if (g_child > 0) ::kill(static_cast<pid_t>(g_child), sig);
-}
-
 StatusOr<std::string> injection_library() {
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
@@ -43,15 +38,6 @@ StatusOr<std::string> injection_library() {
     if (fs::exists(candidate, ec)) return candidate.string();
   }
   return NotFound("libflopscope_inject.so is not installed next to " + exe.string() + " (reinstall flopscope)");
-}
-
-std::string quote_command(const std::vector<std::string>& argv) {
-  std::string out;
-  for (const auto& a : argv) {
-    if (!out.empty()) out += ' ';
-    out += a.find_first_of(" \t\"'") == std::string::npos ? a : "'" + a + "'";
-  }
-  return out;
 }
 
 // The databases the command's processes wrote: the output itself, .rank<N> and .<pid> variants.
@@ -88,6 +74,9 @@ class ExecCommand final : public Command {
     app.add_option("--max-passes", max_passes_, "Refuse metric sets needing more kernel replays (0: no limit)")
         ->default_val(0);
     app.add_flag("-f,--force", force_, "Replace existing databases");
+    app.add_flag("--modules", modules_,
+                 "For PyTorch programs: load flopscope's Python companion, which wraps every nn.Module call in an "
+                 "NVTX range named by its named_modules() path, so kernels get module paths with no code change");
     app.add_option("command", command_, "The program and its arguments, after --")->required();
     app.footer(
         "Each CUDA process the command starts writes one database: the first writes OUTPUT, others "
@@ -116,6 +105,13 @@ class ExecCommand final : public Command {
       for (const auto& m : plan->metrics) resolved_metrics_ += (resolved_metrics_.empty() ? "" : ",") + m;
     }
 
+    std::filesystem::path companion;
+    if (modules_) {
+      auto dir = companion_dir();
+      if (!dir.ok()) return report_error(dir.status());
+      companion = *dir;
+    }
+
     std::string status_file = output_ + ".status";
     std::remove(status_file.c_str());
     std::remove(inject::claim_path(output_).c_str());
@@ -130,20 +126,14 @@ class ExecCommand final : public Command {
       ::setenv(inject::kEnvMaxPasses, std::to_string(max_passes_).c_str(), 1);
       ::setenv(inject::kEnvStatusFile, status_file.c_str(), 1);
       ::setenv(inject::kEnvCommandLine, quote_command(command_).c_str(), 1);
-      std::vector<char*> argv;
-      for (auto& a : command_) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execvp(argv[0], argv.data());
-      std::fprintf(stderr, "flopscope: error: %s: %s\n", command_[0].c_str(), std::strerror(errno));
-      ::_exit(127);
+      if (modules_) {
+        put_companion_on_pythonpath(companion);
+        ::setenv("FLOPSCOPE_NVTX", "1", 1);
+      }
+      exec_or_exit(command_);
     }
     // The terminal delivers Ctrl-C to the child too; the parent waits for it to write its database.
-    g_child = child;
-    ::signal(SIGINT, SIG_IGN);
-    ::signal(SIGTERM, forward_signal);
-    int wstatus = 0;
-    while (::waitpid(child, &wstatus, 0) < 0 && errno == EINTR) {
-    }
+    int wstatus = wait_for_child(child);
     std::remove(inject::claim_path(output_).c_str());
 
     std::ifstream status_in(status_file);
@@ -176,6 +166,7 @@ class ExecCommand final : public Command {
   std::string resolved_metrics_;
   std::size_t max_passes_ = 0;
   bool force_ = false;
+  bool modules_ = false;
   std::vector<std::string> command_;
 };
 

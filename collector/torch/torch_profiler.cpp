@@ -5,6 +5,7 @@
 #include <ATen/Parallel.h>
 #include <torch/cuda.h>
 #include <torch/script.h>
+#include <torch/version.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -20,9 +21,31 @@
 namespace flopscope {
 namespace {
 
+// The first line with text: TorchScript compile errors start with a newline.
 std::string first_line(const std::string& s) {
-  auto nl = s.find('\n');
-  return nl == std::string::npos ? s : s.substr(0, nl);
+  std::size_t start = 0;
+  while (start < s.size()) {
+    auto nl = s.find('\n', start);
+    std::string line = s.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return "";
+}
+
+// Why a TorchScript file saved by a newer torch does not load here, in one line.
+std::string load_failure(const std::string& path, const std::string& message) {
+  std::string line = first_line(message);
+  if (line.empty()) line = "LibTorch gave no reason";
+  std::string out = path + ": cannot load as TorchScript: " + line;
+  if (line.find("Unknown") != std::string::npos || line.find("version") != std::string::npos) {
+    out += " (the file uses something this flopscope's LibTorch " + std::to_string(TORCH_VERSION_MAJOR) + "." +
+           std::to_string(TORCH_VERSION_MINOR) +
+           " does not know: it was probably saved by a newer torch; run the eager program under `flopscope "
+           "trace -- python3 ...` instead)";
+  }
+  return out;
 }
 
 std::string host_name() {
@@ -56,7 +79,7 @@ StatusOr<torch::jit::Module> load_module(const std::string& path) {
                            ": not a TorchScript archive (expected a file written by torch.jit.save): " +
                            first_line(e.what_without_backtrace()));
   } catch (const std::exception& e) {
-    return InvalidArgument(path + ": cannot load as TorchScript: " + first_line(e.what()));
+    return InvalidArgument(load_failure(path, e.what()));
   }
 }
 

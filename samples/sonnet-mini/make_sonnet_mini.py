@@ -156,14 +156,19 @@ def build(args):
     return {"v1": v1, "v2": v2, "v2z": v2z}
 
 
-def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out_dir")
+def add_model_arguments(ap):
+    """The size and seed options build() reads (shared with samples/eager/run_sonnet_mini.py)."""
     ap.add_argument("--layers", type=int, default=4)
     ap.add_argument("--d-model", type=int, default=64)
     ap.add_argument("--heads", type=int, default=2)
     ap.add_argument("--vocab", type=int, default=512)
     ap.add_argument("--seed", type=int, default=0)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out_dir")
+    add_model_arguments(ap)
     args = ap.parse_args(argv)
     os.makedirs(args.out_dir, exist_ok=True)
     models = build(args)

@@ -1,0 +1,200 @@
+#include "analyzer/importers/companion_run.h"
+
+#include <simdjson.h>
+
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "db/model/dtype.h"
+
+namespace flopscope {
+namespace {
+
+namespace dom = simdjson::dom;
+
+using Field = simdjson::simdjson_result<dom::element>;
+
+// Numbers; the companion writes non-finite values as the strings "inf", "-inf", "nan". A missing field
+// (an error result) reads as the fallback.
+double number(Field e, double fallback = 0) {
+  if (e.error()) return fallback;
+  double d = 0;
+  std::int64_t i = 0;
+  if (!e.get_double().get(d)) return d;
+  if (!e.get_int64().get(i)) return static_cast<double>(i);
+  std::string_view s;
+  if (!e.get_string().get(s)) {
+    if (s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-inf") return -std::numeric_limits<double>::infinity();
+    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  }
+  return fallback;
+}
+
+std::string text(Field e) {
+  std::string_view s;
+  return e.get_string().get(s) ? std::string() : std::string(s);
+}
+
+double number(dom::element e, double fallback = 0) {
+  return number(Field(std::move(e)), fallback);
+}
+std::string text(dom::element e) {
+  return text(Field(std::move(e)));
+}
+
+}  // namespace
+
+StatusOr<CompanionInfo> read_companion_info(const std::string& path) {
+  dom::parser parser;
+  dom::element doc;
+  if (auto err = parser.load(path).get(doc)) {
+    return Corrupt(path + ": not readable companion output (" + std::string(simdjson::error_message(err)) +
+                   ")");
+  }
+  if (!doc.is_object()) return Corrupt(path + ": companion output is not a JSON object");
+  CompanionInfo info;
+  dom::object o = doc.get_object();
+  auto field = [&](const char* key) -> Field { return o[key]; };
+  if (dom::element e; !o["error"].get(e)) return Internal(path + ": the companion failed: " + text(e));
+  info.pid = static_cast<std::int64_t>(number(field("pid")));
+  info.torch_version = text(field("torch_version"));
+  info.torch_imported = !info.torch_version.empty();
+  bool b = true;
+  if (!field("torch_importable").get(b)) info.torch_importable = b;
+  info.backend = text(field("backend"));
+  info.root_calls = static_cast<int>(number(field("root_calls")));
+  info.iterations_begun = static_cast<int>(number(field("iterations_begun")));
+  info.warmup = static_cast<int>(number(field("warmup")));
+  info.iterations = static_cast<int>(number(field("iterations")));
+  info.iterations_requested = static_cast<int>(number(field("iterations_requested")));
+  if (!field("complete").get(b)) info.complete = b;
+  if (!field("step_mode").get(b)) info.step_mode = b;
+  info.trace = text(field("trace"));
+  info.root = text(field("root"));
+  info.activation_cost_ns = number(field("activation_cost_ns"));
+  dom::array a;
+  if (!field("modules").get(a)) {
+    for (auto m : a) {
+      dom::array pair;
+      if (m.get_array().get(pair) || pair.size() < 2) continue;
+      ModuleRecord r;
+      r.path = text(pair.at(0));
+      r.type = text(pair.at(1));
+      info.modules.push_back(std::move(r));
+    }
+  }
+  if (!field("params").get(a)) {
+    for (auto p : a) {
+      ParamRecord r;
+      r.name = text(p["name"]);
+      if (dom::element u; !p["unknown"].get(u)) {
+        info.params_without_statistics.push_back(r.name + ": " + text(u));
+        continue;
+      }
+      r.id = static_cast<Id>(info.params.size());
+      r.dtype = normalize_dtype(text(p["dtype"]));
+      dom::array shape;
+      if (!p["shape"].get_array().get(shape)) {
+        for (auto d : shape) r.shape.push_back(static_cast<std::int64_t>(number(d)));
+      }
+      r.numel = static_cast<std::int64_t>(number(p["numel"]));
+      r.bytes = static_cast<std::int64_t>(number(p["bytes"]));
+      r.l2 = number(p["l2"]);
+      r.max_abs = number(p["max_abs"]);
+      r.nonzero_fraction = number(p["nonzero_fraction"]);
+      r.sha256 = text(p["sha256"]);
+      info.params.push_back(std::move(r));
+    }
+  }
+  if (!field("activations").get(a)) {
+    info.has_activations = true;
+    for (auto x : a) {
+      CompanionInfo::Activation act;
+      act.path = text(x["path"]);
+      ActivationRecord& r = act.record;
+      r.iteration = static_cast<int>(number(x["iteration"]));
+      r.call = static_cast<int>(number(x["call"]));
+      r.numel = static_cast<std::int64_t>(number(x["numel"]));
+      r.out_l2 = number(x["l2"]);
+      r.out_max_abs = number(x["max_abs"]);
+      r.out_zero_fraction = number(x["zero_fraction"]);
+      if (dom::element e; !x["rel_change"].get(e)) {
+        r.has_rel_change = true;
+        r.rel_change = number(e);
+      }
+      info.activations.push_back(std::move(act));
+    }
+  }
+  if (!field("notes").get(a)) {
+    for (auto n : a) info.notes.push_back(text(n));
+  }
+  return info;
+}
+
+CompanionSink::CompanionSink(RunSink& inner, const CompanionInfo& info, std::vector<QualityIssue> extra,
+                             std::function<void(RunInfo&)> patch)
+    : inner_(inner), info_(info), extra_(std::move(extra)), patch_(std::move(patch)) {}
+
+Status CompanionSink::begin(const RunInfo& info) {
+  RunInfo patched = info;
+  patched.iterations = info_.iterations;
+  patched.warmup = info_.warmup;
+  if (patch_) patch_(patched);
+  return inner_.begin(patched);
+}
+
+Status CompanionSink::add_modules(std::span<const ModuleRecord> modules) {
+  modules_.insert(modules_.end(), modules.begin(), modules.end());
+  return inner_.add_modules(modules);
+}
+
+Status CompanionSink::finish() {
+  std::unordered_map<std::string, Id> by_path;
+  for (const auto& m : modules_) by_path.emplace(m.path, m.id);
+  // A parameter belongs to the module its name ends in (the longest known prefix; the root at worst).
+  auto owner = [&](const std::string& name) -> Id {
+    std::string p = name;
+    while (true) {
+      auto dot = p.rfind('.');
+      if (dot == std::string::npos) break;
+      p.resize(dot);
+      if (auto it = by_path.find(p); it != by_path.end()) return it->second;
+    }
+    auto root = by_path.find("");
+    return root == by_path.end() ? kNoId : root->second;
+  };
+  std::vector<ParamRecord> params = info_.params;
+  for (auto& p : params) p.module_id = owner(p.name);
+  if (!params.empty()) FS_RETURN_IF_ERROR(inner_.add_params(params));
+
+  if (info_.has_activations) {
+    std::vector<ActivationRecord> acts;
+    std::int64_t unknown = 0;
+    for (const auto& a : info_.activations) {
+      auto it = by_path.find(a.path);
+      if (it == by_path.end()) {
+        ++unknown;
+        continue;
+      }
+      acts.push_back(a.record);
+      acts.back().module_id = it->second;
+    }
+    if (!acts.empty()) FS_RETURN_IF_ERROR(inner_.add_activations(acts));
+    if (unknown > 0) {
+      extra_.push_back(
+          {"activation statistics of modules not in the trace (dropped)", unknown, Severity::kWarning, ""});
+    }
+  }
+  if (!info_.params_without_statistics.empty()) {
+    extra_.push_back({"parameters or buffers without statistics (not stored)",
+                      static_cast<std::int64_t>(info_.params_without_statistics.size()), Severity::kWarning,
+                      info_.params_without_statistics.front()});
+  }
+  for (const auto& n : info_.notes) extra_.push_back({"companion: " + n, 1, Severity::kInfo, ""});
+  if (!extra_.empty()) FS_RETURN_IF_ERROR(inner_.add_quality(extra_));
+  return inner_.finish();
+}
+
+}  // namespace flopscope

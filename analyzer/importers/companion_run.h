@@ -1,0 +1,75 @@
+// What flopscope's Python companion (python/flopscope, loaded by `flopscope trace`) writes beside its
+// trace: the module tree from named_modules(), parameters and buffers with statistics, per-call activation
+// statistics, and how the recording went. read_companion_info() parses it; CompanionSink adds it to the
+// run the Kineto importer writes, joining by module path.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/model/run_sink.h"
+#include "db/model/status.h"
+
+namespace flopscope {
+
+struct CompanionInfo {
+  std::int64_t pid = 0;
+  std::string torch_version;
+  bool torch_importable = true;
+  bool torch_imported = false;
+  std::string backend;  // "kineto" (torch.profiler) or "event-tree" (torch without Kineto)
+  int root_calls = 0;
+  int iterations_begun = 0;
+  int warmup = 0;
+  int iterations = 0;  // recorded
+  int iterations_requested = 0;
+  bool complete = false;  // all requested iterations recorded
+  bool step_mode = false;
+  std::string trace;                  // file name of the trace, "" when nothing was recorded
+  std::string root;                   // class of the root module
+  std::vector<ModuleRecord> modules;  // paths and classes; ids unset
+  std::vector<ParamRecord> params;    // module_id unset
+  std::vector<std::string> params_without_statistics;
+  bool has_activations = false;
+  struct Activation {
+    std::string path;
+    ActivationRecord record;  // module_id unset
+  };
+  std::vector<Activation> activations;
+  double activation_cost_ns = 0;
+  std::vector<std::string> notes;
+};
+
+// Parses info.<pid>.json. Errors name the file.
+StatusOr<CompanionInfo> read_companion_info(const std::string& path);
+
+// Forwards a run to `inner`; before finish() adds the companion's parameters and activation statistics
+// (module ids looked up by path in the modules the run wrote) and `extra` quality rows.
+class CompanionSink final : public RunSink {
+ public:
+  // `patch` adjusts the run row (source, iterations) before it is written.
+  CompanionSink(RunSink& inner, const CompanionInfo& info, std::vector<QualityIssue> extra,
+                std::function<void(RunInfo&)> patch);
+  Status begin(const RunInfo& info) override;
+  Status add_modules(std::span<const ModuleRecord> modules) override;
+  Status add_ops(std::span<const OpRecord> ops) override { return inner_.add_ops(ops); }
+  Status add_kernels(std::span<const KernelRecord> kernels) override { return inner_.add_kernels(kernels); }
+  Status add_params(std::span<const ParamRecord> params) override { return inner_.add_params(params); }
+  Status add_graph(std::span<const GraphNode> n, std::span<const GraphEdge> e) override {
+    return inner_.add_graph(n, e);
+  }
+  Status add_quality(std::span<const QualityIssue> q) override { return inner_.add_quality(q); }
+  Status add_activations(std::span<const ActivationRecord> a) override { return inner_.add_activations(a); }
+  Status finish() override;
+
+ private:
+  RunSink& inner_;
+  const CompanionInfo& info_;
+  std::vector<QualityIssue> extra_;
+  std::function<void(RunInfo&)> patch_;
+  std::vector<ModuleRecord> modules_;
+};
+
+}  // namespace flopscope

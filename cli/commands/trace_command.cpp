@@ -1,0 +1,277 @@
+// `flopscope trace [-o run.db] -- python3 infer.py ARGS`: runs an unchanged eager PyTorch program with
+// flopscope's Python companion (python/flopscope) loaded through PYTHONPATH + sitecustomize, then imports
+// what it recorded (a Kineto-schema trace whose module ranges carry named_modules() paths, the module tree,
+// weights and activation statistics) into one run database.
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analyzer/importers/companion_run.h"
+#include "analyzer/importers/importer.h"
+#include "cli/child_command.h"
+#include "cli/command.h"
+#include "cli/companion_dir.h"
+#include "db/model/atomic_file.h"
+#include "db/model/sha256.h"
+#include "db/run_database.h"
+
+namespace flopscope::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Files named <stem>.<pid>.json in dir, as (pid, path), in pid order.
+std::vector<std::pair<long, fs::path>> files_named(const fs::path& dir, const std::string& stem) {
+  std::vector<std::pair<long, fs::path>> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    if (name.rfind(stem + ".", 0) != 0 || !name.ends_with(".json")) continue;
+    std::string middle = name.substr(stem.size() + 1, name.size() - stem.size() - 6);
+    if (middle.empty() || middle.find_first_not_of("0123456789") != std::string::npos) continue;
+    out.emplace_back(std::stol(middle), e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/flopscope-trace-XXXXXX";
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    if (::mkdtemp(buf.data()) != nullptr) path_ = buf.data();
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+class TraceCommand final : public Command {
+ public:
+  void setup(CLI::App& app) override {
+    app.add_option("-o,--output", output_, "Run database to write (default run.db)");
+    app.add_flag("--activations", activations_,
+                 "Record per module call output statistics (norm, max |x|, zeros, change vs input) for "
+                 "`report --candidates`; costs extra time, reported at the end");
+    app.add_option("--iterations", iterations_,
+                   "Iterations to record (default 10): calls of the root module, or flopscope.step() calls")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--warmup", warmup_, "Iterations to run unrecorded first (default 0)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_flag("-f,--force", force_, "Overwrite the output database");
+    app.add_option("command", command_, "The Python program and its arguments, after --")->required();
+    app.footer(
+        "Module paths are the program's named_modules() paths (the root is the outermost module called); "
+        "one iteration is one call of the root module, or one flopscope.step() where the program calls it. "
+        "CPU ops are recorded with torch.profiler (host clock; FLOPs are analytic, from shapes). The "
+        "program's output and exit status are its own; if it fails after recording started, the run is "
+        "still written and marked so in its data-quality table.\n"
+        "Example: flopscope trace -o v1.db -- python3 samples/eager/run_sonnet_mini.py --version v1");
+  }
+
+  int run() override {
+    if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
+    auto dir = companion_dir();
+    if (!dir.ok()) return report_error(dir.status());
+    TempDir work;
+    if (work.path().empty())
+      return report_error(IoError(std::string("cannot make a temporary folder: ") + std::strerror(errno)));
+
+    int code = run_program(*dir, work.path());
+    if (code < 0) return kExitUsage;  // could not start it; the child said why
+    return finish(work.path(), code);
+  }
+
+ private:
+  // Runs the command with the companion; returns its exit code (128 + signal when killed), -1 when the
+  // program could not be started.
+  int run_program(const fs::path& dir, const fs::path& work) {
+    pid_t child = ::fork();
+    if (child < 0) {
+      (void)report_error(Internal(std::string("fork: ") + std::strerror(errno)));
+      return -1;
+    }
+    if (child == 0) {
+      put_companion_on_pythonpath(dir);
+      ::setenv("FLOPSCOPE_TRACE_DIR", work.c_str(), 1);
+      ::setenv("FLOPSCOPE_WARMUP", std::to_string(warmup_).c_str(), 1);
+      ::setenv("FLOPSCOPE_ITERATIONS", std::to_string(iterations_).c_str(), 1);
+      ::setenv("FLOPSCOPE_ACTIVATIONS", activations_ ? "1" : "0", 1);
+      exec_or_exit(command_);
+    }
+    // The terminal delivers Ctrl-C to the program too; it writes what it recorded, then this imports it.
+    int status = wait_for_child(child);
+    child_pid_ = child;
+    if (WIFSIGNALED(status)) {
+      how_ = "was killed by signal " + std::to_string(WTERMSIG(status));
+      return 128 + WTERMSIG(status);
+    }
+    int code = WEXITSTATUS(status);
+    how_ = "exited with status " + std::to_string(code);
+    bool started = !files_named(work, "started").empty();
+    if (code == 127 && !started) return -1;
+    return code;
+  }
+
+  // The program's own failure wins over ours: its exit code when it failed, else 2.
+  int fail(const Status& s, int code) {
+    (void)report_error(s);
+    return code != 0 ? code : kExitUsage;
+  }
+
+  int finish(const fs::path& work, int code) {
+    const std::string cmd = quote_command(command_);
+    auto started = files_named(work, "started");
+    auto infos = files_named(work, "info");
+    if (started.empty()) {
+      return fail(InvalidArgument(cmd + ": no Python process loaded flopscope's companion (is it a Python "
+                                        "program? `python -I` or `-E` ignore PYTHONPATH)"),
+                  code);
+    }
+    if (infos.empty()) {
+      return fail(Unavailable(cmd + ": the program " + how_ +
+                              " before the companion could write anything: no run written"),
+                  code);
+    }
+    // The process to import: the one that recorded a trace (the command itself first when several did).
+    std::vector<CompanionInfo> read;
+    const CompanionInfo* chosen = nullptr;
+    int with_trace = 0;
+    for (const auto& [pid, file] : infos) {
+      auto info = read_companion_info(file.string());
+      if (!info.ok()) return fail(info.status(), code);
+      read.push_back(std::move(*info));
+    }
+    for (const auto& info : read) {
+      if (info.trace.empty()) continue;
+      ++with_trace;
+      if (chosen == nullptr || info.pid == child_pid_) chosen = &info;
+    }
+    if (chosen == nullptr) {
+      const CompanionInfo& first = read.front();
+      bool any_torch = std::any_of(read.begin(), read.end(), [](const auto& i) { return i.torch_imported; });
+      bool importable =
+          std::all_of(read.begin(), read.end(), [](const auto& i) { return i.torch_importable; });
+      if (!any_torch && !importable) {
+        return fail(NotFound(cmd + ": torch is not importable by this Python (install PyTorch for it, or run "
+                                   "the Python that has it)"),
+                    code);
+      }
+      int calls = 0, begun = 0;
+      for (const auto& i : read) {
+        calls += i.root_calls;
+        begun += i.iterations_begun;
+      }
+      if (calls == 0 && begun == 0) {
+        return fail(
+            InvalidArgument(cmd + ": the program called no torch.nn.Module" +
+                            (code != 0 ? " before it " + how_ : std::string()) + ": nothing to trace"),
+            code);
+      }
+      return fail(InvalidArgument(fmt::format("{}: the program ran {} iteration(s), all within --warmup {}: "
+                                              "nothing recorded",
+                                              cmd, begun, first.warmup)),
+                  code);
+    }
+
+    std::vector<QualityIssue> extra;
+    extra.push_back(
+        {"recorded by flopscope trace: torch " + chosen->torch_version + ", " +
+             (chosen->backend == "kineto" ? "torch.profiler (Kineto)"
+                                          : "the profiler's event tree (this torch has no Kineto)") +
+             "; host clock; analytic FLOPs from shapes; module paths from named_modules()",
+         1, Severity::kInfo, cmd});
+    if (code != 0) {
+      extra.push_back({"the program " + how_ + ": the run holds what was recorded until then", 1,
+                       Severity::kWarning, cmd});
+    }
+    if (!chosen->complete) {
+      extra.push_back({fmt::format("recorded {} of the {} requested iterations", chosen->iterations,
+                                   chosen->iterations_requested),
+                       1, Severity::kInfo, ""});
+    }
+    if (with_trace > 1) {
+      extra.push_back({fmt::format("{} Python processes recorded traces; this run holds process {}'s",
+                                   with_trace, chosen->pid),
+                       with_trace - 1, Severity::kWarning, ""});
+      std::fprintf(stderr, "flopscope: %d Python processes recorded traces; %s holds process %lld's\n",
+                   with_trace, output_.c_str(), static_cast<long long>(chosen->pid));
+    }
+    if (activations_ && chosen->has_activations) {
+      extra.push_back({"module calls with activation statistics (--activations)",
+                       static_cast<std::int64_t>(chosen->activations.size()), Severity::kInfo,
+                       fmt::format("{:.1f} ms computing statistics (left out of the trace's ops)",
+                                   chosen->activation_cost_ns / 1e6)});
+    }
+
+    ImportOptions options;
+    options.progress = false;
+    options.tool_version = FLOPSCOPE_VERSION_STRING;
+    options.command_line = "flopscope trace -- " + cmd;
+    options.modules = chosen->modules;
+    // The run's source is the program's script (the first argument ending in .py), else the command.
+    std::string source = command_.front();
+    for (const auto& a : command_) {
+      if (a.ends_with(".py")) {
+        source = a;
+        break;
+      }
+    }
+    auto sink = create_run_database(output_, force_);
+    if (!sink.ok()) return fail(sink.status(), code);
+    CompanionSink wrapped(**sink, *chosen, std::move(extra), [&](RunInfo& info) {
+      info.source_path = source;
+      info.source_sha256.clear();
+      if (auto h = sha256_file(source); h.ok()) info.source_sha256 = *h;
+      info.device = "cpu";
+      info.input_spec = "as the program makes them";
+    });
+    fs::path trace = work / chosen->trace;
+    if (Status s = import_trace(trace.string(), wrapped, options); !s.ok()) {
+      return fail(Internal("importing the companion's trace failed: " + s.message()), code);
+    }
+    std::fprintf(
+        stderr,
+        "flopscope: wrote %s: %d iteration(s) of %s (torch %s), %zu modules, %zu parameters/buffers%s\n",
+        output_.c_str(), chosen->iterations, chosen->root.empty() ? "the program" : chosen->root.c_str(),
+        chosen->torch_version.c_str(), chosen->modules.size(), chosen->params.size(),
+        code != 0 ? "; the program failed, see its data-quality rows" : "");
+    return code;
+  }
+
+  std::string output_ = "run.db";
+  bool activations_ = false;
+  int iterations_ = 10;
+  int warmup_ = 0;
+  bool force_ = false;
+  std::vector<std::string> command_;
+  pid_t child_pid_ = 0;
+  std::string how_;
+};
+
+}  // namespace
+
+FLOPSCOPE_REGISTER_COMMAND(TraceCommand, "trace",
+                           "Run an eager PyTorch program (python3 infer.py) with module paths, weights and "
+                           "iterations recorded: CPU ops, FLOPs and time per named_modules() path",
+                           15);
+
+}  // namespace flopscope::cli

@@ -1,0 +1,674 @@
+"""The companion `flopscope trace` loads into an unchanged PyTorch program (plain Python, torch only).
+
+- Every nn.Module call is named by its named_modules() path (global forward pre/post hooks) and, while the
+  profiler records, wrapped in a record_function range "flopscope.module <Class> <path>" that flopscope's
+  Kineto importer turns into that module path.
+- Iterations: each call of the root module (the first outermost module called), or each flopscope.step().
+  The first FLOPSCOPE_WARMUP iterations run unrecorded, the next FLOPSCOPE_ITERATIONS are recorded.
+- At the first call of a root: its parameters and buffers (dtype, shape, L2, max |x|, non-zero share,
+  SHA-256 of the raw bytes), as `flopscope profile` records them.
+- FLOPSCOPE_ACTIVATIONS=1: per module call output statistics (the input is copied at entry, so in-place
+  modules are measured against what they were given); the work runs inside "flopscope.overhead" ranges,
+  which are left out of the written trace.
+- FLOPSCOPE_NVTX=1 (`flopscope exec --modules`): an NVTX range named by the path around each module call.
+
+Everything goes to files in FLOPSCOPE_TRACE_DIR (a folder flopscope made and removes): trace.<pid>.json
+(Chrome trace in the Kineto schema) and info.<pid>.json. Nothing is printed.
+"""
+import atexit
+import ctypes
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import threading
+import time
+
+MODULE_PREFIX = "flopscope.module "
+OVERHEAD = "flopscope.overhead"
+
+
+def _env_int(name, default):
+    try:
+        return int(os.environ.get(name, ""))
+    except ValueError:
+        return default
+
+
+class _State:
+    def __init__(self):
+        self.dir = os.environ.get("FLOPSCOPE_TRACE_DIR", "")
+        self.warmup = max(0, _env_int("FLOPSCOPE_WARMUP", 0))
+        self.iterations = max(1, _env_int("FLOPSCOPE_ITERATIONS", 10))
+        self.activations = os.environ.get("FLOPSCOPE_ACTIVATIONS") == "1"
+        self.nvtx = os.environ.get("FLOPSCOPE_NVTX") == "1"
+        self.torch = None
+        self.local = threading.local()
+        self.lock = threading.RLock()
+        self.main_root = None
+        self.roots = {}  # id(root) -> {"paths": {id(module): [path, ...]}, "prefix": str}
+        self.modules = []  # [path, class] in named_modules() order, every root
+        self.module_seen = set()
+        self.params = []
+        self.activations_out = []
+        self.activation_cost_ns = 0
+        self.call_counts = {}
+        self.notes = []
+        self.root_calls = 0
+        self.step_mode = False
+        self.steps = 0  # iterations begun (root calls or step() calls)
+        self.recorded = 0  # iterations recorded
+        self.step_range = None
+        self.profiler = None
+        self.backend = ""
+        self.trace_file = None
+        self.done = False  # recording finished (all iterations recorded)
+        self.path_cache = {}  # (id(module), caller path) -> (path, range name)
+
+
+S = None
+
+
+def _stack():
+    st = getattr(S.local, "stack", None)
+    if st is None:
+        st = S.local.stack = []
+    return st
+
+
+# ---- start-up -------------------------------------------------------------------------------------------
+
+
+class _TorchWatcher:
+    """Finishes set-up right after `import torch` completes, so programs that never import torch pay nothing."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch":
+            return None
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            pass
+        spec = importlib.util.find_spec("torch")
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        original = loader.exec_module
+
+        def exec_module(module):
+            original(module)
+            _on_torch(module)
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def install():
+    global S
+    if S is not None:
+        return
+    S = _State()
+    if S.dir:
+        _write_json("started.%d.json" % os.getpid(), {"pid": os.getpid(), "argv": sys.argv})
+        atexit.register(_at_exit)
+    if "torch" in sys.modules:
+        _on_torch(sys.modules["torch"])
+    else:
+        sys.meta_path.insert(0, _TorchWatcher())
+
+
+def _on_torch(torch):
+    if S.torch is not None:
+        return
+    S.torch = torch
+    from torch.nn.modules import module as nn_module
+
+    nn_module.register_module_forward_pre_hook(_pre_hook)
+    nn_module.register_module_forward_hook(_post_hook)
+
+
+# ---- module paths ---------------------------------------------------------------------------------------
+
+
+def _new_root(module):
+    """Paths of every module under a root (all paths of shared modules), its module rows and its weights."""
+    key = id(module)
+    if module is S.main_root or S.main_root is None:
+        prefix = ""
+    else:
+        prefix = type(module).__name__
+        S.notes.append("a second outermost module (%s) was called; its paths start with '%s'" % (prefix, prefix))
+    paths = {}
+    for name, m in module.named_modules(remove_duplicate=False):
+        full = _join(prefix, name)
+        paths.setdefault(id(m), []).append(full)
+    for name, m in module.named_modules():
+        full = _join(prefix, name)
+        if full not in S.module_seen:
+            S.module_seen.add(full)
+            S.modules.append([full, type(m).__name__])
+    S.roots[key] = {"paths": paths, "prefix": prefix}
+    _note_compiled(module, prefix)
+    _record_weights(module, prefix)
+    return S.roots[key]
+
+
+def _note_compiled(root, prefix):
+    """torch.compile wraps a module in OptimizedModule; inside it, dynamo runs the code without calling the
+    submodules' hooks, so their ops go to the wrapper's path. Said per wrapper, never silently."""
+    for name, m in root.named_modules():
+        if type(m).__name__ == "OptimizedModule" and hasattr(m, "_orig_mod"):
+            inner = [n for n, _ in m.named_modules() if n and n != "_orig_mod"]
+            _note("'%s' runs compiled by torch.compile: the ops of its %d submodules are attributed to '%s' "
+                  "(inside 'Torch-Compiled Region' ranges); the first calls include compilation"
+                  % (_join(prefix, name) or "(root)", len(inner), _join(prefix, name) or "(root)"))
+
+
+def _join(a, b):
+    return b if not a else (a if not b else a + "." + b)
+
+
+def _path_for(module, parent_path):
+    """The module's path inside the call in progress: under the calling module when it is reachable there."""
+    for info in S.roots.values():
+        candidates = info["paths"].get(id(module))
+        if not candidates:
+            continue
+        if parent_path is None:
+            return candidates[0]
+        inside = [p for p in candidates if parent_path == "" or p.startswith(parent_path + ".")]
+        if inside:
+            return min(inside, key=len)
+        return candidates[0]
+    # Made on the fly inside a forward (not an attribute of any root): named under its caller by class.
+    name = _join(parent_path or "", type(module).__name__)
+    if name not in S.module_seen:
+        S.module_seen.add(name)
+        S.modules.append([name, type(module).__name__])
+    return name
+
+
+# ---- hooks ----------------------------------------------------------------------------------------------
+
+
+def _cached_path(module, parent_path):
+    key = (id(module), parent_path)
+    hit = S.path_cache.get(key)
+    if hit is None or hit[2] is not module:  # an id reused by a new module after the old one was freed
+        path = _path_for(module, parent_path)
+        hit = (path, MODULE_PREFIX + type(module).__name__ + " " + path, module)
+        if len(S.path_cache) < 1_000_000:
+            S.path_cache[key] = hit
+    return hit[0], hit[1]
+
+
+def _pre_hook(module, inputs):
+    try:
+        _enter(module, inputs)
+    except Exception as e:  # never break the user's program
+        _note("companion error in forward pre-hook: %r" % (e,))
+    return None
+
+
+def _post_hook(module, inputs, output):
+    try:
+        _leave(module, output)
+    except Exception as e:
+        _note("companion error in forward hook: %r" % (e,))
+    return None
+
+
+def _enter(module, inputs):
+    stack = _stack()
+    is_iteration = False
+    with S.lock:
+        if not stack:
+            if S.main_root is None:
+                S.main_root = module
+            if id(module) not in S.roots and _path_for_known(module) is None:
+                _new_root(module)
+            if module is S.main_root:
+                S.root_calls += 1
+                is_iteration = not S.step_mode
+            path, name = _cached_path(module, None)
+        else:
+            path, name = _cached_path(module, stack[-1][1])
+        if is_iteration:
+            _begin_iteration()
+    recording = S.profiler is not None and not S.done
+    entry = [module, path, None, None, is_iteration, None]
+    if recording and S.activations:
+        entry[3] = _timed(lambda: _first_tensor_copy(inputs))
+    if recording:
+        entry[2] = _range_enter(name)
+    if S.nvtx and path:  # the root needs no range: kernels outside every range belong to it
+        try:
+            S.torch.cuda.nvtx.range_push(path)
+            entry[5] = True
+        except Exception:
+            pass
+    stack.append(entry)
+
+
+def _path_for_known(module):
+    for info in S.roots.values():
+        if id(module) in info["paths"]:
+            return info
+    return None
+
+
+def _leave(module, output):
+    stack = _stack()
+    # A forward that raised leaves its entries behind: drop them up to this module's.
+    while stack and stack[-1][0] is not module:
+        _close(stack.pop(), None)
+    if not stack:
+        return
+    entry = stack.pop()
+    _close(entry, output)
+
+
+def _close(entry, output):
+    module, path, rf, x, is_iteration, nvtx = entry
+    if nvtx:
+        try:
+            S.torch.cuda.nvtx.range_pop()
+        except Exception:
+            pass
+    if rf is not None:
+        _range_exit(rf)
+        if S.activations and output is not None:
+            _timed(lambda: _activation(path, x, output))
+    if is_iteration:
+        with S.lock:
+            _end_iteration()
+
+
+def _range_enter(name):
+    """Opens a record_function range. The profiler ops directly: torch 1.13's record_function object runs
+    torch.zeros(1) when made, which would put three extra ops in the trace per module call."""
+    ops = getattr(getattr(S.torch, "ops", None), "profiler", None)
+    try:
+        return ("op", ops._record_function_enter_new(name, None))
+    except Exception:
+        rf = S.torch.autograd.profiler.record_function(name)
+        rf.__enter__()
+        return ("object", rf)
+
+
+def _range_exit(handle):
+    kind, rf = handle
+    if kind == "op":
+        S.torch.ops.profiler._record_function_exit._RecordFunction(rf)
+    else:
+        rf.__exit__(None, None, None)
+
+
+# ---- iterations and recording ---------------------------------------------------------------------------
+
+
+def step():
+    if S is None or S.torch is None:
+        return
+    with S.lock:
+        if not S.step_mode:
+            S.step_mode = True
+            if S.steps > 0:
+                _note("flopscope.step() first called after %d root calls; iterations are counted from here" % S.steps)
+                _end_iteration()
+                S.steps = 0
+        else:
+            _end_iteration()
+        _begin_iteration()
+
+
+def _begin_iteration():
+    index = S.steps
+    S.steps += 1
+    if S.done or index < S.warmup:
+        return
+    if S.profiler is None:
+        _start_profiler()
+    S.step_range = _range_enter("ProfilerStep#%d" % S.recorded)
+    S.call_counts = {}
+
+
+def _end_iteration():
+    if S.step_range is None:
+        return
+    _range_exit(S.step_range)
+    S.step_range = None
+    S.recorded += 1
+    if S.recorded >= S.iterations:
+        _stop_profiler()
+
+
+def _start_profiler():
+    torch = S.torch
+    kineto = False
+    try:
+        kineto = bool(torch.autograd.kineto_available())
+    except Exception:
+        kineto = False
+    if kineto:
+        activities = [torch.profiler.ProfilerActivity.CPU]
+        try:
+            if torch.cuda.is_available() and torch.cuda.is_initialized():
+                activities.append(torch.profiler.ProfilerActivity.CUDA)
+        except Exception:
+            pass
+        S.profiler = torch.profiler.profile(activities=activities, record_shapes=True)
+        _quietly(S.profiler.__enter__)
+        S.backend = "kineto"
+    else:
+        # Builds without Kineto (Debian's torch 1.13): the profiler's own event collection still records
+        # names, times, shapes, dtypes and scalar arguments; the trace is written from its event tree.
+        from torch._C import _autograd as A
+        from torch._C import _profiler as P
+
+        config = P.ProfilerConfig(P.ProfilerState.KINETO, True, False, False, False, False, P._ExperimentalConfig())
+        activities = {P.ProfilerActivity.CPU}
+        A._prepare_profiler(config, activities)
+        A._enable_profiler(config, activities)
+        S.profiler = "event-tree"
+        S.backend = "event-tree"
+
+
+def _quietly(fn):
+    """Runs fn with file descriptor 2 on /dev/null: Kineto logs its start and stop there ("USDT: ...
+    profiler_start"), and the program's stderr must stay its own."""
+    try:
+        sys.stderr.flush()
+    except Exception:
+        pass
+    saved = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        return fn()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
+def _stop_profiler():
+    if S.profiler is None or S.done:
+        return
+    S.done = True
+    name = "trace.%d.json" % os.getpid()
+    if S.backend == "kineto":
+        _quietly(lambda: S.profiler.__exit__(None, None, None))
+        tmp = os.path.join(S.dir, name + ".raw")
+        _quietly(lambda: S.profiler.export_chrome_trace(tmp))
+        with open(tmp) as f:
+            doc = json.load(f)
+        os.remove(tmp)
+        events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
+        events = _outside_iterations(_drop_overhead(events))
+        if isinstance(doc, dict):
+            doc["traceEvents"] = events
+        else:
+            doc = {"traceEvents": events}
+        _write_json(name, doc)
+    else:
+        from torch._C import _autograd as A
+
+        result = A._disable_profiler()
+        events = _outside_iterations(_events_from_tree(result))
+        _write_json(name, {"schemaVersion": 1, "traceEvents": events, "traceName": "flopscope"})
+    S.trace_file = name
+    S.profiler = None
+    _write_info()
+
+
+def _outside_iterations(events):
+    """Host events wholly before the first or after the last recorded iteration are the program's own work
+    (e.g. printing a result before exit), not the model's: they are left out, and counted in a note. Device
+    events are never dropped."""
+    steps = [e for e in events if e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#")]
+    if not steps:
+        return events
+    first = min(float(e["ts"]) for e in steps)
+    last = max(float(e["ts"]) + float(e.get("dur", 0)) for e in steps)
+    out, dropped = [], 0
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") in ("cpu_op", "user_annotation", "python_function") and "ts" in e:
+            t0 = float(e["ts"])
+            if t0 + float(e.get("dur", 0)) < first or t0 > last:
+                dropped += e.get("cat") == "cpu_op"
+                continue
+        out.append(e)
+    if dropped:
+        _note("%d host ops before the first or after the last recorded iteration left out (not the model's work)"
+              % dropped)
+    return out
+
+
+def _drop_overhead(events):
+    spans = {}
+    for e in events:
+        if e.get("ph") == "X" and e.get("name") == OVERHEAD:
+            spans.setdefault((e.get("pid"), e.get("tid")), []).append((float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0))))
+    if not spans:
+        return events
+    out = []
+    for e in events:
+        if e.get("ph") == "X" and "ts" in e:
+            t0 = float(e["ts"])
+            t1 = t0 + float(e.get("dur", 0))
+            if any(a <= t0 and t1 <= b for a, b in spans.get((e.get("pid"), e.get("tid")), ())):
+                continue
+        out.append(e)
+    return out
+
+
+def _events_from_tree(result):
+    pid = os.getpid()
+    out = []
+    roots = result.experimental_event_tree()
+    # Microseconds from the first event: small enough for a double to keep nanoseconds exactly.
+    base = min((e.start_time_ns for e in roots), default=0)
+    todo = list(reversed(roots))
+    while todo:
+        e = todo.pop()
+        name = e.name
+        if name == OVERHEAD:
+            continue
+        fields = e.extra_fields
+        inputs = getattr(fields, "inputs", None)
+        if inputs is not None:
+            annotation = name.startswith("flopscope.") or name.startswith("ProfilerStep#")
+            event = {"ph": "X", "cat": "user_annotation" if annotation else "cpu_op", "name": name,
+                     "pid": pid, "tid": int(e.start_tid), "ts": 0, "dur": 0}
+            event["ts"] = round((e.start_time_ns - base) / 1000.0, 3)
+            event["dur"] = round(max(0, e.duration_time_ns) / 1000.0, 3)
+            if not annotation:
+                args = {"Input Dims": [list(s) for s in inputs.shapes], "Input type": list(inputs.dtypes)}
+                concrete = [_concrete(v) for v in inputs.ivalues]
+                if any(concrete):
+                    args["Concrete Inputs"] = concrete
+                seq = getattr(fields, "sequence_number", -1)
+                if seq is not None and seq >= 0:
+                    args["Sequence number"] = seq
+                event["args"] = args
+            out.append(event)
+        todo.extend(reversed(e.children))
+    return out
+
+
+def _concrete(v):
+    if v is None:
+        return ""
+    if isinstance(v, (bool, int, float, str)):
+        return str(v)
+    if isinstance(v, (list, tuple)) and all(isinstance(x, (bool, int, float)) for x in v):
+        return "[" + ", ".join(str(x) for x in v) + "]"
+    return ""
+
+
+# ---- weights and activations ----------------------------------------------------------------------------
+
+
+def _record_weights(root, prefix):
+    torch = S.torch
+    seen = set()
+    named = list(root.named_parameters()) + list(root.named_buffers())
+    for name, t in named:
+        full = _join(prefix, name)
+        if full in seen or t is None:
+            continue
+        seen.add(full)
+        S.params.append(_tensor_record(torch, full, t))
+
+
+def _tensor_record(torch, name, t):
+    t = t.detach()
+    rec = {"name": name, "dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape),
+           "numel": t.numel(), "bytes": t.numel() * t.element_size()}
+    try:
+        if t.device.type == "meta":
+            rec["unknown"] = "meta tensor (no values)"
+            return rec
+        with torch.no_grad():
+            if t.numel() > 0:
+                d = t.to(torch.float64)
+                rec["l2"] = _num(d.norm().item())
+                rec["max_abs"] = _num(d.abs().max().item())
+                rec["nonzero_fraction"] = float(torch.count_nonzero(d).item()) / t.numel()
+            c = t.contiguous().cpu()
+            rec["sha256"] = hashlib.sha256(ctypes.string_at(c.data_ptr(), rec["bytes"]) if rec["bytes"] else b"").hexdigest()
+    except Exception as e:
+        rec["unknown"] = "statistics failed: %s" % (e,)
+    return rec
+
+
+def _first_tensor(value):
+    torch = S.torch
+    if isinstance(value, torch.Tensor):
+        return value
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            t = _first_tensor(v)
+            if t is not None:
+                return t
+    return None
+
+
+def _first_tensor_copy(inputs):
+    x = _first_tensor(inputs)
+    if x is None or not x.is_floating_point():
+        return x if x is not None and x.numel() > 0 else None
+    return x.detach().clone()
+
+
+def _timed(fn):
+    rf = _range_enter(OVERHEAD)
+    t0 = time.perf_counter_ns()
+    try:
+        with S.torch.no_grad():
+            return fn()
+    finally:
+        S.activation_cost_ns += time.perf_counter_ns() - t0
+        _range_exit(rf)
+
+
+def _activation(path, x, output):
+    torch = S.torch
+    y = _first_tensor(output)
+    if y is None or y.numel() == 0:
+        return
+    y = y.detach()
+    if y.dtype not in (torch.float32, torch.float64):
+        y = y.float()
+    n = y.numel()
+    with S.lock:
+        call = S.call_counts.get(path, 0)
+        S.call_counts[path] = call + 1
+        iteration = S.recorded
+    rec = {"path": path, "iteration": iteration, "call": call, "numel": n,
+           "l2": _num(torch.linalg.vector_norm(y, 2).item()),
+           "max_abs": _num(torch.linalg.vector_norm(y, float("inf")).item()),
+           "zero_fraction": 1.0 - float(torch.count_nonzero(y).item()) / n}
+    if x is not None and tuple(x.shape) == tuple(y.shape):
+        xf = x.detach().to(y.dtype)
+        xn = float(torch.linalg.vector_norm(xf, 2).item())
+        dn = float(torch.linalg.vector_norm(y - xf, 2).item())
+        rec["rel_change"] = _num(dn / xn if xn > 0 else (float("inf") if dn > 0 else 0.0))
+    S.activations_out.append(rec)
+
+
+# ---- output ---------------------------------------------------------------------------------------------
+
+
+def _num(x):
+    """JSON has no inf/nan: they are written as strings flopscope reads back."""
+    x = float(x)
+    if x != x:
+        return "nan"
+    if x in (float("inf"), float("-inf")):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def _note(text):
+    if S is not None and text not in S.notes and len(S.notes) < 50:
+        S.notes.append(text)
+
+
+def _write_json(name, doc):
+    if not S.dir:
+        return
+    path = os.path.join(S.dir, name)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, allow_nan=False)
+    os.replace(tmp, path)
+
+
+def _write_info():
+    torch = S.torch
+    _write_json("info.%d.json" % os.getpid(), {
+        "pid": os.getpid(),
+        "argv": sys.argv,
+        "torch_version": getattr(torch, "__version__", "") if torch is not None else "",
+        "torch_importable": torch is not None or importlib.util.find_spec("torch") is not None,
+        "backend": S.backend,
+        "root_calls": S.root_calls,
+        "iterations_begun": S.steps,
+        "step_mode": S.step_mode,
+        "warmup": S.warmup,
+        "iterations": S.recorded,
+        "iterations_requested": S.iterations,
+        "complete": S.recorded >= S.iterations,
+        "trace": S.trace_file,
+        "root": type(S.main_root).__name__ if S.main_root is not None else "",
+        "modules": S.modules,
+        "params": S.params,
+        "activations": S.activations_out if S.activations else None,
+        "activation_cost_ns": S.activation_cost_ns,
+        "notes": S.notes,
+    })
+
+
+def _at_exit():
+    try:
+        with S.lock:
+            # Close what is still open (Ctrl-C, an exception, a program that stops mid-iteration).
+            if S.step_range is not None:
+                _range_exit(S.step_range)
+                S.step_range = None
+                S.recorded += 1
+                if S.recorded < S.iterations:
+                    _note("recording ended before %d iterations (the program stopped)" % S.iterations)
+            if S.profiler is not None and not S.done:
+                _stop_profiler()
+            _write_info()
+    except Exception as e:
+        try:
+            _write_json("info.%d.json" % os.getpid(), {"pid": os.getpid(), "error": repr(e)})
+        except Exception:
+            pass

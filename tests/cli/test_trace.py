@@ -1,0 +1,236 @@
+"""flopscope trace: eager PyTorch programs with named_modules() paths, weights joined by `diff`, FLOPs equal to
+the TorchScript profile of the same model, the program left unchanged, and bad input."""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from cli_helpers import FLOPSCOPE, SOURCE_DIR, CliTestCase, run, sample
+
+PYTHON = "/usr/bin/python3"
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAMS = os.path.join(HERE, "trace_programs")
+EAGER = os.path.join(SOURCE_DIR, "samples", "eager", "run_sonnet_mini.py")
+
+
+def modules(db):
+    with sqlite3.connect(db) as c:
+        return {path: type_ for path, type_ in c.execute("SELECT path, type FROM module")}
+
+
+def report(db):
+    return json.loads(run("report", db, "--format", "json", check=True).stdout)
+
+
+def trace(out, *command, extra=(), env=None, cwd=None):
+    return subprocess.run([FLOPSCOPE, "trace", "-o", out, *extra, "--", *command], capture_output=True, text=True,
+                          timeout=600, env=env, cwd=cwd)
+
+
+class SonnetMiniEager(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.db = {}
+        for v in ("v1", "v2", "v2z"):
+            cls.db[v] = os.path.join(cls.tmp.name, v + ".db")
+            p = trace(cls.db[v], PYTHON, EAGER, "--version", v, "--calls", "3")
+            assert p.returncode == 0, p.stderr
+        cls.ts_v1 = os.path.join(cls.tmp.name, "ts-v1.db")
+        run("profile", sample("v1"), "--input", "int64[1,64]@0:512", "--iters", "2", "--warmup", "0", "-o",
+            cls.ts_v1, check=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_paths_are_named_modules(self):
+        eager = modules(self.db["v1"])
+        torchscript = modules(self.ts_v1)
+        self.assertIn("layers.0.attn.position_adaptive_bias", eager)
+        self.assertEqual(set(eager), set(torchscript))
+        self.assertEqual(eager["layers.0.attn.position_adaptive_bias"], "PositionAdaptiveBias")
+        self.assertEqual(eager[""], "SonnetMini")
+        self.assertNotIn("layers.0.attn.position_adaptive_bias", modules(self.db["v2"]))
+
+    def test_flops_per_module_match_torchscript_within_0_1_percent(self):
+        eager = {m["path"]: m["inclusive"]["flops"] for m in report(self.db["v1"])["modules"]}
+        ts = {m["path"]: m["inclusive"]["flops"] for m in report(self.ts_v1)["modules"]}
+        self.assertGreater(ts[""], 1e6)
+        for path, flops in ts.items():
+            self.assertIn(path, eager)
+            self.assertLessEqual(abs(eager[path] - flops), 0.001 * max(flops, 1.0), path)
+
+    def test_iterations_and_weights(self):
+        r = report(self.db["v1"])
+        self.assertEqual(r["iterations"], 3)
+        with sqlite3.connect(self.db["v1"]) as c:
+            eager = dict(c.execute("SELECT name, sha256 FROM param"))
+        with sqlite3.connect(self.ts_v1) as c:
+            ts = dict(c.execute("SELECT name, sha256 FROM param"))
+        self.assertEqual(eager, ts)  # same names, same bytes: the same seed weights
+
+    def test_diff_vanished_and_erased(self):
+        p = run("diff", self.db["v1"], self.db["v2"], "--expect-vanished", "*position_adaptive_bias*")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("VANISHED", p.stdout)
+        self.assertIn("ERASED", p.stdout)
+
+    def test_diff_dormant_and_zeroed(self):
+        # As for the TorchScript files: the module still runs with zeroed weights, so the gate fails (exit 1).
+        p = run("diff", self.db["v1"], self.db["v2z"], "--forbid-active", "*position_adaptive_bias*")
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("DORMANT", p.stdout)
+        self.assertIn("ZEROED", p.stdout)
+
+    def test_activations(self):
+        db = os.path.join(self.tmp.name, "act.db")
+        p = trace(db, PYTHON, EAGER, "--version", "v1", "--calls", "2", extra=("--activations",))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with sqlite3.connect(db) as c:
+            rows = c.execute("SELECT m.path, a.call, a.iteration FROM activation a JOIN module m ON m.id = a.module_id"
+                             ).fetchall()
+            ops = {n for (n,) in c.execute("SELECT DISTINCT name FROM op")}
+        paths = {r[0] for r in rows}
+        self.assertIn("layers.0.attn.position_adaptive_bias", paths)
+        self.assertEqual(len([r for r in rows if r[0] == "layers.3.mlp.down"]), 2)  # one per iteration
+        self.assertNotIn("aten::linalg_vector_norm", ops)  # the statistics' own ops are not in the trace
+
+
+class HuggingFaceStyle(CliTestCase):
+    def test_exact_paths(self):
+        expected = self.path("expected.json")
+        db = self.path("hf.db")
+        p = trace(db, PYTHON, os.path.join(PROGRAMS, "hf_style.py"), expected)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        want = json.load(open(expected))
+        got = modules(db)
+        for path, type_ in want["modules"]:
+            self.assertEqual(got.get(path), type_, path)
+        # The shared Linear keeps the path of the call in progress: layers.1 calls it as layers.1.shared.
+        self.assertIn("model.layers.1.shared", want["all_paths"])
+        self.assertEqual(got.get("model.layers.1.shared"), "Linear")
+        self.assertEqual(set(got) - {p for p, _ in want["modules"]}, {"model.layers.1.shared"})
+        with sqlite3.connect(db) as c:
+            params = [n for (n,) in c.execute("SELECT name FROM param ORDER BY id")]
+            per_module = dict(c.execute(
+                "SELECT m.path, COUNT(*) FROM op o JOIN module m ON m.id = o.module_id "
+                "WHERE o.name = 'aten::linear' GROUP BY m.path"))
+            norm_calls = c.execute("SELECT COUNT(*) FROM op o JOIN module m ON m.id = o.module_id "
+                                   "WHERE o.name = 'aten::layer_norm' AND m.path = 'model.layers.0.norm'").fetchone()[0]
+        self.assertEqual(params, want["params"])  # the tied head weight once, under the embedding's name
+        self.assertEqual(per_module.get("model.layers.0.shared"), 3)
+        self.assertEqual(per_module.get("model.layers.1.shared"), 3)
+        self.assertEqual(per_module.get("model.layers.1.experts.1.down"), 3)
+        self.assertEqual(per_module.get("lm_head"), 3)
+        self.assertEqual(norm_calls, 6)  # called twice per iteration
+
+
+class Unchanged(CliTestCase):
+    def program(self, mode):
+        return [PYTHON, os.path.join(PROGRAMS, "behaviour.py"), mode]
+
+    def test_output_files_and_exit_code_unchanged(self):
+        work = self.path("work")
+        os.mkdir(work)
+        env = dict(os.environ, TMPDIR=self.dir)
+        plain = subprocess.run(self.program("exit3"), capture_output=True, text=True, cwd=work)
+        traced = trace("run.db", *self.program("exit3"), env=env, cwd=work)
+        self.assertEqual(plain.returncode, 3)
+        self.assertEqual(traced.returncode, 3)  # passed through
+        self.assertEqual(traced.stdout, plain.stdout)
+        lines = traced.stderr.splitlines()
+        self.assertEqual([l for l in lines if not l.startswith("flopscope: ")], plain.stderr.splitlines())
+        self.assertEqual(sorted(os.listdir(work)), ["run.db"])
+        self.assertEqual(sorted(os.listdir(self.dir)), ["work"])  # the companion's folder is gone
+        # The run is kept and says the program failed.
+        r = report(os.path.join(work, "run.db"))
+        self.assertIn("exited with status 3", json.dumps(r["data_quality"]))
+
+    def test_ctrl_c_writes_the_run(self):
+        db = self.path("loop.db")
+        proc = subprocess.Popen([FLOPSCOPE, "trace", "-o", db, "--iterations", "100000", "--", *self.program("loop")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        while proc.stdout.readline().strip() != "ready":
+            pass
+        time.sleep(0.3)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        self.assertEqual(proc.returncode, 128 + signal.SIGINT, err)
+        self.assertGreaterEqual(report(db)["iterations"], 3)
+
+
+class BadInput(CliTestCase):
+    def program(self, mode):
+        return [PYTHON, os.path.join(PROGRAMS, "behaviour.py"), mode]
+
+    def one_line(self, proc, code, *needles):
+        self.assertEqual(proc.returncode, code, proc.stderr)
+        lines = [l for l in proc.stderr.splitlines() if l.startswith("flopscope")]
+        self.assertEqual(len(lines), 1, proc.stderr)
+        self.assertTrue(lines[0].startswith("flopscope: error: "), lines[0])
+        for n in needles:
+            self.assertIn(n, lines[0])
+
+    def test_not_python(self):
+        self.one_line(trace(self.path("r.db"), "/bin/echo", "hello"), 2, "no Python process loaded")
+        self.assertFalse(os.path.exists(self.path("r.db")))
+
+    def test_missing_command(self):
+        self.one_line(trace(self.path("r.db"), "/no/such/program"), 2, "/no/such/program")
+
+    def test_no_module_called(self):
+        self.one_line(trace(self.path("r.db"), *self.program("no-module")), 2, "called no torch.nn.Module")
+        self.assertFalse(os.path.exists(self.path("r.db")))
+
+    def test_crash_before_any_module(self):
+        p = trace(self.path("r.db"), *self.program("crash-early"))
+        self.one_line(p, 1, "called no torch.nn.Module before it exited with status 1")
+        self.assertIn("crashed before any module", p.stderr)  # the program's own traceback is kept
+        self.assertFalse(os.path.exists(self.path("r.db")))
+
+    def test_crash_after_recording_keeps_the_run_marked(self):
+        p = trace(self.path("r.db"), *self.program("crash"))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("the program failed", p.stderr)
+        r = report(self.path("r.db"))
+        self.assertEqual(r["iterations"], 3)
+        self.assertIn("exited with status 1", json.dumps(r["data_quality"]))
+
+    def test_hard_exit(self):
+        self.one_line(trace(self.path("r.db"), *self.program("hard-exit")), 5, "before the companion could write")
+
+    def test_missing_torch(self):
+        self.one_line(trace(self.path("r.db"), *self.program("no-torch")), 1, "torch is not importable")
+
+    def test_warmup_swallows_everything(self):
+        p = subprocess.run([FLOPSCOPE, "trace", "-o", self.path("r.db"), "--warmup", "5", "--", *self.program("ok")],
+                           capture_output=True, text=True)
+        self.one_line(p, 2, "all within --warmup 5")
+
+
+class NewerTorchScript(CliTestCase):
+    def test_profile_says_why_in_one_line(self):
+        model = os.path.join(SOURCE_DIR, "tests", "data", "torchscript", "sdpa_saved_by_torch_2_15.pt")
+        p = run("profile", model, "--input", "float32[1,2,4,4]", "-o", self.path("r.db"))
+        self.assertUsageError(p, "Unknown builtin op: aten::scaled_dot_product_attention", "newer torch",
+                              "flopscope trace")
+        self.assertFalse(os.path.exists(self.path("r.db")))
+
+
+class NvtxRanges(unittest.TestCase):
+    def test_module_paths_as_nvtx_ranges(self):
+        env = dict(os.environ, PYTHONPATH=os.path.join(SOURCE_DIR, "python"))
+        out = subprocess.run([PYTHON, os.path.join(PROGRAMS, "nvtx_fake.py")], capture_output=True, text=True,
+                             env=env, check=True).stdout
+        self.assertEqual(json.loads(out), [["push", "0"], ["push", "0.fc"], ["pop"], ["pop"], ["push", "1"], ["pop"],
+                                           ["push", "2"], ["push", "2.fc"], ["pop"], ["pop"]])
+
+
+if __name__ == "__main__":
+    unittest.main()
