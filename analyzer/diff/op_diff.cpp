@@ -115,7 +115,7 @@ Aggregated aggregate(const RunData& run, const std::vector<PathMap>& maps, bool 
     }
     Agg& a = out.rows[r];
     a.kernels += 1;
-    if (gpu_time) a.time[slot(k.iteration)] += static_cast<double>(k.duration_ns);
+    if (gpu_time && k.iteration >= 0) a.time[slot(k.iteration)] += static_cast<double>(k.duration_ns);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/activations/candidates.h"
+#include "analyzer/peaks.h"
 #include "analyzer/summary.h"
 #include "cli/command.h"
 #include "cli/printers/candidates.h"
@@ -22,6 +23,10 @@ class ReportCommand final : public Command {
         ->check(CLI::IsMember({"table", "md", "json", "csv"}));
     app.add_option("--top", options_.top_ops, "Number of top ops listed (default 15)");
     app.add_flag("--coverage", options_.full_coverage, "List every op without a FLOPs formula");
+    app.add_option(
+        "--peak", peak_,
+        "Device peak for the roofline as FLOPS:BYTES_PER_S, e.g. 989e12:3.35e12 (default: the peak "
+        "table's row for the trace's device)");
     app.add_flag(
         "--candidates", candidates_,
         "List elimination candidates: modules that behave as zero or identity (needs profile --activations)");
@@ -40,9 +45,14 @@ class ReportCommand final : public Command {
     if (sort_ == "flops") options_.sort = SortKey::kFlops;
     if (sort_ == "time") options_.sort = SortKey::kTime;
     if (sort_ == "bytes") options_.sort = SortKey::kBytes;
+    SummaryOptions so;
+    if (!peak_.empty()) {
+      auto peak = parse_peak(peak_);
+      if (!peak.ok()) return report_error(peak.status());
+      so.peak = *peak;
+    }
     StatusOr<RunData> run = open_run(path_);
     if (!run.ok()) return report_error(run.status());
-    SummaryOptions so;
     so.top_ops = options_.top_ops;
     RunSummary s = summarize(*run, so);
     std::string text;
@@ -69,7 +79,7 @@ class ReportCommand final : public Command {
   }
 
  private:
-  std::string path_, sort_ = "model", format_ = "table", output_;
+  std::string path_, sort_ = "model", format_ = "table", output_, peak_;
   ReportOptions options_;
   CandidateOptions candidate_options_;
   bool candidates_ = false;
