@@ -258,8 +258,15 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       c.dram_bytes += k.dram_bytes_read + k.dram_bytes_written;
     }
     gpu_time[static_cast<std::size_t>(m)][iter_index(k.iteration)] += dur;
-    if (kernel_category(k) == KernelCategory::kCommunication) comm[static_cast<std::size_t>(m)] += dur;
+    // Coverage is about compute kernels: communication, copies and memsets do no FLOPs by convention.
+    const KernelCategory category = kernel_category(k);
+    if (category == KernelCategory::kCommunication) comm[static_cast<std::size_t>(m)] += dur;
+    if (category != KernelCategory::kCompute) continue;
     kernel_time += dur;
+    if (k.has_counters && k.flops_fp64 + k.flops_fp32 + k.flops_fp16 > 0) {  // measured: known by counters
+      known_kernel_time += dur;
+      continue;
+    }
     auto launcher = k.op_id == kNoId ? op_at.end() : op_at.find(k.op_id);
     if (launcher == op_at.end()) {
       unlinked_time += dur;

@@ -77,12 +77,13 @@ struct CoverageGap {
   double time_ns = 0;               // host: inclusive time over the whole run
   double share_of_time = 0;         // of all outermost-op host time
   double device_time_ns = 0;        // kernels under it whose FLOPs nobody counted, whole run
-  double share_of_device_time = 0;  // of all kernel time in iterations
+  double share_of_device_time = 0;  // of all compute kernel time in iterations
 };
 
 // How much of the run's time has known FLOPs.
 struct CoverageByTime {
-  double known_device_share = 0;     // kernel time under an op with a formula / all kernel time in iterations
+  // Over compute kernels in iterations (communication, copies and memsets do no FLOPs by convention).
+  double known_device_share = 0;     // kernel time under an op with a formula / all compute kernel time
   double known_host_share = 0;       // host time of ops with a formula (outermost such) / outermost-op time
   double unlinked_device_share = 0;  // kernel time no op launched (FLOPs unknown)
   bool flops_complete = true;        // no gap and no unlinked kernel time

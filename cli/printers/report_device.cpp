@@ -14,7 +14,7 @@ std::string lower_bound_flops_text(double flops, bool complete) {
 std::string coverage_by_time_text(const RunSummary& s) {
   std::string out;
   if (s.has_kernels) {
-    out = fmt::format("FLOPs known for {} of device time ({} of host time)",
+    out = fmt::format("FLOPs known for {} of compute device time ({} of host time)",
                       percent_text(s.coverage.known_device_share), percent_text(s.coverage.known_host_share));
   } else {
     out = fmt::format("FLOPs known for {} of host time", percent_text(s.coverage.known_host_share));
@@ -53,15 +53,20 @@ std::string device_facts_text(const RunSummary& s, const std::string& prefix) {
         "{}orphan kernels (launched before the profiling window): {}, {} device time, not in any iteration\n",
         prefix, s.orphans.kernels, time_text(s.orphans.time_ns));
   }
-  if (s.peak && s.has_kernels) {
+  if (s.total.measured_flops > 0 || s.total.dram_bytes > 0) {
+    out += fmt::format("{}measured (hardware counters, per iteration): {}, {} DRAM traffic\n", prefix,
+                       flops_text(s.total.measured_flops), bytes_text(s.total.dram_bytes));
+  }
+  if (s.peak && s.has_kernels && s.total.bytes() > 0) {
     const auto& r = s.roofline;
     out += fmt::format(
-        "{}roofline ({}, {} peak, {}/s; {}): achieved {}/s and {}/s over the P50 device time, {:.1f} FLOP/B, "
+        "{}roofline ({}, {} peak, {}/s; {}): achieved {}{}/s and {}/s over the P50 device time, {:.1f} "
+        "FLOP/B, "
         "{}-bound, {} of the attainable {}/s\n",
         prefix, s.peak->name, si(s.peak->flops_per_s, "FLOP/s"), bytes_text(s.peak->bytes_per_s),
-        s.peak->source, si(r.achieved_flops_per_s, "FLOP"), bytes_text(r.achieved_bytes_per_s), r.intensity,
-        r.memory_bound ? "memory" : "compute", percent_text(r.fraction_of_attainable),
-        si(r.attainable_flops_per_s, "FLOP"));
+        s.peak->source, s.coverage.flops_complete ? "" : ">= ", si(r.achieved_flops_per_s, "FLOP"),
+        bytes_text(r.achieved_bytes_per_s), r.intensity, r.memory_bound ? "memory" : "compute",
+        percent_text(r.fraction_of_attainable), si(r.attainable_flops_per_s, "FLOP"));
   }
   return out;
 }

@@ -60,9 +60,10 @@ TEST(DeviceTime, ZeroFlopChildrenDoNotCoverACustomOp) {
   ASSERT_FALSE(s.coverage_gaps.empty());
   EXPECT_EQ(s.coverage_gaps[0].name, "vllm::moe_forward");  // largest unknown device time first
   EXPECT_DOUBLE_EQ(s.coverage_gaps[0].device_time_ns, 60);
-  EXPECT_DOUBLE_EQ(s.coverage_gaps[0].share_of_device_time, 60.0 / 100);
-  // Known: the GEMM only (the MoE kernel and the all-reduce run under ops without a formula).
-  EXPECT_DOUBLE_EQ(s.coverage.known_device_share, 20.0 / 100);
+  EXPECT_DOUBLE_EQ(s.coverage_gaps[0].share_of_device_time, 60.0 / 80);
+  // Of 80 ns of compute kernels (the all-reduce is communication: no FLOPs by convention), only the GEMM's
+  // 20 ns have known FLOPs.
+  EXPECT_DOUBLE_EQ(s.coverage.known_device_share, 20.0 / 80);
   EXPECT_FALSE(s.coverage.flops_complete);
   const auto& moe = s.modules[static_cast<std::size_t>(s.find("moe"))];
   EXPECT_FALSE(moe.flops_complete);
