@@ -23,6 +23,9 @@ class ReportCommand final : public Command {
         ->check(CLI::IsMember({"table", "md", "json", "csv"}));
     app.add_option("--top", options_.top_ops, "Number of top ops listed (default 15)");
     app.add_flag("--coverage", options_.full_coverage, "List every op without a FLOPs formula");
+    app.add_flag("--kernels", kernels_,
+                 "Add a per-kernel-name table: count, device time, grid/block, analytic and measured work, module "
+                 "(table and md formats)");
     app.add_option(
         "--peak", peak_,
         "Device peak for the roofline as FLOPS:BYTES_PER_S, e.g. 989e12:3.35e12 (default: the peak "
@@ -67,11 +70,13 @@ class ReportCommand final : public Command {
       }
     } else if (format_ == "md") {
       text = render_report_markdown(*run, s, options_);
+      if (kernels_) text += "\n```\n" + render_kernels_table(*run, 50) + "```\n";
       if (candidates_) text += render_candidates_markdown(candidates);
     } else if (format_ == "csv") {
       text = render_report_csv(*run, s, options_);
     } else {
       text = render_report_table(*run, s, options_);
+      if (kernels_) text += render_kernels_table(*run, 50);
       if (candidates_) text += render_candidates_table(candidates);
     }
     Status st = emit_output(output_, text, force_);
@@ -84,6 +89,7 @@ class ReportCommand final : public Command {
   CandidateOptions candidate_options_;
   bool candidates_ = false;
   bool force_ = false;
+  bool kernels_ = false;
 };
 
 }  // namespace

@@ -32,6 +32,9 @@ std::string lower_bound_flops_text(double flops, bool complete);
 std::string coverage_by_time_text(const RunSummary& s);
 std::string device_facts_text(const RunSummary& s, const std::string& prefix);
 
+// `report --kernels`: one row per kernel name, by device time (at most `limit` rows).
+std::string render_kernels_table(const RunData& run, std::size_t limit);
+
 std::string render_report_csv(const RunData& run, const RunSummary& s, const ReportOptions& o);
 
 }  // namespace flopscope::cli

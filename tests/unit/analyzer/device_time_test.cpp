@@ -1,6 +1,7 @@
 // Coverage by time, lower bounds, orphans, device time per op, communication and the timeline facts.
 #include <gtest/gtest.h>
 
+#include "analyzer/kernel_table.h"
 #include "analyzer/op_groups.h"
 #include "analyzer/peaks.h"
 #include "analyzer/summary.h"
@@ -143,6 +144,42 @@ TEST(DeviceTime, RooflineFromThePeakTable) {
   EXPECT_TRUE(roofline(1e6, 1e6, 1e3, *user).memory_bound);
   EXPECT_FALSE(parse_peak("fast").ok());
   EXPECT_FALSE(parse_peak("1e12:-3").ok());
+}
+
+TEST(DeviceTime, CpuGapUnderAZeroFlopChild) {
+  // CPU path: grid_sampler_2d has no formula; its aten::empty child (a formula, 0 FLOPs) must not cover it.
+  RunData r;
+  r.modules = {{0, kNoId, "", "Net"}};
+  r.ops.push_back(op(0, "aten::conv2d", 0, kNoId, 0, 100, 500, FlopsSource::kFormula));
+  r.ops.push_back(op(1, "aten::grid_sampler_2d", 0, kNoId, 100, 300, 0, FlopsSource::kNone));
+  r.ops.push_back(op(2, "aten::empty", 0, 1, 110, 5, 0, FlopsSource::kFormula));
+  RunSummary s = summarize(r);
+  ASSERT_EQ(s.coverage_gaps.size(), 1U);
+  EXPECT_EQ(s.coverage_gaps[0].name, "aten::grid_sampler_2d");
+  EXPECT_FALSE(s.coverage.flops_complete);
+  EXPECT_FALSE(s.modules[0].flops_complete);
+  EXPECT_DOUBLE_EQ(s.modules[0].unknown_time_share, 300.0 / 400);
+  EXPECT_DOUBLE_EQ(s.coverage.known_host_share, 105.0 / 400);
+}
+
+TEST(DeviceTime, KernelTableSharesTheOpsWorkAmongItsKernels) {
+  RunData r = serving_like_run();
+  r.kernels.push_back(kernel("gemm", 0, 1, 2000, 20));  // a second launch of the linear's GEMM
+  r.kernels.back().grid = {4, 1, 1};
+  auto rows = kernel_table(r);
+  ASSERT_EQ(rows.size(), 4U);
+  EXPECT_EQ(rows[0].name, "before_window");  // by device time, orphans included
+  const KernelRow* gemm = nullptr;
+  for (const auto& row : rows) {
+    if (row.name == "gemm") gemm = &row;
+  }
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->count, 2);
+  EXPECT_DOUBLE_EQ(gemm->flops, 1000);  // the linear's 1000 FLOPs, half per kernel
+  EXPECT_TRUE(gemm->launch_config_varies);
+  EXPECT_EQ(gemm->module_path, "dense");
+  EXPECT_EQ(rows[1].name, "fused_moe_kernel");
+  EXPECT_EQ(rows[1].unknown_count, 1);
 }
 
 }  // namespace
