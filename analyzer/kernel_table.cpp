@@ -40,6 +40,7 @@ std::vector<KernelRow> kernel_table(const RunData& run) {
       r.has_counters = true;
       r.measured_flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
       r.dram_bytes += k.dram_bytes_read + k.dram_bytes_written;
+      r.tensor_instructions += k.tensor_ops;
     }
     auto o = k.op_id == kNoId ? op_at.end() : op_at.find(k.op_id);
     if (k.kind != KernelKind::kKernel) continue;  // copies and memsets: bytes in k.bytes, no FLOPs

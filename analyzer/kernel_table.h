@@ -27,6 +27,9 @@ struct KernelRow {
   bool has_counters = false;
   double measured_flops = 0;
   double dram_bytes = 0;
+  // sm__inst_executed_pipe_tensor.sum: tensor-pipe *instructions*, not FLOPs (the FLOPs per instruction
+  // depend on the architecture and the instruction shape, which the counter does not say).
+  double tensor_instructions = 0;
   std::string module_path;  // of the first kernel; "(several)" when they differ
 };
 

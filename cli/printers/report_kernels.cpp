@@ -20,23 +20,25 @@ std::string clip(const std::string& s, std::size_t n) {
 
 std::string render_kernels_table(const RunData& run, std::size_t limit) {
   auto rows = kernel_table(run);
-  std::string out = fmt::format(
+  constexpr const char* kRow =
+      "{:<48} {:<13} {:>7} {:>11} {:>14} {:>12} {:>10} {:>10} {:>10} {:>10} {:>11}  {}\n";
+  std::string out =
       "\nkernels by device time (FLOPs and bytes: the launching op's analytic count shared among its "
       "kernels; "
-      "measured: hardware counters)\n{:<48} {:<13} {:>7} {:>11} {:>14} {:>12} {:>10} {:>10} {:>10} {:>10}  "
-      "{}\n",
-      "kernel", "kind", "count", "dev time", "grid", "block", "FLOPs", "bytes", "meas FLOPs", "DRAM B",
-      "module");
+      "measured: hardware counters; tensor inst: tensor-pipe instructions, not FLOPs)\n";
+  out += fmt::format(fmt::runtime(kRow), "kernel", "kind", "count", "dev time", "grid", "block", "FLOPs",
+                     "bytes", "meas FLOPs", "DRAM B", "tensor inst", "module");
   for (std::size_t i = 0; i < rows.size() && i < limit; ++i) {
     const auto& r = rows[i];
     std::string flops = r.unknown_count == r.count && r.category == "compute" ? "unknown"
                         : r.unknown_count > 0                                 ? ">=" + si(r.flops, "")
                                                                               : si(r.flops, "");
-    out += fmt::format(
-        "{:<48} {:<13} {:>7} {:>11} {:>14} {:>12} {:>10} {:>10} {:>10} {:>10}  {}\n", clip(r.name, 48),
-        r.category, r.count, time_text(r.device_time_ns), dim3(r.grid) + (r.launch_config_varies ? "*" : ""),
-        dim3(r.block), flops, si(r.bytes, ""), r.has_counters ? si(r.measured_flops, "") : "-",
-        r.has_counters ? si(r.dram_bytes, "") : "-", r.module_path.empty() ? "(model)" : r.module_path);
+    out += fmt::format(fmt::runtime(kRow), clip(r.name, 48), r.category, r.count, time_text(r.device_time_ns),
+                       dim3(r.grid) + (r.launch_config_varies ? "*" : ""), dim3(r.block), flops,
+                       si(r.bytes, ""), r.has_counters ? si(r.measured_flops, "") : "-",
+                       r.has_counters ? si(r.dram_bytes, "") : "-",
+                       r.has_counters ? si(r.tensor_instructions, "") : "-",
+                       r.module_path.empty() ? "(model)" : r.module_path);
   }
   if (rows.size() > limit) out += fmt::format("... {} more kernel names\n", rows.size() - limit);
   out += "(* launch configuration varies between calls; the first is shown)\n";
