@@ -436,9 +436,11 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
                            Severity::kWarning,
                            std::to_string(gaps.size()) + " distinct op names; see the coverage section"});
     }
-    if (s.has_kernels && s.attribution.kernels_with_module < s.attribution.kernels) {
-      s.quality.push_back({"kernels not attributed to a module",
-                           s.attribution.kernels - s.attribution.kernels_with_module, Severity::kWarning,
+    // Orphans have no launch, hence no module; they are reported on their own below.
+    const std::int64_t unattributed =
+        s.attribution.kernels - s.attribution.kernels_with_module - s.orphans.kernels;
+    if (s.has_kernels && unattributed > 0) {
+      s.quality.push_back({"kernels not attributed to a module", unattributed, Severity::kWarning,
                            "counted in the root's device time as unattributed"});
     }
     if (s.orphans.kernels > 0) {
