@@ -6,7 +6,9 @@ namespace flopscope {
 
 IterationIndex::IterationIndex(const RunData& run) {
   for (const auto& op : run.ops) index_.emplace(op.iteration, 0);
-  for (const auto& k : run.kernels) index_.emplace(k.iteration, 0);
+  for (const auto& k : run.kernels) {
+    if (k.iteration >= 0) index_.emplace(k.iteration, 0);  // < 0: orphans, outside every iteration
+  }
   int n = 0;
   for (auto& [iteration, idx] : index_) idx = n++;
   count_ = std::max(n, 1);

@@ -1,4 +1,5 @@
-// The iterations present in a run (ops and kernels), numbered 0..count-1 in order, with an O(1) lookup
+// The iterations present in a run (ops and kernels; kernels with a negative iteration are orphans, launched
+// outside the profiling window, and belong to none), numbered 0..count-1 in order, with an O(1) lookup
 // when iteration numbers are small non-negative integers (they always are in practice).
 #pragma once
 

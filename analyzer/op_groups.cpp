@@ -20,13 +20,32 @@ std::string signature_of(const std::vector<OpArg>& args) {
   return s;
 }
 
+std::vector<double> kernel_time_per_op(const RunData& run) {
+  std::unordered_map<Id, std::size_t> op_at;
+  op_at.reserve(run.ops.size());
+  for (std::size_t i = 0; i < run.ops.size(); ++i) op_at[run.ops[i].id] = i;
+  std::vector<double> device(run.ops.size(), 0.0);
+  for (const auto& k : run.kernels) {
+    if (k.iteration < 0 || k.op_id == kNoId) continue;
+    auto it = op_at.find(k.op_id);
+    for (int guard = 0; guard < 1000 && it != op_at.end(); ++guard) {
+      device[it->second] += static_cast<double>(k.duration_ns);
+      Id parent = run.ops[it->second].parent_op_id;
+      it = parent == kNoId ? op_at.end() : op_at.find(parent);
+    }
+  }
+  return device;
+}
+
 std::vector<OpGroup> group_ops(const RunData& run, int iterations) {
   std::unordered_map<Id, const std::string*> path_of;
   for (const auto& m : run.modules) path_of[m.id] = &m.path;
   static const std::string kRoot;
+  const std::vector<double> device = kernel_time_per_op(run);
   std::vector<OpGroup> groups;
   std::unordered_map<std::string, std::size_t> index;
-  for (const auto& op : run.ops) {
+  for (std::size_t i = 0; i < run.ops.size(); ++i) {
+    const auto& op = run.ops[i];
     auto p = path_of.find(op.module_id);
     const std::string& path = p == path_of.end() ? kRoot : *p->second;
     std::string sig = signature_of(op.args);
@@ -50,10 +69,12 @@ std::vector<OpGroup> group_ops(const RunData& run, int iterations) {
     OpGroup& g = groups[it->second];
     g.calls += 1;
     g.time_ns += static_cast<double>(op.duration_ns);
+    g.device_time_ns += device[i];
   }
   const double iters = iterations > 0 ? iterations : 1;
   for (auto& g : groups) {
     g.time_ns /= g.calls;
+    g.device_time_ns /= g.calls;
     g.calls /= iters;
   }
   return groups;

@@ -23,12 +23,17 @@ struct OpGroup {
   double macs = 0;
   double bytes_read = 0;
   double bytes_written = 0;
-  double time_ns = 0;  // mean inclusive duration
+  double time_ns = 0;         // host: mean inclusive duration
+  double device_time_ns = 0;  // device: mean kernel time launched in the op's subtree (orphans excluded)
   std::string note;
 };
 
 // Text form of an argument list: tensors as dtype[shape], scalars as their value, unknowns as "_".
 std::string signature_of(const std::vector<OpArg>& args);
+
+// Device time per op (index-aligned with run.ops): kernels launched by the op or by ops it called, whole run,
+// orphan kernels excluded.
+std::vector<double> kernel_time_per_op(const RunData& run);
 
 // Groups in first-seen order. `iterations` divides counts into per-iteration calls (>= 1).
 std::vector<OpGroup> group_ops(const RunData& run, int iterations);

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analyzer/iterations.h"
+#include "analyzer/op_groups.h"
 
 namespace flopscope {
 namespace {
@@ -148,6 +149,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     return i;
   };
 
+  // Ops below which some op counted FLOPs (> 0): a zero-FLOP child (empty, view) covers nothing.
   std::vector<char> has_counted_below(run.ops.size(), 0);
   std::vector<double> subtree_flops(run.ops.size(), 0.0), subtree_bytes(run.ops.size(), 0.0);
   for (std::size_t i = 0; i < run.ops.size(); ++i) {
@@ -166,7 +168,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       subtree_bytes[top] += op.bytes_read + op.bytes_written;
       // Mark every ancestor as covering counted work.
       std::size_t j = i;
-      for (int guard = 0; guard < 1000; ++guard) {
+      for (int guard = 0; guard < 1000 && op.flops > 0; ++guard) {
         has_counted_below[j] = 1;
         if (run.ops[j].parent_op_id == kNoId) break;
         auto it = op_at.find(run.ops[j].parent_op_id);
@@ -175,8 +177,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       }
     }
     if (op.parent_op_id == kNoId) {
-      self_time[static_cast<std::size_t>(m)][iter_index(op.iteration)] +=
-          static_cast<double>(op.duration_ns);
+      self_time[static_cast<std::size_t>(m)][iter_index(op.iteration)] += static_cast<double>(op.duration_ns);
     }
   }
   s.ops_total = static_cast<std::int64_t>(run.ops.size());
@@ -213,27 +214,111 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     }
   }
 
-  // Kernels: device time, measured counters, attribution.
+  // Ops whose FLOPs nobody knows: no formula and no FLOPs counted below them.
+  const std::size_t n_ops = run.ops.size();
+  std::vector<char> is_gap(n_ops, 0);
+  for (std::size_t i = 0; i < n_ops; ++i) {
+    is_gap[i] = run.ops[i].flops_source == FlopsSource::kNone && !has_counted_below[i];
+  }
+  auto parent_of = [&](std::size_t j) -> std::ptrdiff_t {
+    if (run.ops[j].parent_op_id == kNoId) return -1;
+    auto it = op_at.find(run.ops[j].parent_op_id);
+    return it == op_at.end() ? -1 : static_cast<std::ptrdiff_t>(it->second);
+  };
+
+  // Kernels: device time, measured counters, attribution, and whether their FLOPs are known: a kernel's work
+  // is counted when an op on its launch chain has a formula (or sits inside one); otherwise it is unknown
+  // and charged to every gap op on the chain (or to the op that launched it).
+  const std::vector<double> op_device = kernel_time_per_op(run);
+  std::vector<double> gap_device(n_ops, 0.0);
+  std::vector<char> launched_unknown(n_ops, 0);
+  std::vector<double> comm(n_mod, 0.0), unknown_gpu(n_mod, 0.0);
+  double kernel_time = 0, known_kernel_time = 0, unlinked_time = 0;
   for (const auto& k : run.kernels) {
     s.has_kernels = true;
     int m = module_index(k.module_id);
+    const auto dur = static_cast<double>(k.duration_ns);
+    auto& a = s.attribution;
+    a.kernels += 1;
+    a.kernel_time_ns += dur;
+    if (k.op_id != kNoId) a.kernels_with_op += 1;
+    if (k.module_id != kNoId && m != 0) {
+      a.kernels_with_module += 1;
+      a.kernel_time_attributed_ns += dur;
+    }
+    if (k.iteration < 0) {
+      s.orphans.kernels += 1;
+      s.orphans.time_ns += dur;
+      continue;
+    }
     Cost& c = s.modules[static_cast<std::size_t>(m)].self;
     c.kernels += 1;
     if (k.has_counters) {
       c.measured_flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
       c.dram_bytes += k.dram_bytes_read + k.dram_bytes_written;
     }
-    gpu_time[static_cast<std::size_t>(m)][iter_index(k.iteration)] +=
-        static_cast<double>(k.duration_ns);
-    auto& a = s.attribution;
-    a.kernels += 1;
-    a.kernel_time_ns += static_cast<double>(k.duration_ns);
-    if (k.op_id != kNoId) a.kernels_with_op += 1;
-    if (k.module_id != kNoId && m != 0) {
-      a.kernels_with_module += 1;
-      a.kernel_time_attributed_ns += static_cast<double>(k.duration_ns);
+    gpu_time[static_cast<std::size_t>(m)][iter_index(k.iteration)] += dur;
+    // Coverage is about compute kernels: communication, copies and memsets do no FLOPs by convention.
+    const KernelCategory category = kernel_category(k);
+    if (category == KernelCategory::kCommunication) comm[static_cast<std::size_t>(m)] += dur;
+    if (category != KernelCategory::kCompute) continue;
+    kernel_time += dur;
+    if (k.has_counters && k.flops_fp64 + k.flops_fp32 + k.flops_fp16 > 0) {  // measured: known by counters
+      known_kernel_time += dur;
+      continue;
+    }
+    auto launcher = k.op_id == kNoId ? op_at.end() : op_at.find(k.op_id);
+    if (launcher == op_at.end()) {
+      unlinked_time += dur;
+      unknown_gpu[static_cast<std::size_t>(m)] += dur;
+      continue;
+    }
+    bool covered = false, gap_on_chain = false;
+    std::ptrdiff_t j = static_cast<std::ptrdiff_t>(launcher->second);
+    for (int guard = 0; guard < 1000 && j >= 0 && !covered;
+         ++guard, j = parent_of(static_cast<std::size_t>(j))) {
+      covered = run.ops[static_cast<std::size_t>(j)].flops_source != FlopsSource::kNone;
+    }
+    if (covered) {
+      known_kernel_time += dur;
+      continue;
+    }
+    unknown_gpu[static_cast<std::size_t>(m)] += dur;
+    j = static_cast<std::ptrdiff_t>(launcher->second);
+    for (int guard = 0; guard < 1000 && j >= 0; ++guard, j = parent_of(static_cast<std::size_t>(j))) {
+      auto u = static_cast<std::size_t>(j);
+      if (is_gap[u]) {
+        gap_device[u] += dur;
+        gap_on_chain = true;
+      }
+    }
+    if (!gap_on_chain) {
+      gap_device[launcher->second] += dur;
+      launched_unknown[launcher->second] = 1;
     }
   }
+  s.timeline = timeline_facts(run.kernels);
+
+  // Host time: known under the outermost ops with a formula; unknown under the outermost gap ops.
+  std::vector<double> unknown_host(n_mod, 0.0);
+  std::vector<char> gap_in_module(n_mod, 0);
+  double outer_time = 0, known_host_time = 0;
+  for (std::size_t i = 0; i < n_ops; ++i) {
+    const auto& op = run.ops[i];
+    auto p = parent_of(i);
+    const auto dur = static_cast<double>(op.duration_ns);
+    if (p < 0) outer_time += dur;
+    bool parent_known = p >= 0 && run.ops[static_cast<std::size_t>(p)].flops_source != FlopsSource::kNone;
+    if (op.flops_source != FlopsSource::kNone && !parent_known) known_host_time += dur;
+    if (is_gap[i] || launched_unknown[i]) {
+      auto m = static_cast<std::size_t>(module_index(op.module_id));
+      gap_in_module[m] = 1;
+      if (p < 0 || !is_gap[static_cast<std::size_t>(p)]) unknown_host[m] += dur;
+    }
+  }
+  s.coverage.known_device_share = kernel_time > 0 ? known_kernel_time / kernel_time : 0;
+  s.coverage.unlinked_device_share = kernel_time > 0 ? unlinked_time / kernel_time : 0;
+  s.coverage.known_host_share = outer_time > 0 ? std::min(1.0, known_host_time / outer_time) : 0;
 
   // Inclusive rollups: children come after parents in pre-order, so walk backwards.
   std::vector<std::vector<double>> incl_time = self_time, incl_gpu = gpu_time;
@@ -241,6 +326,10 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   for (std::size_t i = n_mod; i-- > 1;) {
     auto p = static_cast<std::size_t>(s.modules[i].parent);
     add_cost(s.modules[p].inclusive, s.modules[i].inclusive);
+    comm[p] += comm[i];
+    unknown_gpu[p] += unknown_gpu[i];
+    unknown_host[p] += unknown_host[i];
+    gap_in_module[p] = static_cast<char>(gap_in_module[p] | gap_in_module[i]);
     for (std::size_t t = 0; t < n_it; ++t) {
       incl_time[p][t] += incl_time[i][t];
       incl_gpu[p][t] += incl_gpu[i][t];
@@ -255,10 +344,26 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     m.self_time = latency_stats(self_time[i]);
     m.inclusive_time = latency_stats(incl_time[i]);
     m.gpu_time = latency_stats(incl_gpu[i]);
+    m.comm_time_ns = comm[i] * per_iter;
+    m.flops_complete = !gap_in_module[i] && unknown_gpu[i] <= 0;
+    if (s.has_kernels) {
+      double all = 0;
+      for (double v : incl_gpu[i]) all += v;
+      m.unknown_time_share = all > 0 ? unknown_gpu[i] / all : 0;
+    } else {
+      double all = 0;
+      for (double v : incl_time[i]) all += v;
+      m.unknown_time_share = all > 0 ? std::min(1.0, unknown_host[i] / all) : 0;
+    }
   }
+  s.coverage.flops_complete = s.modules[0].flops_complete;
   s.total = s.modules[0].inclusive;
   s.iteration_time = s.modules[0].inclusive_time;
   s.iteration_gpu_time = s.modules[0].gpu_time;
+  s.peak = options.peak ? options.peak : peak_for_device(run.info.device);
+  if (s.peak && s.has_kernels) {
+    s.roofline = roofline(s.total.flops, s.total.bytes(), s.iteration_gpu_time.p50, *s.peak);
+  }
   for (auto& m : s.modules) {
     m.share_flops = s.total.flops > 0 ? m.inclusive.flops / s.total.flops : 0;
     double mine = s.has_kernels ? m.gpu_time.p50 : m.inclusive_time.p50;
@@ -280,6 +385,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       g.flops += subtree_flops[i];
       g.bytes += subtree_bytes[i];
       g.time_ns += static_cast<double>(op.duration_ns);
+      g.device_time_ns += op_device[i];
       g.flops_source = to_string(op.flops_source);
     }
     for (auto& [key, g] : groups) {
@@ -287,48 +393,60 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       g.flops *= per_iter;
       g.bytes *= per_iter;
       g.time_ns *= per_iter;
+      g.device_time_ns *= per_iter;
       s.top_ops.push_back(std::move(g));
     }
     bool by_time = s.iteration_time.p50 > 0;
-    std::sort(s.top_ops.begin(), s.top_ops.end(), [by_time](const OpSummary& a, const OpSummary& b) {
-      return by_time ? a.time_ns > b.time_ns : a.flops > b.flops;
-    });
+    bool by_device = s.has_kernels && s.iteration_gpu_time.p50 > 0;
+    std::sort(s.top_ops.begin(), s.top_ops.end(),
+              [by_time, by_device](const OpSummary& a, const OpSummary& b) {
+                if (by_device && a.device_time_ns != b.device_time_ns)
+                  return a.device_time_ns > b.device_time_ns;
+                return by_time ? a.time_ns > b.time_ns : a.flops > b.flops;
+              });
     if (s.top_ops.size() > options.top_ops) s.top_ops.resize(options.top_ops);
   }
 
   // Coverage: ops without a count and without counted work below them.
   {
-    double outer_time = 0;
-    for (const auto& op : run.ops) {
-      if (op.parent_op_id == kNoId) outer_time += static_cast<double>(op.duration_ns);
-    }
     std::map<std::string, CoverageGap> gaps;
     for (std::size_t i = 0; i < run.ops.size(); ++i) {
       const auto& op = run.ops[i];
-      if (op.flops_source != FlopsSource::kNone || has_counted_below[i]) continue;
+      if (!is_gap[i] && !launched_unknown[i]) continue;
       auto& g = gaps[op.name];
       g.name = op.name;
       g.count += 1;
       g.time_ns += static_cast<double>(op.duration_ns);
+      g.device_time_ns += gap_device[i];
     }
     std::int64_t gap_ops = 0;
     for (auto& [name, g] : gaps) {
       g.share_of_time = outer_time > 0 ? g.time_ns / outer_time : 0;
+      g.share_of_device_time = kernel_time > 0 ? g.device_time_ns / kernel_time : 0;
       gap_ops += g.count;
       s.coverage_gaps.push_back(g);
     }
-    std::sort(s.coverage_gaps.begin(), s.coverage_gaps.end(),
-              [](const CoverageGap& a, const CoverageGap& b) { return a.time_ns > b.time_ns; });
+    std::sort(s.coverage_gaps.begin(), s.coverage_gaps.end(), [](const CoverageGap& a, const CoverageGap& b) {
+      if (a.device_time_ns != b.device_time_ns) return a.device_time_ns > b.device_time_ns;
+      return a.time_ns > b.time_ns;
+    });
     s.quality = run.quality;
     if (gap_ops > 0) {
       s.quality.push_back({"ops without a FLOPs formula (FLOPs unknown, not zero)", gap_ops,
                            Severity::kWarning,
                            std::to_string(gaps.size()) + " distinct op names; see the coverage section"});
     }
-    if (s.has_kernels && s.attribution.kernels_with_module < s.attribution.kernels) {
-      s.quality.push_back({"kernels not attributed to a module",
-                           s.attribution.kernels - s.attribution.kernels_with_module, Severity::kWarning,
+    // Orphans have no launch, hence no module; they are reported on their own below.
+    const std::int64_t unattributed =
+        s.attribution.kernels - s.attribution.kernels_with_module - s.orphans.kernels;
+    if (s.has_kernels && unattributed > 0) {
+      s.quality.push_back({"kernels not attributed to a module", unattributed, Severity::kWarning,
                            "counted in the root's device time as unattributed"});
+    }
+    if (s.orphans.kernels > 0) {
+      s.quality.push_back(
+          {"orphan kernels (launched before the profiling window), left out of per-iteration time",
+           s.orphans.kernels, Severity::kInfo, "shown apart in the timeline section"});
     }
   }
   return s;

@@ -4,11 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "analyzer/latency.h"
+#include "analyzer/peaks.h"
+#include "analyzer/timeline.h"
 #include "db/model/run_data.h"
 
 namespace flopscope {
@@ -41,8 +44,16 @@ struct ModuleSummary {
   // Host op time per iteration (sum of outermost op durations), self and inclusive, over iterations.
   LatencyStats self_time;
   LatencyStats inclusive_time;
-  // Device time per iteration of kernels attributed to this module subtree (traces, CUPTI).
+  // Device time per iteration of kernels attributed to this module subtree (traces, CUPTI); orphan kernels
+  // (launched outside the profiling window) are not in it.
   LatencyStats gpu_time;
+  // The part of gpu_time spent in communication kernels (NCCL, RCCL, all-reduce), per iteration (mean).
+  double comm_time_ns = 0;
+  // FLOPs are a lower bound when ops with unknown FLOPs sit in the subtree: then flops_complete is false and
+  // unknown_time_share says how much of the subtree's time (device time when the run has kernels, else host
+  // time) runs under them.
+  bool flops_complete = true;
+  double unknown_time_share = 0;
   double share_flops = 0;  // inclusive FLOPs / total FLOPs
   double share_time = 0;   // inclusive time P50 / total P50 (gpu time when the run has kernels)
 };
@@ -53,16 +64,36 @@ struct OpSummary {
   double calls = 0;  // per iteration
   double flops = 0;  // per iteration
   double bytes = 0;
-  double time_ns = 0;  // per iteration, mean, inclusive duration
+  double time_ns = 0;         // host: per iteration, mean, inclusive duration
+  double device_time_ns = 0;  // device: kernels launched in the op's subtree, per iteration
   std::string flops_source;
 };
 
-// Ops that carry FLOPs nobody counted: no formula and no counted descendant.
+// Ops that carry FLOPs nobody counted: no formula, and no descendant that counted FLOPs (zero-FLOP children
+// such as empty or view do not cover them), or kernels launched by the op itself.
 struct CoverageGap {
   std::string name;
-  std::int64_t count = 0;    // over the whole run
-  double time_ns = 0;        // inclusive time over the whole run
-  double share_of_time = 0;  // of all outermost-op time
+  std::int64_t count = 0;           // over the whole run
+  double time_ns = 0;               // host: inclusive time over the whole run
+  double share_of_time = 0;         // of all outermost-op host time
+  double device_time_ns = 0;        // kernels under it whose FLOPs nobody counted, whole run
+  double share_of_device_time = 0;  // of all compute kernel time in iterations
+};
+
+// How much of the run's time has known FLOPs.
+struct CoverageByTime {
+  // Over compute kernels in iterations (communication, copies and memsets do no FLOPs by convention).
+  double known_device_share = 0;     // kernel time under an op with a formula / all compute kernel time
+  double known_host_share = 0;       // host time of ops with a formula (outermost such) / outermost-op time
+  double unlinked_device_share = 0;  // kernel time no op launched (FLOPs unknown)
+  bool flops_complete = true;        // no gap and no unlinked kernel time
+};
+
+// Kernels launched before the profiling window (no launch in the trace): kept, shown apart, and left out of
+// every per-iteration statistic.
+struct OrphanKernels {
+  std::int64_t kernels = 0;
+  double time_ns = 0;
 };
 
 struct AttributionStats {
@@ -85,6 +116,11 @@ struct RunSummary {
   std::vector<CoverageGap> coverage_gaps;
   std::int64_t ops_total = 0;
   std::int64_t ops_with_formula = 0;
+  CoverageByTime coverage;
+  OrphanKernels orphans;
+  std::optional<DevicePeak> peak;  // the override, else the table's row for the device, if any
+  Roofline roofline;               // of the total over the P50 device time per iteration (with a peak)
+  Timeline timeline;  // busy, idle, overlap and gaps per device and stream (all kernels, orphans too)
   AttributionStats attribution;
   std::vector<QualityIssue> quality;
 
@@ -95,6 +131,7 @@ struct RunSummary {
 
 struct SummaryOptions {
   std::size_t top_ops = 20;
+  std::optional<DevicePeak> peak;  // overrides the peak table (--peak)
 };
 
 RunSummary summarize(const RunData& run, const SummaryOptions& options = {});

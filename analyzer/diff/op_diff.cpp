@@ -107,7 +107,7 @@ OpRows aggregate_op_rows(const RunData& run, const std::vector<PathMap>& maps, b
     }
     Agg& a = out.rows[r];
     a.kernels += 1;
-    if (gpu_time) a.time[slot(k.iteration)] += static_cast<double>(k.duration_ns);
+    if (gpu_time && k.iteration >= 0) a.time[slot(k.iteration)] += static_cast<double>(k.duration_ns);
   }
   return out;
 }

@@ -294,6 +294,9 @@ FlopsResult bmm(std::span<const OpArg> args) {
 void register_matmul_family(FlopsRegistry& r) {
   r.add("aten::matmul", matmul);
   r.add("aten::linear", linear);
+  // ROCm aiter's bf16 GEMM (serving engines): gemm_a16w16(A[M, K], B[N, K], bias[N]?, out_dtype, ...) is
+  // A @ B^T (+ bias), the layout of linear.
+  r.add("aiter::gemm_a16w16", linear);
   r.add("aten::mm", mm);
   r.add("aten::bmm", bmm);
   // In-place forms (self is the added term and the output) cost the same.

@@ -362,13 +362,6 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
 
   switch (c) {
     case Cat::kAnnotation:
-      if (name.starts_with("ProfilerStep#")) {
-        std::int64_t n = 0;
-        auto digits = name.substr(13);
-        std::from_chars(digits.data(), digits.data() + digits.size(), n);
-        b.add_iteration(n, ts, dur);
-        return;
-      }
       if (name.starts_with(kCompanionModulePrefix)) {
         // "flopscope.module <Class> <path>": a module call named by flopscope's Python companion.
         auto rest = name.substr(kCompanionModulePrefix.size());
@@ -380,8 +373,21 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
         b.add_scope(scope);
         return;
       }
+      // record_function ranges (a serving engine's execute_..., step[...]) are phases of the run, not ops:
+      // as ops they would own every op under them and hide the module tree.
+      if (!name.starts_with("ProfilerStep#")) {
+        b.issue("user annotations (record_function ranges) kept as ranges, not ops", Severity::kInfo, name);
+        return;
+      }
       [[fallthrough]];
     case Cat::kOp: {
+      if (name.starts_with("ProfilerStep#")) {  // older traces file the step under cpu_op
+        std::int64_t n = 0;
+        auto digits = name.substr(13);
+        std::from_chars(digits.data(), digits.data() + digits.size(), n);
+        b.add_iteration(n, ts, dur);
+        return;
+      }
       TraceBuilder::HostOp op;
       op.thread = b.thread(pid, tid);
       op.start_ns = ts;

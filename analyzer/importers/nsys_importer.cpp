@@ -123,20 +123,37 @@ class NsysImporter final : public Importer {
     return {};
   }
 
+  // CUpti_ActivityMemcpyKind as Kineto names copies: H host, D device, A array, P peer (another device).
+  static std::string_view memcpy_name(std::int64_t copy_kind) {
+    switch (copy_kind) {
+      case 1: return "Memcpy HtoD";
+      case 2: return "Memcpy DtoH";
+      case 3: return "Memcpy HtoA";
+      case 4: return "Memcpy AtoH";
+      case 5: return "Memcpy AtoA";
+      case 6: return "Memcpy AtoD";
+      case 7: return "Memcpy DtoA";
+      case 8: return "Memcpy DtoD";
+      case 9: return "Memcpy HtoH";
+      case 10: return "Memcpy PtoP";
+      default: return "Memcpy";
+    }
+  }
+
   static Status read_copies(SqliteReadOnly& db, const char* table, const std::vector<std::string>& c, KernelKind kind,
                             TraceBuilder& builder) {
     if (!has(c, "start") || !has(c, "end")) return {};
     std::string sql = "SELECT start, end, " + col(c, "deviceId") + ", " + col(c, "streamId") + ", " +
                       col(c, "correlationId", "NULL") + ", " + col(c, "globalPid", "NULL") + ", " + col(c, "bytes") +
-                      ", " + col(c, "graphNodeId") + " FROM " + table;
+                      ", " + col(c, "graphNodeId") + ", " + col(c, "copyKind", "NULL") + " FROM " + table;
     FS_ASSIGN_OR_RETURN(auto rows, db.query(sql));
-    const auto name = builder.intern(kind == KernelKind::kMemcpy ? "Memcpy" : "Memset");
+    const auto plain = builder.intern(kind == KernelKind::kMemcpy ? "Memcpy" : "Memset");
     for (;;) {
       FS_ASSIGN_OR_RETURN(bool row, rows.next());
       if (!row) break;
       TraceBuilder::Activity a;
       a.kind = kind;
-      a.name = name;
+      a.name = kind == KernelKind::kMemcpy && !rows.is_null(8) ? builder.intern(memcpy_name(rows.int64(8))) : plain;
       a.start_ns = rows.int64(0);
       a.duration_ns = std::max<std::int64_t>(0, rows.int64(1) - rows.int64(0));
       a.device = static_cast<int>(rows.int64(2));

@@ -302,7 +302,7 @@ void TraceBuilder::link_activities(Linked& linked) {
       linked.act_iteration[i] = iteration_at(a.start_ns);
     } else {
       ++orphan;
-      linked.act_iteration[i] = iteration_at(a.start_ns);
+      linked.act_iteration[i] = kOrphanIteration;
     }
     linked.act_op[i] = op;
   }
@@ -318,8 +318,8 @@ void TraceBuilder::link_activities(Linked& linked) {
     put("kernels whose launch is outside any op", no_op, Severity::kWarning,
         "attributed to the enclosing scope, if any");
   }
-  put("kernels without a launch in the trace (orphans, unattributed)", orphan, Severity::kWarning,
-      "launched before the profiling window or by an untraced thread");
+  put("kernels without a launch in the trace (orphans: unattributed, outside every iteration)", orphan,
+      Severity::kWarning, "launched before the profiling window or by an untraced thread");
   put("device activities without a correlation id (unattributed)", no_correlation, Severity::kInfo,
       "e.g. range-profiler entries, Nsight Compute rows");
 }

@@ -8,7 +8,7 @@
 //   - op -> innermost module scope containing it on its thread;
 //   - kernel -> launch by correlation -> op by External id when that op contains the launch on the same
 //     thread, otherwise the innermost op containing the launch (time-containment fallback); kernels with no
-//     launch are orphans and stay in totals, unattributed;
+//     launch are orphans: kept, unattributed, with iteration kOrphanIteration (outside every iteration);
 //   - op FLOPs from FlopsRegistry::builtin(), counted once at the outermost op that has a formula (ops
 //     inside it are FlopsSource::kNested);
 //   - every problem is counted in a QualityIssue row; nothing aborts the import.
@@ -53,6 +53,7 @@ class TraceBuilder {
  public:
   using ThreadId = std::uint32_t;
   static constexpr std::int64_t kNone = INT64_MIN;
+  static constexpr int kOrphanIteration = -1;
 
   struct HostOp {
     ThreadId thread = 0;

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/activations/candidates.h"
+#include "analyzer/peaks.h"
 #include "analyzer/summary.h"
 #include "cli/command.h"
 #include "cli/multi_rank.h"
@@ -27,6 +28,13 @@ class ReportCommand final : public Command {
         ->check(CLI::IsMember({"table", "md", "json", "csv"}));
     app.add_option("--top", options_.top_ops, "Number of top ops listed (default 15)");
     app.add_flag("--coverage", options_.full_coverage, "List every op without a FLOPs formula");
+    app.add_flag("--kernels", kernels_,
+                 "Add a per-kernel-name table: count, device time, grid/block, analytic and measured work, module "
+                 "(table and md formats)");
+    app.add_option(
+        "--peak", peak_,
+        "Device peak for the roofline as FLOPS:BYTES_PER_S, e.g. 989e12:3.35e12 (default: the peak "
+        "table's row for the trace's device)");
     app.add_flag(
         "--candidates", candidates_,
         "List elimination candidates: modules that behave as zero or identity (needs profile --activations)");
@@ -46,9 +54,14 @@ class ReportCommand final : public Command {
     if (sort_ == "time") options_.sort = SortKey::kTime;
     if (sort_ == "bytes") options_.sort = SortKey::kBytes;
     if (names_several_ranks(paths_)) return run_ranks();
+    SummaryOptions so;
+    if (!peak_.empty()) {
+      auto peak = parse_peak(peak_);
+      if (!peak.ok()) return report_error(peak.status());
+      so.peak = *peak;
+    }
     StatusOr<RunData> run = open_run(paths_[0]);
     if (!run.ok()) return report_error(run.status());
-    SummaryOptions so;
     so.top_ops = options_.top_ops;
     RunSummary s = summarize(*run, so);
     std::string text;
@@ -63,11 +76,13 @@ class ReportCommand final : public Command {
       }
     } else if (format_ == "md") {
       text = render_report_markdown(*run, s, options_);
+      if (kernels_) text += "\n```\n" + render_kernels_table(*run, 50) + "```\n";
       if (candidates_) text += render_candidates_markdown(candidates);
     } else if (format_ == "csv") {
       text = render_report_csv(*run, s, options_);
     } else {
       text = render_report_table(*run, s, options_);
+      if (kernels_) text += render_kernels_table(*run, 50);
       if (candidates_) text += render_candidates_table(candidates);
     }
     Status st = emit_output(output_, text, force_);
@@ -90,11 +105,12 @@ class ReportCommand final : public Command {
   }
 
   std::vector<std::string> paths_;
-  std::string sort_ = "model", format_ = "table", output_;
+  std::string sort_ = "model", format_ = "table", output_, peak_;
   ReportOptions options_;
   CandidateOptions candidate_options_;
   bool candidates_ = false;
   bool force_ = false;
+  bool kernels_ = false;
 };
 
 }  // namespace

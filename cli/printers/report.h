@@ -9,7 +9,7 @@
 
 namespace flopscope::cli {
 
-inline constexpr int kReportJsonVersion = 1;
+inline constexpr int kReportJsonVersion = 2;
 
 enum class SortKey { kModel, kFlops, kTime, kBytes };
 
@@ -26,6 +26,15 @@ std::vector<int> module_order(const RunSummary& s, const ReportOptions& o);
 std::string render_report_table(const RunData& run, const RunSummary& s, const ReportOptions& o);
 std::string render_report_markdown(const RunData& run, const RunSummary& s, const ReportOptions& o);
 std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o);
+// Shared device-side wording (report_device.cpp): "FLOPs" or ">= FLOPs" when unknown work sits below,
+// the coverage-by-time sentence, and the timeline / orphan / roofline lines (each starting with prefix).
+std::string lower_bound_flops_text(double flops, bool complete);
+std::string coverage_by_time_text(const RunSummary& s);
+std::string device_facts_text(const RunSummary& s, const std::string& prefix);
+
+// `report --kernels`: one row per kernel name, by device time (at most `limit` rows).
+std::string render_kernels_table(const RunData& run, std::size_t limit);
+
 std::string render_report_csv(const RunData& run, const RunSummary& s, const ReportOptions& o);
 
 }  // namespace flopscope::cli

@@ -63,6 +63,9 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
          {"inclusive", cost_json(m.inclusive)},
          {"time_ns", {{"self", stats_json(m.self_time)}, {"inclusive", stats_json(m.inclusive_time)}}},
          {"gpu_time_ns", s.has_kernels ? stats_json(m.gpu_time) : ordered_json(nullptr)},
+         {"comm_time_ns", m.comm_time_ns},
+         {"flops_complete", m.flops_complete},
+         {"unknown_time_share", m.unknown_time_share},
          {"share_flops", m.share_flops},
          {"share_time", m.share_time}});
   }
@@ -77,6 +80,7 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                    {"flops", op.flops},
                    {"bytes", op.bytes},
                    {"time_ns", op.time_ns},
+                   {"device_time_ns", op.device_time_ns},
                    {"flops_source", op.flops_source}});
   }
   j["top_ops"] = std::move(top);
@@ -97,17 +101,68 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                       {"bytes_read", g.bytes_read},
                       {"bytes_written", g.bytes_written},
                       {"time_ns", g.time_ns},
+                      {"device_time_ns", g.device_time_ns},
                       {"note", g.note}});
   }
   j["op_groups"] = std::move(groups);
 
   ordered_json gaps = ordered_json::array();
   for (const auto& g : s.coverage_gaps) {
-    gaps.push_back(
-        {{"name", g.name}, {"count", g.count}, {"time_ns", g.time_ns}, {"share_of_time", g.share_of_time}});
+    gaps.push_back({{"name", g.name},
+                    {"count", g.count},
+                    {"time_ns", g.time_ns},
+                    {"share_of_time", g.share_of_time},
+                    {"device_time_ns", g.device_time_ns},
+                    {"share_of_device_time", g.share_of_device_time}});
   }
+  const auto& cov = s.coverage;
   j["coverage"] = {
-      {"ops_total", s.ops_total}, {"ops_with_formula", s.ops_with_formula}, {"gaps", std::move(gaps)}};
+      {"ops_total", s.ops_total},
+      {"ops_with_formula", s.ops_with_formula},
+      {"flops_complete", cov.flops_complete},
+      {"known_device_time_share", s.has_kernels ? ordered_json(cov.known_device_share) : nullptr},
+      {"unknown_device_time_share",
+       s.has_kernels ? ordered_json(1 - cov.known_device_share) : ordered_json(nullptr)},
+      {"unlinked_device_time_share", s.has_kernels ? ordered_json(cov.unlinked_device_share) : nullptr},
+      {"known_host_time_share", cov.known_host_share},
+      {"gaps", std::move(gaps)}};
+  ordered_json timeline = ordered_json::array();
+  for (const auto* list : {&s.timeline.devices, &s.timeline.streams}) {
+    for (const auto& t : *list) {
+      timeline.push_back({{"device", t.device},
+                          {"stream", t.stream < 0 ? ordered_json(nullptr) : ordered_json(t.stream)},
+                          {"activities", t.activities},
+                          {"span_ns", t.span_ns},
+                          {"sum_ns", t.sum_ns},
+                          {"busy_ns", t.busy_ns},
+                          {"idle_ns", t.idle_ns},
+                          {"overlap_ns", t.overlap_ns},
+                          {"compute_busy_ns", t.compute_busy_ns},
+                          {"communication_busy_ns", t.communication_busy_ns},
+                          {"compute_comm_overlap_ns", t.compute_comm_overlap_ns},
+                          {"gaps", t.gaps},
+                          {"gap_p50_ns", t.gap_p50_ns},
+                          {"gap_max_ns", t.gap_max_ns}});
+    }
+  }
+  j["timeline"] = std::move(timeline);
+  j["orphan_kernels"] = {{"kernels", s.orphans.kernels}, {"time_ns", s.orphans.time_ns}};
+  if (s.peak && s.has_kernels) {
+    const auto& r = s.roofline;
+    j["roofline"] = {{"peak",
+                      {{"name", s.peak->name},
+                       {"flops_per_s", s.peak->flops_per_s},
+                       {"bytes_per_s", s.peak->bytes_per_s},
+                       {"source", s.peak->source}}},
+                     {"achieved_flops_per_s", r.achieved_flops_per_s},
+                     {"achieved_bytes_per_s", r.achieved_bytes_per_s},
+                     {"intensity", r.intensity},
+                     {"attainable_flops_per_s", r.attainable_flops_per_s},
+                     {"memory_bound", r.memory_bound},
+                     {"fraction_of_attainable", r.fraction_of_attainable}};
+  } else {
+    j["roofline"] = nullptr;
+  }
   const auto& a = s.attribution;
   j["attribution"] = {{"kernels", a.kernels},
                       {"kernels_with_op", a.kernels_with_op},

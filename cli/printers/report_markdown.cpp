@@ -19,17 +19,22 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
   out += fmt::format(
       "{} iterations on {}; input `{}`. Total per iteration: **{}**, {} moved, P50 {} / P99 {}.\n\n",
       s.iterations, run.info.device.empty() ? to_string(run.info.source_kind) : run.info.device,
-      run.info.input_spec, flops_text(s.total.flops), bytes_text(s.total.bytes()), time_text(it.p50),
-      time_text(it.p99));
+      run.info.input_spec, lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
+      bytes_text(s.total.bytes()), time_text(it.p50), time_text(it.p99));
+  out += coverage_by_time_text(s) + ".\n\n";
+  if (gpu)
+    out += "Times below are device time (kernels); host op time P50 " + time_text(s.iteration_time.p50) +
+           ".\n\n";
   out += "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | P50 | P99 | time % |\n";
   out += "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (int idx : module_order(s, o)) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
     const LatencyStats& t = gpu ? m.gpu_time : m.inclusive_time;
     out += fmt::format("| {}`{}` | {} | {:.1f} | {} | {} | {} | {:.1f} | {} | {} | {} |\n", indent(m.depth),
-                       m.path.empty() ? "(model)" : m.path, m.type, m.calls, flops_text(m.inclusive.flops),
-                       flops_text(m.self.flops), bytes_text(m.inclusive.bytes()), m.inclusive.intensity(),
-                       time_text(t.p50), time_text(t.p99), percent_text(m.share_time));
+                       m.path.empty() ? "(model)" : m.path, m.type, m.calls,
+                       lower_bound_flops_text(m.inclusive.flops, m.flops_complete), flops_text(m.self.flops),
+                       bytes_text(m.inclusive.bytes()), m.inclusive.intensity(), time_text(t.p50),
+                       time_text(t.p99), percent_text(m.share_time));
   }
   if (!s.coverage_gaps.empty()) {
     out +=
@@ -38,6 +43,11 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
     for (const auto& g : s.coverage_gaps) {
       out += fmt::format("| `{}` | {} | {} |\n", g.name, g.count, percent_text(g.share_of_time));
     }
+  }
+  if (gpu) {
+    out += "\n**Device timeline**\n\n";
+    std::string facts = device_facts_text(s, "- ");
+    out += facts;
   }
   if (!s.quality.empty()) {
     out += "\n**Data quality**\n\n| what | count | severity |\n|---|---:|---|\n";

@@ -32,10 +32,16 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   out += "\n";
   const bool gpu = s.has_kernels;
   const LatencyStats& it = gpu ? s.iteration_gpu_time : s.iteration_time;
-  out += fmt::format(
-      "total      {} ({} MACs), {} moved, {:.1f} FLOP/B; {} time per iteration P50 {}  P99 {}\n\n",
-      flops_text(s.total.flops), si_text(s.total.macs, ""), bytes_text(s.total.bytes()), s.total.intensity(),
-      gpu ? "GPU" : "op", time_text(it.p50), time_text(it.p99));
+  out +=
+      fmt::format("total      {} ({} MACs), {} moved, {:.1f} FLOP/B; {} time per iteration P50 {}  P99 {}\n",
+                  lower_bound_flops_text(s.total.flops, s.coverage.flops_complete), si_text(s.total.macs, ""),
+                  bytes_text(s.total.bytes()), s.total.intensity(), gpu ? "GPU" : "op", time_text(it.p50),
+                  time_text(it.p99));
+  if (gpu) {
+    out += fmt::format("           host op time per iteration P50 {}; communication {} per iteration\n",
+                       time_text(s.iteration_time.p50), time_text(s.modules[0].comm_time_ns));
+  }
+  out += "coverage   " + coverage_by_time_text(s) + "\n\n";
 
   // Module tree.
   std::vector<int> order = module_order(s, o);
@@ -43,31 +49,42 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   for (int idx : order)
     name_w = std::max(name_w, module_label(s.modules[static_cast<std::size_t>(idx)]).size());
   name_w = std::min<std::size_t>(name_w, 60);
-  out += fmt::format("{:<{}}  {:<20} {:>6} {:>11} {:>11} {:>10} {:>7} {:>10} {:>10} {:>10} {:>6}\n", "module",
-                     name_w, "type", "calls", "FLOPs", "self FLOPs", "bytes", "FLOP/B", "P50", "P90", "P99",
-                     "time%");
+  // Time columns are device time when the run has kernels (labelled "dev"), else host op time.
+  out += fmt::format("{:<{}}  {:<20} {:>6} {:>13} {:>11} {:>10} {:>7} {:>10} {:>10} {:>10} {:>6}", "module",
+                     name_w, "type", "calls", "FLOPs", "self FLOPs", "bytes", "FLOP/B",
+                     gpu ? "dev P50" : "P50", gpu ? "dev P90" : "P90", gpu ? "dev P99" : "P99", "time%");
+  out += gpu ? fmt::format(" {:>10} {:>10} {:>11}\n", "host P50", "comm", "FLOP/s dev") : "\n";
   for (int idx : order) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
     const LatencyStats& t = gpu ? m.gpu_time : m.inclusive_time;
     std::string type = m.type.size() > 20 ? m.type.substr(0, 19) + "~" : m.type;
-    out += fmt::format("{:<{}}  {:<20} {:>6.1f} {:>11} {:>11} {:>10} {:>7.1f} {:>10} {:>10} {:>10} {:>6}\n",
-                       module_label(m), name_w, type, m.calls, si_text(m.inclusive.flops, ""),
-                       si_text(m.self.flops, ""), si_text(m.inclusive.bytes(), ""), m.inclusive.intensity(),
-                       time_text(t.p50), time_text(t.p90), time_text(t.p99), percent_text(m.share_time));
+    std::string flops = (m.flops_complete ? "" : ">=") + si_text(m.inclusive.flops, "");
+    out += fmt::format("{:<{}}  {:<20} {:>6.1f} {:>13} {:>11} {:>10} {:>7.1f} {:>10} {:>10} {:>10} {:>6}",
+                       module_label(m), name_w, type, m.calls, flops, si_text(m.self.flops, ""),
+                       si_text(m.inclusive.bytes(), ""), m.inclusive.intensity(), time_text(t.p50),
+                       time_text(t.p90), time_text(t.p99), percent_text(m.share_time));
+    if (gpu) {
+      double rate = m.gpu_time.mean > 0 ? m.inclusive.flops / (m.gpu_time.mean * 1e-9) : 0;
+      out += fmt::format(" {:>10} {:>10} {:>11}", time_text(m.inclusive_time.p50), time_text(m.comm_time_ns),
+                         si_text(rate, ""));
+    }
+    out += "\n";
   }
 
   // Top ops.
   if (!s.top_ops.empty()) {
-    out += fmt::format("\ntop ops (per iteration)\n{:<28} {:<44} {:>6} {:>11} {:>11} {:>7}\n", "op", "module",
-                       "calls", "FLOPs", "time", "time%");
+    out +=
+        fmt::format("\ntop ops (per iteration)\n{:<28} {:<44} {:>6} {:>11} {:>11} {:>7}{}\n", "op", "module",
+                    "calls", "FLOPs", "host time", "time%", gpu ? fmt::format(" {:>11}", "dev time") : "");
     double total_t = it.mean > 0 ? it.mean : 0;
     for (std::size_t k = 0; k < std::min(o.top_ops, s.top_ops.size()); ++k) {
       const auto& op = s.top_ops[k];
       std::string mod = op.module_path.empty() ? "(model)" : op.module_path;
       if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
-      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}\n", op.name, mod, op.calls,
+      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", op.name, mod, op.calls,
                          si_text(op.flops, ""), time_text(op.time_ns),
-                         gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t));
+                         gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t),
+                         gpu ? fmt::format(" {:>11}", time_text(op.device_time_ns)) : "");
     }
   }
 
@@ -101,6 +118,8 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
         time_text(a.kernel_time_ns),
         percent_text(a.kernel_time_ns > 0 ? a.kernel_time_attributed_ns / a.kernel_time_ns : 0),
         time_text(a.kernel_time_ns - a.kernel_time_attributed_ns));
+    out += "\ndevice timeline (busy = union of kernel intervals; idle = span - busy)\n";
+    out += device_facts_text(s, "  ");
   }
   if (!s.quality.empty()) {
     out += "\ndata quality\n";

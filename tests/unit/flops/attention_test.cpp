@@ -1,3 +1,5 @@
+#include "analyzer/flops/attention.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -7,26 +9,78 @@
 namespace flopscope::testing {
 namespace {
 
-TEST(AttentionFlops, SdpaCountsTwoProductsPlusSoftmaxAndScale) {
+TEST(AttentionFlops, SdpaCountsTheTwoProducts) {
   // B*H = 8, Nq = 8, Nkv = 10, d = 16
   auto r = eval("aten::scaled_dot_product_attention",
                 {F({2, 4, 8, 16}), F({2, 4, 10, 16}), F({2, 4, 10, 16}), S(""), S("0."), S("False"), S("")});
   ASSERT_TRUE(r.known);
   double scores = 8.0 * 8 * 10;
   EXPECT_DOUBLE_EQ(r.macs, scores * 32);
-  EXPECT_DOUBLE_EQ(r.flops, 4 * scores * 16 + 6 * scores);
+  EXPECT_DOUBLE_EQ(r.flops, 4 * scores * 16);
   EXPECT_DOUBLE_EQ(r.bytes_read, (8.0 * 8 * 16 + 2 * 8.0 * 10 * 16) * 4);
   EXPECT_DOUBLE_EQ(r.bytes_written, 8.0 * 8 * 16 * 4);
+  // No mask was passed: the note must not talk about one.
+  EXPECT_EQ(std::string(r.note).find("attn_mask"), std::string::npos);
+  EXPECT_EQ(std::string(r.note).find("causal"), std::string::npos);
 }
 
-TEST(AttentionFlops, MaskAddsOnePerScoreAndCausalIsStated) {
+TEST(AttentionFlops, MaskTensorCountsFullScoresAndSaysSo) {
   auto masked = eval("aten::scaled_dot_product_attention",
                      {F({1, 1, 4, 8}), F({1, 1, 4, 8}), F({1, 1, 4, 8}), F({4, 4}), S("0."), S("False")});
-  EXPECT_DOUBLE_EQ(masked.flops, 4.0 * 16 * 8 + 7 * 16);
+  EXPECT_DOUBLE_EQ(masked.flops, 4.0 * 16 * 8);
+  EXPECT_NE(std::string(masked.note).find("attn_mask"), std::string::npos);
+}
+
+TEST(AttentionFlops, CausalSquareIsTheExactLowerTriangle) {
+  // 4*d*B*H*N(N+1)/2 with B = 2, H = 3, N = 7, d = 8.
   auto causal = eval("aten::scaled_dot_product_attention",
-                     {F({1, 1, 4, 8}), F({1, 1, 4, 8}), F({1, 1, 4, 8}), S(""), S("0."), S("True")});
-  EXPECT_DOUBLE_EQ(causal.flops, 4.0 * 16 * 8 + 6 * 16);  // not discounted
+                     {F({2, 3, 7, 8}), F({2, 3, 7, 8}), F({2, 3, 7, 8}), S(""), S("0."), S("True")});
+  EXPECT_DOUBLE_EQ(causal.flops, 4.0 * 8 * 2 * 3 * 7 * 8 / 2);
   EXPECT_NE(std::string(causal.note).find("causal"), std::string::npos);
+  auto flash =
+      eval("aten::_scaled_dot_product_flash_attention",
+           {F({2, 3, 7, 8}), F({2, 3, 7, 8}), F({2, 3, 7, 8}), S("0."), S("True"), S("False"), S("")});
+  EXPECT_DOUBLE_EQ(flash.flops, causal.flops);
+}
+
+TEST(AttentionFlops, NonSquareCausalAlignment) {
+  // Nq = 4, Nkv = 6. torch SDPA: top left, row i sees i + 1 keys: 1+2+3+4 = 10 pairs.
+  auto sdpa = eval("aten::scaled_dot_product_attention",
+                   {F({1, 1, 4, 8}), F({1, 1, 6, 8}), F({1, 1, 6, 8}), S(""), S("0."), S("True")});
+  EXPECT_DOUBLE_EQ(sdpa.macs, 10.0 * 16);
+  // Flash kernel: bottom right, row i sees i + 3 keys: 3+4+5+6 = 18 pairs.
+  auto flash =
+      eval("aten::_flash_attention_forward", {F({1, 4, 1, 8}), F({1, 6, 1, 8}), F({1, 6, 1, 8}), S(""), S(""),
+                                              S("4"), S("6"), S("0."), S("True"), S("False"), S("")});
+  EXPECT_DOUBLE_EQ(flash.macs, 18.0 * 16);
+  EXPECT_DOUBLE_EQ(attention_visible_pairs(4, 6, true, true, -1, -1), 18);
+  EXPECT_DOUBLE_EQ(attention_visible_pairs(4, 6, true, false, -1, -1), 10);
+  // More queries than keys, bottom right: the first rows see nothing.
+  EXPECT_DOUBLE_EQ(attention_visible_pairs(6, 4, true, true, -1, -1), 0 + 0 + 1 + 2 + 3 + 4);
+}
+
+TEST(AttentionFlops, SlidingWindow) {
+  // N = 5, causal, window_left = 1: rows see 1, 2, 2, 2, 2 keys.
+  EXPECT_DOUBLE_EQ(attention_visible_pairs(5, 5, true, true, 1, -1), 9);
+  auto r = eval("aten::_flash_attention_forward",
+                {F({1, 5, 2, 8}), F({1, 5, 2, 8}), F({1, 5, 2, 8}), S(""), S(""), S("5"), S("5"), S("0."),
+                 S("True"), S("False"), S(""), S("1"), S("0")});
+  EXPECT_DOUBLE_EQ(r.macs, 2 * 9.0 * 16);
+  EXPECT_NE(std::string(r.note).find("sliding window"), std::string::npos);
+  // Non-causal window (left 1, right 1): 2, 3, 3, 3, 2.
+  EXPECT_DOUBLE_EQ(attention_visible_pairs(5, 5, false, true, 1, 1), 13);
+}
+
+TEST(AttentionFlops, GroupedQueryHeadsCountQueryHeads) {
+  // 32 query heads share 8 K/V heads: the products are per query head.
+  auto r = eval("aten::scaled_dot_product_attention",
+                {T("bfloat16", {1, 32, 16, 128}), T("bfloat16", {1, 8, 16, 128}),
+                 T("bfloat16", {1, 8, 16, 128}), S(""), S("0."), S("False"), S(""), S("True")});
+  EXPECT_DOUBLE_EQ(r.flops, 4.0 * 32 * 16 * 16 * 128);
+  auto flash =
+      eval("aten::_flash_attention_forward",
+           {T("bfloat16", {1, 16, 32, 128}), T("bfloat16", {1, 16, 8, 128}), T("bfloat16", {1, 16, 8, 128})});
+  EXPECT_DOUBLE_EQ(flash.flops, r.flops);
 }
 
 TEST(AttentionFlops, FlashKernelLayoutIsBatchSeqHeadDim) {
@@ -41,6 +95,47 @@ TEST(AttentionFlops, FlashKernelLayoutIsBatchSeqHeadDim) {
   EXPECT_DOUBLE_EQ(flash.macs, sdpa.macs);
   EXPECT_DOUBLE_EQ(flash.flops, sdpa.flops);
   EXPECT_DOUBLE_EQ(flash.bytes_written, 141.0 * 8 * 64 * 2);
+}
+
+TEST(AttentionFlops, PagedVarlenPrefillFromTheSglangTrace) {
+  // aiter::mha_batch_prefill in tracelens__sglang_Qwen3-8B_prefilldecode: 15 sequences (cu_seqlens [16]) of
+  // 15360 / 15 = 1024 queries = max_seqlen_q, causal, paged K/V with max_seqlen_k 1024: exact.
+  std::vector<OpArg> args = {T("bfloat16", {15360, 32, 128}),
+                             T("bfloat16", {835874, 8, 128}),
+                             T("bfloat16", {835874, 8, 128}),
+                             T("int32", {16}),
+                             T("int32", {16}),
+                             T("int32", {15616}),
+                             S("1024"),
+                             S("1024"),
+                             S("0."),
+                             S("0.088388347648318447"),
+                             S("0."),
+                             S("False"),
+                             S("True"),
+                             S("-1"),
+                             S("-1")};
+  auto r = eval("aiter::mha_batch_prefill", args);
+  ASSERT_TRUE(r.known);
+  EXPECT_FALSE(r.estimate);
+  EXPECT_DOUBLE_EQ(r.flops, 4.0 * 128 * 15 * 32 * (1024.0 * 1025 / 2));
+  // Reads q and the 15 x 1024 keys and values in use, not the whole cache pool.
+  EXPECT_DOUBLE_EQ(r.bytes_read, (15360.0 * 32 * 128 + 15 * 1024.0 * 8 * 256) * 2);
+  // Unequal lengths: an upper bound, flagged.
+  args[0] = T("bfloat16", {15000, 32, 128});
+  auto bound = eval("aiter::mha_batch_prefill", args);
+  EXPECT_TRUE(bound.estimate);
+  EXPECT_DOUBLE_EQ(bound.flops, r.flops);
+}
+
+TEST(AttentionFlops, FlashVarlenEqualLengthsAreExact) {
+  // 3 sequences of 4 queries and 6 keys each, causal bottom right: 18 pairs each.
+  auto r = eval("flash_attn::_flash_attn_varlen_forward",
+                {F({12, 2, 8}), F({18, 2, 8}), F({18, 2, 8}), T("int32", {4}), T("int32", {4}), S("4"),
+                 S("6"), S("0."), S("0.35"), S("True"), S("-1"), S("-1")});
+  ASSERT_TRUE(r.known);
+  EXPECT_FALSE(r.estimate);
+  EXPECT_DOUBLE_EQ(r.macs, 3 * 2 * 18.0 * 16);
 }
 
 TEST(AttentionFlops, NativeMultiHeadAttentionDecomposes) {

@@ -22,9 +22,16 @@ TEST(NsysImport, SaxpyKernelsFallInsideTheSaxpyRange) {
   }
   EXPECT_EQ(kernels, 5);
   // Launch rows are duplicated (eventClass 67) in this export: no kernel is counted twice.
-  int memcpy = 0;
-  for (const auto& k : run->kernels) memcpy += k.kind == KernelKind::kMemcpy;
+  int memcpy = 0, htod = 0, dtoh = 0;
+  for (const auto& k : run->kernels) {
+    memcpy += k.kind == KernelKind::kMemcpy;
+    htod += k.name == "Memcpy HtoD";
+    dtoh += k.name == "Memcpy DtoH";
+  }
   EXPECT_EQ(memcpy, 15);
+  // The direction comes from copyKind (1 = HtoD: 10 rows, 2 = DtoH: 5 rows in this export).
+  EXPECT_EQ(htod, 10);
+  EXPECT_EQ(dtoh, 5);
 }
 
 }  // namespace

@@ -1,0 +1,61 @@
+#include "analyzer/kernel_table.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "analyzer/timeline.h"
+
+namespace flopscope {
+
+std::vector<KernelRow> kernel_table(const RunData& run) {
+  std::unordered_map<Id, std::size_t> op_at;
+  for (std::size_t i = 0; i < run.ops.size(); ++i) op_at[run.ops[i].id] = i;
+  std::unordered_map<Id, const std::string*> path_of;
+  for (const auto& m : run.modules) path_of[m.id] = &m.path;
+  std::unordered_map<Id, int> kernels_of_op;
+  for (const auto& k : run.kernels) {
+    if (k.op_id != kNoId) ++kernels_of_op[k.op_id];
+  }
+  std::vector<KernelRow> rows;
+  std::unordered_map<std::string, std::size_t> index;
+  for (const auto& k : run.kernels) {
+    auto [it, added] = index.try_emplace(k.name, rows.size());
+    if (added) {
+      KernelRow r;
+      r.name = k.name;
+      r.category = to_string(kernel_category(k));
+      r.grid = k.grid;
+      r.block = k.block;
+      auto p = path_of.find(k.module_id);
+      r.module_path = p == path_of.end() ? "" : *p->second;
+      rows.push_back(std::move(r));
+    }
+    KernelRow& r = rows[it->second];
+    r.count += 1;
+    r.device_time_ns += static_cast<double>(k.duration_ns);
+    if (k.grid != r.grid || k.block != r.block) r.launch_config_varies = true;
+    auto p = path_of.find(k.module_id);
+    if ((p == path_of.end() ? std::string() : *p->second) != r.module_path) r.module_path = "(several)";
+    if (k.has_counters) {
+      r.has_counters = true;
+      r.measured_flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
+      r.dram_bytes += k.dram_bytes_read + k.dram_bytes_written;
+      r.tensor_instructions += k.tensor_ops;
+    }
+    auto o = k.op_id == kNoId ? op_at.end() : op_at.find(k.op_id);
+    if (k.kind != KernelKind::kKernel) continue;  // copies and memsets: bytes in k.bytes, no FLOPs
+    if (o == op_at.end() || run.ops[o->second].flops_source == FlopsSource::kNone) {
+      r.unknown_count += 1;
+      continue;
+    }
+    const OpRecord& op = run.ops[o->second];
+    const double share = 1.0 / kernels_of_op[k.op_id];
+    r.flops += op.flops * share;
+    r.bytes += (op.bytes_read + op.bytes_written) * share;
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const KernelRow& a, const KernelRow& b) { return a.device_time_ns > b.device_time_ns; });
+  return rows;
+}
+
+}  // namespace flopscope

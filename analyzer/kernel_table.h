@@ -1,0 +1,39 @@
+// One row per kernel name: how often it ran, its device time, launch configuration, the analytic FLOPs and
+// bytes of the op that launched it (shared among that op's kernels) and the measured counters, if any.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "db/model/run_data.h"
+
+namespace flopscope {
+
+struct KernelRow {
+  std::string name;
+  std::string category;  // compute, communication, memcpy, memset
+  std::int64_t count = 0;
+  double device_time_ns = 0;  // whole run, orphans included
+  std::array<int, 3> grid{0, 0, 0};
+  std::array<int, 3> block{0, 0, 0};
+  bool launch_config_varies = false;
+  // Analytic work of the launching ops, each op's FLOPs and bytes divided evenly among its kernels; the
+  // share of the kernels whose op has no formula (unknown) is counted in unknown_count.
+  double flops = 0;
+  double bytes = 0;
+  std::int64_t unknown_count = 0;
+  bool has_counters = false;
+  double measured_flops = 0;
+  double dram_bytes = 0;
+  // sm__inst_executed_pipe_tensor.sum: tensor-pipe *instructions*, not FLOPs (the FLOPs per instruction
+  // depend on the architecture and the instruction shape, which the counter does not say).
+  double tensor_instructions = 0;
+  std::string module_path;  // of the first kernel; "(several)" when they differ
+};
+
+// Sorted by device time, largest first.
+std::vector<KernelRow> kernel_table(const RunData& run);
+
+}  // namespace flopscope

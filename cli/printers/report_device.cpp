@@ -1,0 +1,74 @@
+// The device-side sections of the report (coverage by time, timeline, orphans, roofline) as text lines,
+// shared by the table and Markdown printers. The numbers come from the analyzer; this only words them.
+#include <fmt/format.h>
+
+#include "cli/printers/report.h"
+#include "cli/printers/units.h"
+
+namespace flopscope::cli {
+
+std::string lower_bound_flops_text(double flops, bool complete) {
+  return complete ? flops_text(flops) : ">= " + flops_text(flops);
+}
+
+std::string coverage_by_time_text(const RunSummary& s) {
+  std::string out;
+  if (s.has_kernels) {
+    out = fmt::format("FLOPs known for {} of compute device time ({} of host time)",
+                      percent_text(s.coverage.known_device_share), percent_text(s.coverage.known_host_share));
+  } else {
+    out = fmt::format("FLOPs known for {} of host time", percent_text(s.coverage.known_host_share));
+  }
+  if (!s.coverage_gaps.empty()) {
+    const auto& g = s.coverage_gaps.front();
+    out += s.has_kernels && g.device_time_ns > 0
+               ? fmt::format("; unknown: {} {} of GPU time", g.name, percent_text(g.share_of_device_time))
+               : fmt::format("; unknown: {} {} of host time", g.name, percent_text(g.share_of_time));
+  }
+  if (s.coverage.unlinked_device_share > 0) {
+    out += fmt::format("; kernels without an op: {} of GPU time",
+                       percent_text(s.coverage.unlinked_device_share));
+  }
+  return out;
+}
+
+std::string device_facts_text(const RunSummary& s, const std::string& prefix) {
+  std::string out;
+  for (const auto& d : s.timeline.devices) {
+    out += fmt::format(
+        "{}device {}: span {}, busy {} ({}), idle {}, overlap {}; compute {}, communication {} "
+        "(overlapping compute {}); {} gaps between activities, P50 {}, max {}\n",
+        prefix, d.device, time_text(d.span_ns), time_text(d.busy_ns),
+        percent_text(d.span_ns > 0 ? d.busy_ns / d.span_ns : 0), time_text(d.idle_ns),
+        time_text(d.overlap_ns), time_text(d.compute_busy_ns), time_text(d.communication_busy_ns),
+        time_text(d.compute_comm_overlap_ns), d.gaps, time_text(d.gap_p50_ns), time_text(d.gap_max_ns));
+  }
+  for (const auto& t : s.timeline.streams) {
+    out += fmt::format("{}  stream {}:{}: {} activities, busy {}, idle {}, overlap {}\n", prefix, t.device,
+                       t.stream, t.activities, time_text(t.busy_ns), time_text(t.idle_ns),
+                       time_text(t.overlap_ns));
+  }
+  if (s.orphans.kernels > 0) {
+    out += fmt::format(
+        "{}orphan kernels (launched before the profiling window): {}, {} device time, not in any iteration\n",
+        prefix, s.orphans.kernels, time_text(s.orphans.time_ns));
+  }
+  if (s.total.measured_flops > 0 || s.total.dram_bytes > 0) {
+    out += fmt::format("{}measured (hardware counters, per iteration): {}, {} DRAM traffic\n", prefix,
+                       flops_text(s.total.measured_flops), bytes_text(s.total.dram_bytes));
+  }
+  if (s.peak && s.has_kernels && s.total.bytes() > 0) {
+    const auto& r = s.roofline;
+    out += fmt::format(
+        "{}roofline ({}, {} peak, {}/s; {}): achieved {}{}/s and {}/s over the P50 device time, {:.1f} "
+        "FLOP/B, "
+        "{}-bound, {} of the attainable {}/s\n",
+        prefix, s.peak->name, si_text(s.peak->flops_per_s, "FLOP/s"), bytes_text(s.peak->bytes_per_s),
+        s.peak->source, s.coverage.flops_complete ? "" : ">= ", si_text(r.achieved_flops_per_s, "FLOP"),
+        bytes_text(r.achieved_bytes_per_s), r.intensity, r.memory_bound ? "memory" : "compute",
+        percent_text(r.fraction_of_attainable), si_text(r.attainable_flops_per_s, "FLOP"));
+  }
+  return out;
+}
+
+}  // namespace flopscope::cli

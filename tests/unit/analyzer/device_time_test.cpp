@@ -1,0 +1,186 @@
+// Coverage by time, lower bounds, orphans, device time per op, communication and the timeline facts.
+#include <gtest/gtest.h>
+
+#include "analyzer/kernel_table.h"
+#include "analyzer/op_groups.h"
+#include "analyzer/peaks.h"
+#include "analyzer/summary.h"
+#include "analyzer/timeline.h"
+
+namespace flopscope {
+namespace {
+
+OpRecord op(Id id, const char* name, Id module, Id parent, std::int64_t start, std::int64_t dur, double flops,
+            FlopsSource src) {
+  OpRecord o;
+  o.id = id;
+  o.sequence = id;
+  o.name = name;
+  o.module_id = module;
+  o.parent_op_id = parent;
+  o.depth = parent == kNoId ? 0 : 1;
+  o.start_ns = start;
+  o.duration_ns = dur;
+  o.flops = flops;
+  o.flops_source = src;
+  return o;
+}
+
+KernelRecord kernel(const char* name, Id op_id, Id module, std::int64_t start, std::int64_t dur,
+                    int stream = 7, int iteration = 0) {
+  KernelRecord k;
+  k.name = name;
+  k.op_id = op_id;
+  k.module_id = module;
+  k.start_ns = start;
+  k.duration_ns = dur;
+  k.stream = stream;
+  k.iteration = iteration;
+  return k;
+}
+
+// A linear (known) in "dense", a custom MoE op in "moe" whose only child is a zero-FLOP aten::empty and
+// which launches its own kernel, an NCCL all-reduce, and an orphan kernel from before the window.
+RunData serving_like_run() {
+  RunData r;
+  r.info.device = "NVIDIA H100 80GB HBM3";
+  r.modules = {{0, kNoId, "", "Model"}, {1, 0, "dense", "Linear"}, {2, 0, "moe", "FusedMoE"}};
+  r.ops.push_back(op(0, "aten::linear", 1, kNoId, 0, 100, 1000, FlopsSource::kFormula));
+  r.ops.push_back(op(1, "vllm::moe_forward", 2, kNoId, 100, 300, 0, FlopsSource::kNone));
+  r.ops.push_back(op(2, "aten::empty", 2, 1, 110, 5, 0, FlopsSource::kFormula));
+  r.ops.push_back(op(3, "c10d::allreduce_", 0, kNoId, 400, 50, 0, FlopsSource::kNone));
+  r.kernels.push_back(kernel("gemm", 0, 1, 1000, 20));
+  r.kernels.push_back(kernel("fused_moe_kernel", 1, 2, 1020, 60));
+  r.kernels.push_back(kernel("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 3, 0, 1100, 20, 9));
+  r.kernels.push_back(kernel("before_window", kNoId, kNoId, 0, 500, 7, -1));
+  return r;
+}
+
+TEST(DeviceTime, ZeroFlopChildrenDoNotCoverACustomOp) {
+  RunSummary s = summarize(serving_like_run());
+  ASSERT_FALSE(s.coverage_gaps.empty());
+  EXPECT_EQ(s.coverage_gaps[0].name, "vllm::moe_forward");  // largest unknown device time first
+  EXPECT_DOUBLE_EQ(s.coverage_gaps[0].device_time_ns, 60);
+  EXPECT_DOUBLE_EQ(s.coverage_gaps[0].share_of_device_time, 60.0 / 80);
+  // Of 80 ns of compute kernels (the all-reduce is communication: no FLOPs by convention), only the GEMM's
+  // 20 ns have known FLOPs.
+  EXPECT_DOUBLE_EQ(s.coverage.known_device_share, 20.0 / 80);
+  EXPECT_FALSE(s.coverage.flops_complete);
+  const auto& moe = s.modules[static_cast<std::size_t>(s.find("moe"))];
+  EXPECT_FALSE(moe.flops_complete);
+  EXPECT_DOUBLE_EQ(moe.unknown_time_share, 1.0);
+  EXPECT_TRUE(s.modules[static_cast<std::size_t>(s.find("dense"))].flops_complete);
+  // Host: the linear (100 ns) and the empty (5 ns) of 450 ns of outermost ops.
+  EXPECT_DOUBLE_EQ(s.coverage.known_host_share, 105.0 / 450);
+}
+
+TEST(DeviceTime, OrphanKernelsAreKeptApartFromIterations) {
+  RunSummary s = summarize(serving_like_run());
+  EXPECT_EQ(s.iterations, 1);
+  EXPECT_EQ(s.orphans.kernels, 1);
+  EXPECT_DOUBLE_EQ(s.orphans.time_ns, 500);
+  EXPECT_DOUBLE_EQ(s.iteration_gpu_time.p50, 100);  // not 600
+  EXPECT_EQ(s.attribution.kernels, 4);              // still counted as records
+}
+
+TEST(DeviceTime, CommunicationBesideCompute) {
+  RunSummary s = summarize(serving_like_run());
+  EXPECT_DOUBLE_EQ(s.modules[0].comm_time_ns, 20);
+  EXPECT_DOUBLE_EQ(s.modules[static_cast<std::size_t>(s.find("moe"))].comm_time_ns, 0);
+  EXPECT_TRUE(is_communication_kernel("ncclDevKernel_AllGather_RING_LL"));
+  EXPECT_TRUE(is_communication_kernel("void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(...)"));
+  EXPECT_TRUE(is_communication_kernel("one_shot_all_reduce_kernel"));
+  EXPECT_FALSE(is_communication_kernel("ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_tn"));
+}
+
+TEST(DeviceTime, TopOpsAndGroupsCarryDeviceTime) {
+  RunData r = serving_like_run();
+  RunSummary s = summarize(r);
+  ASSERT_FALSE(s.top_ops.empty());
+  EXPECT_EQ(s.top_ops[0].name, "vllm::moe_forward");  // by device time
+  EXPECT_DOUBLE_EQ(s.top_ops[0].device_time_ns, 60);
+  EXPECT_DOUBLE_EQ(s.top_ops[0].time_ns, 300);
+  auto groups = group_ops(r, 1);
+  ASSERT_EQ(groups[0].name, "aten::linear");
+  EXPECT_DOUBLE_EQ(groups[0].device_time_ns, 20);
+  EXPECT_DOUBLE_EQ(groups[0].time_ns, 100);
+}
+
+TEST(DeviceTime, TimelineBusyIsTheUnionNotTheSum) {
+  std::vector<KernelRecord> ks = {kernel("a", kNoId, kNoId, 0, 100, 1), kernel("b", kNoId, kNoId, 50, 100, 2),
+                                  kernel("c", kNoId, kNoId, 300, 100, 1),
+                                  kernel("ncclKernel_AllReduce", kNoId, kNoId, 320, 40, 3)};
+  Timeline t = timeline_facts(ks);
+  ASSERT_EQ(t.devices.size(), 1U);
+  const auto& d = t.devices[0];
+  EXPECT_DOUBLE_EQ(d.span_ns, 400);
+  EXPECT_DOUBLE_EQ(d.sum_ns, 340);
+  EXPECT_DOUBLE_EQ(d.busy_ns, 250);  // [0,150) + [300,400)
+  EXPECT_DOUBLE_EQ(d.idle_ns, 150);
+  EXPECT_DOUBLE_EQ(d.overlap_ns, 90);
+  EXPECT_DOUBLE_EQ(d.communication_busy_ns, 40);
+  EXPECT_DOUBLE_EQ(d.compute_comm_overlap_ns, 40);
+  EXPECT_EQ(d.gaps, 1);
+  EXPECT_DOUBLE_EQ(d.gap_max_ns, 150);
+  ASSERT_EQ(t.streams.size(), 3U);
+  EXPECT_DOUBLE_EQ(t.streams[0].busy_ns, 200);
+  EXPECT_DOUBLE_EQ(t.streams[0].idle_ns, 200);
+}
+
+TEST(DeviceTime, RooflineFromThePeakTable) {
+  auto h100 = peak_for_device("NVIDIA H100 80GB HBM3");
+  ASSERT_TRUE(h100.has_value());
+  EXPECT_DOUBLE_EQ(h100->bytes_per_s, 3.35e12);
+  EXPECT_EQ(peak_for_device("AMD Instinct MI300X")->name, "MI300X");
+  EXPECT_EQ(peak_for_device("NVIDIA A100-SXM4-40GB")->name, "A100 40GB");
+  EXPECT_FALSE(peak_for_device("cpu").has_value());
+  // 1 GFLOP over 1 MB in 10 us: 1000 FLOP/B, above H100's ridge (~295): compute-bound.
+  Roofline r = roofline(1e9, 1e6, 1e4, *h100);
+  EXPECT_DOUBLE_EQ(r.achieved_flops_per_s, 1e14);
+  EXPECT_FALSE(r.memory_bound);
+  EXPECT_DOUBLE_EQ(r.attainable_flops_per_s, h100->flops_per_s);
+  auto user = parse_peak("100e12:2e12");
+  ASSERT_TRUE(user.ok());
+  EXPECT_TRUE(roofline(1e6, 1e6, 1e3, *user).memory_bound);
+  EXPECT_FALSE(parse_peak("fast").ok());
+  EXPECT_FALSE(parse_peak("1e12:-3").ok());
+}
+
+TEST(DeviceTime, CpuGapUnderAZeroFlopChild) {
+  // CPU path: grid_sampler_2d has no formula; its aten::empty child (a formula, 0 FLOPs) must not cover it.
+  RunData r;
+  r.modules = {{0, kNoId, "", "Net"}};
+  r.ops.push_back(op(0, "aten::conv2d", 0, kNoId, 0, 100, 500, FlopsSource::kFormula));
+  r.ops.push_back(op(1, "aten::grid_sampler_2d", 0, kNoId, 100, 300, 0, FlopsSource::kNone));
+  r.ops.push_back(op(2, "aten::empty", 0, 1, 110, 5, 0, FlopsSource::kFormula));
+  RunSummary s = summarize(r);
+  ASSERT_EQ(s.coverage_gaps.size(), 1U);
+  EXPECT_EQ(s.coverage_gaps[0].name, "aten::grid_sampler_2d");
+  EXPECT_FALSE(s.coverage.flops_complete);
+  EXPECT_FALSE(s.modules[0].flops_complete);
+  EXPECT_DOUBLE_EQ(s.modules[0].unknown_time_share, 300.0 / 400);
+  EXPECT_DOUBLE_EQ(s.coverage.known_host_share, 105.0 / 400);
+}
+
+TEST(DeviceTime, KernelTableSharesTheOpsWorkAmongItsKernels) {
+  RunData r = serving_like_run();
+  r.kernels.push_back(kernel("gemm", 0, 1, 2000, 20));  // a second launch of the linear's GEMM
+  r.kernels.back().grid = {4, 1, 1};
+  auto rows = kernel_table(r);
+  ASSERT_EQ(rows.size(), 4U);
+  EXPECT_EQ(rows[0].name, "before_window");  // by device time, orphans included
+  const KernelRow* gemm = nullptr;
+  for (const auto& row : rows) {
+    if (row.name == "gemm") gemm = &row;
+  }
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->count, 2);
+  EXPECT_DOUBLE_EQ(gemm->flops, 1000);  // the linear's 1000 FLOPs, half per kernel
+  EXPECT_TRUE(gemm->launch_config_varies);
+  EXPECT_EQ(gemm->module_path, "dense");
+  EXPECT_EQ(rows[1].name, "fused_moe_kernel");
+  EXPECT_EQ(rows[1].unknown_count, 1);
+}
+
+}  // namespace
+}  // namespace flopscope
