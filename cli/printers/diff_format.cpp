@@ -17,12 +17,6 @@ std::size_t width(const std::string& s) {
 
 }  // namespace
 
-std::string format_count(double n) {
-  if (n == std::floor(n) && std::fabs(n) < 1e15) return fmt::format("{}", static_cast<long long>(n));
-  return fmt::format("{:.1f}", n);
-}
-
-std::string format_signed_percent(double fraction) { return fmt::format("{:+.1f}%", fraction * 100); }
 std::string format_general(double v) { return fmt::format("{:.4g}", v); }
 
 std::string format_shape(const std::vector<std::int64_t>& shape) {

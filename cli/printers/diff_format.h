@@ -10,9 +10,7 @@
 
 namespace flopscope::cli {
 
-// Units (flops_text, bytes_text, time_text, percent_text) come from units.h.
-std::string format_count(double n);
-std::string format_signed_percent(double fraction);  // 0.05 -> "+5.0%"
+// Units (flops_text, bytes_text, time_text, percent_text, format_count, format_signed_percent): units.h.
 std::string format_shape(const std::vector<std::int64_t>& shape);
 std::string format_general(double v);                // %.4g
 

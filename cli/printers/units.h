@@ -1,14 +1,16 @@
-// Human-readable numbers for terminal and Markdown output. JSON and CSV always carry raw units.
+// Human-readable numbers for terminal and Markdown output: the diff engine's formatter (analyzer/diff/units.h).
 #pragma once
 
-#include <string>
+#include "analyzer/diff/units.h"
 
 namespace flopscope::cli {
 
-std::string si(double value, const char* unit);  // 1.23 GFLOPs, 4.5 MB (decimal prefixes)
-std::string flops_text(double flops);            // "1.23 GFLOPs"
-std::string bytes_text(double bytes);            // "12.3 MB"
-std::string time_text(double ns);                // "1.234 ms", "56.7 us"
-std::string percent_text(double fraction);       // "12.3%"
+using flopscope::bytes_text;
+using flopscope::flops_text;
+using flopscope::format_count;
+using flopscope::format_signed_percent;
+using flopscope::percent_text;
+using flopscope::si;
+using flopscope::time_text;
 
 }  // namespace flopscope::cli

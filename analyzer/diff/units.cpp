@@ -1,10 +1,10 @@
-#include "cli/printers/units.h"
+#include "analyzer/diff/units.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-namespace flopscope::cli {
+namespace flopscope {
 
 std::string si(double value, const char* unit) {
   static constexpr const char* kPrefix[] = {"", "K", "M", "G", "T", "P"};
@@ -36,4 +36,11 @@ std::string percent_text(double fraction) {
   return fmt::format("{:.1f}%", 100 * fraction);
 }
 
-}  // namespace flopscope::cli
+std::string format_count(double n) {
+  if (n == std::floor(n) && std::fabs(n) < 1e15) return fmt::format("{}", static_cast<long long>(n));
+  return fmt::format("{:.1f}", n);
+}
+
+std::string format_signed_percent(double fraction) { return fmt::format("{:+.1f}%", fraction * 100); }
+
+}  // namespace flopscope
