@@ -142,6 +142,9 @@ struct RunDiff {
   std::vector<ParamDiff> params;    // A's order, then parameters only in B
   std::vector<std::string> warnings;
   std::int64_t common_modules = 0;  // excluding the root
+  // Modules whose ops could not be attributed exactly in A or B (data-quality error of the run), as paths
+  // after the maps: a gate matching one of them cannot be evaluated.
+  std::vector<std::string> ambiguous;
   std::vector<std::string> maps;  // the --map texts applied (A and B), recorded in every report
   // Counts: modules by their one status (the verdict), op signatures by structural status, and time.
   int modules_by_verdict[kVerdictCount] = {0, 0, 0, 0, 0, 0};

@@ -118,8 +118,21 @@ StatusOr<RegressionLimits> parse_regression_limits(const std::string& spec) {
 
 std::vector<GateResult> evaluate_gates(const RunDiff& d, const GateOptions& o) {
   std::vector<GateResult> out;
-  for (const auto& g : o.expect_vanished) out.push_back(expect_vanished(d, g));
-  for (const auto& g : o.forbid_active) out.push_back(forbid_active(d, g));
+  // A module gate is only as good as the attribution of the modules it matches.
+  auto checked = [&](GateResult g, const std::string& glob) {
+    for (const auto& p : d.ambiguous) {
+      if (!glob_match(glob, p)) continue;
+      g.passed = false;
+      g.error = true;
+      g.message = "'" + glob + "' matches " + p +
+                  ", whose ops could not be attributed exactly (ambiguous module names); profile with "
+                  "--attribution instances";
+      break;
+    }
+    return g;
+  };
+  for (const auto& g : o.expect_vanished) out.push_back(checked(expect_vanished(d, g), g));
+  for (const auto& g : o.forbid_active) out.push_back(checked(forbid_active(d, g), g));
   if (o.max_regression) {
     const RegressionLimits& l = *o.max_regression;
     if (l.time) {

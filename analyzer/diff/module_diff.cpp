@@ -6,6 +6,7 @@
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/op_diff.h"
 #include "analyzer/diff/weights_join.h"
+#include "db/model/module_path.h"
 
 namespace flopscope {
 namespace {
@@ -72,6 +73,24 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   if (sa.has_kernels != sb.has_kernels) {
     d.warnings.push_back("only one run has GPU kernels: times compare host op time");
   }
+  // Runs measured under different conditions: their times compare those conditions as much as the models.
+  auto differ = [&](const char* what, const std::string& x, const std::string& y) {
+    if (!x.empty() && !y.empty() && x != y) {
+      d.warnings.push_back(std::string("A and B differ in ") + what + ": '" + x + "' vs '" + y +
+                           "': time differences may come from that, not from the model");
+    }
+  };
+  auto seed_of = [](const std::string& cmd) {
+    auto at = cmd.find(" --seed ");
+    return at == std::string::npos ? std::string() : cmd.substr(at + 8, cmd.find(' ', at + 8) - (at + 8));
+  };
+  differ("threads", a.info.threads > 0 ? std::to_string(a.info.threads) : "",
+         b.info.threads > 0 ? std::to_string(b.info.threads) : "");
+  differ("input spec", a.info.input_spec, b.info.input_spec);
+  differ("seed", seed_of(a.info.command_line), seed_of(b.info.command_line));
+  differ("tool version", a.info.tool_version, b.info.tool_version);
+  differ("device", a.info.device, b.info.device);
+  differ("machine", a.info.host, b.info.host);
   d.a = totals(sa, a, d.gpu_time);
   d.b = totals(sb, b, d.gpu_time);
   // End to end: the bootstrap interval of the median difference (one row, so its cost does not matter).
@@ -96,6 +115,21 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   if (options.align_containers) {
     paths_b.renames = align_containers(a, paths_a, b, paths_b);
     for (const auto& [from, to] : paths_b.renames) d.maps.push_back("B aligned: " + from + " -> " + to);
+  }
+  for (const auto& [run, paths] : {std::pair{&a, &paths_a}, std::pair{&b, &paths_b}}) {
+    for (const auto& q : run->quality) {
+      if (q.what != kAmbiguousAttribution) continue;
+      std::size_t start = 0;
+      while (start <= q.detail.size()) {
+        std::size_t nl = q.detail.find('\n', start);
+        std::string p = q.detail.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+        if (!p.empty()) d.ambiguous.push_back((*paths)(p));
+        if (nl == std::string::npos) break;
+        start = nl + 1;
+      }
+      d.warnings.push_back(std::to_string(q.count) + " " + kAmbiguousAttribution + " in " + (run == &a ? "A" : "B") +
+                           " (profile with --attribution instances)");
+    }
   }
   ParamIndex pa = index_params(a, paths_a, options.atol);
   ParamIndex pb = index_params(b, paths_b, options.atol);

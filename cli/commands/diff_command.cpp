@@ -89,6 +89,9 @@ class DiffCommand final : public Command {
 
     RunDiff d = diff_runs(*a, *b, options_);
     std::vector<GateResult> gates = evaluate_gates(d, gates_);
+    for (const auto& g : gates) {
+      if (g.error) return report_error(InvalidArgument(path_b_ + ": gate " + g.name + ": " + g.message));
+    }
     report_.label_a = "A";
     report_.label_b = "B";
     if (d.info_a.source_path.empty()) d.info_a.source_path = path_a_;
