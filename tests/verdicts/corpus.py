@@ -291,30 +291,58 @@ def stack_pair(c, container):
     return da, db
 
 
+def expect_middle_removed(c, container, name):
+    """`name`.1 removed from the middle: `name`.1 VANISHED, `name`.2/3 MOVED, `name`.0 UNCHANGED."""
+    da, db = stack_pair(c, container)
+    code, data, err = c.diff(da, db, "--expect-vanished", f"{name}.1")
+    c.expect_eq(code, 0, f"diff --expect-vanished {name}.1 exit code")
+    v = c.verdicts(data) if data else {}
+    want = {f"{name}.0": "UNCHANGED", f"{name}.1": "VANISHED", f"{name}.2": "MOVED", f"{name}.3": "MOVED",
+            f"{name}.3.fc": "MOVED"}
+    for path, verdict in want.items():
+        c.expect_eq(v.get(path), verdict, path)
+
+
 @case
 def modulelist_middle_removed(c):
     """blocks.1 removed from a ModuleList: blocks.1 VANISHED, blocks.2/3 MOVED, nothing else changed."""
-    da, db = stack_pair(c, Stack)
-    code, data, err = c.diff(da, db, "--expect-vanished", "blocks.1")
-    c.expect_eq(code, 0, "diff --expect-vanished blocks.1 exit code")
-    v = c.verdicts(data) if data else {}
-    c.expect_eq(v.get("blocks.0"), "UNCHANGED", "blocks.0")
-    c.expect_eq(v.get("blocks.1"), "VANISHED", "blocks.1")
-    c.expect_eq(v.get("blocks.2"), "MOVED", "blocks.2")
-    c.expect_eq(v.get("blocks.3"), "MOVED", "blocks.3")
-    c.expect_eq(v.get("blocks.3.fc"), "MOVED", "blocks.3.fc")
+    expect_middle_removed(c, Stack, "blocks")
 
 
 @case
 def sequential_middle_removed(c):
     """The same for nn.Sequential: body.1 VANISHED, body.2/3 MOVED."""
-    da, db = stack_pair(c, SeqStack)
-    code, data, err = c.diff(da, db, "--expect-vanished", "body.1")
-    c.expect_eq(code, 0, "diff --expect-vanished body.1 exit code")
-    v = c.verdicts(data) if data else {}
-    c.expect_eq(v.get("body.1"), "VANISHED", "body.1")
-    c.expect_eq(v.get("body.2"), "MOVED", "body.2")
-    c.expect_eq(v.get("body.3"), "MOVED", "body.3")
+    expect_middle_removed(c, SeqStack, "body")
+
+
+class Forked(nn.Module):
+    """Four branches run concurrently through torch.jit.fork (inter-op threads)."""
+
+    def __init__(self):
+        super().__init__()
+        self.branches = nn.ModuleList([Mlp(32, 64) for _ in range(4)])
+
+    def forward(self, x):
+        futures = [torch.jit.fork(b, x) for b in self.branches]
+        y = x
+        for f in futures:
+            y = y + torch.jit.wait(f)
+        return y
+
+
+@case
+def forked_branches_activations_stress(c):
+    """Ops on several threads with --activations (the observer's shared records under a lock): the run
+    completes and every forked branch's ops are its own. (Known gap, not asserted: inside a forked branch
+    the ops of its children `up`/`down` stay on the branch.)"""
+    m = c.save(Forked(), "forked.pt")
+    db = c.profile(m, "float32[16,32]", "--activations", iters="40")
+    mods = c.module_ops(db)
+    for i in range(4):
+        m_ = mods.get(f"branches.{i}")
+        c.expect(isinstance(m_, dict) and m_.get("inclusive", {}).get("ops", 0) > 0, f"branches.{i} has no ops")
+    p = c.run("report", db, "--candidates", "--format", "json")
+    c.expect_eq(p.returncode, 0, "report --candidates exit code")
 
 
 @case
