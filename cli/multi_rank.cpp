@@ -128,9 +128,9 @@ int run_rank_diff(const std::vector<std::string>& args, const DiffOptions& optio
   auto sets = open_rank_sets(args);
   if (!sets.ok()) return report_error(sets.status());
   TextTable summary;
-  summary.header = {"rank", "A", "B", "time P50 A", "time P50 B", "change", "FLOPs change", "vanished", "new",
+  summary.header = {"rank", "A", "B", "time P50 A", "time P50 B", "change", "FLOPs change", "vanished", "dormant", "new",
                     "changed", "gates"};
-  summary.right_align = {true, false, false, true, true, true, true, true, true, true, false};
+  summary.right_align = {true, false, false, true, true, true, true, true, true, true, true, false};
   nlohmann::ordered_json json = nlohmann::ordered_json::array();
   std::string details;
   bool failed = false;
@@ -152,9 +152,10 @@ int run_rank_diff(const std::vector<std::string>& args, const DiffOptions& optio
     summary.rows.push_back({std::to_string(a.rank), a.path, b.path, time_text(ta), time_text(tb),
                             ta > 0 ? format_signed_percent(tb / ta - 1) : "-",
                             d.a.flops > 0 ? format_signed_percent(d.b.flops / d.a.flops - 1) : "-",
-                            std::to_string(d.modules_by_status[static_cast<int>(DiffStatus::kVanished)]),
-                            std::to_string(d.modules_by_status[static_cast<int>(DiffStatus::kNew)]),
-                            std::to_string(d.modules_by_status[static_cast<int>(DiffStatus::kChanged)]),
+                            std::to_string(d.modules_by_verdict[static_cast<int>(Verdict::kVanished)]),
+                            std::to_string(d.modules_by_verdict[static_cast<int>(Verdict::kDormant)]),
+                            std::to_string(d.modules_by_verdict[static_cast<int>(Verdict::kNew)]),
+                            std::to_string(d.modules_by_verdict[static_cast<int>(Verdict::kChanged)]),
                             gates.empty() ? "-" : failures ? std::to_string(failures) + " failed" : "passed"});
     if (format == "json") {
       json.push_back({{"rank", a.rank}, {"diff", nlohmann::ordered_json::parse(render_diff_json(d, gates, report))}});

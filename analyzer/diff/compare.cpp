@@ -51,7 +51,7 @@ MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, cons
   *significant = false;
   if (a.samples < kMinIterationsForStats || b.samples < kMinIterationsForStats) return d;
   double rel = a.p50 > 0 ? std::fabs(d.diff) / a.p50 : (b.p50 > 0 ? 1.0 : 0.0);
-  if (rel < o.min_time_change) return d;
+  if (rel < o.min_time_change || std::fabs(d.diff) < o.min_time_change_ns) return d;
   // The bootstrap's cost grows with resamples x iterations per row; the rank interval is cheap while the
   // number of pairs is moderate.
   if (a.values.size() * b.values.size() <= kMaxRankPairs) {
@@ -78,6 +78,22 @@ const char* to_string(DiffStatus s) {
   return "?";
 }
 
+const char* to_string(TimeStatus s) {
+  switch (s) {
+    case TimeStatus::kUntested: return "untested";
+    case TimeStatus::kUnchanged: return "unchanged";
+    case TimeStatus::kFaster: return "faster";
+    case TimeStatus::kSlower: return "slower";
+  }
+  return "?";
+}
+
+TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t, bool significant) {
+  if (a.samples < kMinIterationsForStats || b.samples < kMinIterationsForStats) return TimeStatus::kUntested;
+  if (!significant) return TimeStatus::kUnchanged;
+  return t.diff < 0 ? TimeStatus::kFaster : TimeStatus::kSlower;
+}
+
 const char* to_string(WeightState s) {
   switch (s) {
     case WeightState::kNone: return "NONE";
@@ -93,6 +109,7 @@ const char* to_string(Verdict v) {
     case Verdict::kVanished: return "VANISHED";
     case Verdict::kNew: return "NEW";
     case Verdict::kDormant: return "DORMANT";
+    case Verdict::kMoved: return "MOVED";
     case Verdict::kChanged: return "CHANGED";
     case Verdict::kUnchanged: return "UNCHANGED";
   }

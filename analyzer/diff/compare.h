@@ -20,9 +20,13 @@ inline constexpr std::size_t kMaxRankPairs = 250'000;
 // kMaxRankPairs, else the bootstrap median_difference().
 MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, const DiffOptions& o, bool* significant);
 
-// CHANGED when counts, FLOPs or bytes differ beyond the tolerance or time changed significantly.
+// CHANGED when counts, FLOPs or bytes differ beyond the tolerance (time is a status of its own).
 bool costs_differ(const SideCost& a, const SideCost& b, const DiffOptions& o);
 
 inline constexpr int kMinIterationsForStats = 3;
+
+// faster / slower when significant (compare_time already applied the minimum effect), else unchanged;
+// untested when a side has too few iterations.
+TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t, bool significant);
 
 }  // namespace flopscope

@@ -17,16 +17,27 @@
 
 namespace flopscope {
 
-inline constexpr int kDiffJsonVersion = 1;
+inline constexpr int kDiffJsonVersion = 2;
 
+// Structural status of a module or op signature: ops, kernels, FLOPs and bytes only, never time.
 enum class DiffStatus { kVanished, kNew, kChanged, kUnchanged };
 const char* to_string(DiffStatus s);
+
+// Time status, kept apart from structure: a change counts only when significant, at least
+// min_time_change relative and min_time_change_ns absolute. kUntested: too few iterations, or present on
+// one side only.
+enum class TimeStatus { kUntested, kUnchanged, kFaster, kSlower };
+const char* to_string(TimeStatus s);
 
 // What a module's parameters look like in one run. kNone: the module owns no parameters in that run.
 enum class WeightState { kNone, kActive, kZeroed, kErased };
 const char* to_string(WeightState s);
 
-enum class Verdict { kVanished, kNew, kDormant, kChanged, kUnchanged };
+// The one status of a module in a diff (every report, count and GUI view shows this): structure joined
+// with weights. MOVED: the module's path changed (container realigned) but nothing else did. Time is not
+// part of it (see TimeStatus).
+enum class Verdict { kVanished, kNew, kDormant, kMoved, kChanged, kUnchanged };
+inline constexpr int kVerdictCount = 6;
 const char* to_string(Verdict v);
 
 // A path rewrite applied to module paths and parameter names of both runs: 'model.layers.(\d+)=layers.$1'.
@@ -39,9 +50,12 @@ StatusOr<PathMap> parse_path_map(const std::string& spec);
 std::string apply_path_maps(const std::vector<PathMap>& maps, const std::string& path);
 
 struct DiffOptions {
-  std::vector<PathMap> maps;
+  std::vector<PathMap> maps;           // both sides
+  std::vector<PathMap> maps_a, maps_b;  // one side, after `maps`
+  bool align_containers = true;        // match ModuleList/Sequential/ModuleDict children by structure
   double atol = 0;                 // parameters with max |x| <= atol count as zero
-  double min_time_change = 0.02;   // a significant time change smaller than this (relative) is not CHANGED
+  double min_time_change = 0.05;   // a significant time change smaller than this (relative) does not count
+  double min_time_change_ns = 1000;  // nor one smaller than this (absolute, per iteration)
   double cost_tolerance = 1e-9;    // relative tolerance on FLOPs and bytes
   int bootstrap_resamples = 2000;
 };
@@ -69,17 +83,22 @@ struct WeightSide {
 };
 
 struct ModuleDiff {
-  std::string path;  // normalised; "" for the root
+  std::string path;    // normalised; "" for the root (A's path when MOVED)
+  std::string path_b;  // B's normalised path when it differs (MOVED), else ""
   std::string type;    // in A (in B when only there)
   std::string type_b;  // in B, "" when absent
   int depth = 0;
-  DiffStatus status = DiffStatus::kUnchanged;
+  DiffStatus status = DiffStatus::kUnchanged;  // structural
   SideCost a, b;
+  int summary_a = -1, summary_b = -1;  // indices into the RunSummary modules of A and B (-1: absent)
   MedianDifference time_diff;
-  bool time_significant = false;  // significant and at least min_time_change
+  bool time_significant = false;  // significant and at least min_time_change and min_time_change_ns
+  TimeStatus time_status = TimeStatus::kUntested;
   WeightSide weights_a, weights_b;
   bool weights_changed = false;  // some parameter's content hash differs
-  Verdict verdict = Verdict::kUnchanged;  // printers word it, e.g. "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED"
+  Verdict verdict = Verdict::kUnchanged;
+  std::string verdict_text;  // e.g. "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED" (every front end shows it)
+  std::string time_text;     // e.g. "+1.2 ms (95% CI [+1.0 ms, +1.4 ms]), slower"; "" when untested
   bool headline = false;     // VANISHED/NEW/DORMANT whose parent has another verdict: the change's root
 };
 
@@ -87,10 +106,11 @@ struct OpDiff {
   std::string module_path;
   std::string name;
   std::string signature;
-  DiffStatus status = DiffStatus::kUnchanged;
+  DiffStatus status = DiffStatus::kUnchanged;  // structural
   SideCost a, b;
   MedianDifference time_diff;
   bool time_significant = false;
+  TimeStatus time_status = TimeStatus::kUntested;
 };
 
 // One parameter joined by (normalised) name.
@@ -116,15 +136,28 @@ struct RunDiff {
   RunTotals a, b;
   MedianDifference time_diff;
   bool time_significant = false;
+  TimeStatus time_status = TimeStatus::kUntested;
   std::vector<ModuleDiff> modules;  // A's pre-order, then modules only in B in B's pre-order
   std::vector<OpDiff> ops;          // changed first, by |time delta|
   std::vector<ParamDiff> params;    // A's order, then parameters only in B
   std::vector<std::string> warnings;
   std::int64_t common_modules = 0;  // excluding the root
-  // Counts by status.
-  int modules_by_status[4] = {0, 0, 0, 0};
+  // Modules whose ops could not be attributed exactly in A or B (data-quality error of the run), as paths
+  // after the maps: a gate matching one of them cannot be evaluated.
+  std::vector<std::string> ambiguous;
+  std::vector<std::string> maps;  // the --map texts applied (A and B), recorded in every report
+  // Counts: modules by their one status (the verdict), op signatures by structural status, and time.
+  int modules_by_verdict[kVerdictCount] = {0, 0, 0, 0, 0, 0};
   int ops_by_status[4] = {0, 0, 0, 0};
+  int modules_slower = 0, modules_faster = 0;
 };
+
+// "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED": the wording every front end shows.
+std::string describe_verdict(const ModuleDiff& m);
+// "-0.91 ms (95% CI [-0.95 ms, -0.88 ms]), faster", "+1.2 us (not tested)", "no change".
+std::string describe_time_change(const MedianDifference& t, bool significant);
+// "2 VANISHED, 1 DORMANT, 54 UNCHANGED" (none: "none").
+std::string verdict_counts_text(const RunDiff& d);
 
 RunDiff diff_runs(const RunData& a, const RunData& b, const DiffOptions& options = {});
 

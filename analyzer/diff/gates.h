@@ -30,6 +30,9 @@ struct GateResult {
   std::string name;  // e.g. "expect-vanished *position_adaptive_bias*"
   bool passed = false;
   std::string message;
+  // The gate cannot be evaluated (its glob matches a module whose attribution is ambiguous): the CLI
+  // exits 2 with the message instead of passing or failing.
+  bool error = false;
 };
 
 std::vector<GateResult> evaluate_gates(const RunDiff& diff, const GateOptions& options);

@@ -1,10 +1,12 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "analyzer/diff/align.h"
 #include "analyzer/diff/compare.h"
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/op_diff.h"
 #include "analyzer/diff/weights_join.h"
+#include "db/model/module_path.h"
 
 namespace flopscope {
 namespace {
@@ -37,6 +39,7 @@ RunTotals totals(const RunSummary& s, const RunData& run, bool gpu_time) {
   return t;
 }
 
+// Structure and weights only: time has its own status.
 Verdict verdict_of(const ModuleDiff& m) {
   if (m.status == DiffStatus::kVanished) return Verdict::kVanished;
   if (m.status == DiffStatus::kNew) return Verdict::kNew;
@@ -45,7 +48,14 @@ Verdict verdict_of(const ModuleDiff& m) {
   if (m.status == DiffStatus::kChanged || m.weights_changed || m.weights_a.state != m.weights_b.state || type_changed) {
     return Verdict::kChanged;
   }
+  if (!m.path_b.empty()) return Verdict::kMoved;
   return Verdict::kUnchanged;
+}
+
+std::vector<PathMap> concat(const std::vector<PathMap>& x, const std::vector<PathMap>& y) {
+  std::vector<PathMap> out = x;
+  out.insert(out.end(), y.begin(), y.end());
+  return out;
 }
 
 }  // namespace
@@ -63,29 +73,74 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   if (sa.has_kernels != sb.has_kernels) {
     d.warnings.push_back("only one run has GPU kernels: times compare host op time");
   }
+  // Runs measured under different conditions: their times compare those conditions as much as the models.
+  auto differ = [&](const char* what, const std::string& x, const std::string& y) {
+    if (!x.empty() && !y.empty() && x != y) {
+      d.warnings.push_back(std::string("A and B differ in ") + what + ": '" + x + "' vs '" + y +
+                           "': time differences may come from that, not from the model");
+    }
+  };
+  auto seed_of = [](const std::string& cmd) {
+    auto at = cmd.find(" --seed ");
+    return at == std::string::npos ? std::string() : cmd.substr(at + 8, cmd.find(' ', at + 8) - (at + 8));
+  };
+  differ("threads", a.info.threads > 0 ? std::to_string(a.info.threads) : "",
+         b.info.threads > 0 ? std::to_string(b.info.threads) : "");
+  differ("input spec", a.info.input_spec, b.info.input_spec);
+  differ("seed", seed_of(a.info.command_line), seed_of(b.info.command_line));
+  differ("tool version", a.info.tool_version, b.info.tool_version);
+  differ("device", a.info.device, b.info.device);
+  differ("machine", a.info.host, b.info.host);
   d.a = totals(sa, a, d.gpu_time);
   d.b = totals(sb, b, d.gpu_time);
   // End to end: the bootstrap interval of the median difference (one row, so its cost does not matter).
   if (d.a.time.samples >= kMinIterationsForStats && d.b.time.samples >= kMinIterationsForStats) {
     d.time_diff = median_difference(d.a.time.values, d.b.time.values, options.bootstrap_resamples);
     double rel = d.a.time.p50 > 0 ? std::fabs(d.time_diff.diff) / d.a.time.p50 : 0;
-    d.time_significant = d.time_diff.significant && rel >= options.min_time_change;
+    d.time_significant = d.time_diff.significant && rel >= options.min_time_change &&
+                         std::fabs(d.time_diff.diff) >= options.min_time_change_ns;
   } else {
     d.time_diff = compare_time(d.a.time, d.b.time, options, &d.time_significant);
   }
+  d.time_status = time_status_of(d.a.time, d.b.time, d.time_diff, d.time_significant);
   if (d.a.time.samples < kMinIterationsForStats || d.b.time.samples < kMinIterationsForStats) {
     d.warnings.push_back("fewer than " + std::to_string(kMinIterationsForStats) +
                          " iterations in a run: time differences are not tested for significance");
   }
 
-  ParamIndex pa = index_params(a, options.maps, options.atol);
-  ParamIndex pb = index_params(b, options.maps, options.atol);
+  SidePaths paths_a{concat(options.maps, options.maps_a), {}};
+  SidePaths paths_b{concat(options.maps, options.maps_b), {}};
+  for (const auto& m : paths_a.maps) d.maps.push_back("A: " + m.text);
+  for (const auto& m : paths_b.maps) d.maps.push_back("B: " + m.text);
+  if (options.align_containers) {
+    paths_b.renames = align_containers(a, paths_a, b, paths_b);
+    for (const auto& [from, to] : paths_b.renames) d.maps.push_back("B aligned: " + from + " -> " + to);
+  }
+  for (const auto& [run, paths] : {std::pair{&a, &paths_a}, std::pair{&b, &paths_b}}) {
+    for (const auto& q : run->quality) {
+      if (q.what != kAmbiguousAttribution) continue;
+      std::size_t start = 0;
+      while (start <= q.detail.size()) {
+        std::size_t nl = q.detail.find('\n', start);
+        std::string p = q.detail.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+        if (!p.empty()) d.ambiguous.push_back((*paths)(p));
+        if (nl == std::string::npos) break;
+        start = nl + 1;
+      }
+      d.warnings.push_back(std::to_string(q.count) + " " + kAmbiguousAttribution + " in " + (run == &a ? "A" : "B") +
+                           " (profile with --attribution instances)");
+    }
+  }
+  ParamIndex pa = index_params(a, paths_a, options.atol);
+  ParamIndex pb = index_params(b, paths_b, options.atol);
   std::unordered_map<std::string, bool> params_changed;
   d.params = join_params(pa, pb, options.atol, &params_changed);
 
   std::unordered_map<std::string, int> in_b;
+  std::vector<std::string> b_path_before_alignment(sb.modules.size());
   for (std::size_t i = 0; i < sb.modules.size(); ++i) {
-    in_b.emplace(apply_path_maps(options.maps, sb.modules[i].path), static_cast<int>(i));
+    in_b.emplace(paths_b(sb.modules[i].path), static_cast<int>(i));
+    b_path_before_alignment[i] = apply_path_maps(paths_b.maps, sb.modules[i].path);
   }
   std::unordered_map<std::string, bool> seen_a;
   auto weights_of = [](const ParamIndex& idx, const std::string& path) {
@@ -100,13 +155,20 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     m.depth = ma ? ma->depth : mb->depth;
     if (ma) m.a = module_side(*ma, d.gpu_time);
     if (mb) m.b = module_side(*mb, d.gpu_time);
+    if (ma) m.summary_a = static_cast<int>(ma - sa.modules.data());
+    if (mb) m.summary_b = static_cast<int>(mb - sb.modules.data());
+    if (mb && !b_path_before_alignment[static_cast<std::size_t>(m.summary_b)].empty() &&
+        b_path_before_alignment[static_cast<std::size_t>(m.summary_b)] != path) {
+      m.path_b = b_path_before_alignment[static_cast<std::size_t>(m.summary_b)];
+    }
     if (!ma) m.status = DiffStatus::kNew;
     else if (!mb) m.status = DiffStatus::kVanished;
     else if (runs(m.a) && !runs(m.b)) m.status = DiffStatus::kVanished;
     else if (!runs(m.a) && runs(m.b)) m.status = DiffStatus::kNew;
     else {
       m.time_diff = compare_time(m.a.time, m.b.time, options, &m.time_significant);
-      m.status = costs_differ(m.a, m.b, options) || m.time_significant ? DiffStatus::kChanged : DiffStatus::kUnchanged;
+      m.time_status = time_status_of(m.a.time, m.b.time, m.time_diff, m.time_significant);
+      m.status = costs_differ(m.a, m.b, options) ? DiffStatus::kChanged : DiffStatus::kUnchanged;
     }
     if (m.status == DiffStatus::kVanished || m.status == DiffStatus::kNew) {
       m.time_diff.median_a = m.a.time.p50;
@@ -121,12 +183,18 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     if (m.weights_b.params > 0 && m.weights_a.params == 0) m.weights_a.state = WeightState::kErased;
     m.weights_changed = params_changed.count(path) != 0;
     m.verdict = verdict_of(m);
-    ++d.modules_by_status[static_cast<int>(m.status)];
+    m.verdict_text = describe_verdict(m);
+    if (m.time_status != TimeStatus::kUntested && (m.a.present && m.b.present)) {
+      m.time_text = describe_time_change(m.time_diff, m.time_significant);
+    }
+    if (m.time_status == TimeStatus::kSlower) ++d.modules_slower;
+    if (m.time_status == TimeStatus::kFaster) ++d.modules_faster;
+    ++d.modules_by_verdict[static_cast<int>(m.verdict)];
     if (ma && mb && !path.empty()) ++d.common_modules;
     d.modules.push_back(std::move(m));
   };
   for (const auto& ma : sa.modules) {
-    std::string path = apply_path_maps(options.maps, ma.path);
+    std::string path = paths_a(ma.path);
     if (!seen_a.emplace(path, true).second) {
       d.warnings.push_back("module path '" + path + "' occurs twice in A after --map; the second is ignored");
       continue;
@@ -135,16 +203,19 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     add_row(&ma, it == in_b.end() ? nullptr : &sb.modules[static_cast<std::size_t>(it->second)], path);
   }
   for (const auto& mb : sb.modules) {
-    std::string path = apply_path_maps(options.maps, mb.path);
+    std::string path = paths_b(mb.path);
     if (seen_a.count(path) != 0) continue;
     seen_a.emplace(path, true);
     add_row(nullptr, &mb, path);
   }
-  // Headlines: the roots of vanished / new / dormant subtrees.
+  // Headlines: the roots of vanished / new / dormant / moved subtrees.
   std::unordered_map<std::string, Verdict> verdict_at;
   for (const auto& m : d.modules) verdict_at.emplace(m.path, m.verdict);
   for (auto& m : d.modules) {
-    if (m.verdict != Verdict::kVanished && m.verdict != Verdict::kNew && m.verdict != Verdict::kDormant) continue;
+    if (m.verdict != Verdict::kVanished && m.verdict != Verdict::kNew && m.verdict != Verdict::kDormant &&
+        m.verdict != Verdict::kMoved) {
+      continue;
+    }
     if (m.path.empty()) continue;
     auto dot = m.path.rfind('.');
     std::string parent = dot == std::string::npos ? std::string() : m.path.substr(0, dot);
@@ -157,7 +228,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
                          "(use --map 'REGEX=REPLACEMENT' to align renamed module paths)");
   }
 
-  d.ops = diff_ops(a, b, options, d.gpu_time, d.a, d.b);
+  d.ops = diff_ops(a, paths_a, b, paths_b, options, d.gpu_time, d.a, d.b);
   for (const auto& o : d.ops) ++d.ops_by_status[static_cast<int>(o.status)];
   return d;
 }

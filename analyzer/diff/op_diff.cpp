@@ -33,13 +33,13 @@ std::uint64_t identity_hash(const OpRecord& op) {
 
 }  // namespace
 
-OpRows aggregate_op_rows(const RunData& run, const std::vector<PathMap>& maps, bool gpu_time) {
+OpRows aggregate_op_rows(const RunData& run, const SidePaths& paths, bool gpu_time) {
   Aggregated out;
   const IterationIndex slot(run);
   out.iterations = slot.count();
 
   std::unordered_map<Id, std::string> path_of;
-  for (const auto& m : run.modules) path_of.emplace(m.id, apply_path_maps(maps, m.path));
+  for (const auto& m : run.modules) path_of.emplace(m.id, paths(m.path));
   auto module_path = [&](Id id) {
     auto it = path_of.find(id);
     return it == path_of.end() ? std::string() : it->second;
@@ -133,10 +133,11 @@ int rank(DiffStatus s) { return static_cast<int>(s); }
 
 }  // namespace
 
-std::vector<OpDiff> diff_ops(const RunData& a, const RunData& b, const DiffOptions& options, bool gpu_time,
-                             const RunTotals& totals_a, const RunTotals& totals_b) {
-  Aggregated aa = aggregate_op_rows(a, options.maps, gpu_time);
-  Aggregated ab = aggregate_op_rows(b, options.maps, gpu_time);
+std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const RunData& b, const SidePaths& paths_b,
+                             const DiffOptions& options, bool gpu_time, const RunTotals& totals_a,
+                             const RunTotals& totals_b) {
+  Aggregated aa = aggregate_op_rows(a, paths_a, gpu_time);
+  Aggregated ab = aggregate_op_rows(b, paths_b, gpu_time);
   const double ta = totals_a.time.p50, fa = totals_a.flops, tb = totals_b.time.p50, fb = totals_b.flops;
   std::vector<OpDiff> out;
   out.reserve(aa.rows.size() + ab.rows.size());
@@ -153,7 +154,8 @@ std::vector<OpDiff> diff_ops(const RunData& a, const RunData& b, const DiffOptio
     } else {
       d.b = side(ab.rows[it->second], ab.iterations, tb, fb);
       d.time_diff = compare_time(d.a.time, d.b.time, options, &d.time_significant);
-      d.status = costs_differ(d.a, d.b, options) || d.time_significant ? DiffStatus::kChanged : DiffStatus::kUnchanged;
+      d.time_status = time_status_of(d.a.time, d.b.time, d.time_diff, d.time_significant);
+      d.status = costs_differ(d.a, d.b, options) ? DiffStatus::kChanged : DiffStatus::kUnchanged;
     }
     out.push_back(std::move(d));
   }

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyzer/diff/align.h"
 #include "analyzer/diff/diff.h"
 
 namespace flopscope {
@@ -23,13 +24,14 @@ struct OpRows {
   int iterations = 1;
 };
 
-// Ops grouped by (mapped module path, name, signature); kernels join their op's row. `gpu_time`: the rows'
+// Ops grouped by (module path as `paths` names it, name, signature); kernels join their op's row. `gpu_time`: the rows'
 // time is the kernels' device time, else the ops' inclusive host time.
-OpRows aggregate_op_rows(const RunData& run, const std::vector<PathMap>& maps, bool gpu_time);
+OpRows aggregate_op_rows(const RunData& run, const SidePaths& paths, bool gpu_time);
 
 // `gpu_time`: time is the kernels' device time per iteration, else the ops' inclusive host time.
 // Shares are of the given run totals.
-std::vector<OpDiff> diff_ops(const RunData& a, const RunData& b, const DiffOptions& options, bool gpu_time,
-                             const RunTotals& totals_a, const RunTotals& totals_b);
+std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const RunData& b, const SidePaths& paths_b,
+                             const DiffOptions& options, bool gpu_time, const RunTotals& totals_a,
+                             const RunTotals& totals_b);
 
 }  // namespace flopscope

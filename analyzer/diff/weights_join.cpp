@@ -35,10 +35,10 @@ WeightState param_state(const ParamRecord& p, double atol) {
   return WeightState::kActive;
 }
 
-ParamIndex index_params(const RunData& run, const std::vector<PathMap>& maps, double atol) {
+ParamIndex index_params(const RunData& run, const SidePaths& paths, double atol) {
   ParamIndex index;
   for (const auto& p : run.params) {
-    std::string name = apply_path_maps(maps, p.name);
+    std::string name = paths(p.name);
     if (!index.by_name.emplace(name, &p).second) continue;  // a tied parameter listed twice
     index.names.push_back(name);
     WeightState s = param_state(p, atol);

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyzer/diff/align.h"
 #include "analyzer/diff/diff.h"
 
 namespace flopscope {
@@ -20,7 +21,7 @@ struct ParamIndex {
 
 WeightState param_state(const ParamRecord& p, double atol);
 
-ParamIndex index_params(const RunData& run, const std::vector<PathMap>& maps, double atol);
+ParamIndex index_params(const RunData& run, const SidePaths& paths, double atol);
 
 // Joins by name; also marks, per module path, whether any parameter below it changed.
 std::vector<ParamDiff> join_params(const ParamIndex& a, const ParamIndex& b, double atol,

@@ -33,10 +33,14 @@ class DiffCommand final : public Command {
         ->check(CLI::PositiveNumber);
     app.add_option("--map", maps_, "Rename module paths before matching: 'REGEX=REPLACEMENT' (ECMAScript, $1 "
                                    "for groups), applied to both runs; repeatable");
+    app.add_option("--map-a", maps_a_, "As --map, for A only (after --map); repeatable");
+    app.add_option("--map-b", maps_b_, "As --map, for B only (after --map); repeatable");
+    app.add_flag("--no-align", no_align_,
+                 "Match ModuleList/Sequential/ModuleDict children by name only (default: by structure and weights)");
     app.add_option("--atol", options_.atol, "Parameters with max |x| <= ATOL count as ZEROED (default 0)")
         ->check(CLI::NonNegativeNumber);
     app.add_option("--min-time-change", options_.min_time_change,
-                   "Smallest relative time change called faster/slower (default 0.02)")
+                   "Smallest relative time change called faster/slower (default 0.05; also at least 1 us)")
         ->check(CLI::NonNegativeNumber);
     app.add_option("--weights-a", weights_a_, "Weights file for A (replaces the run's parameter rows)");
     app.add_option("--weights-b", weights_b_, "Weights file for B (replaces the run's parameter rows)");
@@ -60,11 +64,15 @@ class DiffCommand final : public Command {
   }
 
   int run() override {
-    for (const auto& m : maps_) {
-      auto pm = parse_path_map(m);
-      if (!pm.ok()) return report_error(pm.status());
-      options_.maps.push_back(std::move(pm).value());
+    for (const auto& [texts, out] : {std::pair{&maps_, &options_.maps}, std::pair{&maps_a_, &options_.maps_a},
+                                     std::pair{&maps_b_, &options_.maps_b}}) {
+      for (const auto& m : *texts) {
+        auto pm = parse_path_map(m);
+        if (!pm.ok()) return report_error(pm.status());
+        out->push_back(std::move(pm).value());
+      }
     }
+    options_.align_containers = !no_align_;
     if (!regression_.empty()) {
       auto l = parse_regression_limits(regression_);
       if (!l.ok()) return report_error(l.status());
@@ -108,6 +116,9 @@ class DiffCommand final : public Command {
 
     RunDiff d = diff_runs(*a, *b, options_);
     std::vector<GateResult> gates = evaluate_gates(d, gates_);
+    for (const auto& g : gates) {
+      if (g.error) return report_error(InvalidArgument(path_b_ + ": gate " + g.name + ": " + g.message));
+    }
     report_.label_a = "A";
     report_.label_b = "B";
     if (d.info_a.source_path.empty()) d.info_a.source_path = path_a_;
@@ -176,7 +187,8 @@ class DiffCommand final : public Command {
   int baseline_median_ = 0;
   std::optional<RunData> baseline_;
   std::string md_path_, json_path_, junit_path_, html_path_, graph_path_;
-  std::vector<std::string> maps_, inputs_;
+  std::vector<std::string> maps_, maps_a_, maps_b_, inputs_;
+  bool no_align_ = false;
   int iterations_ = 10;
   DiffOptions options_;
   GateOptions gates_;

@@ -35,6 +35,11 @@ class ProfileCommand final : public Command {
         ->check(CLI::IsMember({"cpu", "cuda"}));
     app.add_option("--threads", options_.threads, "Intra-op threads (default: one per CPU core)");
     app.add_option("--seed", options_.seed, "Seed for the random inputs (default 0)");
+    app.add_option("--attribution", options_.attribution,
+                   "instances (default): each op's module is the module object whose method runs (model "
+                   "run as written, un-inlined); hierarchy: optimized run, modules from hierarchy names "
+                   "(ambiguous ones reported as a data-quality error)")
+        ->check(CLI::IsMember({"instances", "hierarchy"}));
     app.add_option("-o,--output", output_, "Run database to write")->required();
     app.add_flag("--force", force_, "Overwrite the output database");
   }
@@ -69,6 +74,11 @@ class ProfileCommand final : public Command {
     options_.tool_version = FLOPSCOPE_VERSION_STRING;
     options_.command_line = "flopscope profile " + options_.model_path;
     for (const auto& s : specs_) options_.command_line += " --input " + s;
+    // Everything that changes what was measured goes into the stored command line.
+    options_.command_line += " --seed " + std::to_string(options_.seed);
+    if (options_.threads > 0) options_.command_line += " --threads " + std::to_string(options_.threads);
+    if (options_.activations) options_.command_line += " --activations";
+    options_.command_line += " --attribution " + options_.attribution;
 
     Progress progress("profiling " + options_.model_path,
                       static_cast<std::uint64_t>(options_.warmup + options_.iterations));

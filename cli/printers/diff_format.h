@@ -10,10 +10,7 @@
 
 namespace flopscope::cli {
 
-// Units (flops_text, bytes_text, time_text, percent_text) come from units.h; the two below are the core's
-// count_text and signed_percent_text under the names the printers use.
-inline std::string format_count(double n) { return flopscope::count_text(n); }
-inline std::string format_signed_percent(double fraction) { return flopscope::signed_percent_text(fraction); }
+// Units (flops_text, bytes_text, time_text, percent_text, format_count, format_signed_percent): units.h.
 std::string format_shape(const std::vector<std::int64_t>& shape);
 std::string format_general(double v);                // %.4g
 

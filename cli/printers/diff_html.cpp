@@ -9,7 +9,7 @@ namespace {
 constexpr const char* kStyle = R"(body{font-family:system-ui,sans-serif;margin:2em;color:#222}
 table{border-collapse:collapse;font-size:13px;margin:1em 0}th,td{border:1px solid #ccc;padding:3px 8px}
 th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}
-.v-VANISHED{color:#0a7d2c;font-weight:600}.v-DORMANT{color:#b35900;font-weight:600}.v-NEW{color:#b00020;font-weight:600}
+.v-VANISHED{color:#0a7d2c;font-weight:600}.v-DORMANT{color:#b35900;font-weight:600}.v-NEW{color:#b00020;font-weight:600}.v-MOVED{color:#555;font-weight:600}
 .pass{color:#0a7d2c}.fail{color:#b00020;font-weight:600}.graph svg{max-width:100%;height:auto}
 code{background:#f5f5f5;padding:0 3px})";
 
@@ -28,6 +28,7 @@ std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& ga
   out += fmt::format("<li><b>{}</b>: {}</li>\n<li><b>{}</b>: {}</li>\n<li><b>End to end</b>: {}</li>\n</ul>\n",
                      html_escape(o.label_a), html_escape(run_line(d.info_a, d.a)), html_escape(o.label_b),
                      html_escape(run_line(d.info_b, d.b)), html_escape(totals_text(d)));
+  if (!d.maps.empty()) out += "<p><b>Path maps</b>: " + html_escape(maps_text(d)) + "</p>\n";
   if (!gates.empty()) {
     out += "<h2>Gates</h2>\n<ul>\n";
     for (const auto& g : gates) {
@@ -44,11 +45,11 @@ std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& ga
     out += fmt::format("<li><code>{}</code>: <span class=\"v-{}\">{}</span></li>\n", html_escape(m.path),
                        to_string(m.verdict), html_escape(verdict_text(m)));
   }
-  if (!any) out += "<li>No module vanished, appeared or went dormant.</li>\n";
+  if (!any) out += "<li>No module vanished, appeared, moved or went dormant.</li>\n";
   out += "</ul>\n";
   std::string graph = inline_svg(svg);
   if (!graph.empty()) out += "<h2>Diff graph</h2>\n<div class=\"graph\">\n" + graph + "\n</div>\n";
-  out += fmt::format("<h2>Modules ({})</h2>\n", html_escape(status_counts(d.modules_by_status)));
+  out += fmt::format("<h2>Modules ({})</h2>\n", html_escape(module_counts_text(d)));
   out += module_table(d, o).to_html();
   std::size_t more = 0;
   out += fmt::format("<h2>Op signatures ({})</h2>\n", html_escape(status_counts(d.ops_by_status)));

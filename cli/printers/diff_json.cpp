@@ -52,6 +52,12 @@ json counts(const int c[4]) {
   return j;
 }
 
+json verdict_counts(const RunDiff& d) {
+  json j = json::object();
+  for (int v = 0; v < kVerdictCount; ++v) j[to_string(static_cast<Verdict>(v))] = d.modules_by_verdict[v];
+  return j;
+}
+
 }  // namespace
 
 std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions&) {
@@ -67,6 +73,7 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
               {"kernels", metric(d.a.kernels, d.b.kernels)}};
   e2e["time_p50_ns"] = metric(d.a.time.p50, d.b.time.p50);
   e2e["time_p50_ns"].update(delta(d.time_diff, d.time_significant));
+  e2e["time_status"] = to_string(d.time_status);
   j["end_to_end"] = e2e;
   json modules = json::array();
   for (const auto& m : d.modules) {
@@ -74,9 +81,12 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
                        {"type", m.type},
                        {"type_b", m.type_b},
                        {"depth", m.depth},
-                       {"status", to_string(m.status)},
+                       {"path_b", m.path_b},
+                       {"status", to_string(m.verdict)},
+                       {"structural_status", to_string(m.status)},
+                       {"time_status", to_string(m.time_status)},
                        {"verdict", to_string(m.verdict)},
-                       {"verdict_text", verdict_text(m)},
+                       {"verdict_text", m.verdict_text},
                        {"headline", m.headline},
                        {"a", side(m.a)},
                        {"b", side(m.b)},
@@ -92,6 +102,7 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
                    {"name", o.name},
                    {"signature", o.signature},
                    {"status", to_string(o.status)},
+                   {"time_status", to_string(o.time_status)},
                    {"a", side(o.a)},
                    {"b", side(o.b)},
                    {"time_delta", delta(o.time_diff, o.time_significant)}});
@@ -115,8 +126,11 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
   }
   j["gates"] = std::move(g);
   j["passed"] = passed;
-  j["summary"] = {{"modules", counts(d.modules_by_status)}, {"ops", counts(d.ops_by_status)},
+  j["summary"] = {{"modules", verdict_counts(d)},
+                  {"modules_time", {{"slower", d.modules_slower}, {"faster", d.modules_faster}}},
+                  {"ops", counts(d.ops_by_status)},
                   {"common_modules", d.common_modules}};
+  j["maps"] = d.maps;
   j["warnings"] = d.warnings;
   return j.dump(2) + "\n";
 }

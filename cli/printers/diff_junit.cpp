@@ -16,6 +16,13 @@ std::string render_diff_junit(const RunDiff& d, const std::vector<GateResult>& g
                      failures);
   out += "    <properties>\n";
   out += fmt::format("      <property name=\"end_to_end\" value=\"{}\"/>\n", xml_escape(totals_text(d)));
+  out += fmt::format("      <property name=\"modules\" value=\"{}\"/>\n", xml_escape(module_counts_text(d)));
+  for (int v = 0; v < kVerdictCount; ++v) {
+    out += fmt::format("      <property name=\"modules.{}\" value=\"{}\"/>\n", to_string(static_cast<Verdict>(v)),
+                       d.modules_by_verdict[v]);
+  }
+  if (!d.maps.empty()) out += fmt::format("      <property name=\"maps\" value=\"{}\"/>\n", xml_escape(maps_text(d)));
+  for (const auto& w : d.warnings) out += fmt::format("      <property name=\"warning\" value=\"{}\"/>\n", xml_escape(w));
   out += "    </properties>\n";
   for (const auto& g : gates) {
     out += fmt::format("    <testcase classname=\"flopscope.diff\" name=\"{}\">\n", xml_escape(g.name));

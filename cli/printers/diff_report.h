@@ -17,13 +17,17 @@ struct DiffReportOptions {
   std::string label_a = "A", label_b = "B";
 };
 
-// One line per module joining compute and weights, e.g.
+// One line per module joining compute and weights, worded by the diff engine, e.g.
 // "VANISHED: no ops in B (A: 64 ops, 1.80 GFLOPs, 12.0 MB, 0.900 ms P50); weights ERASED".
 std::string verdict_text(const ModuleDiff& m);
 // The end-to-end line: FLOPs, bytes, time (with CI) from A to B.
 std::string totals_text(const RunDiff& d);
 // Time change of a module or op: "-0.91 ms (95% CI [-0.95, -0.88] ms), faster" or "+1.2 us (not significant)".
 std::string time_change_text(const MedianDifference& t, bool significant);
+// "2 VANISHED, 1 DORMANT, 54 UNCHANGED; time: 1 slower, 0 faster": the counts every report prints.
+std::string module_counts_text(const RunDiff& d);
+// The path maps and container alignments used, "; "-separated ("" when none).
+std::string maps_text(const RunDiff& d);
 // Modules shown in reports: headlines, then every other non-UNCHANGED module (all with all_modules).
 std::vector<const ModuleDiff*> modules_to_show(const RunDiff& d, const DiffReportOptions& o);
 

@@ -17,10 +17,11 @@ std::string weights_cell(const WeightSide& w) {
   if (w.state == WeightState::kNone) return "-";
   return std::string(to_string(w.state));
 }
-std::string delta_time(const MedianDifference& t, bool significant, bool both) {
-  if (!both) return "";
+// Time is its own status: "+1.2 ms slower", "+3.0 us" (no significant change), "" (untested).
+std::string delta_time(const MedianDifference& t, TimeStatus status, bool both) {
+  if (!both || status == TimeStatus::kUntested) return "";
   std::string s = (t.diff >= 0 ? "+" : "-") + time_text(std::fabs(t.diff));
-  if (significant) s += t.diff < 0 ? " faster" : " slower";
+  if (status == TimeStatus::kFaster || status == TimeStatus::kSlower) s += std::string(" ") + to_string(status);
   return s;
 }
 
@@ -29,18 +30,17 @@ std::string delta_time(const MedianDifference& t, bool significant, bool both) {
 TextTable module_table(const RunDiff& d, const DiffReportOptions& o) {
   TextTable t;
   t.header = {"module", "type", "status", "ops A", "ops B", "FLOPs A", "FLOPs B", "bytes A", "bytes B",
-              "time A", "time B", "time delta", "weights A", "weights B", "verdict"};
+              "time A", "time B", "time delta", "weights A", "weights B", "B path"};
   t.right_align = {false, false, false, true, true, true, true, true, true, true, true, true, false, false, false};
   for (const ModuleDiff* m : modules_to_show(d, o)) {
-    std::string verdict = to_string(m->verdict);
     std::string type = m->type_b.empty() || m->type_b == m->type ? m->type : m->type + " -> " + m->type_b;
-    t.rows.push_back({m->path.empty() ? "(model)" : m->path, type, to_string(m->status),
+    t.rows.push_back({m->path.empty() ? "(model)" : m->path, type, to_string(m->verdict),
                       side_num(m->a, m->a.ops, format_count), side_num(m->b, m->b.ops, format_count),
                       side_num(m->a, m->a.flops, flops_text), side_num(m->b, m->b.flops, flops_text),
                       side_num(m->a, m->a.bytes, bytes_text), side_num(m->b, m->b.bytes, bytes_text),
                       side_time(m->a), side_time(m->b),
-                      delta_time(m->time_diff, m->time_significant, m->a.present && m->b.present),
-                      weights_cell(m->weights_a), weights_cell(m->weights_b), verdict});
+                      delta_time(m->time_diff, m->time_status, m->a.present && m->b.present),
+                      weights_cell(m->weights_a), weights_cell(m->weights_b), m->path_b});
   }
   return t;
 }
@@ -52,7 +52,7 @@ TextTable op_table(const RunDiff& d, const DiffReportOptions& o, std::size_t* mo
   t.right_align = {false, false, false, false, true, true, true, true, true, true, true};
   std::size_t shown = 0, changed = 0;
   for (const auto& op : d.ops) {
-    if (op.status == DiffStatus::kUnchanged) continue;
+    if (op.status == DiffStatus::kUnchanged && op.time_status != TimeStatus::kSlower && op.time_status != TimeStatus::kFaster) continue;
     ++changed;
     if (shown >= o.top_ops) continue;
     ++shown;
@@ -61,7 +61,7 @@ TextTable op_table(const RunDiff& d, const DiffReportOptions& o, std::size_t* mo
                       side_num(op.a, op.a.ops, format_count), side_num(op.b, op.b.ops, format_count),
                       flops_cell(op.a), flops_cell(op.b),
                       side_time(op.a), side_time(op.b),
-                      delta_time(op.time_diff, op.time_significant, op.a.present && op.b.present)});
+                      delta_time(op.time_diff, op.time_status, op.a.present && op.b.present)});
   }
   *more = changed - shown;
   return t;

@@ -19,10 +19,12 @@ std::vector<const ModuleDiff*> headlines(const RunDiff& d) {
 std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o) {
   std::string out;
   out += fmt::format("{}: {}\n{}: {}\n", o.label_a, run_line(d.info_a, d.a), o.label_b, run_line(d.info_b, d.b));
-  out += "End to end: " + totals_text(d) + "\n\n";
+  out += "End to end: " + totals_text(d) + "\n";
+  if (!d.maps.empty()) out += "Path maps: " + maps_text(d) + "\n";
+  out += "\n";
   auto heads = headlines(d);
   if (heads.empty()) {
-    out += "No module vanished, appeared or went dormant.\n";
+    out += "No module vanished, appeared, moved or went dormant.\n";
   } else {
     out += "Verdicts:\n";
     for (const ModuleDiff* m : heads) out += "  " + m->path + "  " + verdict_text(*m) + "\n";
@@ -32,7 +34,7 @@ std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& g
       out += "  " + m.path + "  " + verdict_text(m) + "\n";
     }
   }
-  out += fmt::format("\nModules: {}\n", status_counts(d.modules_by_status));
+  out += fmt::format("\nModules: {}\n", module_counts_text(d));
   TextTable mt = module_table(d, o);
   if (!mt.rows.empty()) out += mt.to_text();
   std::size_t more = 0;
@@ -50,6 +52,7 @@ std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>
   out += fmt::format("- **{}**: {}\n- **{}**: {}\n- **End to end**: {}\n\n", markdown_escape(o.label_a),
                      markdown_escape(run_line(d.info_a, d.a)), markdown_escape(o.label_b),
                      markdown_escape(run_line(d.info_b, d.b)), markdown_escape(totals_text(d)));
+  if (!d.maps.empty()) out += "- **Path maps**: " + markdown_escape(maps_text(d)) + "\n\n";
   if (!gates.empty()) {
     bool all = true;
     for (const auto& g : gates) all = all && g.passed;
@@ -58,9 +61,9 @@ std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>
   }
   auto heads = headlines(d);
   out += "### Verdicts\n\n";
-  if (heads.empty()) out += "No module vanished, appeared or went dormant.\n";
+  if (heads.empty()) out += "No module vanished, appeared, moved or went dormant.\n";
   for (const ModuleDiff* m : heads) out += "- `" + m->path + "`: " + markdown_escape(verdict_text(*m)) + "\n";
-  out += fmt::format("\n### Modules ({})\n\n", status_counts(d.modules_by_status));
+  out += fmt::format("\n### Modules ({})\n\n", module_counts_text(d));
   TextTable mt = module_table(d, o);
   if (!mt.rows.empty()) {
     out += "<details><summary>" + std::to_string(mt.rows.size()) + " modules</summary>\n\n" + mt.to_markdown() +

@@ -1,6 +1,7 @@
 // Human-readable numbers for terminal and Markdown output come from the core's one formatter
-// (analyzer/format.h: flops_text, bytes_text, time_text, percent_text, si_text). JSON and CSV always carry
-// raw units.
+// (analyzer/format.h), under the names the diff engine's verdict text also uses (analyzer/diff/units.h).
+// JSON and CSV always carry raw units.
 #pragma once
 
+#include "analyzer/diff/units.h"
 #include "analyzer/format.h"

@@ -1,6 +1,7 @@
 #include "collector/torch/input_spec.h"
 
 #include <charconv>
+#include <utility>
 
 #include "db/model/dtype.h"
 
@@ -43,6 +44,11 @@ StatusOr<InputSpec> parse_input_spec(const std::string& text) {
     return bad(text, "missing [shape]");
   }
   spec.dtype = normalize_dtype(text.substr(0, open));
+  // Short names users type: bf16, fp16, fp32, fp64.
+  for (const auto& [alias, name] : {std::pair{"bf16", "bfloat16"}, std::pair{"fp16", "float16"},
+                                    std::pair{"fp32", "float32"}, std::pair{"fp64", "float64"}}) {
+    if (spec.dtype == alias) spec.dtype = name;
+  }
   bool known = false;
   for (const char* d : kSupported) known = known || spec.dtype == d;
   if (!known) return bad(text, "unknown dtype '" + text.substr(0, open) + "'");

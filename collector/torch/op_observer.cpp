@@ -41,6 +41,7 @@ struct ThreadBuffer {
   std::vector<OpenCall> calls;  // open module calls, root-most first
   std::unordered_map<Id, int> call_counts;
   int call_count_iteration = -1;
+  std::vector<Id> modules;  // module instances whose methods are running (instance attribution)
 };
 
 // Set while the observer itself runs aten ops (activation statistics), so that those are not recorded.
@@ -169,12 +170,19 @@ c10::ArrayRef<const c10::IValue> own_outputs(const at::RecordFunction& fn) {
 
 struct OpObserver::State {
   const ModuleTree* tree = nullptr;
+  const ModuleInstances* instances = nullptr;
   bool activations = false;
   std::string input_tag;
+  // Module calls close from the op callbacks of whichever thread runs them: the records are shared.
+  std::mutex activations_mu;
   std::vector<ActivationRecord> activation_records;
   std::int64_t activation_ns = 0;
   std::int64_t activation_failures = 0;
+  std::atomic<std::int64_t> ambiguous{0};
+  std::mutex ambiguous_mu;
+  std::vector<Id> ambiguous_modules;
   at::CallbackHandle handle = 0;
+  at::CallbackHandle script_handle = 0;
   std::int64_t origin = now_ns();
   std::atomic<std::int64_t> sequence{0};
   std::atomic<int> iteration{0};
@@ -205,13 +213,18 @@ struct OpObserver::State {
       if (!c.y.defined() || c.y.numel() == 0) continue;
       std::int64_t t0 = now_ns();
       t_busy = true;
+      ActivationRecord record;
+      bool ok = true;
       try {
-        activation_records.push_back(statistics(c, b));
+        record = statistics(c, b);
       } catch (const std::exception&) {
         // A tensor the statistics cannot handle (e.g. a quantized one) is skipped, not fatal.
-        ++activation_failures;
+        ok = false;
       }
       t_busy = false;
+      std::lock_guard lock(activations_mu);
+      if (ok) activation_records.push_back(std::move(record));
+      else ++activation_failures;
       activation_ns += now_ns() - t0;
     }
   }
@@ -255,9 +268,11 @@ namespace {
 std::atomic<OpObserver::State*> g_active{nullptr};
 }  // namespace
 
-OpObserver::OpObserver(const ModuleTree& tree, bool activations) : state_(std::make_unique<State>()) {
+OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleInstances* instances)
+    : state_(std::make_unique<State>()) {
   state_->tree = &tree;
   state_->activations = activations;
+  state_->instances = instances;
   g_active = state_.get();
   auto start = [](const at::RecordFunction& fn) -> std::unique_ptr<at::ObserverContext> {
     State* s = g_active.load(std::memory_order_acquire);
@@ -273,9 +288,22 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations) : state_(std::m
       const OpRecord& parent = b.ops[static_cast<std::size_t>(b.open.back())];
       op.parent_op_id = b.open.back();
       op.module_id = parent.module_id;
+    } else if (s->instances != nullptr) {
+      // The module instance whose method runs; the root while none (forward of the model itself).
+      op.module_id = b.modules.empty() ? s->tree->modules().front().id : b.modules.back();
     } else {
       // Only outermost ops pay for the interpreter's call stack; nested ops inherit their caller's module.
-      op.module_id = s->tree->resolve(parse_torchscript_hierarchy(torch::jit::currentModuleHierarchy()));
+      std::vector<Id> candidates;
+      op.module_id =
+          s->tree->resolve(parse_torchscript_hierarchy(torch::jit::currentModuleHierarchy()), &candidates);
+      if (!candidates.empty()) {
+        ++s->ambiguous;
+        std::lock_guard lock(s->ambiguous_mu);
+        for (Id c : candidates) {
+          if (std::find(s->ambiguous_modules.begin(), s->ambiguous_modules.end(), c) == s->ambiguous_modules.end())
+            s->ambiguous_modules.push_back(c);
+        }
+      }
     }
     auto inputs = own_inputs(fn);
     op.args.reserve(inputs.size());
@@ -287,8 +315,18 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations) : state_(std::m
       while (common < b.calls.size() && common < chain.size() && b.calls[common].module == chain[common])
         ++common;
       s->close_calls(b, common);
-      for (std::size_t k = common; k < chain.size(); ++k) {
-        b.calls.push_back({chain[k], op.iteration, first_tensor(inputs), {}});
+      if (common < chain.size()) {
+        // The input as it is at entry: in-place ops (ReLU(inplace=True), x += f(x)) overwrite it later.
+        at::Tensor x = first_tensor(inputs);
+        std::int64_t t0 = now_ns();
+        t_busy = true;
+        if (x.defined()) x = x.detach().clone();
+        t_busy = false;
+        {
+          std::lock_guard lock(s->activations_mu);
+          s->activation_ns += now_ns() - t0;
+        }
+        for (std::size_t k = common; k < chain.size(); ++k) b.calls.push_back({chain[k], op.iteration, x, {}});
       }
     }
     op.start_ns = now_ns() - s->origin;
@@ -314,6 +352,27 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations) : state_(std::m
       }
     }
   };
+  if (instances != nullptr) {
+    // TorchScript method calls: inputs()[0] is `self`, the module object whose method runs.
+    auto enter = [](const at::RecordFunction& fn) -> std::unique_ptr<at::ObserverContext> {
+      State* s = g_active.load(std::memory_order_acquire);
+      if (s == nullptr || t_busy) return nullptr;
+      auto inputs = fn.inputs();
+      if (inputs.empty() || !inputs[0].isObject()) return nullptr;
+      auto it = s->instances->find(static_cast<const void*>(&inputs[0].toObjectRef()));
+      if (it == s->instances->end()) return nullptr;
+      s->buffer().modules.push_back(it->second);
+      return std::make_unique<Context>(-1);
+    };
+    auto leave = [](const at::RecordFunction&, at::ObserverContext* ctx) {
+      State* s = g_active.load(std::memory_order_acquire);
+      if (s == nullptr || ctx == nullptr) return;
+      ThreadBuffer& b = s->buffer();
+      if (!b.modules.empty()) b.modules.pop_back();
+    };
+    state_->script_handle = at::addGlobalCallback(
+        at::RecordFunctionCallback(enter, leave).needsInputs(true).scopes({at::RecordScope::TORCHSCRIPT_FUNCTION}));
+  }
   state_->handle = at::addGlobalCallback(at::RecordFunctionCallback(start, end)
                                              .needsInputs(true)
                                              .needsOutputs(activations)
@@ -321,10 +380,18 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations) : state_(std::m
 }
 
 OpObserver::~OpObserver() {
+  if (state_ && state_->script_handle != 0) at::removeCallback(state_->script_handle);
   if (state_ && state_->handle != 0) {
     at::removeCallback(state_->handle);
     g_active = nullptr;
   }
+}
+
+std::int64_t OpObserver::ambiguous_ops() const { return state_->ambiguous.load(); }
+
+std::vector<Id> OpObserver::ambiguous_modules() const {
+  std::lock_guard lock(state_->ambiguous_mu);
+  return state_->ambiguous_modules;
 }
 
 void OpObserver::set_iteration(int iteration) {
@@ -338,15 +405,19 @@ void OpObserver::set_input_tag(const std::string& tag) {
 }
 
 std::vector<ActivationRecord> OpObserver::take_activations() {
+  std::lock_guard lock(state_->activations_mu);
   return std::move(state_->activation_records);
 }
 
 double OpObserver::activation_cost_ns() const {
+  std::lock_guard lock(state_->activations_mu);
   return static_cast<double>(state_->activation_ns);
 }
 
 std::vector<OpRecord> OpObserver::finish() {
   if (state_->activations) state_->close_all_calls();
+  if (state_->script_handle != 0) at::removeCallback(state_->script_handle);
+  state_->script_handle = 0;
   at::removeCallback(state_->handle);
   state_->handle = 0;
   g_active = nullptr;

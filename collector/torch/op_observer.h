@@ -1,7 +1,9 @@
 // A RecordFunction observer that records aten ops with their module paths. Torch-free interface.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "db/model/module_path.h"
@@ -9,12 +11,19 @@
 
 namespace flopscope {
 
+// Module instances (the address of each submodule's TorchScript object) -> module id.
+using ModuleInstances = std::unordered_map<const void*, Id>;
+
 class OpObserver {
  public:
   // Registers a global RecordFunction callback for aten ops. `tree` must outlive the observer.
   // With `activations`, also records statistics of each module call's output (see ActivationRecord);
   // their computation is kept out of op timings.
-  explicit OpObserver(const ModuleTree& tree, bool activations = false);
+  // With `instances` (must outlive the observer), ops are attributed from the interpreter's own calls:
+  // each TorchScript method call names its `self` object, so an op belongs to the module instance whose
+  // method is running (needs the model to run un-inlined). Without, from the interpreter's module
+  // hierarchy names, and ops whose module the names cannot tell apart are counted as ambiguous.
+  explicit OpObserver(const ModuleTree& tree, bool activations = false, const ModuleInstances* instances = nullptr);
   ~OpObserver();
   OpObserver(const OpObserver&) = delete;
   OpObserver& operator=(const OpObserver&) = delete;
@@ -28,6 +37,9 @@ class OpObserver {
   // After finish(): the activation statistics, and the time spent computing them.
   std::vector<ActivationRecord> take_activations();
   double activation_cost_ns() const;
+  // Ops whose module could not be told apart by name (hierarchy attribution only), and the candidates.
+  std::int64_t ambiguous_ops() const;
+  std::vector<Id> ambiguous_modules() const;
 
   struct State;  // public so the RecordFunction callbacks (free functions) can reach it
 

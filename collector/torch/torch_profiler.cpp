@@ -4,6 +4,7 @@
 
 #include <ATen/Parallel.h>
 #include <torch/cuda.h>
+#include <torch/csrc/jit/python/update_graph_executor_opt.h>
 #include <torch/script.h>
 #include <torch/version.h>
 #include <unistd.h>
@@ -47,6 +48,34 @@ std::string load_failure(const std::string& path, const std::string& message) {
   }
   return out;
 }
+
+// The interpreter's own cause: TorchScript wraps it as "The following operation failed in the TorchScript
+// interpreter. Traceback ... RuntimeError: <cause>"; the cause is the last non-empty line.
+std::string failure_cause(const std::string& s) {
+  if (s.find("The following operation failed") == std::string::npos) return first_line(s);
+  std::size_t end = s.find_last_not_of(" \n\r\t");
+  if (end == std::string::npos) return first_line(s);
+  std::size_t start = s.rfind('\n', end);
+  std::string last = s.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
+  return last.empty() ? first_line(s) : last;
+}
+
+// Runs the model's methods as written for the lifetime of the guard (see TorchProfileOptions::attribution).
+class UnoptimizedExecution {
+ public:
+  explicit UnoptimizedExecution(bool active) : active_(active), saved_(torch::jit::getGraphExecutorOptimize()) {
+    if (active_) torch::jit::setGraphExecutorOptimize(false);
+  }
+  ~UnoptimizedExecution() {
+    if (active_) torch::jit::setGraphExecutorOptimize(saved_);
+  }
+  UnoptimizedExecution(const UnoptimizedExecution&) = delete;
+  UnoptimizedExecution& operator=(const UnoptimizedExecution&) = delete;
+
+ private:
+  bool active_;
+  bool saved_;
+};
 
 std::string host_name() {
   char buf[256] = {0};
@@ -194,6 +223,10 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
         "`flopscope exec -o run.db -- CMD` (see docs/gpu.md)");
   }
   if (o.warmup < 0) return InvalidArgument("--warmup must not be negative");
+  if (o.attribution != "instances" && o.attribution != "hierarchy") {
+    return InvalidArgument("--attribution '" + o.attribution + "': expected instances or hierarchy");
+  }
+  const bool by_instance = o.attribution == "instances";
   FS_ASSIGN_OR_RETURN(torch::jit::Module m, load_module(o.model_path));
   auto forward = m.find_method("forward");
   if (!forward) return InvalidArgument(o.model_path + ": the model has no forward() method");
@@ -241,6 +274,12 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
   run.modules = module_records(m);
   ModuleTree tree(run.modules);
   run.params = param_records(m, tree);
+  ModuleInstances instances;
+  for (const auto& nm : m.named_modules()) {
+    // A module object reachable under two names (shared submodule) keeps its first name.
+    instances.emplace(static_cast<const void*>(nm.value._ivalue().get()), tree.find(nm.name));
+  }
+  UnoptimizedExecution as_written(by_instance);
 
   // One request = the inputs of one forward call, with its input-set tag.
   struct Request {
@@ -266,7 +305,7 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
       if (o.on_iteration) o.on_iteration(i + 1, total);
     }
     std::unique_ptr<OpObserver> observer;
-    if (o.observe) observer = std::make_unique<OpObserver>(tree, o.activations);
+    if (o.observe) observer = std::make_unique<OpObserver>(tree, o.activations, by_instance ? &instances : nullptr);
     int iteration = 0;
     for (int pass = 0; pass < o.iterations; ++pass) {
       for (const auto& r : requests) {
@@ -288,14 +327,22 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
       run.ops = observer->finish();
       run.activations = observer->take_activations();
       result.activation_cost_ns = observer->activation_cost_ns();
+      if (observer->ambiguous_ops() > 0) {
+        std::string paths;
+        for (Id id : observer->ambiguous_modules()) {
+          for (const auto& mr : run.modules)
+            if (mr.id == id) paths += (paths.empty() ? "" : "\n") + mr.path;
+        }
+        run.quality.push_back({kAmbiguousAttribution, observer->ambiguous_ops(), Severity::kError, paths});
+      }
     }
     run.info.iterations = measured;
   } catch (const c10::Error& e) {
     std::string specs = current->what;
     return InvalidArgument(o.model_path + ": forward failed with " + specs + ": " +
-                           first_line(e.what_without_backtrace()));
+                           failure_cause(e.what_without_backtrace()));
   } catch (const std::exception& e) {
-    return InvalidArgument(o.model_path + ": forward failed: " + first_line(e.what()));
+    return InvalidArgument(o.model_path + ": forward failed: " + failure_cause(e.what()));
   }
   return result;
 }

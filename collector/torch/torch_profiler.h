@@ -28,6 +28,11 @@ struct TorchProfileOptions {
   std::string device = "cpu";  // "cuda" needs a LibTorch built with CUDA (Debian's is CPU-only)
   bool observe = true;         // false runs the same loop without the op observer (overhead baseline)
   bool activations = false;    // per module call output statistics (ActivationRecord)
+  // "instances" (default): each op belongs to the module instance whose method the interpreter runs;
+  // the model runs un-inlined, without the graph executor's optimizing passes (nothing rewritten, no
+  // runtime guard ops). "hierarchy": optimized and inlined, modules recovered from the interpreter's
+  // hierarchy names; ambiguous ones become a data-quality error.
+  std::string attribution = "instances";
   std::string tool_version;
   std::string command_line;
   std::function<void(int done, int total)> on_iteration;  // progress, warmup included

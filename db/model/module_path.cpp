@@ -32,7 +32,7 @@ std::vector<Id> ModuleTree::chain(Id id) const {
   return {out.rbegin(), out.rend()};
 }
 
-Id ModuleTree::resolve(const std::vector<ModuleFrame>& frames) const {
+Id ModuleTree::resolve(const std::vector<ModuleFrame>& frames, std::vector<Id>* ambiguous_out) const {
   if (modules_.empty()) return kNoId;
   Id current = modules_[0].id;
   for (const auto& frame : frames) {
@@ -46,6 +46,7 @@ Id ModuleTree::resolve(const std::vector<ModuleFrame>& frames) const {
     // The frame skipped a container: look one level down through each child of the current module.
     Id match = kNoId;
     bool ambiguous = false;
+    std::vector<Id> candidates;
     auto kids = children_.find(current);
     if (kids != children_.end()) {
       for (Id container : kids->second) {
@@ -55,8 +56,10 @@ Id ModuleTree::resolve(const std::vector<ModuleFrame>& frames) const {
         if (!type_ok) continue;
         if (match != kNoId) ambiguous = true;
         match = candidate;
+        candidates.push_back(candidate);
       }
     }
+    if (ambiguous && ambiguous_out != nullptr) *ambiguous_out = std::move(candidates);
     if (match == kNoId || ambiguous) break;
     current = match;
   }

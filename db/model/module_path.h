@@ -33,8 +33,10 @@ class ModuleTree {
   // Resolves a chain of frames below the root to a module id. Frames whose names are not children of the
   // current module are looked up one level down through containers that are never called themselves
   // (ModuleList, Sequential, ModuleDict); the frame type breaks ties. Unresolvable frames stop the walk:
-  // the deepest module found is returned.
-  Id resolve(const std::vector<ModuleFrame>& frames) const;
+  // the deepest module found is returned. When two children match one frame (equal names under different
+  // containers, e.g. PEFT's `lora_A.default` and `lora_B.default`), the walk stops there and, when given,
+  // `ambiguous` receives the candidates: the op may belong to any of them.
+  Id resolve(const std::vector<ModuleFrame>& frames, std::vector<Id>* ambiguous = nullptr) const;
 
  private:
   std::vector<ModuleRecord> modules_;
@@ -42,6 +44,10 @@ class ModuleTree {
   std::unordered_map<Id, std::vector<Id>> children_;
   std::unordered_map<Id, std::size_t> index_;
 };
+
+// The data-quality row that lists modules whose ops could not be attributed exactly (detail: their
+// paths, one per line). Gates that match one of them cannot be trusted.
+inline constexpr const char* kAmbiguousAttribution = "ops with ambiguous module attribution";
 
 // Parses TorchScript's module hierarchy entries ("TOP(SonnetMini)::forward", "0(Block)::forward",
 // "SELF(Attention)::attend", "::embedding") into module frames: TOP, SELF and free-function frames are

@@ -12,17 +12,13 @@ namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-// Vanished first (the question reviewers ask), then new, then dormant (weights zeroed, compute still
-// paid for), then changed, then the rest; tree order within.
-int status_rank(const DiffNode& n) {
-  switch (n.status) {
-    case DiffStatus::kVanished: return 0;
-    case DiffStatus::kNew: return 1;
-    case DiffStatus::kChanged: return n.verdict.rfind("DORMANT", 0) == 0 ? 2 : 3;
-    case DiffStatus::kSame: return 4;
-  }
-  return 5;
+QString weights_cell(WeightState w) {
+  return w == WeightState::kNone ? QStringLiteral("-") : QString::fromLatin1(to_string(w));
 }
+
+// Vanished first (the question reviewers ask), then new, then dormant (weights zeroed, compute still
+// paid for), then moved, then changed, then the rest; tree order within (the Verdict enum's order).
+int status_rank(Verdict v) { return static_cast<int>(v); }
 
 }  // namespace
 
@@ -46,11 +42,13 @@ void DiffTableModel::setShowUnchanged(bool show) {
 void DiffTableModel::rebuild() {
   rows_.clear();
   if (!session_ || !session_->is_diff()) return;
-  const auto& nodes = session_->diff.nodes;
+  const auto& diff = session_->diff;
+  const auto& nodes = diff.nodes;
   for (std::size_t i = 0; i < nodes.size(); ++i)
-    if (show_unchanged_ || nodes[i].status != DiffStatus::kSame) rows_.push_back(static_cast<int>(i));
-  std::stable_sort(rows_.begin(), rows_.end(),
-                   [&](int x, int y) { return status_rank(nodes[x]) < status_rank(nodes[y]); });
+    if (show_unchanged_ || diff.verdict(nodes[i]) != Verdict::kUnchanged) rows_.push_back(static_cast<int>(i));
+  std::stable_sort(rows_.begin(), rows_.end(), [&](int x, int y) {
+    return status_rank(diff.verdict(nodes[x])) < status_rank(diff.verdict(nodes[y]));
+  });
 }
 
 int DiffTableModel::rowCount(const QModelIndex& parent) const {
@@ -63,6 +61,7 @@ QVariant DiffTableModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
   const int node = rows_[index.row()];
   const DiffNode& n = session_->diff.nodes[node];
+  const Verdict verdict = session_->diff.verdict(n);
   const ModuleSummary* a = n.a >= 0 ? &session_->a->summary.modules[n.a] : nullptr;
   const ModuleSummary* b = n.b >= 0 ? &session_->b->summary.modules[n.b] : nullptr;
   const double time_a = a ? a->inclusive_time.p50 : 0, time_b = b ? b->inclusive_time.p50 : 0;
@@ -71,15 +70,15 @@ QVariant DiffTableModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
       case kModule: return n.path.empty() ? QStringLiteral("(model)") : q(n.path);
-      case kStatus: return QString::fromLatin1(to_string(n.status)).toUpper();
+      case kStatus: return QString::fromLatin1(to_string(verdict));
       case kTimeA: return dash_or(a, format_ns(time_a));
       case kTimeB: return dash_or(b, format_ns(time_b));
       case kDeltaTime: return (time_b > time_a ? QStringLiteral("+") : QString()) + q(format_ns(time_b - time_a));
       case kFlopsA: return dash_or(a, format_flops(flops_a));
       case kFlopsB: return dash_or(b, format_flops(flops_b));
-      case kWeightsA: return QString::fromLatin1(to_string(n.weights_a));
-      case kWeightsB: return QString::fromLatin1(to_string(n.weights_b));
-      case kVerdict: return q(n.verdict);
+      case kWeightsA: return weights_cell(session_->diff.weights_a(n));
+      case kWeightsB: return weights_cell(session_->diff.weights_b(n));
+      case kVerdict: return q(session_->diff.verdict_text(n));
       default: return {};
     }
   }
@@ -94,12 +93,12 @@ QVariant DiffTableModel::data(const QModelIndex& index, int role) const {
         default: return data(index, Qt::DisplayRole);
       }
     case kPathRole: return q(n.path);
-    case kStatusRole: return static_cast<int>(n.status);
+    case kStatusRole: return static_cast<int>(verdict);
     case kNodeRole: return node;
     case Qt::ForegroundRole:
-      if (index.column() == kStatus && n.status != DiffStatus::kSame) return QBrush(status_color(n.status));
+      if (index.column() == kStatus && verdict != Verdict::kUnchanged) return QBrush(status_color(verdict));
       return {};
-    case Qt::ToolTipRole: return q(n.verdict);
+    case Qt::ToolTipRole: return q(session_->diff.verdict_text(n));
     default: return {};
   }
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gui/models/graph_status.h"
 #include "gui/models/module_diff.h"
 #include "db/model/run_data.h"
 

@@ -91,7 +91,7 @@ double ModuleTreeModel::number(const DiffNode& n, int column) const {
       const Candidate* c = n.a >= 0 ? session_->a->candidate(n.path) : nullptr;
       return c ? c->share_held : 0;
     }
-    case kStatus: return static_cast<int>(n.status);
+    case kStatus: return static_cast<int>(session_->diff.verdict(n));
     case kDeltaTime:
       return (mb ? mb->inclusive_time.p50 : 0) - (ma ? ma->inclusive_time.p50 : 0);
     case kDeltaFlops: return (mb ? mb->inclusive.flops : 0) - (ma ? ma->inclusive.flops : 0);
@@ -116,16 +116,21 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
     case kIntensity: return QString::number(v, 'f', 2);
     case kShare: return QString::number(100 * v, 'f', 1) + QLatin1Char('%');
     case kWeights:
-      if (n.weights_a == WeightStatus::kNone && n.weights_b == WeightStatus::kNone) return QString();
-      if (!session_->is_diff()) return QString::fromLatin1(to_string(n.weights_a));
-      return QString::fromLatin1(to_string(n.weights_a)) + QStringLiteral(" \u2192 ") +
-             QString::fromLatin1(to_string(n.weights_b));
+    {
+      auto cell = [](WeightState w) {
+        return w == WeightState::kNone ? QStringLiteral("-") : QString::fromLatin1(to_string(w));
+      };
+      const WeightState wa = session_->diff.weights_a(n), wb = session_->diff.weights_b(n);
+      if (wa == WeightState::kNone && wb == WeightState::kNone) return QString();
+      if (!session_->is_diff()) return cell(wa);
+      return cell(wa) + QStringLiteral(" \u2192 ") + cell(wb);
+    }
     case kBehaviour: {
       const Candidate* c = n.a >= 0 ? session_->a->candidate(n.path) : nullptr;
       if (!c) return QString();
       return QString::fromLatin1(to_string(c->kind)) + QStringLiteral(" (%1 of %2 calls)").arg(c->held).arg(c->calls);
     }
-    case kStatus: return QString::fromLatin1(to_string(n.status)).toUpper();
+    case kStatus: return QString::fromLatin1(to_string(session_->diff.verdict(n)));
     case kDeltaTime: return (v > 0 ? QStringLiteral("+") : QString()) + q(format_ns(v));
     case kDeltaFlops: return (v > 0 ? QStringLiteral("+") : QString()) + q(format_flops(v));
     default: return {};
@@ -144,18 +149,18 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
       if (index.column() == kBehaviour) return number(n, index.column());
       return number(n, index.column());
     case kPathRole: return q(n.path);
-    case kStatusRole: return static_cast<int>(n.status);
+    case kStatusRole: return static_cast<int>(session_->diff.verdict(n));
     case kNodeRole: return node;
     case Qt::ToolTipRole: {
       QString tip = n.path.empty() ? QStringLiteral("(model)") : q(n.path);
-      if (!n.verdict.empty()) tip += QLatin1Char('\n') + q(n.verdict);
+      if (!session_->diff.verdict_text(n).empty()) tip += QLatin1Char('\n') + q(session_->diff.verdict_text(n));
       return tip;
     }
     case Qt::ForegroundRole:
-      if (n.status != DiffStatus::kSame) return QBrush(status_color(n.status));
+      if (session_->diff.verdict(n) != Verdict::kUnchanged) return QBrush(status_color(session_->diff.verdict(n)));
       return {};
     case Qt::FontRole:
-      if (n.status == DiffStatus::kVanished) {
+      if (session_->diff.verdict(n) == Verdict::kVanished) {
         QFont f;
         f.setStrikeOut(true);
         return f;

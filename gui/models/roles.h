@@ -8,7 +8,7 @@ namespace flopscope::gui {
 enum Role : int {
   kSortRole = Qt::UserRole + 1,  // the raw number behind a formatted cell
   kPathRole,                     // module path (QString)
-  kStatusRole,                   // DiffStatus as int
+  kStatusRole,                   // Verdict as int (module views), DiffStatus as int (graph)
   kNodeRole,                     // index into ModuleDiff::nodes
 };
 

@@ -148,25 +148,17 @@ void DiffPage::setSession(SessionPtr session) {
   QString html = QStringLiteral("<p><b>A</b> %1 &nbsp;\u2192&nbsp; <b>B</b> %2</p>")
                      .arg(QFileInfo(session_->a->path).fileName().toHtmlEscaped(),
                           QFileInfo(session_->b->path).fileName().toHtmlEscaped());
-  html += QStringLiteral("<p><span style='color:#c62828'><b>%1 vanished</b></span>, "
-                         "<span style='color:#2e7d32'><b>%2 new</b></span>, "
-                         "<span style='color:#ef6c00'><b>%3 changed</b></span> modules.</p>")
-              .arg(d.vanished)
-              .arg(d.added)
-              .arg(d.changed);
+  // The diff engine's counts, worded by the engine: the same line as every CLI report.
+  html += QStringLiteral("<p>Modules: <b>%1</b></p>").arg(q(verdict_counts_text(*d.engine)).toHtmlEscaped());
   html += QStringLiteral("<p>FLOPs per iteration: %1 \u2192 %2%3<br>Bytes: %4 \u2192 %5%6<br>")
               .arg(q(format_flops(a.total.flops)), q(format_flops(b.total.flops)), percent(a.total.flops, b.total.flops),
                    q(format_bytes(a.total.bytes())), q(format_bytes(b.total.bytes())),
                    percent(a.total.bytes(), b.total.bytes()));
-  const auto& ta = a.has_kernels ? a.iteration_gpu_time : a.iteration_time;
-  const auto& tb = b.has_kernels ? b.iteration_gpu_time : b.iteration_time;
-  if (!ta.values.empty() && !tb.values.empty()) {
-    MedianDifference md = median_difference(ta.values, tb.values);
-    html += QStringLiteral("Time per iteration (P50): %1 \u2192 %2%3, 95% CI of the difference [%4, %5]: %6</p>")
-                .arg(q(format_ns(md.median_a)), q(format_ns(md.median_b)), percent(md.median_a, md.median_b),
-                     q(format_ns(md.ci_low)), q(format_ns(md.ci_high)),
-                     md.significant ? (md.diff < 0 ? tr("<b>faster</b>") : tr("<b>slower</b>"))
-                                    : tr("not significant"));
+  const RunDiff& e = *d.engine;
+  if (e.a.time.samples > 0 && e.b.time.samples > 0) {
+    html += QStringLiteral("Time per iteration (P50, %1): %2 \u2192 %3%4: %5</p>")
+                .arg(e.gpu_time ? tr("GPU") : tr("host"), q(format_ns(e.a.time.p50)), q(format_ns(e.b.time.p50)),
+                     percent(e.a.time.p50, e.b.time.p50), q(describe_time_change(e.time_diff, e.time_significant)));
   }
   headline_->setText(html);
 }

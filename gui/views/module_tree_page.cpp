@@ -134,8 +134,8 @@ void ModuleTreePage::showDetails(const QString& path) {
   const std::string p = path.toStdString();
   int node = session_->diff.find(p);
   QString html = QStringLiteral("<h2>%1</h2>").arg(path.isEmpty() ? tr("(model)") : path.toHtmlEscaped());
-  if (node >= 0 && !session_->diff.nodes[node].verdict.empty())
-    html += QStringLiteral("<p><b>%1</b></p>").arg(h(session_->diff.nodes[node].verdict));
+  if (node >= 0 && !session_->diff.verdict_text(session_->diff.nodes[node]).empty())
+    html += QStringLiteral("<p><b>%1</b></p>").arg(h(session_->diff.verdict_text(session_->diff.nodes[node])));
   append_details(html, session_->a->data, p, session_->is_diff() ? tr("Run A") : tr("This run"));
   if (session_->b) append_details(html, session_->b->data, p, tr("Run B"));
   details_->setHtml(html);

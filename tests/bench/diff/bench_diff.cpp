@@ -131,8 +131,7 @@ int main(int argc, char** argv) {
   double diff_s = seconds_since(t3);
   double total = seconds_since(t0);
   std::printf("read A %.2f s, read B %.2f s, summarize both %.2f s, diff %.2f s\n", read_a, read_b, summarize_s, diff_s);
-  std::printf("modules: %d VANISHED, %d CHANGED, %d UNCHANGED; op signatures: %zu\n",
-              d.modules_by_status[0], d.modules_by_status[2], d.modules_by_status[3], d.ops.size());
+  std::printf("modules: %s; op signatures: %zu\n", verdict_counts_text(d).c_str(), d.ops.size());
   std::printf("END TO END: %.2f s for 2 x %lld kernels (target < 3 s): %s\n", total, static_cast<long long>(kernels),
               total < 3 ? "PASS" : "FAIL");
   fs::remove(a_path);

@@ -59,7 +59,7 @@ TEST(Diff, RemovedModuleVanishesWithItsWeightsErased) {
   // End to end: two layers' bias work is gone.
   EXPECT_DOUBLE_EQ(d.a.flops - d.b.flops, 2 * 2e4);
   EXPECT_DOUBLE_EQ(d.a.ops - d.b.ops, 4);
-  EXPECT_EQ(d.modules_by_status[static_cast<int>(DiffStatus::kVanished)], 2);
+  EXPECT_EQ(d.modules_by_verdict[static_cast<int>(Verdict::kVanished)], 2);
   // Ops matched by signature: the bias ops vanished, the rest did not change.
   int vanished = 0;
   for (const auto& o : d.ops) {
@@ -106,13 +106,18 @@ TEST(Diff, SignificantSlowdownIsCalledAndNoiseIsNot) {
   RunDiff d = diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, slow));
   EXPECT_TRUE(d.time_significant);
   EXPECT_GT(d.time_diff.ci_low, 0);
-  EXPECT_EQ(module(d, "layers.0.mlp").status, DiffStatus::kChanged);
+  // Time is a status of its own: structure and verdict stay UNCHANGED.
+  EXPECT_EQ(module(d, "layers.0.mlp").status, DiffStatus::kUnchanged);
+  EXPECT_EQ(module(d, "layers.0.mlp").verdict, Verdict::kUnchanged);
+  EXPECT_EQ(module(d, "layers.0.mlp").time_status, TimeStatus::kSlower);
   EXPECT_TRUE(module(d, "layers.0.mlp").time_significant);
+  EXPECT_GT(d.modules_slower, 0);
   FixtureOptions same;
-  same.time_scale = 1.001;  // below the 2% floor
+  same.time_scale = 1.04;  // below the 5% minimum effect
   RunDiff n = diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, same));
   EXPECT_FALSE(n.time_significant);
-  EXPECT_EQ(module(n, "layers.0.mlp").status, DiffStatus::kUnchanged);
+  EXPECT_EQ(module(n, "layers.0.mlp").time_status, TimeStatus::kUnchanged);
+  EXPECT_EQ(n.modules_slower, 0);
 }
 
 TEST(Diff, FewIterationsAreNotTested) {

@@ -13,8 +13,8 @@ TEST(DiffTableModel, ListsVanishedModulesFirstWithTheirWeights) {
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   auto session = fixture_session(Variant::kV1, Variant::kV2);
   model.setSession(session);
-  EXPECT_EQ(session->diff.vanished, 2);  // one position_adaptive_bias per layer
-  EXPECT_EQ(session->diff.added, 0);
+  EXPECT_EQ(session->diff.count(Verdict::kVanished), 2);  // one position_adaptive_bias per layer
+  EXPECT_EQ(session->diff.count(Verdict::kNew), 0);
   ASSERT_GE(model.rowCount(), 2);
   for (int r = 0; r < 2; ++r) {
     EXPECT_EQ(model.index(r, DiffTableModel::kStatus).data().toString(), QStringLiteral("VANISHED"));
@@ -35,6 +35,7 @@ TEST(DiffTableModel, DormantModulesComeBeforeOtherChanges) {
   ASSERT_GE(model.rowCount(), 2);
   for (int r = 0; r < 2; ++r) {
     EXPECT_TRUE(model.index(r, DiffTableModel::kVerdict).data().toString().startsWith(QStringLiteral("DORMANT")));
+    EXPECT_EQ(model.index(r, DiffTableModel::kStatus).data().toString(), QStringLiteral("DORMANT"));
     EXPECT_EQ(model.index(r, DiffTableModel::kWeightsB).data().toString(), QStringLiteral("ZEROED"));
   }
 }
@@ -49,7 +50,7 @@ TEST(DiffTableModel, EmptyForOneRun) {
 TEST(DiffTableModel, RunAgainstItselfIsAllUnchanged) {
   auto a = make_loaded_run(QStringLiteral("v1.db"), sonnet_run({Variant::kV1}));
   auto s = make_session(a, a);
-  EXPECT_EQ(s->diff.vanished + s->diff.added + s->diff.changed, 0);
+  EXPECT_EQ(s->diff.count(Verdict::kUnchanged), static_cast<int>(s->diff.nodes.size()));
   DiffTableModel model;
   model.setSession(s);
   EXPECT_EQ(model.rowCount(), 0);

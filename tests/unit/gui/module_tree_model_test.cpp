@@ -50,9 +50,9 @@ TEST(ModuleTreeModel, DiffMarksVanishedModulesRedAndStruckOut) {
   EXPECT_EQ(model.columnCount(), ModuleTreeModel::kColumnCount);
   QModelIndex pab = model.indexForPath(QStringLiteral("layers.1.attn.position_adaptive_bias"));
   ASSERT_TRUE(pab.isValid());
-  EXPECT_EQ(pab.data(kStatusRole).toInt(), static_cast<int>(DiffStatus::kVanished));
+  EXPECT_EQ(pab.data(kStatusRole).toInt(), static_cast<int>(Verdict::kVanished));
   EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kStatus).data().toString(), QStringLiteral("VANISHED"));
-  EXPECT_EQ(pab.data(Qt::ForegroundRole).value<QBrush>().color(), status_color(DiffStatus::kVanished));
+  EXPECT_EQ(pab.data(Qt::ForegroundRole).value<QBrush>().color(), status_color(Verdict::kVanished));
   EXPECT_TRUE(pab.data(Qt::FontRole).value<QFont>().strikeOut());
   EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kWeights).data().toString(), QStringLiteral("ACTIVE \u2192 ERASED"));
   EXPECT_TRUE(pab.data(Qt::ToolTipRole).toString().contains(QStringLiteral("VANISHED: not in B (A: 7 ops")));
@@ -61,17 +61,18 @@ TEST(ModuleTreeModel, DiffMarksVanishedModulesRedAndStruckOut) {
   EXPECT_LT(pab.siblingAtColumn(ModuleTreeModel::kDeltaFlops).data(kSortRole).toDouble(), 0);
   // The projections exist in both runs with the same work: unchanged.
   QModelIndex q = model.indexForPath(QStringLiteral("layers.0.attn.q_proj"));
-  EXPECT_EQ(q.data(kStatusRole).toInt(), static_cast<int>(DiffStatus::kSame));
+  EXPECT_EQ(q.data(kStatusRole).toInt(), static_cast<int>(Verdict::kUnchanged));
   // The attention block lost the bias work: changed.
   QModelIndex attn = model.indexForPath(QStringLiteral("layers.0.attn"));
-  EXPECT_EQ(attn.data(kStatusRole).toInt(), static_cast<int>(DiffStatus::kChanged));
+  EXPECT_EQ(attn.data(kStatusRole).toInt(), static_cast<int>(Verdict::kChanged));
 }
 
 TEST(ModuleTreeModel, ZeroedWeightsAreDormantNotVanished) {
   ModuleTreeModel model;
   model.setSession(fixture_session(Variant::kV1, Variant::kV2z));
   QModelIndex pab = model.indexForPath(QStringLiteral("layers.0.attn.position_adaptive_bias"));
-  EXPECT_EQ(pab.data(kStatusRole).toInt(), static_cast<int>(DiffStatus::kChanged));
+  EXPECT_EQ(pab.data(kStatusRole).toInt(), static_cast<int>(Verdict::kDormant));
+  EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kStatus).data().toString(), QStringLiteral("DORMANT"));
   EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kWeights).data().toString(), QStringLiteral("ACTIVE \u2192 ZEROED"));
   EXPECT_TRUE(pab.data(Qt::ToolTipRole).toString().contains(QStringLiteral("DORMANT")));
 }

@@ -65,7 +65,7 @@ TEST(Screenshots, DiffViews) {
   w.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
   for (const char* view : {"diff", "tree", "graph"}) EXPECT_GT(distinct_colors(shoot(w, view, dir)), 20) << view;
-  EXPECT_TRUE(w.diffPage()->headline().contains(QStringLiteral("2 vanished")));
+  EXPECT_TRUE(w.diffPage()->headline().contains(QStringLiteral("2 VANISHED")));
   EXPECT_EQ(w.diffPage()->model()->index(0, DiffTableModel::kModule).data().toString(),
             QStringLiteral("layers.0.attn.position_adaptive_bias"));
   // Graph export in all three formats.

@@ -1,0 +1,13 @@
+# Fails when corpus.py defines a case that CMakeLists.txt does not register, or the reverse.
+execute_process(COMMAND /usr/bin/python3 ${CORPUS} --list OUTPUT_VARIABLE listed RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "corpus.py --list failed")
+endif()
+string(REPLACE "\n" ";" listed "${listed}")
+list(FILTER listed EXCLUDE REGEX "^$")
+list(SORT listed)
+set(cases ${CASES})
+list(SORT cases)
+if(NOT "${listed}" STREQUAL "${cases}")
+  message(FATAL_ERROR "corpus.py cases: ${listed}\nregistered: ${cases}")
+endif()
