@@ -8,6 +8,9 @@ find_package(fmt REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(simdjson QUIET)
 find_package(Threads REQUIRED)
+# RE2: `diff --map` patterns run in linear time and bounded stack whatever the module path (std::regex
+# recursed per character and overflowed the stack on a 50 KB path).
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 
 set(FLOPSCOPE_HAVE_TORCH OFF)
 if(FLOPSCOPE_WITH_TORCH)
