@@ -56,15 +56,6 @@ std::string TextTable::to_text() const {
   return out;
 }
 
-std::string markdown_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|' || c == '*' || c == '_' || c == '`' || c == '<' || c == '>') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 std::string TextTable::to_markdown() const {
   std::string out = "|";
   for (const auto& h : header) out += " " + markdown_escape(h) + " |";
@@ -80,23 +71,6 @@ std::string TextTable::to_markdown() const {
   }
   return out;
 }
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string xml_escape(const std::string& s) { return html_escape(s); }
 
 std::string TextTable::to_html() const {
   std::string out = "<table>\n<thead><tr>";

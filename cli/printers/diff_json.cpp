@@ -118,7 +118,7 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
   j["summary"] = {{"modules", counts(d.modules_by_status)}, {"ops", counts(d.ops_by_status)},
                   {"common_modules", d.common_modules}};
   j["warnings"] = d.warnings;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace flopscope::cli
