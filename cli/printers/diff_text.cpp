@@ -25,11 +25,13 @@ std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& g
     out += "No module vanished, appeared or went dormant.\n";
   } else {
     out += "Verdicts:\n";
-    for (const ModuleDiff* m : heads) out += "  " + m->path + "  " + verdict_text(*m) + "\n";
+    for (const ModuleDiff* m : heads) {
+      out += "  " + terminal_safe(m->path, false) + "  " + terminal_safe(verdict_text(*m), false) + "\n";
+    }
   }
   for (const auto& m : d.modules) {
     if (m.verdict == Verdict::kChanged && !m.path.empty() && m.weights_a.state != m.weights_b.state) {
-      out += "  " + m.path + "  " + verdict_text(m) + "\n";
+      out += "  " + terminal_safe(m.path, false) + "  " + terminal_safe(verdict_text(m), false) + "\n";
     }
   }
   out += fmt::format("\nModules: {}\n", status_counts(d.modules_by_status));

@@ -100,7 +100,12 @@ headings = [l for l in text.splitlines() if l.startswith("#")]
 assert "### Gates: FAILED" in headings and not any("all passed" in h for h in headings), headings
 assert "![" not in plain and "](http" not in plain, "image or link outside a code span"
 PY
-    ;;
+    # On the terminal too, a name stays on its own line of the table.
+    run diff good.db evil.db --forbid-active '*'
+    [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
+    ! grep -q '^###' out || fail "a module name started a line of its own on the terminal"
+    run report evil.db
+    ! grep -q '^###' out || fail "a module name started a line of its own in the report" ;;
   junit_control_chars)
     good_db
     run import in/ctrl_names.json -o ctrl.db -q; expect_ok
