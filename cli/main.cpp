@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
   // Input limits (db/model/input_limits.h): far above real runs; raise them for an unusual one.
   auto& limits = flopscope::input_limits();
   std::uint64_t json_value_mb = limits.max_json_value_bytes >> 20;
-  app.add_option("--max-json-value-mb", json_value_mb, "Largest single JSON value in a trace, MiB (default 64)")
+  app.add_option("--max-json-value-mb", json_value_mb,
+                 "Largest single JSON value in a trace, MiB (default 64)")
       ->check(CLI::Range(1, 1 << 20));
   app.add_option("--max-json-depth", limits.max_json_depth, "Deepest JSON nesting in a trace (default 256)")
       ->check(CLI::Range(1, 1 << 16));
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // Usage errors in the one-line form every other error has.
-    std::fprintf(stderr, "flopscope: error: %s (see flopscope --help)\n", flopscope::terminal_safe(e.what(), false).c_str());
+    std::fprintf(stderr, "flopscope: error: %s (see flopscope --help)\n",
+                 flopscope::terminal_safe(e.what(), false).c_str());
     return kExitUsage;
   }
   if (no_progress) flopscope::Progress::set_globally_enabled(false);

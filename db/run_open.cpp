@@ -42,9 +42,10 @@ Status check_tables(sqlite::Database& db, std::span<const SchemaStep> steps, con
   FS_ASSIGN_OR_RETURN(sqlite::Database expected,
                       sqlite::Database::open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
   FS_RETURN_IF_ERROR(migrate(expected, steps));
-  FS_ASSIGN_OR_RETURN(sqlite::Statement tables,
-                      expected.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-                                       "'sqlite_%' ORDER BY name"));
+  FS_ASSIGN_OR_RETURN(
+      sqlite::Statement tables,
+      expected.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                       "'sqlite_%' ORDER BY name"));
   FS_ASSIGN_OR_RETURN(sqlite::Statement kind, db.prepare("SELECT type FROM sqlite_master WHERE name = ?"));
   FS_ASSIGN_OR_RETURN(sqlite::Statement want_cols, expected.prepare("SELECT name FROM pragma_table_info(?)"));
   FS_ASSIGN_OR_RETURN(sqlite::Statement have_cols,
@@ -58,7 +59,8 @@ Status check_tables(sqlite::Database& db, std::span<const SchemaStep> steps, con
     FS_ASSIGN_OR_RETURN(bool found, kind.step());
     if (!found) return not_run_database(path, "no table " + table);
     if (kind.text(0) != "table") {
-      return Corrupt(path + ": '" + table + "' is a " + kind.str(0) + ", not a table (a damaged or crafted file)");
+      return Corrupt(path + ": '" + table + "' is a " + kind.str(0) +
+                     ", not a table (a damaged or crafted file)");
     }
     FS_RETURN_IF_ERROR(want_cols.reset());
     FS_RETURN_IF_ERROR(want_cols.bind(1, table));
@@ -93,7 +95,8 @@ Status check_complete(sqlite::Database& db, std::int64_t file_version, std::span
   if (since == 0 || file_version < since) return {};
   FS_ASSIGN_OR_RETURN(std::int64_t rows, db.query_int("SELECT count(*) FROM run_complete"));
   if (rows == 0) {
-    return Corrupt(path + ": incomplete run database (the process writing it did not finish: killed or failed)");
+    return Corrupt(path +
+                   ": incomplete run database (the process writing it did not finish: killed or failed)");
   }
   return {};
 }

@@ -206,8 +206,8 @@ class SqliteRunSink final : public RunSink {
     const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::system_clock::now().time_since_epoch())
                             .count();
-    FS_RETURN_IF_ERROR(with_path(
-        db_.exec("INSERT INTO run_complete (id, finished_unix_ns) VALUES (1, " + std::to_string(now_ns) + ")")));
+    FS_RETURN_IF_ERROR(with_path(db_.exec("INSERT INTO run_complete (id, finished_unix_ns) VALUES (1, " +
+                                          std::to_string(now_ns) + ")")));
     FS_RETURN_IF_ERROR(with_path(db_.exec("COMMIT")));
     statements_ = {};
     FS_RETURN_IF_ERROR(with_path(db_.close()));

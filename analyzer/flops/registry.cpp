@@ -45,7 +45,9 @@ FlopsResult invalid(std::string_view note) {
   return r;
 }
 
-bool valid_cost(double v) { return std::isfinite(v) && v >= 0 && v <= kMaxOpCost; }
+bool valid_cost(double v) {
+  return std::isfinite(v) && v >= 0 && v <= kMaxOpCost;
+}
 
 }  // namespace
 

@@ -19,7 +19,8 @@ Status check_limits(const std::string& path, const RunData& run) {
   std::unordered_set<int> iterations;
   for (const auto& op : run.ops) iterations.insert(op.iteration);
   for (const auto& k : run.kernels) iterations.insert(k.iteration);
-  const std::uint64_t cells = static_cast<std::uint64_t>(run.modules.size()) * std::max<std::size_t>(1, iterations.size());
+  const std::uint64_t cells =
+      static_cast<std::uint64_t>(run.modules.size()) * std::max<std::size_t>(1, iterations.size());
   if (cells > limits.max_module_iteration_cells) {
     return InvalidArgument(path + ": " + std::to_string(run.modules.size()) + " modules x " +
                            std::to_string(iterations.size()) + " iterations is more than the limit of " +
@@ -28,7 +29,8 @@ Status check_limits(const std::string& path, const RunData& run) {
   for (const auto& m : run.modules) {
     const auto depth = m.path.empty() ? 0 : 1 + std::count(m.path.begin(), m.path.end(), '.');
     if (depth > limits.max_module_depth) {
-      return InvalidArgument(path + ": module hierarchy more than " + std::to_string(limits.max_module_depth) +
+      return InvalidArgument(path + ": module hierarchy more than " +
+                             std::to_string(limits.max_module_depth) +
                              " levels deep (--max-module-depth raises the limit)");
     }
   }
@@ -57,7 +59,9 @@ StatusOr<RunData> load_unchecked(const std::string& path) {
 
 }  // namespace
 
-bool is_run_database(const std::string& path) { return looks_like_sqlite(path) && read_run_database(path).ok(); }
+bool is_run_database(const std::string& path) {
+  return looks_like_sqlite(path) && read_run_database(path).ok();
+}
 
 StatusOr<RunData> load_run(const std::string& path) {
   FS_ASSIGN_OR_RETURN(RunData run, load_unchecked(path));

@@ -177,8 +177,8 @@ class NsysImporter final : public Importer {
         builder.issue("duplicate runtime rows for one correlation id (ignored)", Severity::kInfo);
         continue;
       }
-      builder.add_launch({builder.thread(pid, tid_of(global)), rows.int64(0), span_ns(rows.int64(0), rows.int64(1)), corr,
-                          TraceBuilder::kNone, pid});
+      builder.add_launch({builder.thread(pid, tid_of(global)), rows.int64(0),
+                          span_ns(rows.int64(0), rows.int64(1)), corr, TraceBuilder::kNone, pid});
     }
     return {};
   }

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <numeric>
-#include <thread>
 #include <span>
+#include <thread>
 #include <utility>
 
 #include "analyzer/importers/bounded_queue.h"
-#include "db/model/input_limits.h"
 #include "analyzer/importers/module_scopes.h"
+#include "db/model/input_limits.h"
 #include "db/model/progress.h"
 
 namespace flopscope {
@@ -149,8 +149,9 @@ void TraceBuilder::build_modules(Linked& linked) {
     while (!open_ends.empty() && open_ends.back() <= spans[i].start_ns) open_ends.pop_back();
     open_ends.push_back(spans[i].end_ns);
     if (open_ends.size() > max_depth + 1) {  // + 1: the model itself may be the root
-      limit_error_ = InvalidArgument(info_.source_path + ": module hierarchy more than " + std::to_string(max_depth) +
-                                     " levels deep (--max-module-depth raises the limit)");
+      limit_error_ =
+          InvalidArgument(info_.source_path + ": module hierarchy more than " + std::to_string(max_depth) +
+                          " levels deep (--max-module-depth raises the limit)");
       return;
     }
   }
@@ -281,8 +282,8 @@ void TraceBuilder::link_activities(Linked& linked) {
         auto it = launch_by_proc_corr.find(key(a.process, a.correlation));
         if (it != launch_by_proc_corr.end()) launch = it->second;
         if (launch == -3) {
-          issue("kernel correlation id launched more than once (kernel not linked to an op)", Severity::kError,
-                "correlation " + std::to_string(a.correlation));
+          issue("kernel correlation id launched more than once (kernel not linked to an op)",
+                Severity::kError, "correlation " + std::to_string(a.correlation));
           launch = -1;
         }
       } else {
@@ -292,8 +293,8 @@ void TraceBuilder::link_activities(Linked& linked) {
           issue("kernel correlation id used by several processes (not linked)", Severity::kWarning);
           launch = -1;
         } else if (launch == -3) {
-          issue("kernel correlation id launched more than once (kernel not linked to an op)", Severity::kError,
-                "correlation " + std::to_string(a.correlation));
+          issue("kernel correlation id launched more than once (kernel not linked to an op)",
+                Severity::kError, "correlation " + std::to_string(a.correlation));
           launch = -1;
         }
       }
@@ -370,7 +371,8 @@ void TraceBuilder::compute_flops(Linked& linked) {
     }
     const FlopsResult* r = &it->second;
     linked.op_flops[i] = r;
-    if (r->invalid_args) issue("op with impossible argument shapes (FLOPs unknown)", Severity::kError, str(op.name));
+    if (r->invalid_args)
+      issue("op with impossible argument shapes (FLOPs unknown)", Severity::kError, str(op.name));
     auto parent = linked.op_parent[i];
     bool above = parent >= 0 && counted_here_or_above[static_cast<std::size_t>(parent)] != 0;
     if (above) {

@@ -197,7 +197,7 @@ class TraceBuilder {
   Options options_;
   StringPool strings_;
   std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;
-  Status limit_error_;  // an input limit hit while building (see db/model/input_limits.h)
+  Status limit_error_;        // an input limit hit while building (see db/model/input_limits.h)
   std::int64_t dropped_ = 0;  // events refused by times_ok
   std::vector<ThreadKey> threads_;
   std::vector<std::vector<OpArg>> args_{{}};

@@ -23,10 +23,13 @@ bool is_torchscript_model(const std::string& path) {
 class DiffCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
-    app.add_option("a", path_a_, "Baseline: run database, trace, or TorchScript model (with --input)")->required();
-    app.add_option("b", path_b_, "Candidate: run database, trace, or TorchScript model (with --input)")->required();
-    app.add_option("--map", maps_, "Rename module paths before matching: 'REGEX=REPLACEMENT' (RE2 syntax, $1 "
-                                   "for groups), applied to both runs; repeatable");
+    app.add_option("a", path_a_, "Baseline: run database, trace, or TorchScript model (with --input)")
+        ->required();
+    app.add_option("b", path_b_, "Candidate: run database, trace, or TorchScript model (with --input)")
+        ->required();
+    app.add_option("--map", maps_,
+                   "Rename module paths before matching: 'REGEX=REPLACEMENT' (RE2 syntax, $1 "
+                   "for groups), applied to both runs; repeatable");
     app.add_option("--atol", options_.atol, "Parameters with max |x| <= ATOL count as ZEROED (default 0)")
         ->check(CLI::NonNegativeNumber);
     app.add_option("--min-time-change", options_.min_time_change,
@@ -115,7 +118,8 @@ class DiffCommand final : public Command {
       if (Status st = f.publish(); !st.ok()) return report_error(st);
     }
     if (Status st = emit_output("", text_for(format_), false); !st.ok()) return report_error(st);
-    for (const auto& w : d.warnings) std::fprintf(stderr, "flopscope: warning: %s\n", terminal_safe(w, false).c_str());
+    for (const auto& w : d.warnings)
+      std::fprintf(stderr, "flopscope: warning: %s\n", terminal_safe(w, false).c_str());
     for (const auto& g : gates) {
       if (!g.passed) {
         std::fprintf(stderr, "flopscope: gate failed: %s: %s\n", terminal_safe(g.name, false).c_str(),

@@ -1,5 +1,6 @@
 // flopscope import FILE... -o run.db: turns traces recorded elsewhere (Kineto / PyTorch profiler JSON,
 // .json.gz, Nsight Systems SQLite exports, Nsight Compute CSV) into run databases, attributed to modules.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -7,8 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "analyzer/importers/importer.h"
 #include "analyzer/importers/load_run.h"
@@ -121,7 +120,8 @@ class ImportCommand final : public Command {
       int fd = ::mkstemp(stage.data());
       if (fd < 0) {
         drop_staged();
-        return report_error(IoError(outputs[i] + ": cannot create a temporary file: " + std::strerror(errno)));
+        return report_error(
+            IoError(outputs[i] + ": cannot create a temporary file: " + std::strerror(errno)));
       }
       ::close(fd);
       staged.push_back(stage);

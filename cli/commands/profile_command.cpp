@@ -38,7 +38,8 @@ class ProfileCommand final : public Command {
     app.add_option("--device", options_.device,
                    "cpu (default) or cuda (needs a LibTorch with CUDA; see docs/gpu.md)")
         ->check(CLI::IsMember({"cpu", "cuda"}));
-    app.add_option("--threads", options_.threads, "Intra-op threads (default: one per CPU core; at most 1024)")
+    app.add_option("--threads", options_.threads,
+                   "Intra-op threads (default: one per CPU core; at most 1024)")
         ->check(CLI::Range(0, 1024));
     app.add_option("--seed", options_.seed, "Seed for the random inputs (default 0)");
     app.add_option("-o,--output", output_, "Run database to write")->required();

@@ -61,7 +61,8 @@ std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>
   auto heads = headlines(d);
   out += "### Verdicts\n\n";
   if (heads.empty()) out += "No module vanished, appeared or went dormant.\n";
-  for (const ModuleDiff* m : heads) out += "- " + markdown_code(m->path, false) + ": " + markdown_escape(verdict_text(*m)) + "\n";
+  for (const ModuleDiff* m : heads)
+    out += "- " + markdown_code(m->path, false) + ": " + markdown_escape(verdict_text(*m)) + "\n";
   out += fmt::format("\n### Modules ({})\n\n", status_counts(d.modules_by_status));
   TextTable mt = module_table(d, o);
   if (!mt.rows.empty()) {

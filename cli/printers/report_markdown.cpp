@@ -19,25 +19,28 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
   std::string out = fmt::format("## flopscope report: {}\n\n", markdown_code(run.info.source_path, false));
   out += fmt::format(
       "{} iterations on {}; input {}. Total per iteration: **{}**, {} moved, P50 {} / P99 {}.\n\n",
-      s.iterations, markdown_escape(run.info.device.empty() ? to_string(run.info.source_kind) : run.info.device),
-      markdown_code(run.info.input_spec, false), flops_text(s.total.flops), bytes_text(s.total.bytes()), time_text(it.p50),
-      time_text(it.p99));
+      s.iterations,
+      markdown_escape(run.info.device.empty() ? to_string(run.info.source_kind) : run.info.device),
+      markdown_code(run.info.input_spec, false), flops_text(s.total.flops), bytes_text(s.total.bytes()),
+      time_text(it.p50), time_text(it.p99));
   out += "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | P50 | P99 | time % |\n";
   out += "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (int idx : module_order(s, o)) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
     const LatencyStats& t = gpu ? m.gpu_time : m.inclusive_time;
     out += fmt::format("| {}{} | {} | {:.1f} | {} | {} | {} | {:.1f} | {} | {} | {} |\n", indent(m.depth),
-                       m.path.empty() ? "(model)" : markdown_code(m.path, true), markdown_escape(m.type), m.calls, flops_text(m.inclusive.flops),
-                       flops_text(m.self.flops), bytes_text(m.inclusive.bytes()), m.inclusive.intensity(),
-                       time_text(t.p50), time_text(t.p99), percent_text(m.share_time));
+                       m.path.empty() ? "(model)" : markdown_code(m.path, true), markdown_escape(m.type),
+                       m.calls, flops_text(m.inclusive.flops), flops_text(m.self.flops),
+                       bytes_text(m.inclusive.bytes()), m.inclusive.intensity(), time_text(t.p50),
+                       time_text(t.p99), percent_text(m.share_time));
   }
   if (!s.coverage_gaps.empty()) {
     out +=
         "\n**Ops without a FLOPs formula** (FLOPs unknown, not zero):\n\n| op | count | time % "
         "|\n|---|---:|---:|\n";
     for (const auto& g : s.coverage_gaps) {
-      out += fmt::format("| {} | {} | {} |\n", markdown_code(g.name, true), g.count, percent_text(g.share_of_time));
+      out += fmt::format("| {} | {} | {} |\n", markdown_code(g.name, true), g.count,
+                         percent_text(g.share_of_time));
     }
   }
   if (!s.quality.empty()) {

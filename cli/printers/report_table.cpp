@@ -67,8 +67,8 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
       const auto& op = s.top_ops[k];
       std::string mod = op.module_path.empty() ? "(model)" : terminal_safe(op.module_path, false);
       if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
-      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}\n", terminal_safe(op.name, false), mod, op.calls,
-                         si(op.flops, ""), time_text(op.time_ns),
+      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}\n", terminal_safe(op.name, false), mod,
+                         op.calls, si(op.flops, ""), time_text(op.time_ns),
                          gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t));
     }
   }
@@ -88,7 +88,8 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
         o.full_coverage ? s.coverage_gaps.size() : std::min<std::size_t>(10, s.coverage_gaps.size());
     for (std::size_t k = 0; k < n; ++k) {
       const auto& g = s.coverage_gaps[k];
-      out += fmt::format("  {:<40} {:>8} {:>8}\n", terminal_safe(g.name, false), g.count, percent_text(g.share_of_time));
+      out += fmt::format("  {:<40} {:>8} {:>8}\n", terminal_safe(g.name, false), g.count,
+                         percent_text(g.share_of_time));
     }
     if (n < s.coverage_gaps.size()) {
       out += fmt::format("  ... {} more (--coverage lists all)\n", s.coverage_gaps.size() - n);

@@ -92,7 +92,8 @@ StatusOr<InputFile> read_npy(const std::string& path, std::string bytes, InputFi
     if (__builtin_mul_overflow(numel, d, &numel)) return Corrupt(path + ": .npy shape is too large");
   }
   std::size_t need = 0;
-  if (__builtin_mul_overflow(static_cast<std::size_t>(numel), static_cast<std::size_t>(dtype_size(f.dtype)), &need)) {
+  if (__builtin_mul_overflow(static_cast<std::size_t>(numel), static_cast<std::size_t>(dtype_size(f.dtype)),
+                             &need)) {
     return Corrupt(path + ": .npy shape is too large");
   }
   std::size_t data_start = header_start + header_len;

@@ -187,7 +187,8 @@ Status check_distinct_paths(const std::vector<std::string>& outputs, const std::
       }
     }
     for (const std::string& in : inputs) {
-      if (!in.empty() && same(outputs[i], in)) return InvalidArgument(outputs[i] + ": output is also an input");
+      if (!in.empty() && same(outputs[i], in))
+        return InvalidArgument(outputs[i] + ": output is also an input");
     }
   }
   return {};

@@ -47,7 +47,9 @@ int query_time_limit_s() {
   return 600;
 }
 
-int past_deadline(void* deadline) { return Clock::now() > *static_cast<Clock::time_point*>(deadline) ? 1 : 0; }
+int past_deadline(void* deadline) {
+  return Clock::now() > *static_cast<Clock::time_point*>(deadline) ? 1 : 0;
+}
 
 // Defences for files that may come from anyone (SQLite's "defense against dark arts"): no writes to the
 // schema, no SQL functions run from the schema (views, triggers), and a time limit on every query.
@@ -101,7 +103,9 @@ Status Database::treat_as_untrusted() {
 }
 
 Database::Database(Database&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)), deadline_(std::move(other.deadline_)) {}
+    : db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)),
+      deadline_(std::move(other.deadline_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {

@@ -5,8 +5,8 @@
 
 #include <sqlite3.h>
 
-#include <cstdint>
 #include <chrono>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -42,7 +42,8 @@ class Database {
   ~Database();
 
   // Defensive mode, trusted_schema off, no triggers, a query time limit: for connections to files that
-  // may come from anyone (open() does this for read-only ones; an in-memory copy of such a file needs it too).
+  // may come from anyone (open() does this for read-only ones; an in-memory copy of such a file needs it
+  // too).
   Status treat_as_untrusted();
 
   // Runs one or more statements without results.
