@@ -12,7 +12,10 @@ FlopsSource nested_flops_source(bool counted_above, bool has_formula) {
 }
 
 void set_op_flops(OpRecord& op, const FlopsResult& r) {
-  if (!r.known) return;
+  if (!r.known) {
+    if (r.invalid_args) op.flops_note = std::string(r.note);  // why the shapes were refused
+    return;
+  }
   op.flops = r.flops;
   op.macs = r.macs;
   op.bytes_read = r.bytes_read;

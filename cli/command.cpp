@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "db/model/text_escape.h"
+
 namespace flopscope::cli {
 
 std::vector<CommandInfo>& command_registry() {
@@ -12,7 +14,8 @@ std::vector<CommandInfo>& command_registry() {
 }
 
 int report_error(const Status& status) {
-  std::fprintf(stderr, "flopscope: error: %s\n", status.message().c_str());
+  // One line, whatever a file name or a record in the message holds.
+  std::fprintf(stderr, "flopscope: error: %s\n", terminal_safe(status.message(), false).c_str());
   return kExitUsage;
 }
 

@@ -4,7 +4,9 @@
 #include <exception>
 
 #include "cli/command.h"
+#include "db/model/input_limits.h"
 #include "db/model/progress.h"
+#include "db/model/text_escape.h"
 
 int main(int argc, char** argv) {
   using namespace flopscope::cli;
@@ -15,6 +17,18 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("flopscope ") + FLOPSCOPE_VERSION_STRING);
   bool no_progress = false;
   app.add_flag("--no-progress", no_progress, "Never draw progress bars (they are drawn only on a terminal)");
+  // Input limits (db/model/input_limits.h): far above real runs; raise them for an unusual one.
+  auto& limits = flopscope::input_limits();
+  std::uint64_t json_value_mb = limits.max_json_value_bytes >> 20;
+  app.add_option("--max-json-value-mb", json_value_mb,
+                 "Largest single JSON value in a trace, MiB (default 64)")
+      ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--max-json-depth", limits.max_json_depth, "Deepest JSON nesting in a trace (default 256)")
+      ->check(CLI::Range(1, 1 << 16));
+  app.add_option("--max-module-depth", limits.max_module_depth, "Deepest module hierarchy (default 256)")
+      ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--max-cells", limits.max_module_iteration_cells,
+                 "Largest modules x iterations of a run (default 8000000)");
 
   auto& registry = command_registry();
   std::sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
@@ -28,18 +42,27 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
+    // Usage errors in the one-line form every other error has.
+    std::fprintf(stderr, "flopscope: error: %s (see flopscope --help)\n",
+                 flopscope::terminal_safe(e.what(), false).c_str());
+    return kExitUsage;
   }
   if (no_progress) flopscope::Progress::set_globally_enabled(false);
+  limits.max_json_value_bytes = json_value_mb << 20;
 
   try {
     for (auto& [sub, cmd] : commands) {
       if (sub->parsed()) return cmd->run();
     }
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "flopscope: error: %s\n", e.what());
+    std::fprintf(stderr, "flopscope: error: %s\n", flopscope::terminal_safe(e.what(), false).c_str());
     return kExitUsage;
   }
   return kExitUsage;

@@ -4,6 +4,7 @@
 
 #include "analyzer/importers/load_run.h"
 #include "db/model/atomic_file.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope::cli {
 
@@ -13,7 +14,9 @@ StatusOr<RunData> open_run(const std::string& path) {
 
 Status emit_output(const std::string& path, const std::string& text, bool overwrite) {
   if (path.empty() || path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    // Names in the text come from traces and models: no escape sequence reaches the terminal.
+    const std::string shown = terminal_safe(text);
+    std::fwrite(shown.data(), 1, shown.size(), stdout);
     std::fflush(stdout);
     return {};
   }

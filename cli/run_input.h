@@ -11,7 +11,8 @@ namespace flopscope::cli {
 
 StatusOr<RunData> open_run(const std::string& path);
 
-// Writes `text` to `path` atomically, or to stdout when path is empty or "-".
+// Writes `text` to `path` atomically, or to stdout when path is empty or "-" (control characters made
+// visible there: see terminal_safe).
 Status emit_output(const std::string& path, const std::string& text, bool overwrite);
 
 }  // namespace flopscope::cli

@@ -7,6 +7,16 @@ find_package(fmt REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(simdjson QUIET)
 find_package(Threads REQUIRED)
+# pkg-config is optional: the GPU device build (scripts/gpu-bundle.sh) has none.
+find_package(PkgConfig QUIET)
+# RE2: `diff --map` patterns run in linear time and bounded stack whatever the module path (std::regex
+# recursed per character and overflowed the stack on a 50 KB path). Found by path, not pkg-config, so the
+# device bundle's prefix serves too.
+find_path(RE2_INCLUDE_DIR re2/re2.h REQUIRED)
+find_library(RE2_LIBRARY re2 REQUIRED)
+add_library(PkgConfig::RE2 UNKNOWN IMPORTED)
+set_target_properties(PkgConfig::RE2 PROPERTIES IMPORTED_LOCATION ${RE2_LIBRARY}
+                      INTERFACE_INCLUDE_DIRECTORIES ${RE2_INCLUDE_DIR})
 
 set(FLOPSCOPE_HAVE_TORCH OFF)
 if(FLOPSCOPE_WITH_TORCH)
@@ -43,8 +53,6 @@ endif()
 
 set(FLOPSCOPE_HAVE_GRAPHVIZ OFF)
 if(FLOPSCOPE_WITH_GRAPHVIZ)
-  # pkg-config is needed for Graphviz alone (the GPU device build has neither).
-  find_package(PkgConfig QUIET)
   if(PkgConfig_FOUND)
     pkg_check_modules(GRAPHVIZ QUIET IMPORTED_TARGET libgvc libcgraph)
   endif()
@@ -54,10 +62,14 @@ if(FLOPSCOPE_WITH_GRAPHVIZ)
 endif()
 
 # The fleet store (PostgreSQL client library) and the Prometheus exporter's HTTP server.
-pkg_check_modules(LIBPQ QUIET IMPORTED_TARGET libpq)
-set(FLOPSCOPE_HAVE_PQ ${LIBPQ_FOUND})
-pkg_check_modules(HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)
-set(FLOPSCOPE_HAVE_HTTPLIB ${HTTPLIB_FOUND})
+set(FLOPSCOPE_HAVE_PQ OFF)
+set(FLOPSCOPE_HAVE_HTTPLIB OFF)
+if(PkgConfig_FOUND)
+  pkg_check_modules(LIBPQ QUIET IMPORTED_TARGET libpq)
+  set(FLOPSCOPE_HAVE_PQ ${LIBPQ_FOUND})
+  pkg_check_modules(HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)
+  set(FLOPSCOPE_HAVE_HTTPLIB ${HTTPLIB_FOUND})
+endif()
 
 # Python with torch (Debian's python3-torch), used to generate the sample models and test models.
 set(FLOPSCOPE_SAMPLE_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with torch, used to generate sample models")

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -201,17 +202,16 @@ class SqliteRunSink final : public RunSink {
     finished_ = true;
     progress_.reset();
     for (const std::string& sql : deferred_indexes_) FS_RETURN_IF_ERROR(with_path(db_.exec(sql)));
+    // The completeness marker goes in last, in the final transaction: readers refuse a file without it.
+    const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    FS_RETURN_IF_ERROR(with_path(db_.exec("INSERT INTO run_complete (id, finished_unix_ns) VALUES (1, " +
+                                          std::to_string(now_ns) + ")")));
     FS_RETURN_IF_ERROR(with_path(db_.exec("COMMIT")));
     statements_ = {};
     FS_RETURN_IF_ERROR(with_path(db_.close()));
-    ::chmod(temp_path_.c_str(), 0644);
-    std::error_code ec;
-    if (!overwrite_ && std::filesystem::exists(path_, ec)) {
-      return AlreadyExists(path_ + ": output appeared while writing (use --force to overwrite)");
-    }
-    if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-      return IoError(path_ + ": cannot rename into place: " + std::strerror(errno));
-    }
+    FS_RETURN_IF_ERROR(publish_file(temp_path_, path_, overwrite_));
     temp_path_.clear();
     return {};
   }

@@ -1,5 +1,6 @@
 #include "db/sqlite_query.h"
 
+#include "db/model/input_file.h"
 #include "db/sqlite/sqlite.h"
 
 namespace flopscope {
@@ -29,6 +30,7 @@ SqliteReadOnly& SqliteReadOnly::operator=(SqliteReadOnly&&) noexcept = default;
 SqliteReadOnly::~SqliteReadOnly() = default;
 
 StatusOr<SqliteReadOnly> SqliteReadOnly::open(const std::string& path) {
+  FS_RETURN_IF_ERROR(check_input_file(path));
   FS_ASSIGN_OR_RETURN(sqlite::Database db, sqlite::Database::open(path, SQLITE_OPEN_READONLY));
   // Opening is lazy: touch the schema so that a file that is not SQLite fails here.
   auto probe = db.query_int("SELECT count(*) FROM sqlite_master");

@@ -33,7 +33,9 @@ CallIndex index_calls(const RunData& run, const std::set<std::string>& kinds) {
     const OpRecord& op = run.ops[i];
     if (!kinds.contains(op.name)) continue;
     bool nested = false;
-    for (Id p = op.parent_op_id; p != kNoId;) {
+    // A parent chain longer than the op count is a cycle (a crafted or damaged run): stop there.
+    std::size_t steps = 0;
+    for (Id p = op.parent_op_id; p != kNoId && steps++ < run.ops.size();) {
       auto it = idx.op_index.find(p);
       if (it == idx.op_index.end()) break;
       if (kinds.contains(run.ops[it->second].name)) {
@@ -95,7 +97,7 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
     if (!counts_toward_totals(op)) continue;
     std::size_t at = i;
     bool found = idx.candidate[at];
-    while (!found) {
+    for (std::size_t steps = 0; !found && steps < run.ops.size(); ++steps) {  // bounded: parents may cycle
       auto it = idx.op_index.find(run.ops[at].parent_op_id);
       if (run.ops[at].parent_op_id == kNoId || it == idx.op_index.end()) break;
       at = it->second;

@@ -11,6 +11,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "db/model/input_file.h"
 #include "db/model/module_path.h"
 #include "graphs/extract.h"
 
@@ -211,6 +212,7 @@ StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path
   if (!std::filesystem::exists(model_path, ec)) return NotFound(model_path + ": no such file");
   if (std::filesystem::is_directory(model_path, ec))
     return InvalidArgument(model_path + ": is a directory, not a TorchScript model");
+  if (Status s = check_input_file(model_path); !s.ok()) return s;
   torch::jit::Module module;
   try {
     module = torch::jit::load(model_path, torch::kCPU);

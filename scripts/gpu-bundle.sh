@@ -22,7 +22,7 @@ if [[ "${1:-}" == "--prebuilt" ]]; then prebuilt=${2:?--prebuilt needs the build
 out=${1:-$root/.gpu}
 limit_mib=64
 
-# Header-only: CLI11, nlohmann-json. Shared: fmt, simdjson, SQLite, zlib (the -dev package and its
+# Header-only: CLI11, nlohmann-json. Shared: fmt, simdjson, SQLite, zlib, RE2 (the -dev package and its
 # runtime library). Static: GoogleTest and GoogleMock (the gpu-labelled tests; every test folder is
 # configured, and some link GMock).
 packages=(
@@ -32,6 +32,7 @@ packages=(
   nlohmann-json3-dev
   libsimdjson-dev libsimdjson14
   zlib1g-dev zlib1g
+  libre2-dev libre2-9
   libgtest-dev libgmock-dev
 )
 

@@ -7,7 +7,7 @@ packages=(
   # toolchain
   g++ cmake ninja-build pkg-config git
   # required libraries
-  libsqlite3-dev sqlite3 nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev libsimdjson-dev
+  libsqlite3-dev sqlite3 nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev libsimdjson-dev libre2-dev
   # CPU collector and sample models
   libtorch-dev python3 python3-torch python3-torchvision
   # LibTorch calls the system libblas.so.3: OpenBLAS, not the 5-10x slower reference BLAS

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <cstdint>
-#include <regex>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +14,10 @@
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 #include "db/model/status.h"
+
+namespace re2 {
+class RE2;
+}
 
 namespace flopscope {
 
@@ -41,9 +45,10 @@ inline constexpr int kVerdictCount = 6;
 const char* to_string(Verdict v);
 
 // A path rewrite applied to module paths and parameter names of both runs: 'model.layers.(\d+)=layers.$1'.
+// One --map rule, run by RE2 (linear time, no recursion): `replacement` is already in RE2's rewrite syntax.
 struct PathMap {
   std::string text;
-  std::regex pattern;
+  std::shared_ptr<const re2::RE2> pattern;
   std::string replacement;
 };
 StatusOr<PathMap> parse_path_map(const std::string& spec);

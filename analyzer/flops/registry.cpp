@@ -1,6 +1,7 @@
 #include "analyzer/flops/registry.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace flopscope {
 
@@ -30,10 +31,43 @@ bool FlopsRegistry::has(std::string_view op_name) const {
   return formulas_.find(op_name) != formulas_.end();
 }
 
+namespace {
+
+// Shapes come from traces anyone can write: a negative dimension would give negative FLOPs (and could
+// cancel a real regression under a gate), a huge one 1e56 FLOPs. Larger than any tensor a machine holds.
+constexpr double kMaxElements = 1e15;
+constexpr double kMaxOpCost = 1e21;  // FLOPs or bytes of one op
+
+FlopsResult invalid(std::string_view note) {
+  FlopsResult r;
+  r.invalid_args = true;
+  r.note = note;
+  return r;
+}
+
+bool valid_cost(double v) {
+  return std::isfinite(v) && v >= 0 && v <= kMaxOpCost;
+}
+
+}  // namespace
+
 FlopsResult FlopsRegistry::evaluate(std::string_view op_name, std::span<const OpArg> args) const {
   auto it = formulas_.find(op_name);
   if (it == formulas_.end()) return {};
+  for (const auto& a : args) {
+    if (!a.is_tensor) continue;
+    double n = 1;
+    for (std::int64_t d : a.shape) {
+      if (d < 0) return invalid("negative tensor dimension in the recorded shapes: FLOPs unknown");
+      n *= static_cast<double>(d);
+    }
+    if (n > kMaxElements) return invalid("tensor shape too large to be real: FLOPs unknown");
+  }
   FlopsResult r = it->second(args);
+  if (r.known && !(valid_cost(r.flops) && valid_cost(r.macs) && valid_cost(r.bytes_read) &&
+                   valid_cost(r.bytes_written))) {
+    return invalid("arguments give negative, infinite or impossibly large FLOPs or bytes: FLOPs unknown");
+  }
   if (!r.known) {
     r.note = "formula exists, but the recorded arguments do not fit it (shapes missing or inconsistent)";
     return r;

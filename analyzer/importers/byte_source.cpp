@@ -8,6 +8,8 @@
 #include <system_error>
 #include <utility>
 
+#include "db/model/input_file.h"
+
 namespace flopscope {
 
 StatusOr<ByteSource> ByteSource::open(const std::string& path) {
@@ -15,6 +17,7 @@ StatusOr<ByteSource> ByteSource::open(const std::string& path) {
   auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) return NotFound(path + ": no such file");
   if (std::filesystem::is_directory(status)) return InvalidArgument(path + ": is a directory, not a trace file");
+  FS_RETURN_IF_ERROR(check_input_file(path));
   auto size = std::filesystem::file_size(path, ec);
   if (ec) return IoError(path + ": cannot read: " + ec.message());
   bool compressed = false;

@@ -1,6 +1,9 @@
 #include "analyzer/importers/csv_reader.h"
 
 namespace flopscope {
+namespace {
+constexpr std::size_t kMaxFieldBytes = std::size_t{16} << 20;  // no real metric or kernel name comes close
+}  // namespace
 
 StatusOr<bool> CsvReader::fill() {
   if (eof_) return false;
@@ -31,10 +34,13 @@ StatusOr<bool> CsvReader::next(std::vector<std::string>& fields) {
       FS_ASSIGN_OR_RETURN(bool got, fill());
       if (!got) {
         if (quoted) {
-          return Corrupt(source_.path() + ": line " + std::to_string(line_) + ": unterminated quoted field");
+          return Corrupt(source_.path() + ": line " + std::to_string(line_) +
+                         ": the file ends inside a quoted field (truncated?)");
         }
-        fields.push_back(std::move(field));
-        return true;
+        // Every row a tool writes ends with a line break: one without is the cut end of a truncated file,
+        // and its last value may be cut short too (12.5 read as 12).
+        return Corrupt(source_.path() + ": line " + std::to_string(line_) +
+                       ": the file ends inside a row (truncated?)");
       }
     }
     char c = buf_[pos_++];
@@ -67,6 +73,10 @@ StatusOr<bool> CsvReader::next(std::vector<std::string>& fields) {
       return true;
     } else if (c != '\r') {
       field += c;
+      if (field.size() > kMaxFieldBytes) {
+        return InvalidArgument(source_.path() + ": line " + std::to_string(line_) + ": a field longer than " +
+                               std::to_string(kMaxFieldBytes >> 20) + " MiB");
+      }
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "analyzer/importers/bounded_queue.h"
+#include "db/model/input_limits.h"
 
 namespace flopscope {
 namespace {
@@ -91,7 +92,14 @@ Status JsonTraceStream::expect(char c, const char* where) {
 StatusOr<std::size_t> JsonTraceStream::value_end() {
   std::size_t scanned = pos_;  // resume point after a refill (offsets shift by the compaction)
   int depth = 0;
+  const InputLimits& limits = input_limits();
   for (;;) {
+    // One value is buffered whole: a crafted multi-GB string or bracket run must stop here.
+    if (end_ - pos_ > limits.max_json_value_bytes) {
+      return InvalidArgument(source_.path() + ": a JSON value at byte " + std::to_string(consumed_ + pos_) +
+                             " is larger than " + std::to_string(limits.max_json_value_bytes >> 20) +
+                             " MiB (--max-json-value-mb raises the limit)");
+    }
     const char* d = buf_.data();
     std::size_t i = scanned;
     char first = d[pos_];
@@ -108,7 +116,11 @@ StatusOr<std::size_t> JsonTraceStream::value_end() {
           continue;
         }
         if (c == '{' || c == '[') {
-          ++depth;
+          if (++depth > limits.max_json_depth) {
+            return InvalidArgument(source_.path() + ": JSON nested deeper than " +
+                                   std::to_string(limits.max_json_depth) + " levels at byte " +
+                                   std::to_string(consumed_ + i) + " (--max-json-depth raises the limit)");
+          }
         } else if (c == '}' || c == ']') {
           if (--depth == 0) return i + 1;
         }

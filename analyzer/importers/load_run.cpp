@@ -1,14 +1,43 @@
 #include "analyzer/importers/load_run.h"
 
+#include <algorithm>
+#include <unordered_set>
+
 #include "analyzer/importers/importer.h"
+#include "db/model/input_limits.h"
 #include "db/model/run_sink.h"
 #include "db/run_database.h"
 
 namespace flopscope {
 
-bool is_run_database(const std::string& path) { return looks_like_sqlite(path) && read_run_database(path).ok(); }
+namespace {
 
-StatusOr<RunData> load_run(const std::string& path) {
+// The analysis keeps per-module, per-iteration time tables, and module paths grow with depth squared:
+// both are bounded before any analysis allocates them.
+Status check_limits(const std::string& path, const RunData& run) {
+  const InputLimits& limits = input_limits();
+  std::unordered_set<int> iterations;
+  for (const auto& op : run.ops) iterations.insert(op.iteration);
+  for (const auto& k : run.kernels) iterations.insert(k.iteration);
+  const std::uint64_t cells =
+      static_cast<std::uint64_t>(run.modules.size()) * std::max<std::size_t>(1, iterations.size());
+  if (cells > limits.max_module_iteration_cells) {
+    return InvalidArgument(path + ": " + std::to_string(run.modules.size()) + " modules x " +
+                           std::to_string(iterations.size()) + " iterations is more than the limit of " +
+                           std::to_string(limits.max_module_iteration_cells) + " (--max-cells raises it)");
+  }
+  for (const auto& m : run.modules) {
+    const auto depth = m.path.empty() ? 0 : 1 + std::count(m.path.begin(), m.path.end(), '.');
+    if (depth > limits.max_module_depth) {
+      return InvalidArgument(path + ": module hierarchy more than " +
+                             std::to_string(limits.max_module_depth) +
+                             " levels deep (--max-module-depth raises the limit)");
+    }
+  }
+  return {};
+}
+
+StatusOr<RunData> load_unchecked(const std::string& path) {
   if (looks_like_sqlite(path)) {
     auto run = read_run_database(path);
     if (run.ok()) return run;
@@ -26,6 +55,18 @@ StatusOr<RunData> load_run(const std::string& path) {
   ImportOptions options;
   FS_RETURN_IF_ERROR(import_trace(path, sink, options));
   return std::move(sink.data());
+}
+
+}  // namespace
+
+bool is_run_database(const std::string& path) {
+  return looks_like_sqlite(path) && read_run_database(path).ok();
+}
+
+StatusOr<RunData> load_run(const std::string& path) {
+  FS_ASSIGN_OR_RETURN(RunData run, load_unchecked(path));
+  FS_RETURN_IF_ERROR(check_limits(path, run));
+  return run;
 }
 
 }  // namespace flopscope

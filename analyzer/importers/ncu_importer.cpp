@@ -198,6 +198,15 @@ class NcuImporter final : public Importer {
         ++no_duration;
         dur = 0;
       }
+      // NaN or beyond ~73 years: converting would be undefined and the running sum would overflow.
+      if (!(dur < 2.3e18)) {
+        builder.issue("kernels with an impossible duration (skipped)", Severity::kError, k.name);
+        continue;
+      }
+      if (t > (std::int64_t{1} << 61)) {
+        builder.issue("kernels past the time range (skipped)", Severity::kError, k.name);
+        continue;
+      }
       a.start_ns = t;
       a.duration_ns = static_cast<std::int64_t>(dur + 0.5);
       t += a.duration_ns;

@@ -16,6 +16,13 @@
 namespace flopscope {
 namespace {
 
+// end - start, or -1 (an impossible duration the builder counts and drops) when the export's values would
+// overflow.
+std::int64_t span_ns(std::int64_t start, std::int64_t end) {
+  std::int64_t d = 0;
+  return __builtin_sub_overflow(end, start, &d) ? -1 : d;
+}
+
 constexpr std::string_view kSqliteMagic = "SQLite format 3";
 
 std::int64_t pid_of(std::int64_t global) { return (global >> 24) & 0xFFFFFF; }
@@ -102,7 +109,7 @@ class NsysImporter final : public Importer {
       if (!row) break;
       TraceBuilder::Activity a;
       a.start_ns = rows.int64(0);
-      a.duration_ns = rows.int64(1) - rows.int64(0);
+      a.duration_ns = span_ns(rows.int64(0), rows.int64(1));
       a.device = static_cast<int>(rows.int64(2));
       a.stream = rows.int64(3);
       a.correlation = rows.is_null(4) ? TraceBuilder::kNone : rows.int64(4);
@@ -155,7 +162,7 @@ class NsysImporter final : public Importer {
       a.kind = kind;
       a.name = kind == KernelKind::kMemcpy && !rows.is_null(8) ? builder.intern(memcpy_name(rows.int64(8))) : plain;
       a.start_ns = rows.int64(0);
-      a.duration_ns = std::max<std::int64_t>(0, rows.int64(1) - rows.int64(0));
+      a.duration_ns = std::max<std::int64_t>(0, span_ns(rows.int64(0), rows.int64(1)));
       a.device = static_cast<int>(rows.int64(2));
       a.stream = rows.int64(3);
       a.correlation = rows.is_null(4) ? TraceBuilder::kNone : rows.int64(4);
@@ -187,8 +194,8 @@ class NsysImporter final : public Importer {
         builder.issue("duplicate runtime rows for one correlation id (ignored)", Severity::kInfo);
         continue;
       }
-      builder.add_launch({builder.thread(pid, tid_of(global)), rows.int64(0), rows.int64(1) - rows.int64(0), corr,
-                          TraceBuilder::kNone, pid});
+      builder.add_launch({builder.thread(pid, tid_of(global)), rows.int64(0),
+                          span_ns(rows.int64(0), rows.int64(1)), corr, TraceBuilder::kNone, pid});
     }
     return {};
   }
@@ -206,7 +213,7 @@ class NsysImporter final : public Importer {
       if (!row) break;
       std::int64_t global = rows.int64(2);
       auto thread = builder.thread(pid_of(global), tid_of(global));
-      std::int64_t start = rows.int64(0), dur = rows.int64(1) - rows.int64(0);
+      std::int64_t start = rows.int64(0), dur = span_ns(rows.int64(0), rows.int64(1));
       std::string_view label = rows.is_null(3) ? std::string_view("<unnamed range>") : rows.text(3);
       if (label.starts_with("aten::")) {
         // torch.autograd.profiler.emit_nvtx: "aten::addmm, seq = 12, op_id = 34, sizes = [...]"

@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <atomic>
 #include <numeric>
-#include <thread>
 #include <span>
+#include <thread>
 #include <utility>
 
 #include "analyzer/importers/bounded_queue.h"
 #include "analyzer/importers/module_scopes.h"
 #include "analyzer/op_costs.h"
 #include "db/model/module_path.h"
+#include "db/model/input_limits.h"
 #include "db/model/progress.h"
 
 namespace flopscope {
@@ -33,6 +34,16 @@ TraceBuilder::ThreadId TraceBuilder::thread(std::int64_t process, std::int64_t t
   auto [it, added] = thread_index_.try_emplace({process, tid}, static_cast<ThreadId>(threads_.size()));
   if (added) threads_.push_back({process, tid});
   return it->second;
+}
+
+bool TraceBuilder::times_ok(std::int64_t start_ns, std::int64_t duration_ns) {
+  // |start| and duration below 2^61 ns (73 years): every sum and difference finish() forms stays in range.
+  constexpr std::int64_t kLimit = std::int64_t{1} << 61;
+  if (start_ns > -kLimit && start_ns < kLimit && duration_ns >= 0 && duration_ns < kLimit) return true;
+  ++dropped_;
+  issue("event with an impossible time (negative duration or far out of range; dropped)", Severity::kError,
+        "start " + std::to_string(start_ns) + " ns, duration " + std::to_string(duration_ns) + " ns");
+  return false;
 }
 
 void TraceBuilder::issue(std::string_view what, Severity severity, std::string_view detail) {
@@ -139,6 +150,21 @@ void TraceBuilder::build_modules(Linked& linked) {
     spans.push_back({s.thread, s.start_ns, s.start_ns + s.duration_ns, str(s.instance), str(s.type)});
     derived.push_back(i);
   }
+  // Path text grows with depth squared: a crafted hierarchy thousands of levels deep is refused before
+  // any path is built. Spans are in (thread, start, longest first) order, so a stack gives the nesting.
+  const std::size_t max_depth = static_cast<std::size_t>(input_limits().max_module_depth);
+  std::vector<std::int64_t> open_ends;
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    if (i > 0 && spans[i].thread != spans[i - 1].thread) open_ends.clear();
+    while (!open_ends.empty() && open_ends.back() <= spans[i].start_ns) open_ends.pop_back();
+    open_ends.push_back(spans[i].end_ns);
+    if (open_ends.size() > max_depth + 1) {  // + 1: the model itself may be the root
+      limit_error_ =
+          InvalidArgument(info_.source_path + ": module hierarchy more than " + std::to_string(max_depth) +
+                          " levels deep (--max-module-depth raises the limit)");
+      return;
+    }
+  }
   NamedScopes named = name_scopes(spans, options_.single_top_scope_is_root);
   std::vector<Id> node_module(named.path.size());
   for (std::size_t n = 0; n < named.path.size(); ++n) node_module[n] = module(named.path[n], named.type[n]);
@@ -237,8 +263,13 @@ void TraceBuilder::link_activities(Linked& linked) {
     const auto& l = launches_[i];
     auto idx = static_cast<std::int32_t>(i);
     auto [it, added] = launch_by_corr.try_emplace(l.correlation, idx);
-    if (!added && launches_[static_cast<std::size_t>(it->second)].process != l.process) it->second = -2;
-    launch_by_proc_corr[key(l.process, l.correlation)] = idx;
+    if (!added && it->second >= 0) {
+      it->second = launches_[static_cast<std::size_t>(it->second)].process != l.process ? -2 : -3;
+    }
+    // A correlation id launched twice in one process cannot say which launch a kernel belongs to: both
+    // become ambiguous (a data-quality error) rather than the later one silently winning.
+    auto [pit, fresh] = launch_by_proc_corr.try_emplace(key(l.process, l.correlation), idx);
+    if (!fresh) pit->second = -3;
   }
   std::unordered_map<std::uint64_t, std::int32_t> op_by_ext;
   op_by_ext.reserve(ops_.size());
@@ -259,11 +290,20 @@ void TraceBuilder::link_activities(Linked& linked) {
       if (a.process != kNone) {
         auto it = launch_by_proc_corr.find(key(a.process, a.correlation));
         if (it != launch_by_proc_corr.end()) launch = it->second;
+        if (launch == -3) {
+          issue("kernel correlation id launched more than once (kernel not linked to an op)",
+                Severity::kError, "correlation " + std::to_string(a.correlation));
+          launch = -1;
+        }
       } else {
         auto it = launch_by_corr.find(a.correlation);
         if (it != launch_by_corr.end()) launch = it->second;
         if (launch == -2) {
           issue("kernel correlation id used by several processes (not linked)", Severity::kWarning);
+          launch = -1;
+        } else if (launch == -3) {
+          issue("kernel correlation id launched more than once (kernel not linked to an op)",
+                Severity::kError, "correlation " + std::to_string(a.correlation));
           launch = -1;
         }
       }
@@ -340,6 +380,8 @@ void TraceBuilder::compute_flops(Linked& linked) {
     }
     const FlopsResult* r = &it->second;
     linked.op_flops[i] = r;
+    if (r->invalid_args)
+      issue("op with impossible argument shapes (FLOPs unknown)", Severity::kError, str(op.name));
     auto parent = linked.op_parent[i];
     bool above = parent >= 0 && covered[static_cast<std::size_t>(parent)] != 0;
     linked.op_source[i] = nested_flops_source(above, r->known);
@@ -358,7 +400,15 @@ Status TraceBuilder::finish(RunSink& sink, Progress* progress) {
   for (const auto& l : launches_) origin = std::min(origin, l.start_ns);
   linked.origin = origin == INT64_MAX ? 0 : origin;
 
+  if (ops_.empty() && activities_.empty() && scopes_.empty()) {
+    if (dropped_ > 0) {
+      return InvalidArgument(info_.source_path + ": no events to import: all " + std::to_string(dropped_) +
+                             " had an impossible time (negative duration or far out of range)");
+    }
+    return InvalidArgument(info_.source_path + ": no events to import (an empty trace)");
+  }
   build_modules(linked);
+  FS_RETURN_IF_ERROR(limit_error_);
   nest_ops(linked);
   link_activities(linked);
   compute_flops(linked);

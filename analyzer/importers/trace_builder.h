@@ -131,18 +131,29 @@ class TraceBuilder {
     return id;
   }
 
-  void add_op(const HostOp& op) { ops_.push_back(op); }
-  void add_scope(const Scope& scope) { scopes_.push_back(scope); }
-  void add_iteration(std::int64_t number, std::int64_t start_ns, std::int64_t duration_ns) {
-    iterations_.push_back({number, start_ns, duration_ns});
+  // Events with impossible times (see times_ok) are dropped and counted as data-quality errors.
+  void add_op(const HostOp& op) {
+    if (times_ok(op.start_ns, op.duration_ns)) ops_.push_back(op);
   }
-  void add_launch(const Launch& launch) { launches_.push_back(launch); }
-  void add_activity(const Activity& activity) { activities_.push_back(activity); }
+  void add_scope(const Scope& scope) {
+    if (times_ok(scope.start_ns, scope.duration_ns)) scopes_.push_back(scope);
+  }
+  void add_iteration(std::int64_t number, std::int64_t start_ns, std::int64_t duration_ns) {
+    if (times_ok(start_ns, duration_ns)) iterations_.push_back({number, start_ns, duration_ns});
+  }
+  void add_launch(const Launch& launch) {
+    if (times_ok(launch.start_ns, launch.duration_ns)) launches_.push_back(launch);
+  }
+  void add_activity(const Activity& activity) {
+    if (times_ok(activity.start_ns, activity.duration_ns)) activities_.push_back(activity);
+  }
   std::int32_t add_counters(const Counters& c) {
     counters_.push_back(c);
     return static_cast<std::int32_t>(counters_.size() - 1);
   }
 
+  // True when start + duration cannot overflow anything finish() computes; otherwise counts an error.
+  bool times_ok(std::int64_t start_ns, std::int64_t duration_ns);
   // Counts one occurrence of a data problem; the first detail given is kept as an example.
   void issue(std::string_view what, Severity severity, std::string_view detail = {});
 
@@ -168,7 +179,9 @@ class TraceBuilder {
   };
   struct ThreadKeyHash {
     std::size_t operator()(const ThreadKey& k) const {
-      return std::hash<std::int64_t>{}(k.process * 1000003 ^ k.tid);
+      // Unsigned: process ids come from the trace, and a signed product could overflow.
+      return std::hash<std::uint64_t>{}((static_cast<std::uint64_t>(k.process) * 1000003u) ^
+                                        static_cast<std::uint64_t>(k.tid));
     }
   };
 
@@ -188,6 +201,8 @@ class TraceBuilder {
   Options options_;
   StringPool strings_;
   std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;
+  Status limit_error_;        // an input limit hit while building (see db/model/input_limits.h)
+  std::int64_t dropped_ = 0;  // events refused by times_ok
   std::vector<ThreadKey> threads_;
   std::vector<std::vector<OpArg>> args_{{}};
   struct TransparentHash {

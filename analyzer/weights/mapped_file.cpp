@@ -9,9 +9,12 @@
 #include <cstring>
 #include <utility>
 
+#include "db/model/input_file.h"
+
 namespace flopscope {
 
 StatusOr<MappedFile> MappedFile::open(const std::string& path) {
+  FS_RETURN_IF_ERROR(check_input_file(path));  // before open(): opening a FIFO blocks
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 #include <unordered_map>
@@ -10,6 +11,7 @@
 #include "analyzer/weights/tensor_stats.h"
 #include "analyzer/weights/torch_archive.h"
 #include "analyzer/weights/zip_archive.h"
+#include "db/model/input_file.h"
 #include "db/model/progress.h"
 
 namespace flopscope {
@@ -34,6 +36,8 @@ const char* to_string(TensorChange change) {
 }
 
 StatusOr<WeightsSource> open_weights(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) FS_RETURN_IF_ERROR(check_input_file(path));
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     FS_ASSIGN_OR_RETURN(MappedFile probe, MappedFile::open(path));  // for the precise error

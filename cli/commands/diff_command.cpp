@@ -14,6 +14,7 @@
 #include "cli/printers/diff_report.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope::cli {
 namespace {
@@ -31,7 +32,7 @@ class DiffCommand final : public Command {
     app.add_option("--baseline-median", baseline_median_,
                    "With --baseline: the median run (end-to-end P50) of the newest N matching runs")
         ->check(CLI::PositiveNumber);
-    app.add_option("--map", maps_, "Rename module paths before matching: 'REGEX=REPLACEMENT' (ECMAScript, $1 "
+    app.add_option("--map", maps_, "Rename module paths before matching: 'REGEX=REPLACEMENT' (RE2 syntax, $1 "
                                    "for groups), applied to both runs; repeatable");
     app.add_option("--map-a", maps_a_, "As --map, for A only (after --map); repeatable");
     app.add_option("--map-b", maps_b_, "As --map, for B only (after --map); repeatable");
@@ -77,6 +78,11 @@ class DiffCommand final : public Command {
       auto l = parse_regression_limits(regression_);
       if (!l.ok()) return report_error(l.status());
       gates_.max_regression = *l;
+    }
+    if (Status st = check_distinct_paths({md_path_, json_path_, junit_path_, html_path_},
+                                         {path_a_, path_b_, weights_a_, weights_b_, graph_path_});
+        !st.ok()) {
+      return report_error(st);
     }
     for (const auto* p : {&md_path_, &json_path_, &junit_path_, &html_path_}) {
       if (p->empty()) continue;
@@ -131,16 +137,28 @@ class DiffCommand final : public Command {
       if (fmt == "html") return render_diff_html(d, gates, report_, svg);
       return render_diff_table(d, gates, report_);
     };
+    // Every report is written to its temporary file first; only when all are complete do they replace
+    // their targets, so a failure in one never leaves another behind (or destroys a previous good one).
+    std::vector<AtomicFile> files;
     for (const auto& [path, fmt] : {std::pair{&md_path_, "md"}, std::pair{&json_path_, "json"},
                                     std::pair{&junit_path_, "junit"}, std::pair{&html_path_, "html"}}) {
       if (path->empty()) continue;
-      if (Status st = write_file_atomically(*path, text_for(fmt), force_); !st.ok()) return report_error(st);
+      auto f = AtomicFile::create(*path, force_);
+      if (!f.ok()) return report_error(f.status());
+      files.push_back(std::move(f).value());
+      if (Status st = files.back().write(text_for(fmt)); !st.ok()) return report_error(st);
+      if (Status st = files.back().close_unpublished(); !st.ok()) return report_error(st);
+    }
+    for (AtomicFile& f : files) {
+      if (Status st = f.publish(); !st.ok()) return report_error(st);
     }
     if (Status st = emit_output("", text_for(format_), false); !st.ok()) return report_error(st);
-    for (const auto& w : d.warnings) std::fprintf(stderr, "flopscope: warning: %s\n", w.c_str());
+    for (const auto& w : d.warnings)
+      std::fprintf(stderr, "flopscope: warning: %s\n", terminal_safe(w, false).c_str());
     for (const auto& g : gates) {
       if (!g.passed) {
-        std::fprintf(stderr, "flopscope: gate failed: %s: %s\n", g.name.c_str(), g.message.c_str());
+        std::fprintf(stderr, "flopscope: gate failed: %s: %s\n", terminal_safe(g.name, false).c_str(),
+                     terminal_safe(g.message, false).c_str());
       }
     }
     for (const auto& g : gates) {

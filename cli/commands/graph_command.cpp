@@ -58,6 +58,7 @@ class GraphCommand : public Command {
     }
     auto depth = parse_depth(depth_);
     if (!depth.ok()) return report_error(depth.status());
+    if (Status s = check_distinct_paths({output_}, {input_, other_}); !s.ok()) return report_error(s);
     if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
     CostMetric metric = color_by_ == "time"    ? CostMetric::kTime
                         : color_by_ == "bytes" ? CostMetric::kBytes

@@ -1,14 +1,19 @@
 // flopscope import FILE... -o run.db: turns traces recorded elsewhere (Kineto / PyTorch profiler JSON,
 // .json.gz, Nsight Systems SQLite exports, Nsight Compute CSV) into run databases, attributed to modules.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "analyzer/importers/importer.h"
 #include "analyzer/importers/load_run.h"
 #include "cli/command.h"
 #include "db/model/atomic_file.h"
+#include "db/model/input_file.h"
 #include "db/run_database.h"
 
 namespace flopscope::cli {
@@ -92,9 +97,10 @@ class ImportCommand final : public Command {
                                         : output_;
       outputs.push_back(out);
     }
+    if (Status st = check_distinct_paths(outputs, inputs_); !st.ok()) return report_error(st);
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
       const auto& in = inputs_[i];
-      if (!std::filesystem::exists(in)) return report_error(NotFound(in + ": no such file"));
+      if (Status st = check_input_file(in); !st.ok()) return report_error(st);
       if (looks_like_sqlite(in) && is_run_database(in)) {
         return report_error(InvalidArgument(in + ": already a flopscope run database; nothing to import"));
       }
@@ -103,18 +109,42 @@ class ImportCommand final : public Command {
       Status writable = check_output_path(outputs[i], force_);
       if (!writable.ok()) return report_error(writable);
     }
+    // Each run database is finished under a staging name beside its target; the targets are replaced only
+    // once every input imported, so a failing later file leaves no earlier output behind.
+    std::vector<std::string> staged;
+    auto drop_staged = [&] {
+      for (const auto& s : staged) std::filesystem::remove(s);
+    };
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
-      int code = import_one(inputs_[i], outputs[i]);
-      if (code != kExitOk) return code;
+      std::string stage = outputs[i] + ".import-XXXXXX";
+      int fd = ::mkstemp(stage.data());
+      if (fd < 0) {
+        drop_staged();
+        return report_error(
+            IoError(outputs[i] + ": cannot create a temporary file: " + std::strerror(errno)));
+      }
+      ::close(fd);
+      staged.push_back(stage);
+      int code = import_one(inputs_[i], stage, outputs[i]);
+      if (code != kExitOk) {
+        drop_staged();
+        return code;
+      }
+    }
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      if (Status st = publish_file(staged[i], outputs[i], force_); !st.ok()) {
+        drop_staged();
+        return report_error(st);
+      }
     }
     return kExitOk;
   }
 
  private:
-  int import_one(const std::string& in, const std::string& out) {
+  int import_one(const std::string& in, const std::string& stage, const std::string& out) {
     auto importer = find_importer(in);
     if (!importer.ok()) return report_error(importer.status());
-    auto db = create_run_database(out, force_);
+    auto db = create_run_database(stage, true);
     if (!db.ok()) return report_error(db.status());
     CountingSink sink(**db);
     ImportOptions options;
@@ -122,6 +152,7 @@ class ImportCommand final : public Command {
     options.command_line = "flopscope import " + in;
     Status s = (*importer)->import(in, sink, options);
     if (!s.ok()) return report_error(s);  // the unfinished database removes its temporary file
+    db->reset();
     if (!quiet_) {
       auto pct = [](double a, double b) { return b > 0 ? 100.0 * a / b : 0.0; };
       fmt::print("{} ({}): {} kernels + {} memcpy/memset, {} ops, {} modules; device activities linked to an op "

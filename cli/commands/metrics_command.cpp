@@ -49,7 +49,7 @@ class MetricsCommand final : public Command {
         j["metrics"].push_back({{"name", m.name}, {"role", gpu::to_string(m.role)}, {"unit", m.dim_unit},
                                 {"hw_unit", m.hw_unit}, {"description", m.description}});
       }
-      std::printf("%s\n", j.dump(2).c_str());
+      std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
       return kExitOk;
     }
     std::printf("chip %s, metric set '%s': %zu metrics, %zu pass%s per kernel\n", plan->chip.c_str(), metrics_.c_str(),

@@ -33,7 +33,9 @@ class ProfileCommand final : public Command {
     app.add_option("--device", options_.device,
                    "cpu (default) or cuda (needs a LibTorch with CUDA; see docs/gpu.md)")
         ->check(CLI::IsMember({"cpu", "cuda"}));
-    app.add_option("--threads", options_.threads, "Intra-op threads (default: one per CPU core)");
+    app.add_option("--threads", options_.threads,
+                   "Intra-op threads (default: one per CPU core; at most 1024)")
+        ->check(CLI::Range(0, 1024));
     app.add_option("--seed", options_.seed, "Seed for the random inputs (default 0)");
     app.add_option("--attribution", options_.attribution,
                    "instances (default): each op's module is the module object whose method runs (model "
@@ -50,6 +52,7 @@ class ProfileCommand final : public Command {
     StatusOr<std::vector<InputSpec>> specs = parse_input_specs(specs_);
     if (!specs.ok()) return report_error(specs.status());
     options_.inputs = *specs;
+    if (Status s = check_inputs_fit_memory(options_.inputs); !s.ok()) return report_error(s);
     if (!inputs_dir_.empty()) {
       auto files = read_input_dir(inputs_dir_);
       if (!files.ok()) return report_error(files.status());

@@ -10,6 +10,7 @@
 #include "cli/printers/candidates.h"
 #include "cli/printers/report.h"
 #include "cli/run_input.h"
+#include "db/model/atomic_file.h"
 
 namespace flopscope::cli {
 namespace {
@@ -54,6 +55,10 @@ class ReportCommand final : public Command {
     if (sort_ == "time") options_.sort = SortKey::kTime;
     if (sort_ == "bytes") options_.sort = SortKey::kBytes;
     if (names_several_ranks(paths_)) return run_ranks();
+    if (!output_.empty() && output_ != "-") {
+      if (Status st = check_distinct_paths({output_}, paths_); !st.ok()) return report_error(st);
+      if (Status st = check_output_path(output_, force_); !st.ok()) return report_error(st);
+    }
     SummaryOptions so;
     if (!peak_.empty()) {
       auto peak = parse_peak(peak_);
@@ -72,7 +77,7 @@ class ReportCommand final : public Command {
       if (candidates_) {
         auto j = nlohmann::ordered_json::parse(text);
         j["candidates"] = candidates_json(candidates);
-        text = j.dump(2) + "\n";
+        text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
       }
     } else if (format_ == "md") {
       text = render_report_markdown(*run, s, options_);

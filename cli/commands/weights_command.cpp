@@ -50,6 +50,7 @@ class WeightsCommand : public Command {
 
   int run() override {
     if (!output_.empty()) {
+      if (Status st = check_distinct_paths({output_}, files_); !st.ok()) return report_error(st);
       if (Status st = check_output_path(output_, force_); !st.ok()) return report_error(st);
     }
     options_.hash = !no_hash_;
@@ -61,7 +62,8 @@ class WeightsCommand : public Command {
     }
     std::string text = reports.size() == 1 ? single(reports[0]) : pair(reports[0], reports[1]);
     if (output_.empty()) {
-      std::fwrite(text.data(), 1, text.size(), stdout);
+      const std::string shown = terminal_safe(text);  // tensor names come from the file
+      std::fwrite(shown.data(), 1, shown.size(), stdout);
       return kExitOk;
     }
     if (Status st = write_file_atomically(output_, text, force_); !st.ok()) return report_error(st);
@@ -76,7 +78,7 @@ class WeightsCommand : public Command {
       for (const auto& t : r.tensors) tensors.push_back(tensor_json(t));
       j["files"] = {{{"path", r.path}, {"format", r.format}, {"total_bytes", r.total_bytes},
                      {"tensors", tensors}, {"warnings", r.warnings}}};
-      return j.dump(2) + "\n";
+      return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     }
     TextTable t;
     t.header = {"tensor", "dtype", "shape", "numel", "bytes", "L2", "max|x|", "nonzero", "state", "sha256"};
@@ -117,7 +119,7 @@ class WeightsCommand : public Command {
                        {"b", row.b ? tensor_json(*row.b) : nlohmann::json(nullptr)}});
       }
       j["comparison"] = cmp;
-      return j.dump(2) + "\n";
+      return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     }
     TextTable t;
     t.header = {"tensor", "dtype", "shape", "A", "B", "change", "L2 A", "L2 B", "what"};

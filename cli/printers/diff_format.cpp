@@ -24,10 +24,18 @@ std::string format_shape(const std::vector<std::int64_t>& shape) {
 }
 
 std::string TextTable::to_text() const {
+  // A cell is one line whatever a name holds: a newline in a module name must not start a line of its own.
+  std::vector<std::vector<std::string>> lines;
+  lines.reserve(rows.size());
+  for (const auto& r : rows) {
+    std::vector<std::string> safe;
+    for (const auto& c : r) safe.push_back(terminal_safe(c, false));
+    lines.push_back(std::move(safe));
+  }
   std::size_t cols = header.size();
   std::vector<std::size_t> w(cols, 0);
   for (std::size_t c = 0; c < cols; ++c) w[c] = width(header[c]);
-  for (const auto& r : rows) {
+  for (const auto& r : lines) {
     for (std::size_t c = 0; c < cols && c < r.size(); ++c) w[c] = std::max(w[c], width(r[c]));
   }
   auto line = [&](const std::vector<std::string>& r) {
@@ -46,16 +54,7 @@ std::string TextTable::to_text() const {
   std::vector<std::string> rule;
   for (std::size_t c = 0; c < cols; ++c) rule.emplace_back(w[c], '-');
   out += line(rule);
-  for (const auto& r : rows) out += line(r);
-  return out;
-}
-
-std::string markdown_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|' || c == '*' || c == '_' || c == '`' || c == '<' || c == '>') out += '\\';
-    out += c;
-  }
+  for (const auto& r : lines) out += line(r);
   return out;
 }
 
@@ -74,23 +73,6 @@ std::string TextTable::to_markdown() const {
   }
   return out;
 }
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string xml_escape(const std::string& s) { return html_escape(s); }
 
 std::string TextTable::to_html() const {
   std::string out = "<table>\n<thead><tr>";

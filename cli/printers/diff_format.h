@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/printers/units.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope::cli {
 
@@ -24,8 +25,7 @@ struct TextTable {
   std::string to_html() const;      // <table> with escaped cells
 };
 
-std::string html_escape(const std::string& s);
-std::string markdown_escape(const std::string& s);
-std::string xml_escape(const std::string& s);
+// Escaping (html_escape, markdown_escape, markdown_code, xml_escape, csv_field, terminal_safe) comes from
+// db/model/text_escape.h, the one place every printer uses.
 
 }  // namespace flopscope::cli

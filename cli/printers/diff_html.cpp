@@ -1,5 +1,9 @@
-// A self-contained HTML page: no scripts or external resources, the diff graph SVG inlined when given.
+// A self-contained HTML page: no scripts or external resources. The diff graph SVG, when given, is embedded
+// as an image (a data: URI), never inlined: browsers render SVG images without scripts, event handlers or
+// external loads, so a crafted SVG file cannot run code in the report.
 #include <fmt/format.h>
+
+#include <cstdint>
 
 #include "cli/printers/diff_tables.h"
 
@@ -10,13 +14,28 @@ constexpr const char* kStyle = R"(body{font-family:system-ui,sans-serif;margin:2
 table{border-collapse:collapse;font-size:13px;margin:1em 0}th,td{border:1px solid #ccc;padding:3px 8px}
 th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .v-VANISHED{color:#0a7d2c;font-weight:600}.v-DORMANT{color:#b35900;font-weight:600}.v-NEW{color:#b00020;font-weight:600}.v-MOVED{color:#555;font-weight:600}
-.pass{color:#0a7d2c}.fail{color:#b00020;font-weight:600}.graph svg{max-width:100%;height:auto}
+.pass{color:#0a7d2c}.fail{color:#b00020;font-weight:600}.graph img{max-width:100%;height:auto}
 code{background:#f5f5f5;padding:0 3px})";
 
-// Drops an XML prolog/doctype so the SVG can sit inside HTML.
-std::string inline_svg(const std::string& svg) {
-  auto start = svg.find("<svg");
-  return start == std::string::npos ? std::string() : svg.substr(start);
+std::string base64(const std::string& bytes) {
+  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    std::uint32_t v = static_cast<unsigned char>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    if (i + 2 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 2]);
+    out += kDigits[(v >> 18) & 63];
+    out += kDigits[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? kDigits[(v >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kDigits[v & 63] : '=';
+  }
+  return out;
+}
+
+std::string svg_image(const std::string& svg) {
+  if (svg.empty()) return {};
+  return "<img alt=\"diff graph\" src=\"data:image/svg+xml;base64," + base64(svg) + "\">";
 }
 
 }  // namespace
@@ -47,7 +66,7 @@ std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& ga
   }
   if (!any) out += "<li>No module vanished, appeared, moved or went dormant.</li>\n";
   out += "</ul>\n";
-  std::string graph = inline_svg(svg);
+  std::string graph = svg_image(svg);
   if (!graph.empty()) out += "<h2>Diff graph</h2>\n<div class=\"graph\">\n" + graph + "\n</div>\n";
   out += fmt::format("<h2>Modules ({})</h2>\n", html_escape(module_counts_text(d)));
   out += module_table(d, o).to_html();

@@ -132,7 +132,7 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
                   {"common_modules", d.common_modules}};
   j["maps"] = d.maps;
   j["warnings"] = d.warnings;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace flopscope::cli

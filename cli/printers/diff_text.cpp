@@ -27,11 +27,13 @@ std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& g
     out += "No module vanished, appeared, moved or went dormant.\n";
   } else {
     out += "Verdicts:\n";
-    for (const ModuleDiff* m : heads) out += "  " + m->path + "  " + verdict_text(*m) + "\n";
+    for (const ModuleDiff* m : heads) {
+      out += "  " + terminal_safe(m->path, false) + "  " + terminal_safe(verdict_text(*m), false) + "\n";
+    }
   }
   for (const auto& m : d.modules) {
     if (m.verdict == Verdict::kChanged && !m.path.empty() && m.weights_a.state != m.weights_b.state) {
-      out += "  " + m.path + "  " + verdict_text(m) + "\n";
+      out += "  " + terminal_safe(m.path, false) + "  " + terminal_safe(verdict_text(m), false) + "\n";
     }
   }
   out += fmt::format("\nModules: {}\n", module_counts_text(d));
@@ -62,7 +64,8 @@ std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>
   auto heads = headlines(d);
   out += "### Verdicts\n\n";
   if (heads.empty()) out += "No module vanished, appeared, moved or went dormant.\n";
-  for (const ModuleDiff* m : heads) out += "- `" + m->path + "`: " + markdown_escape(verdict_text(*m)) + "\n";
+  for (const ModuleDiff* m : heads)
+    out += "- " + markdown_code(m->path, false) + ": " + markdown_escape(verdict_text(*m)) + "\n";
   out += fmt::format("\n### Modules ({})\n\n", module_counts_text(d));
   TextTable mt = module_table(d, o);
   if (!mt.rows.empty()) {

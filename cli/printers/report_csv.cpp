@@ -1,17 +1,9 @@
 #include <fmt/format.h>
 
 #include "cli/printers/report.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope::cli {
-namespace {
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-}  // namespace
-
 std::string render_report_csv(const RunData&, const RunSummary& s, const ReportOptions& o) {
   std::string out =
       "path,type,depth,calls,flops,self_flops,macs,bytes_read,bytes_written,intensity,measured_flops,dram_"

@@ -175,7 +175,7 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
         {{"what", q.what}, {"count", q.count}, {"severity", to_string(q.severity)}, {"detail", q.detail}});
   }
   j["data_quality"] = std::move(quality);
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace flopscope::cli

@@ -2,6 +2,7 @@
 
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope::cli {
 namespace {
@@ -15,11 +16,12 @@ std::string indent(int depth) {
 std::string render_report_markdown(const RunData& run, const RunSummary& s, const ReportOptions& o) {
   const bool gpu = s.has_kernels;
   const LatencyStats& it = gpu ? s.iteration_gpu_time : s.iteration_time;
-  std::string out = fmt::format("## flopscope report: `{}`\n\n", run.info.source_path);
+  std::string out = fmt::format("## flopscope report: {}\n\n", markdown_code(run.info.source_path, false));
   out += fmt::format(
-      "{} iterations on {}; input `{}`. Total per iteration: **{}**, {} moved, P50 {} / P99 {}.\n\n",
-      s.iterations, run.info.device.empty() ? to_string(run.info.source_kind) : run.info.device,
-      run.info.input_spec, lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
+      "{} iterations on {}; input {}. Total per iteration: **{}**, {} moved, P50 {} / P99 {}.\n\n",
+      s.iterations,
+      markdown_escape(run.info.device.empty() ? to_string(run.info.source_kind) : run.info.device),
+      markdown_code(run.info.input_spec, false), lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
       bytes_text(s.total.bytes()), time_text(it.p50), time_text(it.p99));
   out += coverage_by_time_text(s) + ".\n\n";
   if (gpu)
@@ -30,9 +32,9 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
   for (int idx : module_order(s, o)) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
     const LatencyStats& t = gpu ? m.gpu_time : m.inclusive_time;
-    out += fmt::format("| {}`{}` | {} | {:.1f} | {} | {} | {} | {:.1f} | {} | {} | {} |\n", indent(m.depth),
-                       m.path.empty() ? "(model)" : m.path, m.type, m.calls,
-                       lower_bound_flops_text(m.inclusive.flops, m.flops_complete), flops_text(m.self.flops),
+    out += fmt::format("| {}{} | {} | {:.1f} | {} | {} | {} | {:.1f} | {} | {} | {} |\n", indent(m.depth),
+                       m.path.empty() ? "(model)" : markdown_code(m.path, true), markdown_escape(m.type),
+                       m.calls, lower_bound_flops_text(m.inclusive.flops, m.flops_complete), flops_text(m.self.flops),
                        bytes_text(m.inclusive.bytes()), m.inclusive.intensity(), time_text(t.p50),
                        time_text(t.p99), percent_text(m.share_time));
   }
@@ -41,7 +43,8 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
         "\n**Ops without a FLOPs formula** (FLOPs unknown, not zero):\n\n| op | count | time % "
         "|\n|---|---:|---:|\n";
     for (const auto& g : s.coverage_gaps) {
-      out += fmt::format("| `{}` | {} | {} |\n", g.name, g.count, percent_text(g.share_of_time));
+      out += fmt::format("| {} | {} | {} |\n", markdown_code(g.name, true), g.count,
+                         percent_text(g.share_of_time));
     }
   }
   if (gpu) {
@@ -52,7 +55,7 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
   if (!s.quality.empty()) {
     out += "\n**Data quality**\n\n| what | count | severity |\n|---|---:|---|\n";
     for (const auto& q : s.quality)
-      out += fmt::format("| {} | {} | {} |\n", q.what, q.count, to_string(q.severity));
+      out += fmt::format("| {} | {} | {} |\n", markdown_escape(q.what), q.count, to_string(q.severity));
   }
   return out;
 }

@@ -4,12 +4,13 @@
 
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope::cli {
 namespace {
 
 std::string module_label(const ModuleSummary& m) {
-  std::string name = m.path.empty() ? "(model)" : m.path;
+  std::string name = m.path.empty() ? "(model)" : terminal_safe(m.path, false);  // one line per module
   return std::string(static_cast<std::size_t>(2 * m.depth), ' ') + name;
 }
 
@@ -57,7 +58,8 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   for (int idx : order) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
     const LatencyStats& t = gpu ? m.gpu_time : m.inclusive_time;
-    std::string type = m.type.size() > 20 ? m.type.substr(0, 19) + "~" : m.type;
+    std::string type = terminal_safe(m.type, false);
+    if (type.size() > 20) type = type.substr(0, 19) + "~";
     std::string flops = (m.flops_complete ? "" : ">=") + si_text(m.inclusive.flops, "");
     out += fmt::format("{:<{}}  {:<20} {:>6.1f} {:>13} {:>11} {:>10} {:>7.1f} {:>10} {:>10} {:>10} {:>6}",
                        module_label(m), name_w, type, m.calls, flops, si_text(m.self.flops, ""),
@@ -79,10 +81,10 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
     double total_t = it.mean > 0 ? it.mean : 0;
     for (std::size_t k = 0; k < std::min(o.top_ops, s.top_ops.size()); ++k) {
       const auto& op = s.top_ops[k];
-      std::string mod = op.module_path.empty() ? "(model)" : op.module_path;
+      std::string mod = op.module_path.empty() ? "(model)" : terminal_safe(op.module_path, false);
       if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
-      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", op.name, mod, op.calls,
-                         si_text(op.flops, ""), time_text(op.time_ns),
+      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", terminal_safe(op.name, false), mod,
+                         op.calls, si_text(op.flops, ""), time_text(op.time_ns),
                          gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t),
                          gpu ? fmt::format(" {:>11}", time_text(op.device_time_ns)) : "");
     }
@@ -103,7 +105,8 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
         o.full_coverage ? s.coverage_gaps.size() : std::min<std::size_t>(10, s.coverage_gaps.size());
     for (std::size_t k = 0; k < n; ++k) {
       const auto& g = s.coverage_gaps[k];
-      out += fmt::format("  {:<40} {:>8} {:>8}\n", g.name, g.count, percent_text(g.share_of_time));
+      out += fmt::format("  {:<40} {:>8} {:>8}\n", terminal_safe(g.name, false), g.count,
+                         percent_text(g.share_of_time));
     }
     if (n < s.coverage_gaps.size()) {
       out += fmt::format("  ... {} more (--coverage lists all)\n", s.coverage_gaps.size() - n);

@@ -88,9 +88,14 @@ StatusOr<InputFile> read_npy(const std::string& path, std::string bytes, InputFi
     }
     if (d < 0) return Corrupt(path + ": negative dimension in .npy header");
     f.shape.push_back(d);
-    numel *= d;
+    // Checked: a crafted shape must not overflow the size computation (and then pass the length check).
+    if (__builtin_mul_overflow(numel, d, &numel)) return Corrupt(path + ": .npy shape is too large");
   }
-  std::size_t need = static_cast<std::size_t>(numel) * static_cast<std::size_t>(dtype_size(f.dtype));
+  std::size_t need = 0;
+  if (__builtin_mul_overflow(static_cast<std::size_t>(numel), static_cast<std::size_t>(dtype_size(f.dtype)),
+                             &need)) {
+    return Corrupt(path + ": .npy shape is too large");
+  }
   std::size_t data_start = header_start + header_len;
   if (bytes.size() - data_start < need) {
     return Corrupt(path + ": .npy data is shorter than its shape says (" +

@@ -1,7 +1,10 @@
 #include "collector/torch/input_spec.h"
 
+#include <algorithm>
 #include <charconv>
 #include <utility>
+#include <cstdio>
+#include <fstream>
 
 #include "db/model/dtype.h"
 
@@ -92,6 +95,44 @@ StatusOr<std::vector<InputSpec>> parse_input_specs(const std::vector<std::string
     out.push_back(std::move(s));
   }
   return out;
+}
+
+StatusOr<std::uint64_t> input_bytes(const std::vector<InputSpec>& specs) {
+  std::uint64_t total = 0;
+  for (const auto& s : specs) {
+    std::uint64_t n = static_cast<std::uint64_t>(std::max(1, dtype_size(s.dtype)));
+    for (std::int64_t d : s.shape) {
+      if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(d), &n)) {
+        return InvalidArgument("--input '" + s.text + "': the tensor is too large to allocate");
+      }
+    }
+    if (__builtin_add_overflow(total, n, &total)) {
+      return InvalidArgument("--input '" + s.text + "': the inputs are too large to allocate");
+    }
+  }
+  return total;
+}
+
+Status check_inputs_fit_memory(const std::vector<InputSpec>& specs) {
+  FS_ASSIGN_OR_RETURN(std::uint64_t need, input_bytes(specs));
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key != "MemAvailable:") continue;
+    const std::uint64_t available = kib * 1024;
+    if (need > available) {
+      char text[160];
+      std::snprintf(text, sizeof text, "the inputs need %.1f GiB, more than the %.1f GiB of memory available",
+                    static_cast<double>(need) / (1 << 30), static_cast<double>(available) / (1 << 30));
+      std::string specs_text;
+      for (const auto& s : specs) specs_text += (specs_text.empty() ? "" : " ") + s.text;
+      return InvalidArgument("--input " + specs_text + ": " + text);
+    }
+    return {};
+  }
+  return {};  // no /proc/meminfo: nothing to compare with
 }
 
 }  // namespace flopscope

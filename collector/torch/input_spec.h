@@ -25,4 +25,11 @@ struct InputSpec {
 StatusOr<InputSpec> parse_input_spec(const std::string& text);
 StatusOr<std::vector<InputSpec>> parse_input_specs(const std::vector<std::string>& texts);
 
+// Bytes the random inputs of these specs occupy, or an error naming the spec whose size overflows. Checked
+// against the memory available before anything is allocated (`float32[2,2147483648]` is 16 GiB).
+StatusOr<std::uint64_t> input_bytes(const std::vector<InputSpec>& specs);
+
+// Refuses inputs larger than the memory the system has available now (MemAvailable), in one line.
+Status check_inputs_fit_memory(const std::vector<InputSpec>& specs);
+
 }  // namespace flopscope

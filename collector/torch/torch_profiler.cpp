@@ -16,6 +16,7 @@
 
 #include "collector/torch/op_observer.h"
 #include "db/model/dtype.h"
+#include "db/model/input_file.h"
 #include "db/model/module_path.h"
 #include "db/model/sha256.h"
 
@@ -99,6 +100,7 @@ StatusOr<torch::jit::Module> load_module(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return NotFound(path + ": no such file");
   if (std::filesystem::is_directory(path, ec)) return InvalidArgument(path + ": is a directory, not a model");
+  if (Status s = check_input_file(path); !s.ok()) return s;
   try {
     torch::jit::Module m = torch::jit::load(path, torch::kCPU);
     m.eval();

@@ -1,5 +1,6 @@
 #include "db/model/atomic_file.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,14 +10,67 @@
 #include <fstream>
 #include <sstream>
 
+#include "db/model/input_file.h"
+
 namespace flopscope {
 namespace fs = std::filesystem;
 
+namespace {
+
+// The mode a newly created file gets under the process umask (mkstemp makes 0600 files).
+mode_t created_file_mode() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return 0666 & ~mask;
+}
+
+// The target may be replaced only when it is absent or a regular file: never a device, FIFO or directory
+// (`-o /dev/null --force` must not turn the device into a file). A symbolic link counts as present even
+// when it dangles.
+Status check_replaceable(const std::string& path, bool overwrite) {
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) != 0) return {};  // absent
+  if (!overwrite) return AlreadyExists(path + ": output exists (use --force to overwrite)");
+  struct stat target {};
+  if (::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) {
+    return InvalidArgument(path + ": not a regular file; refusing to replace it");
+  }
+  return {};
+}
+
+Status sync_fd(int fd, const std::string& path) {
+  if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+    return IoError(path + ": cannot sync to disk: " + std::strerror(errno));
+  }
+  return {};
+}
+
+}  // namespace
+
+Status publish_file(const std::string& temp_path, const std::string& path, bool overwrite) {
+  ::chmod(temp_path.c_str(), created_file_mode());
+  int fd = ::open(temp_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return IoError(path + ": cannot reopen the temporary file: " + std::strerror(errno));
+  Status synced = sync_fd(fd, path);  // the data is on disk before the name points at it
+  ::close(fd);
+  FS_RETURN_IF_ERROR(synced);
+  FS_RETURN_IF_ERROR(check_replaceable(path, overwrite));
+  if (std::rename(temp_path.c_str(), path.c_str()) != 0) {
+    return IoError(path + ": cannot rename into place: " + std::strerror(errno));
+  }
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    (void)sync_fd(dfd, path);  // the rename itself; best effort
+    ::close(dfd);
+  }
+  return {};
+}
+
 Status check_output_path(const std::string& path, bool overwrite) {
   std::error_code ec;
-  if (fs::exists(path, ec) && !overwrite) {
-    return AlreadyExists(path + ": output exists (use --force to overwrite)");
-  }
+  FS_RETURN_IF_ERROR(check_replaceable(path, overwrite));
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec)) return NotFound(path + ": directory " + dir.string() + " does not exist");
@@ -91,24 +145,52 @@ Status AtomicFile::write(std::string_view bytes) {
 
 Status AtomicFile::commit() {
   if (file_ == nullptr) return Internal(path_ + ": commit twice");
+  FS_RETURN_IF_ERROR(close_unpublished());
+  return publish();
+}
+
+Status AtomicFile::close_unpublished() {
+  if (file_ == nullptr) return Internal(path_ + ": closed twice");
   bool ok = std::fflush(file_) == 0;
   ok = (std::fclose(file_) == 0) && ok;
   file_ = nullptr;
   if (!ok) {
+    Status s = IoError(path_ + ": write failed: " + std::strerror(errno));
     discard();
-    return IoError(path_ + ": write failed: " + std::strerror(errno));
+    return s;
   }
-  ::chmod(temp_path_.c_str(), 0644);
-  if (!overwrite_ && fs::exists(path_)) {
-    discard();
-    return AlreadyExists(path_ + ": output appeared while writing (use --force to overwrite)");
-  }
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    Status s = IoError(path_ + ": cannot rename into place: " + std::strerror(errno));
+  return {};
+}
+
+Status AtomicFile::publish() {
+  if (file_ != nullptr || temp_path_.empty()) return Internal(path_ + ": publish without close_unpublished");
+  if (Status s = publish_file(temp_path_, path_, overwrite_); !s.ok()) {
     discard();
     return s;
   }
   temp_path_.clear();
+  return {};
+}
+
+Status check_distinct_paths(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) {
+  auto same = [](const std::string& x, const std::string& y) {
+    std::error_code ec, ex, ey;
+    if (fs::equivalent(x, y, ec) && !ec) return true;  // both exist: same inode
+    const fs::path cx = fs::weakly_canonical(x, ex), cy = fs::weakly_canonical(y, ey);
+    return !ex && !ey && cx == cy;
+  };
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].empty()) continue;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!outputs[j].empty() && same(outputs[i], outputs[j])) {
+        return InvalidArgument(outputs[i] + ": named as the output twice");
+      }
+    }
+    for (const std::string& in : inputs) {
+      if (!in.empty() && same(outputs[i], in))
+        return InvalidArgument(outputs[i] + ": output is also an input");
+    }
+  }
   return {};
 }
 
@@ -121,7 +203,7 @@ Status write_file_atomically(const std::string& path, std::string_view bytes, bo
 StatusOr<std::string> read_file(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return NotFound(path + ": no such file");
-  if (fs::is_directory(path, ec)) return InvalidArgument(path + ": is a directory, not a file");
+  FS_RETURN_IF_ERROR(check_input_file(path));
   std::ifstream in(path, std::ios::binary);
   if (!in) return IoError(path + ": cannot open: " + std::strerror(errno));
   std::ostringstream ss;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "db/model/status.h"
 
@@ -24,6 +25,10 @@ class AtomicFile {
   Status write(std::string_view bytes);
   // Flushes, closes and renames into place.
   Status commit();
+  // commit() in two halves, for commands with several outputs: close all, then publish all, so that a
+  // failure while writing any of them leaves every target untouched.
+  Status close_unpublished();
+  Status publish();
   const std::string& temp_path() const { return temp_path_; }
   const std::string& path() const { return path_; }
 
@@ -40,6 +45,14 @@ class AtomicFile {
 // Checks before heavy work that an output can be written: the target does not exist (unless overwrite)
 // and its directory exists and is writable. Returns a one-line error naming the path.
 Status check_output_path(const std::string& path, bool overwrite);
+
+// Makes a finished temporary file the target: mode from the umask, fsync, refuses to replace anything but a
+// regular file (or anything, without overwrite), renames, syncs the directory.
+Status publish_file(const std::string& temp_path, const std::string& path, bool overwrite);
+
+// Refuses a command line that names one file as two outputs, or an output that is also an input (--force
+// would destroy the input). Empty entries are ignored.
+Status check_distinct_paths(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs);
 
 // Writes a whole string to path atomically.
 Status write_file_atomically(const std::string& path, std::string_view bytes, bool overwrite);

@@ -28,7 +28,9 @@ Id ModuleTree::parent_of(Id id) const {
 
 std::vector<Id> ModuleTree::chain(Id id) const {
   std::vector<Id> out;
-  for (Id m = id; m != kNoId && parent_of(m) != kNoId; m = parent_of(m)) out.push_back(m);
+  // Bounded by the module count: a parent cycle in a damaged run must not loop forever.
+  for (Id m = id; m != kNoId && parent_of(m) != kNoId && out.size() <= modules_.size(); m = parent_of(m))
+    out.push_back(m);
   return {out.rbegin(), out.rend()};
 }
 

@@ -1,5 +1,6 @@
 #include "db/model/sha256.h"
 
+#include "db/model/input_file.h"
 #include "db/model/sha256_blocks.h"
 
 #if defined(__x86_64__)
@@ -151,6 +152,7 @@ std::string sha256_hex(std::string_view data) {
 }
 
 StatusOr<std::string> sha256_file(const std::string& path) {
+  FS_RETURN_IF_ERROR(check_input_file(path));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) return NotFound(path + ": cannot open for hashing");
   Sha256 h;

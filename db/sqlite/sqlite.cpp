@@ -1,5 +1,8 @@
 #include "db/sqlite/sqlite.h"
 
+#include <chrono>
+#include <cstdlib>
+#include <string>
 #include <utility>
 
 namespace flopscope::sqlite {
@@ -28,7 +31,44 @@ StatusCode status_code_for(int rc) {
   }
 }
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Seconds any connection opened for reading may spend in queries before they are interrupted: a crafted
+// file (a recursive view where a table should be) must not hang the reader. FLOPSCOPE_QUERY_TIME_LIMIT_S
+// raises (or, for tests, lowers) it.
+int query_time_limit_s() {
+  if (const char* env = std::getenv("FLOPSCOPE_QUERY_TIME_LIMIT_S")) {
+    char* end = nullptr;
+    long v = std::strtol(env, &end, 10);
+    if (end != env && *end == '\0' && v > 0 && v <= 86'400 * 7) return static_cast<int>(v);
+  }
+  return 600;
+}
+
+int past_deadline(void* deadline) {
+  return Clock::now() > *static_cast<Clock::time_point*>(deadline) ? 1 : 0;
+}
+
+// Defences for files that may come from anyone (SQLite's "defense against dark arts"): no writes to the
+// schema, no SQL functions run from the schema (views, triggers), and a time limit on every query.
+void defend(sqlite3* db, Clock::time_point* deadline) {
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, static_cast<int*>(nullptr));
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, static_cast<int*>(nullptr));
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, static_cast<int*>(nullptr));
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 256 << 20);  // one value at most 256 MiB
+  *deadline = Clock::now() + std::chrono::seconds(query_time_limit_s());
+  sqlite3_progress_handler(db, 10'000, &past_deadline, deadline);
+}
+
+}  // namespace
+
 Status error_status(sqlite3* db, int rc, const std::string& path, std::string_view what) {
+  if ((rc & 0xff) == SQLITE_INTERRUPT) {
+    return InvalidArgument(path + ": query took longer than " + std::to_string(query_time_limit_s()) +
+                           " s, stopped (a crafted file? FLOPSCOPE_QUERY_TIME_LIMIT_S raises the limit)");
+  }
   // The connection's message is more specific than the code's ("no such table: run"), but only when
   // it belongs to this error.
   const char* msg = (db != nullptr && sqlite3_errcode(db) == rc) ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
@@ -51,16 +91,28 @@ StatusOr<Database> Database::open(const std::string& path, int flags, const std:
   }
   sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(db, 5000);  // another process writing the file: wait a little, then "database is locked"
-  return Database(db, shown);
+  Database out(db, shown);
+  if ((flags & SQLITE_OPEN_READONLY) != 0) FS_RETURN_IF_ERROR(out.treat_as_untrusted());
+  return out;
 }
 
-Database::Database(Database&& other) noexcept : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+Status Database::treat_as_untrusted() {
+  deadline_ = std::make_unique<Clock::time_point>();
+  defend(db_, deadline_.get());
+  return exec("PRAGMA trusted_schema = OFF");
+}
+
+Database::Database(Database&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)),
+      deadline_(std::move(other.deadline_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
     (void)close();
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
+    deadline_ = std::move(other.deadline_);
   }
   return *this;
 }

@@ -5,8 +5,10 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -26,6 +28,8 @@ class Statement;
 class Database {
  public:
   // flags: SQLITE_OPEN_READONLY, or SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE. ":memory:" works.
+  // Read-only connections treat the file as untrusted: defensive mode, trusted_schema off, no triggers, a
+  // time limit on queries (FLOPSCOPE_QUERY_TIME_LIMIT_S, default 600 s).
   // `name` is the file name messages use (default: path), e.g. the user's file for an in-memory copy.
   static StatusOr<Database> open(const std::string& path, int flags, const std::string& name = "");
   // A handle that holds no connection (a placeholder to move an open one into).
@@ -36,6 +40,11 @@ class Database {
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
   ~Database();
+
+  // Defensive mode, trusted_schema off, no triggers, a query time limit: for connections to files that
+  // may come from anyone (open() does this for read-only ones; an in-memory copy of such a file needs it
+  // too).
+  Status treat_as_untrusted();
 
   // Runs one or more statements without results.
   Status exec(std::string_view sql);
@@ -53,6 +62,7 @@ class Database {
   Database(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
   sqlite3* db_ = nullptr;
   std::string path_;
+  std::unique_ptr<std::chrono::steady_clock::time_point> deadline_;  // the progress handler's; stable address
 };
 
 class Statement {

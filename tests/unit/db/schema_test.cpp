@@ -41,8 +41,9 @@ TEST(Schema, DocumentedTablesAreTheTablesOfARun) {
   TempDir dir;
   const std::string path = dir.file("run.db");
   ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
-  const std::set<std::string> expected = {"run",        "module",     "op",           "kernel",    "param",
-                                          "graph_node", "graph_edge", "data_quality", "activation"};
+  const std::set<std::string> expected = {"run",        "module",      "op",         "kernel",
+                                          "param",      "graph_node",  "graph_edge", "data_quality",
+                                          "activation", "run_complete"};
   EXPECT_EQ(tables_in(path), expected);
   EXPECT_EQ(documented_tables(), expected);
 }

@@ -1,0 +1,35 @@
+// Escaping for every output format, in one place: every printer (terminal, Markdown, CSV, XML/HTML, error
+// lines) goes through these, so a module or kernel name from a crafted trace cannot inject a heading, an
+// image, a formula, a terminal escape sequence or an invalid XML character.
+//
+// Control characters (C0 except where a format keeps them, DEL, C1) and bytes that are not valid UTF-8 are
+// shown as visible text (`\x1b`, `\u0085`), never passed through and never silently dropped.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace flopscope {
+
+// For a terminal or a log. keep_layout keeps '\n' and '\t' (whole reports); without it the result is one
+// line (error messages, gate messages).
+std::string terminal_safe(std::string_view s, bool keep_layout = true);
+
+// Inline Markdown text: Markdown and HTML punctuation backslash-escaped, newlines and controls made visible.
+std::string markdown_escape(std::string_view s);
+
+// A complete Markdown code span (fences included) showing `s` literally: the fence is longer than any run of
+// backticks inside, newlines become spaces. in_table escapes '|', which would split a GFM table cell.
+std::string markdown_code(std::string_view s, bool in_table);
+
+// XML 1.0 text or attribute value: & < > " ' escaped, characters XML 1.0 forbids made visible.
+std::string xml_escape(std::string_view s);
+
+// HTML text or attribute value (the same rules as XML).
+std::string html_escape(std::string_view s);
+
+// One CSV field (RFC 4180 quoting). A field that a spreadsheet would run as a formula (starting with = + - @
+// tab or CR) is prefixed with a single quote.
+std::string csv_field(std::string_view s);
+
+}  // namespace flopscope

@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# One hostile-input case: hostile.sh CASE FLOPSCOPE WORKDIR. Each case asserts the exit code, a one-line
+# `flopscope: error: ...` message where one is due, that no output (or temporary) file is left behind, and
+# runs flopscope under a 30 s timeout and a 4 GiB address-space limit (`ulimit -v`; skipped in ASan builds,
+# whose shadow memory needs far more address space). Inputs come from make_inputs.py at test time.
+set -u
+name=$1
+bin=$2
+work=$3/$name
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+python3 "$here/make_inputs.py" in || exit 1
+
+vmem_kb=4194304
+if ldd "$bin" 2>/dev/null | grep -q libasan; then vmem_kb=unlimited; fi
+
+fail() {
+  echo "FAIL $name: $*" >&2
+  if [ -s err ]; then echo "--- stderr:" >&2; head -c 2000 err >&2; fi
+  exit 1
+}
+# run ARGS...: flopscope under the limits; stdout in out, stderr in err, exit status in $rc.
+run() {
+  (ulimit -v "$vmem_kb"; exec timeout 30 "$bin" --no-progress "$@") >out 2>err
+  rc=$?
+  [ "$rc" -ne 124 ] || fail "timed out: $*"
+  [ "$rc" -lt 128 ] || fail "killed by signal $((rc - 128)): $*"
+}
+# expect_error CODE TEXT: exit CODE and exactly one line on stderr, the error line, containing TEXT.
+expect_error() {
+  [ "$rc" -eq "$1" ] || fail "exit $rc, expected $1"
+  [ "$(wc -l < err)" -eq 1 ] || fail "stderr is not one line"
+  grep -q '^flopscope: error: ' err || fail "stderr is not a 'flopscope: error:' line"
+  grep -qF -- "$2" err || fail "message lacks '$2'"
+}
+expect_ok() { [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"; }
+# no_output PATH...: nothing at PATH (not even a dangling link), and no temporary files anywhere here.
+no_output() {
+  for p in "$@"; do [ ! -e "$p" ] && [ ! -L "$p" ] || fail "$p was written"; done
+  if find . -name '*.tmp-*' -o -name '*.import-*' | grep -q .; then fail "temporary file left behind"; fi
+}
+sql() { python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()' "$@"; }
+good_db() { run import in/good.json -o good.db -q; expect_ok; }
+needs_profile() { "$bin" profile --help >/dev/null 2>&1 || { echo "no profile command in this build"; exit 77; }; }
+
+case $name in
+  fifo_input)
+    mkfifo pipe.json
+    for cmd in "report pipe.json" "import pipe.json -o o.db" "diff pipe.json pipe.json" "weights pipe.json"; do
+      run $cmd
+      expect_error 2 "FIFO"
+    done
+    no_output o.db ;;
+  device_input)
+    run report /dev/zero; expect_error 2 "is a device"
+    run import /dev/zero -o o.db; expect_error 2 "is a device"
+    no_output o.db ;;
+  directory_input)
+    mkdir d.json
+    run report d.json; expect_error 2 "directory"
+    run import d.json -o o.db; expect_error 2 "directory"
+    no_output o.db ;;
+  recursive_view)
+    # A view that never ends where a table should be: refused by the table check, at once.
+    good_db
+    sql good.db "DROP TABLE op; CREATE VIEW op AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS id FROM r;"
+    run report good.db; expect_error 2 "is a view, not a table"
+    run diff good.db good.db; expect_error 2 "is a view, not a table" ;;
+  view_as_table)
+    # An Nsight Systems export (not a run database) whose table is a recursive view: the query time
+    # limit stops it.
+    sql nsys.sqlite "CREATE TABLE StringIds (id INTEGER, value TEXT); CREATE TABLE NVTX_EVENTS (start INTEGER, \"end\" INTEGER, text TEXT);
+      CREATE VIEW TARGET_INFO_GPU AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS name FROM r;"
+    export FLOPSCOPE_QUERY_TIME_LIMIT_S=2
+    run import nsys.sqlite -o o.db; expect_error 2 "query took longer than 2 s"
+    no_output o.db ;;
+  missing_column)
+    good_db
+    sql good.db "ALTER TABLE kernel RENAME TO kernel_old; CREATE TABLE kernel (id INTEGER PRIMARY KEY);"
+    run report good.db; expect_error 2 "table kernel has no column" ;;
+  incomplete_run)
+    # What a killed writer leaves: no completeness marker.
+    good_db
+    sql good.db "DELETE FROM run_complete;"
+    cp good.db killed.db.tmp-AbC123
+    run report killed.db.tmp-AbC123; expect_error 2 "incomplete run database" ;;
+  map_long_path)
+    run import in/long_path.json -o long.db -q; expect_ok
+    run diff long.db long.db --map '(.*)=$1'; expect_ok ;;
+  md_injection)
+    good_db
+    run import in/md_inject.json -o evil.db -q; expect_ok
+    run diff good.db evil.db --md r.md --forbid-active '*'
+    [ "$rc" -eq 1 ] || fail "exit $rc, expected 1 (a failed gate)"
+    python3 - r.md <<'PY' || fail "Markdown injection"
+import re, sys
+text = open(sys.argv[1]).read()
+plain = re.sub(r"(`+)(?:(?!\1).)+?\1", "", text)  # code spans show their text literally
+headings = [l for l in text.splitlines() if l.startswith("#")]
+assert "### Gates: FAILED" in headings and not any("all passed" in h for h in headings), headings
+assert "![" not in plain and "](http" not in plain, "image or link outside a code span"
+PY
+    # On the terminal too, a name stays on its own line of the table.
+    run diff good.db evil.db --forbid-active '*'
+    [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
+    ! grep -q '^###' out || fail "a module name started a line of its own on the terminal"
+    run report evil.db
+    ! grep -q '^###' out || fail "a module name started a line of its own in the report" ;;
+  junit_control_chars)
+    good_db
+    run import in/ctrl_names.json -o ctrl.db -q; expect_ok
+    run diff good.db ctrl.db --junit r.xml --forbid-active '*Ctl*'
+    [ "$rc" -eq 1 ] || fail "exit $rc, expected 1 (a failed gate)"
+    python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' r.xml || fail "invalid XML" ;;
+  csv_formula)
+    run import in/csv_formula.json -o f.db -q; expect_ok
+    run report f.db --format csv -o r.csv; expect_ok
+    python3 - r.csv <<'PY' || fail "a CSV cell starts a formula"
+import csv, sys
+for row in csv.reader(open(sys.argv[1], newline="")):
+    for cell in row:
+        assert not (cell[:1] in ("=", "+", "@", "\t", "\r") or (cell[:1] == "-" and not cell[1:2].isdigit())), cell
+PY
+    ;;
+  terminal_escapes)
+    good_db
+    run import in/ctrl_names.json -o ctrl.db -q; expect_ok
+    run report ctrl.db; expect_ok
+    ! grep -q $'[\x1b\x07\x01]' out || fail "control characters reached stdout"
+    run diff good.db ctrl.db --forbid-active '*Ctl*'
+    [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
+    ! grep -q $'[\x1b\x07\x01]' out err || fail "control characters reached the terminal" ;;
+  html_graph_script)
+    run import in/good2.json -o b.db -q; expect_ok
+    good_db
+    run diff good.db b.db --html r.html --html-graph in/evil.svg; expect_ok
+    ! grep -qiE '<script|onload=|<image' r.html || fail "SVG markup inlined into the HTML" ;;
+  same_output_twice)
+    good_db
+    run diff good.db good.db --md r.out --json r.out; expect_error 2 "named as the output twice"
+    no_output r.out ;;
+  output_is_input)
+    good_db
+    cp good.db keep.db
+    run report keep.db -o keep.db --force; expect_error 2 "output is also an input"
+    cmp -s good.db keep.db || fail "the input was changed" ;;
+  dev_null_force)
+    # A special file as the output is never replaced, even with --force (a FIFO here, not /dev/null).
+    good_db
+    mkfifo sink
+    run report good.db -o sink --force; expect_error 2 "not a regular file"
+    [ -p sink ] || fail "the FIFO was replaced" ;;
+  dangling_symlink)
+    good_db
+    ln -s nowhere.md link.md
+    run report good.db --format md -o link.md; expect_error 2 "output exists"
+    [ -L link.md ] && [ ! -e nowhere.md ] || fail "the link was replaced or followed" ;;
+  umask)
+    good_db
+    (umask 077; exec "$bin" --no-progress report good.db --format md -o r.md) || fail "report failed"
+    [ "$(stat -c %a r.md)" = 600 ] || fail "mode $(stat -c %a r.md) under umask 077"
+    (umask 027; exec "$bin" --no-progress import -q in/good2.json -o b.db) || fail "import failed"
+    [ "$(stat -c %a b.db)" = 640 ] || fail "mode $(stat -c %a b.db) under umask 027" ;;
+  multi_import_partial)
+    mkdir outdir
+    run import in/good.json in/empty.json -o outdir; expect_error 2 "empty trace"
+    [ -z "$(ls -A outdir)" ] || fail "outputs left in outdir: $(ls -A outdir)" ;;
+  empty_trace)
+    run import in/empty.json -o e.db; expect_error 2 "empty trace"
+    no_output e.db ;;
+  truncated_csv)
+    csv=$here/../fuzz/seeds/ncu/raw.csv
+    head -c $(($(wc -c < "$csv") - 3)) "$csv" > cut.csv
+    run import cut.csv -o c.db; expect_error 2 "truncated"
+    no_output c.db ;;
+  negative_shapes | huge_shapes)
+    [ "$name" = negative_shapes ] && src=in/neg_shape.json || src=in/huge_shape.json
+    run import "$src" -o s.db -q; expect_ok
+    run report s.db --format json -o r.json; expect_ok
+    python3 - r.json <<'PY' || fail "impossible FLOPs reported"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+def walk(v, key=""):
+    if isinstance(v, dict):
+        for k, x in v.items(): walk(x, k)
+    elif isinstance(v, list):
+        for x in v: walk(x, key)
+    elif isinstance(v, (int, float)) and "flops" in key.lower():
+        assert 0 <= v < 1e21, (key, v)
+walk(doc)
+assert "impossible argument shapes" in json.dumps(doc), "no data-quality error"
+PY
+    ;;
+  extreme_times)
+    run import in/extreme_time.json -o t.db; expect_error 2 "impossible time"
+    no_output t.db ;;
+  json_huge_value)
+    python3 -c 'import json; print(json.dumps({"traceEvents": [{"ph": "X", "name": "x" * (3 << 20)}]}))' > big.json
+    run --max-json-value-mb 2 import big.json -o o.db; expect_error 2 "larger than 2 MiB"
+    no_output o.db ;;
+  json_deep)
+    python3 -c 'print("{\"traceEvents\": [{\"args\": " + "[" * 300 + "]" * 300 + "}]}")' > deep.json
+    run import deep.json -o o.db; expect_error 2 "nested deeper than 256"
+    no_output o.db ;;
+  usage_error)
+    run report --bogus-option x.db; expect_error 2 "--bogus-option"
+    run diff; expect_error 2 "required" ;;
+  threads_cap)
+    needs_profile
+    run profile model.pt --input 'float32[1]' --threads 100000 -o o.db; expect_error 2 "--threads"
+    no_output o.db ;;
+  profile_huge_input)
+    needs_profile
+    run profile model.pt --input 'float32[2,2147483648,4096]' -o o.db; expect_error 2 "of memory available"
+    run profile model.pt --input 'float32[4611686018427387904,8]' -o o.db; expect_error 2 "too large to allocate"
+    no_output o.db ;;
+  memory_modules_x_iterations)
+    # 3,201 modules x 3,200 iterations from a 1.4 MB trace: refused by the cells limit, or analysed when
+    # the limit is raised.
+    run report in/modules_x_iterations.json; expect_error 2 "--max-cells"
+    run --max-cells 20000000 report in/modules_x_iterations.json -o r.md --format md; expect_ok ;;
+  memory_deep_hierarchy)
+    run report in/deep.json; expect_error 2 "--max-module-depth"
+    run import in/deep.json -o d.db; expect_error 2 "--max-module-depth"
+    no_output d.db ;;
+  *) fail "unknown case" ;;
+esac
+echo "ok $name"
