@@ -38,7 +38,7 @@ StatusOr<std::vector<RankPart>> open_rank_parts(const std::vector<std::string>& 
         in_dir.push_back(e.path().string());
     }
     if (ec) return IoError(a + ": cannot list the folder: " + ec.message());
-    if (in_dir.empty()) return NotFound(a + ": no run databases or traces in this folder");
+    if (in_dir.empty()) return NotFound(a + ": a directory with no run databases or traces in it");
     std::sort(in_dir.begin(), in_dir.end());
     files.insert(files.end(), in_dir.begin(), in_dir.end());
   }
