@@ -238,6 +238,12 @@ class Check:
     def build(self):
         build = os.path.join(self.work, "build")
         prefix = os.path.join(self.work, "prefix", "usr")
+        # A build folder configured from another checkout (an earlier dry run elsewhere) cannot be reused.
+        cache_path = os.path.join(build, "CMakeCache.txt")
+        if os.path.exists(cache_path):
+            home = re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", open(cache_path).read(), re.M)
+            if home is None or os.path.realpath(home.group(1)) != os.path.realpath(ROOT):
+                shutil.rmtree(build, ignore_errors=True)
         cmd = ["cmake", "--preset", "gpu-device", "-B", build, f"-DCMAKE_PREFIX_PATH={prefix}"]
         if os.path.isdir("/usr/local/cuda"):
             cmd.append("-DCUDAToolkit_ROOT=/usr/local/cuda")
