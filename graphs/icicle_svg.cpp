@@ -4,35 +4,11 @@
 
 #include <algorithm>
 
+#include "db/model/text_escape.h"
 #include "graphs/icicle.h"
 
 namespace flopscope::graphs {
 namespace {
-
-// XML 1.0 character data: markup characters escaped, control characters (invalid in XML) dropped.
-std::string xml_text(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (unsigned char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        if (c >= 0x20 || c == '\t') out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
 
 // Text that fits a cell of `width` px at ~7 px per character, with an ellipsis when cut.
 std::string fit(const std::string& label, double width) {
@@ -55,7 +31,7 @@ std::string icicle_svg(const Icicle& icicle, const RunSummary&, const std::strin
       "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
       "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">{2}</text>\n"
       "<text x=\"8\" y=\"38\" fill=\"#444444\">width: {3}; total {4}</text>\n",
-      width, height, xml_text(title), xml_text(icicle.measure), xml_text(icicle.root_text));
+      width, height, xml_escape(title), xml_escape(icicle.measure), xml_escape(icicle.root_text));
   const double usable = width - 16;
   for (const IcicleCell& c : icicle.cells) {
     double x = 8 + c.x0 * usable;
@@ -64,17 +40,17 @@ std::string icicle_svg(const Icicle& icicle, const RunSummary&, const std::strin
     svg += fmt::format(
         "<g><title>{0}</title><rect x=\"{1:.2f}\" y=\"{2}\" width=\"{3:.2f}\" height=\"{4}\" fill=\"{5}\" "
         "stroke=\"#ffffff\" stroke-width=\"1\"/>",
-        xml_text(c.text), x, y, w, kRow - 1, c.fill);
+        xml_escape(c.text), x, y, w, kRow - 1, c.fill);
     // The name, and its cost when there is room for both.
     std::string full = c.label + "  " + c.value_text;
     std::string label = fit(full, w) == full ? full : fit(c.label, w);
     if (!label.empty())
-      svg += fmt::format("<text x=\"{0:.2f}\" y=\"{1}\">{2}</text>", x + 3, y + 15, xml_text(label));
+      svg += fmt::format("<text x=\"{0:.2f}\" y=\"{1}\">{2}</text>", x + 3, y + 15, xml_escape(label));
     svg += "</g>\n";
   }
   int y = kTop + kRow * std::max(1, icicle.depth) + 16;
   for (const std::string& note : icicle.notes) {
-    svg += fmt::format("<text x=\"8\" y=\"{}\" fill=\"#7a4b00\">note: {}</text>\n", y, xml_text(note));
+    svg += fmt::format("<text x=\"8\" y=\"{}\" fill=\"#7a4b00\">note: {}</text>\n", y, xml_escape(note));
     y += 16;
   }
   svg += "</svg>\n";

@@ -97,13 +97,13 @@ TEST(Icicle, TinyCellsAreLeftOut) {
   EXPECT_EQ(icicle.cells.size(), 4u);
 }
 
-TEST(Icicle, SvgEscapesNamesAndDropsControlCharacters) {
+TEST(Icicle, SvgEscapesNamesAndControlCharacters) {
   RunSummary s = tree();
   s.modules[4].path = "b<script>\x1b[31m";
   Icicle icicle = icicle_layout(s, {CostMetric::kFlops});
   std::string svg = icicle_svg(icicle, s, "t & <b>");
   EXPECT_EQ(svg.find("<script>"), std::string::npos);
-  EXPECT_NE(svg.find("b&lt;script&gt;[31m"), std::string::npos);
+  EXPECT_NE(svg.find("b&lt;script&gt;"), std::string::npos);
   EXPECT_EQ(svg.find('\x1b'), std::string::npos);
   EXPECT_NE(svg.find("t &amp; &lt;b&gt;"), std::string::npos);
 }
