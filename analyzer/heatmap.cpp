@@ -15,8 +15,7 @@ double HeatmapData::scale(double ns) const {
 
 double HeatmapData::value(std::size_t row, std::size_t iteration) const {
   if (row >= rows.size()) return 0;
-  const auto& values = rows[row].stats.values;
-  return iteration < values.size() ? values[iteration] : 0;
+  return rows[row].stats.values.at(iteration);
 }
 
 HeatmapData heatmap_data(const RunSummary& summary, std::size_t top_n) {
@@ -33,7 +32,7 @@ HeatmapData heatmap_data(const RunSummary& summary, std::size_t top_n) {
   for (const ModuleSummary* m : candidates) {
     d.rows.push_back({m->path, m->self_time});
     d.iterations = std::max(d.iterations, static_cast<int>(m->self_time.values.size()));
-    for (double v : m->self_time.values) {
+    for (const auto& [iteration, v] : m->self_time.values.entries()) {
       if (v <= 0) continue;
       d.min_ns = first ? v : std::min(d.min_ns, v);
       d.max_ns = first ? v : std::max(d.max_ns, v);
@@ -45,7 +44,7 @@ HeatmapData heatmap_data(const RunSummary& summary, std::size_t top_n) {
 
 LatencyHistogram latency_histogram(const LatencyStats& stats) {
   LatencyHistogram h;
-  const auto& values = stats.values;
+  const std::vector<double> values = stats.values.dense();  // one module's iterations
   h.lo = stats.min;
   h.hi = stats.max > stats.min ? stats.max : stats.min + 1;
   if (values.empty()) return h;

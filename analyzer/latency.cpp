@@ -16,19 +16,43 @@ double percentile_sorted(std::span<const double> sorted, double q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
 }
 
-LatencyStats latency_stats(std::vector<double> values) {
+LatencyStats latency_stats(IterationSeries series) {
+  series.normalise();
   LatencyStats s;
-  s.samples = static_cast<int>(values.size());
-  s.values = values;
-  if (values.empty()) return s;
-  std::sort(values.begin(), values.end());
-  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-  s.p50 = percentile_sorted(values, 50);
-  s.p90 = percentile_sorted(values, 90);
-  s.p99 = percentile_sorted(values, 99);
-  s.min = values.front();
-  s.max = values.back();
+  s.samples = static_cast<int>(series.size());
+  if (series.empty()) return s;
+  // The sorted values are the negative entries, the implied zeros, then the positive entries.
+  std::vector<double> nonzero;
+  nonzero.reserve(series.entries().size());
+  for (const auto& e : series.entries()) nonzero.push_back(e.second);
+  std::sort(nonzero.begin(), nonzero.end());
+  const std::size_t n = series.size();
+  const std::size_t negative =
+      static_cast<std::size_t>(std::lower_bound(nonzero.begin(), nonzero.end(), 0.0) - nonzero.begin());
+  const std::size_t zeros = n - nonzero.size();
+  auto sorted_at = [&](std::size_t k) {
+    if (k < negative) return nonzero[k];
+    if (k < negative + zeros) return 0.0;
+    return nonzero[k - zeros];
+  };
+  auto percentile = [&](double q) {
+    double pos = (q / 100.0) * static_cast<double>(n - 1);
+    auto lo = static_cast<std::size_t>(std::floor(pos));
+    std::size_t hi = std::min(lo + 1, n - 1);
+    return sorted_at(lo) + (sorted_at(hi) - sorted_at(lo)) * (pos - static_cast<double>(lo));
+  };
+  s.mean = series.sum() / static_cast<double>(n);
+  s.p50 = percentile(50);
+  s.p90 = percentile(90);
+  s.p99 = percentile(99);
+  s.min = sorted_at(0);
+  s.max = sorted_at(n - 1);
+  s.values = std::move(series);
   return s;
+}
+
+LatencyStats latency_stats(const std::vector<double>& values) {
+  return latency_stats(IterationSeries::from_dense(values));
 }
 
 namespace {

@@ -6,6 +6,8 @@
 #include <span>
 #include <vector>
 
+#include "analyzer/iteration_series.h"
+
 namespace flopscope {
 
 struct LatencyStats {
@@ -16,10 +18,11 @@ struct LatencyStats {
   double p99 = 0;
   double min = 0;
   double max = 0;
-  std::vector<double> values;  // per-iteration values, in iteration order
+  IterationSeries values;  // per-iteration values (zeros implied), in iteration order
 };
 
-LatencyStats latency_stats(std::vector<double> values);
+LatencyStats latency_stats(IterationSeries values);
+LatencyStats latency_stats(const std::vector<double>& values);
 
 // Percentile q in [0, 100] of sorted values.
 double percentile_sorted(std::span<const double> sorted, double q);

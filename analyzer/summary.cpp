@@ -132,8 +132,8 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   s.iterations = iter_index.count();
   const auto n_it = static_cast<std::size_t>(s.iterations);
 
-  std::vector<std::vector<double>> self_time(n_mod, std::vector<double>(n_it, 0.0));
-  std::vector<std::vector<double>> gpu_time(n_mod, std::vector<double>(n_it, 0.0));
+  std::vector<IterationSeries> self_time(n_mod, IterationSeries(n_it));
+  std::vector<IterationSeries> gpu_time(n_mod, IterationSeries(n_it));
   std::vector<double> calls(n_mod, 0.0);
 
   // Op index by id, for walking to outermost ancestors.
@@ -177,7 +177,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       }
     }
     if (op.parent_op_id == kNoId) {
-      self_time[static_cast<std::size_t>(m)][iter_index(op.iteration)] += static_cast<double>(op.duration_ns);
+      self_time[static_cast<std::size_t>(m)].add(iter_index(op.iteration), static_cast<double>(op.duration_ns));
     }
   }
   s.ops_total = static_cast<std::int64_t>(run.ops.size());
@@ -257,7 +257,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       c.measured_flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
       c.dram_bytes += k.dram_bytes_read + k.dram_bytes_written;
     }
-    gpu_time[static_cast<std::size_t>(m)][iter_index(k.iteration)] += dur;
+    gpu_time[static_cast<std::size_t>(m)].add(iter_index(k.iteration), dur);
     // Coverage is about compute kernels: communication, copies and memsets do no FLOPs by convention.
     const KernelCategory category = kernel_category(k);
     if (category == KernelCategory::kCommunication) comm[static_cast<std::size_t>(m)] += dur;
@@ -321,7 +321,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   s.coverage.known_host_share = outer_time > 0 ? std::min(1.0, known_host_time / outer_time) : 0;
 
   // Inclusive rollups: children come after parents in pre-order, so walk backwards.
-  std::vector<std::vector<double>> incl_time = self_time, incl_gpu = gpu_time;
+  std::vector<IterationSeries> incl_time = self_time, incl_gpu = gpu_time;
   for (std::size_t i = 0; i < n_mod; ++i) s.modules[i].inclusive = s.modules[i].self;
   for (std::size_t i = n_mod; i-- > 1;) {
     auto p = static_cast<std::size_t>(s.modules[i].parent);
@@ -330,10 +330,11 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     unknown_gpu[p] += unknown_gpu[i];
     unknown_host[p] += unknown_host[i];
     gap_in_module[p] = static_cast<char>(gap_in_module[p] | gap_in_module[i]);
-    for (std::size_t t = 0; t < n_it; ++t) {
-      incl_time[p][t] += incl_time[i][t];
-      incl_gpu[p][t] += incl_gpu[i][t];
-    }
+    // Module i's subtree is complete here (descendants come after it): compact it before passing it up.
+    incl_time[i].normalise();
+    incl_gpu[i].normalise();
+    incl_time[p].add(incl_time[i]);
+    incl_gpu[p].add(incl_gpu[i]);
   }
   const double per_iter = 1.0 / static_cast<double>(s.iterations);
   for (std::size_t i = 0; i < n_mod; ++i) {
@@ -341,18 +342,16 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     scale_cost(m.self, per_iter);
     scale_cost(m.inclusive, per_iter);
     m.calls = calls[i] * per_iter;
-    m.self_time = latency_stats(self_time[i]);
-    m.inclusive_time = latency_stats(incl_time[i]);
-    m.gpu_time = latency_stats(incl_gpu[i]);
+    m.self_time = latency_stats(std::move(self_time[i]));
+    m.inclusive_time = latency_stats(std::move(incl_time[i]));
+    m.gpu_time = latency_stats(std::move(incl_gpu[i]));
     m.comm_time_ns = comm[i] * per_iter;
     m.flops_complete = !gap_in_module[i] && unknown_gpu[i] <= 0;
     if (s.has_kernels) {
-      double all = 0;
-      for (double v : incl_gpu[i]) all += v;
+      const double all = m.gpu_time.values.sum();
       m.unknown_time_share = all > 0 ? unknown_gpu[i] / all : 0;
     } else {
-      double all = 0;
-      for (double v : incl_time[i]) all += v;
+      const double all = m.inclusive_time.values.sum();
       m.unknown_time_share = all > 0 ? std::min(1.0, unknown_host[i] / all) : 0;
     }
   }

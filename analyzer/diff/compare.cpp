@@ -54,10 +54,11 @@ MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, cons
   if (rel < o.min_time_change || std::fabs(d.diff) < o.min_time_change_ns) return d;
   // The bootstrap's cost grows with resamples x iterations per row; the rank interval is cheap while the
   // number of pairs is moderate.
-  if (a.values.size() * b.values.size() <= kMaxRankPairs) {
-    d = shift_interval(a.values, b.values);
+  const std::vector<double> va = a.values.dense(), vb = b.values.dense();
+  if (va.size() * vb.size() <= kMaxRankPairs) {
+    d = shift_interval(va, vb);
   } else {
-    d = median_difference(a.values, b.values, o.bootstrap_resamples);
+    d = median_difference(va, vb, o.bootstrap_resamples);
   }
   *significant = d.significant;
   return d;

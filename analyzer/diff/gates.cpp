@@ -140,7 +140,7 @@ std::vector<GateResult> evaluate_gates(const RunDiff& d, const GateOptions& o) {
       // Fails only when the lower bound of the regression's 95% interval exceeds the limit: noise whose
       // interval merely reaches past the limit never fails a build.
       bool tested = d.a.time.samples >= 3 && d.b.time.samples >= 3;
-      MedianDifference md = tested ? median_difference(d.a.time.values, d.b.time.values) : d.time_diff;
+      MedianDifference md = tested ? median_difference(d.a.time.values.dense(), d.b.time.values.dense()) : d.time_diff;
       double a = md.median_a, b = md.median_b;
       double rel = a > 0 ? (b - a) / a : 0;
       double rel_low = a > 0 && tested ? md.ci_low / a : 0;

@@ -95,7 +95,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   d.b = totals(sb, b, d.gpu_time);
   // End to end: the bootstrap interval of the median difference (one row, so its cost does not matter).
   if (d.a.time.samples >= kMinIterationsForStats && d.b.time.samples >= kMinIterationsForStats) {
-    d.time_diff = median_difference(d.a.time.values, d.b.time.values, options.bootstrap_resamples);
+    d.time_diff = median_difference(d.a.time.values.dense(), d.b.time.values.dense(), options.bootstrap_resamples);
     double rel = d.a.time.p50 > 0 ? std::fabs(d.time_diff.diff) / d.a.time.p50 : 0;
     d.time_significant = d.time_diff.significant && rel >= options.min_time_change &&
                          std::fabs(d.time_diff.diff) >= options.min_time_change_ns;

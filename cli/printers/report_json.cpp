@@ -17,7 +17,7 @@ ordered_json cost_json(const Cost& c) {
 
 ordered_json stats_json(const LatencyStats& s) {
   return {{"samples", s.samples}, {"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90},
-          {"p99", s.p99},         {"min", s.min},   {"max", s.max}, {"values", s.values}};
+          {"p99", s.p99},         {"min", s.min},   {"max", s.max}, {"values", s.values.dense()}};
 }
 
 ordered_json arg_json(const OpArg& a) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace flopscope {
 namespace {
 
@@ -13,7 +15,48 @@ TEST(Latency, PercentilesInterpolateLikeNumpy) {
   EXPECT_DOUBLE_EQ(s.p90, 4.6);  // numpy.percentile([1..5], 90)
   EXPECT_DOUBLE_EQ(s.min, 1);
   EXPECT_DOUBLE_EQ(s.max, 5);
-  EXPECT_EQ(s.values.front(), 5);  // iteration order kept
+  EXPECT_EQ(s.values.dense().front(), 5);  // iteration order kept
+}
+
+// The sparse series (zeros implied) gives the statistics of the dense values it stands for, whatever the
+// order entries arrive in and wherever the zeros fall among negative and positive values.
+TEST(Latency, SparseSeriesStatisticsEqualTheDenseOnes) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    const std::size_t n = 1 + rng() % 40;
+    std::vector<double> dense(n, 0.0);
+    IterationSeries series(n);
+    for (std::size_t k = 0, adds = rng() % (2 * n); k < adds; ++k) {
+      const std::size_t it = rng() % n;
+      const double v = static_cast<double>(static_cast<int>(rng() % 200) - 50);
+      dense[it] += v;
+      series.add(it, v);
+    }
+    LatencyStats d = latency_stats(dense), s = latency_stats(series);
+    ASSERT_EQ(s.samples, static_cast<int>(n));
+    EXPECT_DOUBLE_EQ(s.p50, d.p50);
+    EXPECT_DOUBLE_EQ(s.p90, d.p90);
+    EXPECT_DOUBLE_EQ(s.p99, d.p99);
+    EXPECT_DOUBLE_EQ(s.min, d.min);
+    EXPECT_DOUBLE_EQ(s.max, d.max);
+    EXPECT_NEAR(s.mean, d.mean, 1e-9);
+    EXPECT_EQ(s.values.dense(), dense);
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(s.values.at(i), dense[i]);
+  }
+}
+
+TEST(Latency, SparseSeriesKeepsOnlyNonZeroIterations) {
+  IterationSeries s(1000000);
+  s.add(999999, 3);
+  s.add(5, 2);
+  s.add(5, -2);  // sums to zero: dropped
+  s.add(7, 1);
+  s.normalise();
+  ASSERT_EQ(s.entries().size(), 2u);
+  EXPECT_EQ(s.entries()[0].first, 7u);
+  EXPECT_EQ(s.size(), 1000000u);
+  EXPECT_EQ(latency_stats(s).p50, 0);
+  EXPECT_EQ(latency_stats(s).max, 3);
 }
 
 TEST(Latency, MedianDifferenceSignificanceFollowsTheData) {
