@@ -116,9 +116,9 @@ class ImportWithWeights(unittest.TestCase):
         self.assertIn("ZEROED", p.stdout)
 
     def test_safetensors_order_is_not_guessed(self):
-        # A safetensors file keeps no registration order: the four look-alike projections of each attention
-        # block cannot be told apart by shape, so they keep their class names and are listed; everything with
-        # a shape of its own is still named.
+        # A safetensors file keeps no registration order: look-alike siblings cannot be told apart by shape
+        # (per block the four projections and the two LayerNorms; the embedding and the head, both [512, 64]),
+        # so they keep their class names and are listed; everything with a shape of its own is still named.
         db = os.path.join(self.tmp.name, "st.db")
         p = run("import", os.path.join(self.dir["v1"], "trace.json"), "--weights",
                 os.path.join(self.dir["v1"], "weights.safetensors"), "-o", db)
@@ -130,7 +130,9 @@ class ImportWithWeights(unittest.TestCase):
         self.assertNotIn("layers.0.attn.q_proj", got)
         rows = [(w, c, d) for w, c, _, d in quality(db) if w.startswith("modules not mapped")]
         self.assertEqual(len(rows), 1)
-        self.assertEqual(rows[0][1], 16)
+        self.assertEqual(rows[0][1], 4 * (4 + 2) + 2)
+        self.assertIn("layers.1.LayerNorm_1", got)
+        self.assertIn("Embedding", got)
         self.assertIn("registration order", rows[0][2])
 
 
