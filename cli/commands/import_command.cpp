@@ -51,9 +51,7 @@ class CountingSink final : public RunSink {
     return to_.add_kernels(k);
   }
   Status add_params(std::span<const ParamRecord> p) override { return to_.add_params(p); }
-  Status add_graph(std::span<const GraphNode> n, std::span<const GraphEdge> e) override {
-    return to_.add_graph(n, e);
-  }
+  Status add_graph(std::span<const GraphNode> n, std::span<const GraphEdge> e) override { return to_.add_graph(n, e); }
   Status add_quality(std::span<const QualityIssue> q) override {
     for (const auto& issue : q) warnings += issue.severity != Severity::kInfo ? issue.count : 0;
     return to_.add_quality(q);
@@ -72,8 +70,7 @@ class CountingSink final : public RunSink {
 std::string stem_of(const std::string& path) {
   std::string name = std::filesystem::path(path).filename().string();
   for (const char* ext : {".gz", ".json", ".sqlite", ".csv"}) {
-    if (name.size() > std::string(ext).size() && name.ends_with(ext))
-      name.resize(name.size() - std::string(ext).size());
+    if (name.size() > std::string(ext).size() && name.ends_with(ext)) name.resize(name.size() - std::string(ext).size());
   }
   return name;
 }
@@ -81,19 +78,16 @@ std::string stem_of(const std::string& path) {
 class ImportCommand final : public Command {
  public:
   void setup(CLI::App& sub) override {
-    sub.add_option("files", inputs_,
-                   "Trace files: PyTorch profiler JSON (.json, .json.gz), Nsight Systems SQLite "
-                   "export, Nsight Compute CSV; the format is recognised from the content")
+    sub.add_option("files", inputs_, "Trace files: PyTorch profiler JSON (.json, .json.gz), Nsight Systems SQLite "
+                                     "export, Nsight Compute CSV; the format is recognised from the content")
         ->required();
-    sub.add_option(
-        "-o,--output", output_,
-        "Run database to write (one input), or a directory for several inputs (default: FILE's name "
-        "with .db in the current directory)");
-    sub.add_option(
-        "--weights", weights_path_,
-        "Weights the traced model ran with (safetensors, torch.save, TorchScript): class-based module "
-        "paths become attribute paths where the tensors' names and shapes leave one choice, and the "
-        "tensors are stored so that `diff` joins weights (one input only)");
+    sub.add_option("-o,--output", output_,
+                   "Run database to write (one input), or a directory for several inputs (default: FILE's name "
+                   "with .db in the current directory)");
+    sub.add_option("--weights", weights_path_,
+                   "Weights the traced model ran with (safetensors, torch.save, TorchScript): class-based module "
+                   "paths become attribute paths where the tensors' names and shapes leave one choice, and the "
+                   "tensors are stored so that `diff` joins weights (one input only)");
     sub.add_flag("-f,--force", force_, "Overwrite existing outputs");
     sub.add_flag("-q,--quiet", quiet_, "Print nothing on success");
   }
@@ -103,8 +97,7 @@ class ImportCommand final : public Command {
     std::vector<std::string> outputs;
     bool to_dir = inputs_.size() > 1 || (!output_.empty() && std::filesystem::is_directory(output_));
     if (inputs_.size() > 1 && !output_.empty() && !std::filesystem::is_directory(output_)) {
-      return report_error(
-          InvalidArgument(output_ + ": with several inputs, -o must name an existing directory"));
+      return report_error(InvalidArgument(output_ + ": with several inputs, -o must name an existing directory"));
     }
     for (const auto& in : inputs_) {
       std::string out = output_.empty() ? stem_of(in) + ".db"
@@ -113,8 +106,7 @@ class ImportCommand final : public Command {
       outputs.push_back(out);
     }
     if (!weights_path_.empty() && inputs_.size() > 1) {
-      return report_error(
-          InvalidArgument(weights_path_ + ": --weights takes one trace to import, not several"));
+      return report_error(InvalidArgument(weights_path_ + ": --weights takes one trace to import, not several"));
     }
     std::vector<std::string> read_only = inputs_;
     if (!weights_path_.empty()) read_only.push_back(weights_path_);
@@ -184,10 +176,9 @@ class ImportCommand final : public Command {
       MemoryRunSink memory;
       if (Status s = (*importer)->import(in, memory, options); !s.ok()) return report_error(s);
       WeightPathResult r = map_weight_paths(memory.data(), *weights_, weights_path_);
-      mapped = fmt::format(
-          "module paths from {}: {} of {} mapped ({} by call order), {} without tensors of their "
-          "own, {} ambiguous; {} tensors stored",
-          weights_path_, r.mapped, r.modules, r.by_order, r.no_tensors, r.ambiguous, r.tensors);
+      mapped = fmt::format("module paths from {}: {} of {} mapped ({} by call order), {} without tensors of their "
+                           "own, {} ambiguous; {} tensors stored",
+                           weights_path_, r.mapped, r.modules, r.by_order, r.no_tensors, r.ambiguous, r.tensors);
       if (Status s = write_run(sink, memory.data()); !s.ok()) return report_error(s);
     } else {
       Status s = (*importer)->import(in, sink, options);
@@ -196,13 +187,11 @@ class ImportCommand final : public Command {
     db->reset();
     if (!quiet_) {
       auto pct = [](double a, double b) { return b > 0 ? 100.0 * a / b : 0.0; };
-      fmt::print(
-          "{} ({}): {} kernels + {} memcpy/memset, {} ops, {} modules; device activities linked to an op "
-          "{}/{}, attributed to a module {}/{} ({:.1f}% of device time){} -> {}\n",
-          in, (*importer)->name(), sink.kernels, sink.activities - sink.kernels, sink.ops, sink.modules,
-          sink.with_op, sink.activities, sink.with_module, sink.activities,
-          pct(sink.attributed_ns, sink.time_ns),
-          sink.warnings > 0 ? fmt::format("; {} data-quality warnings", sink.warnings) : "", out);
+      fmt::print("{} ({}): {} kernels + {} memcpy/memset, {} ops, {} modules; device activities linked to an op "
+                 "{}/{}, attributed to a module {}/{} ({:.1f}% of device time){} -> {}\n",
+                 in, (*importer)->name(), sink.kernels, sink.activities - sink.kernels, sink.ops, sink.modules,
+                 sink.with_op, sink.activities, sink.with_module, sink.activities, pct(sink.attributed_ns, sink.time_ns),
+                 sink.warnings > 0 ? fmt::format("; {} data-quality warnings", sink.warnings) : "", out);
       if (!mapped.empty()) fmt::print("{}\n", terminal_safe(mapped));
     }
     return kExitOk;
@@ -218,7 +207,7 @@ class ImportCommand final : public Command {
 
 }  // namespace
 
-FLOPSCOPE_REGISTER_COMMAND(ImportCommand, "import",
-                           "Import a PyTorch profiler, Nsight Systems or Nsight Compute trace", 20);
+FLOPSCOPE_REGISTER_COMMAND(ImportCommand, "import", "Import a PyTorch profiler, Nsight Systems or Nsight Compute trace",
+                           20);
 
 }  // namespace flopscope::cli
