@@ -84,10 +84,11 @@ class ImportCommand final : public Command {
     sub.add_option("-o,--output", output_,
                    "Run database to write (one input), or a directory for several inputs (default: FILE's name "
                    "with .db in the current directory)");
-    sub.add_option("--weights", weights_path_,
-                   "Weights the traced model ran with (safetensors, torch.save, TorchScript): class-based module "
-                   "paths become attribute paths where the tensors' names and shapes leave one choice, and the "
-                   "tensors are stored so that `diff` joins weights (one input only)");
+    sub.add_option(
+        "--weights", weights_path_,
+        "Weights the traced model ran with (safetensors, torch.save, TorchScript): class-based module "
+        "paths become attribute paths where the tensors' names and shapes leave one choice, and the "
+        "tensors are stored so that `diff` joins weights (one input only)");
     sub.add_flag("-f,--force", force_, "Overwrite existing outputs");
     sub.add_flag("-q,--quiet", quiet_, "Print nothing on success");
   }
@@ -106,7 +107,8 @@ class ImportCommand final : public Command {
       outputs.push_back(out);
     }
     if (!weights_path_.empty() && inputs_.size() > 1) {
-      return report_error(InvalidArgument(weights_path_ + ": --weights takes one trace to import, not several"));
+      return report_error(
+          InvalidArgument(weights_path_ + ": --weights takes one trace to import, not several"));
     }
     std::vector<std::string> read_only = inputs_;
     if (!weights_path_.empty()) read_only.push_back(weights_path_);
@@ -176,9 +178,10 @@ class ImportCommand final : public Command {
       MemoryRunSink memory;
       if (Status s = (*importer)->import(in, memory, options); !s.ok()) return report_error(s);
       WeightPathResult r = map_weight_paths(memory.data(), *weights_, weights_path_);
-      mapped = fmt::format("module paths from {}: {} of {} mapped ({} by call order), {} without tensors of their "
-                           "own, {} ambiguous; {} tensors stored",
-                           weights_path_, r.mapped, r.modules, r.by_order, r.no_tensors, r.ambiguous, r.tensors);
+      mapped = fmt::format(
+          "module paths from {}: {} of {} mapped ({} by call order), {} without tensors of their "
+          "own, {} ambiguous; {} tensors stored",
+          weights_path_, r.mapped, r.modules, r.by_order, r.no_tensors, r.ambiguous, r.tensors);
       if (Status s = write_run(sink, memory.data()); !s.ok()) return report_error(s);
     } else {
       Status s = (*importer)->import(in, sink, options);
