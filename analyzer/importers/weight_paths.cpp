@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <climits>
+#include <functional>
 #include <map>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -239,6 +241,44 @@ WeightPathResult map_weight_paths(RunData& run, const WeightsReport& weights,
     return false;
   };
 
+  // Siblings whose shapes fit each other's candidates (BertSelfOutput's dense + LayerNorm also fit
+  // attention.self's query shapes) are told apart one or two levels down: a candidate fits deeply when the
+  // module's children that use parameters can each take a different candidate under it (a bipartite
+  // matching), recursively.
+  std::map<std::tuple<int, int, int>, bool> deep_memo;
+  std::function<bool(int, int, int)> fits_deeply = [&](int t, int a, int levels) -> bool {
+    if (!fits(t, a)) return false;
+    if (levels == 0) return true;
+    auto [it, added] = deep_memo.try_emplace({t, a, levels}, false);
+    if (!added) return it->second;
+    std::vector<int> kids;
+    for (int c : nodes[static_cast<std::size_t>(t)].children) {
+      if (!nodes[static_cast<std::size_t>(c)].parameters.empty()) kids.push_back(c);
+    }
+    std::vector<int> under;
+    attrs.candidates(a, under);
+    bool ok = kids.size() <= under.size();
+    std::vector<int> taken_by(under.size(), -1);
+    std::function<bool(std::size_t, std::vector<char>&)> augment = [&](std::size_t k,
+                                                                       std::vector<char>& seen) {
+      for (std::size_t j = 0; j < under.size(); ++j) {
+        if (seen[j] || !fits_deeply(kids[k], under[j], levels - 1)) continue;
+        seen[j] = 1;
+        if (taken_by[j] < 0 || augment(static_cast<std::size_t>(taken_by[j]), seen)) {
+          taken_by[j] = static_cast<int>(k);
+          return true;
+        }
+      }
+      return false;
+    };
+    for (std::size_t k = 0; ok && k < kids.size(); ++k) {
+      std::vector<char> seen(under.size(), 0);
+      ok = augment(k, seen);
+    }
+    deep_memo[{t, a, levels}] = ok;
+    return ok;
+  };
+
   // Parents before children: names the children of each mapped (or kept) module.
   for (int t : order) {
     const auto& tn = nodes[static_cast<std::size_t>(t)];
@@ -311,6 +351,13 @@ WeightPathResult map_weight_paths(RunData& run, const WeightsReport& weights,
         if (!drop) kept.push_back(x);
       }
       for (int x : kept) fit_groups[i].insert(group[x]);
+      if (fit_groups[i].size() > 1) {
+        std::set<int> deep;
+        for (int x : kept) {
+          if (fits_deeply(c, x, 2)) deep.insert(group[x]);
+        }
+        if (!deep.empty()) fit_groups[i] = std::move(deep);
+      }
       if (kept.empty()) {
         if (nodes[static_cast<std::size_t>(c)].parameters.empty()) {
           outcome[static_cast<std::size_t>(c)] = Outcome::kNoTensors;
