@@ -464,6 +464,9 @@ def _stop_profiler():
         os.remove(tmp)
         events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
         events = _outside_iterations(_drop_overhead(events))
+        if S.meta:
+            # The --meta dispatch mode's own ranges: the ops inside them stay.
+            events = [e for e in events if e.get("name") != "PythonDispatchMode"]
         if isinstance(doc, dict):
             doc["traceEvents"] = events
         else:
