@@ -45,7 +45,7 @@ set +e
 "$flopscope" trace --meta -o "$work/meta.db" --iterations 3 -- "$py" "$src/samples/eager/run_sonnet_mini.py" --version v1 --calls 3 >"$work/meta.out" 2>&1
 rcm=$?
 set -e
-echo "exit $rcm (the sample prints logits.sum().item() at the end, which has no value on the meta device)"
+echo "exit $rcm (1: the sample ends with logits.sum().item(), which has no value on the meta device; 2: refused)"
 grep '^flopscope' "$work/meta.out" || true
 if [ -f "$work/meta.db" ]; then
   "$flopscope" report "$work/v1.db" --format json >"$work/r1.json"
