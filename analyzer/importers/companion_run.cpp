@@ -130,6 +130,16 @@ StatusOr<CompanionInfo> read_companion_info(const std::string& path) {
   if (!field("notes").get(a)) {
     for (auto n : a) info.notes.push_back(text(n));
   }
+  if (!field("meta").get(b)) info.meta = b;
+  info.meta_refused = text(field("meta_refused"));
+  if (!field("value_dependent").get(a)) {
+    for (auto v : a) {
+      dom::array row;
+      if (v.get_array().get(row) || row.size() < 3) continue;
+      info.value_dependent.push_back(
+          {text(row.at(0)), text(row.at(1)), static_cast<std::int64_t>(number(row.at(2)))});
+    }
+  }
   return info;
 }
 

@@ -40,6 +40,13 @@ struct CompanionInfo {
   std::vector<Activation> activations;
   double activation_cost_ns = 0;
   std::vector<std::string> notes;
+  bool meta = false;         // run on the meta device (flopscope trace --meta)
+  std::string meta_refused;  // why --meta could not run with this torch ("" when it did)
+  struct ValueDependent {
+    std::string op, path;
+    std::int64_t calls = 0;
+  };
+  std::vector<ValueDependent> value_dependent;  // ops whose cost depends on values, under --meta
 };
 
 // Parses info.<pid>.json. Errors name the file.

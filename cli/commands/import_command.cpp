@@ -8,12 +8,16 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "analyzer/importers/importer.h"
 #include "analyzer/importers/load_run.h"
+#include "analyzer/importers/weight_paths.h"
+#include "analyzer/weights/weights.h"
 #include "cli/command.h"
 #include "db/model/atomic_file.h"
 #include "db/model/input_file.h"
+#include "db/model/text_escape.h"
 #include "db/run_database.h"
 
 namespace flopscope::cli {
@@ -80,6 +84,11 @@ class ImportCommand final : public Command {
     sub.add_option("-o,--output", output_,
                    "Run database to write (one input), or a directory for several inputs (default: FILE's name "
                    "with .db in the current directory)");
+    sub.add_option(
+        "--weights", weights_path_,
+        "Weights the traced model ran with (safetensors, torch.save, TorchScript): class-based module "
+        "paths become attribute paths where the tensors' names and shapes leave one choice, and the "
+        "tensors are stored so that `diff` joins weights (one input only)");
     sub.add_flag("-f,--force", force_, "Overwrite existing outputs");
     sub.add_flag("-q,--quiet", quiet_, "Print nothing on success");
   }
@@ -97,7 +106,13 @@ class ImportCommand final : public Command {
                                         : output_;
       outputs.push_back(out);
     }
-    if (Status st = check_distinct_paths(outputs, inputs_); !st.ok()) return report_error(st);
+    if (!weights_path_.empty() && inputs_.size() > 1) {
+      return report_error(
+          InvalidArgument(weights_path_ + ": --weights takes one trace to import, not several"));
+    }
+    std::vector<std::string> read_only = inputs_;
+    if (!weights_path_.empty()) read_only.push_back(weights_path_);
+    if (Status st = check_distinct_paths(outputs, read_only); !st.ok()) return report_error(st);
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
       const auto& in = inputs_[i];
       if (Status st = check_input_file(in); !st.ok()) return report_error(st);
@@ -108,6 +123,12 @@ class ImportCommand final : public Command {
       if (!importer.ok()) return report_error(importer.status());
       Status writable = check_output_path(outputs[i], force_);
       if (!writable.ok()) return report_error(writable);
+    }
+    if (!weights_path_.empty()) {
+      if (Status st = check_input_file(weights_path_); !st.ok()) return report_error(st);
+      auto w = read_weights(weights_path_, WeightsOptions{});
+      if (!w.ok()) return report_error(w.status());
+      weights_ = std::move(w).value();
     }
     // Each run database is finished under a staging name beside its target; the targets are replaced only
     // once every input imported, so a failing later file leaves no earlier output behind.
@@ -150,8 +171,22 @@ class ImportCommand final : public Command {
     ImportOptions options;
     options.tool_version = FLOPSCOPE_VERSION_STRING;
     options.command_line = "flopscope import " + in;
-    Status s = (*importer)->import(in, sink, options);
-    if (!s.ok()) return report_error(s);  // the unfinished database removes its temporary file
+    std::string mapped;
+    if (weights_) {
+      // The module tree is renamed as a whole, so the run is collected first and written after.
+      options.command_line += " --weights " + weights_path_;
+      MemoryRunSink memory;
+      if (Status s = (*importer)->import(in, memory, options); !s.ok()) return report_error(s);
+      WeightPathResult r = map_weight_paths(memory.data(), *weights_, weights_path_);
+      mapped = fmt::format(
+          "module paths from {}: {} of {} mapped ({} by call order), {} without tensors of their "
+          "own, {} ambiguous; {} tensors stored",
+          weights_path_, r.mapped, r.modules, r.by_order, r.no_tensors, r.ambiguous, r.tensors);
+      if (Status s = write_run(sink, memory.data()); !s.ok()) return report_error(s);
+    } else {
+      Status s = (*importer)->import(in, sink, options);
+      if (!s.ok()) return report_error(s);  // the unfinished database removes its temporary file
+    }
     db->reset();
     if (!quiet_) {
       auto pct = [](double a, double b) { return b > 0 ? 100.0 * a / b : 0.0; };
@@ -160,12 +195,15 @@ class ImportCommand final : public Command {
                  in, (*importer)->name(), sink.kernels, sink.activities - sink.kernels, sink.ops, sink.modules,
                  sink.with_op, sink.activities, sink.with_module, sink.activities, pct(sink.attributed_ns, sink.time_ns),
                  sink.warnings > 0 ? fmt::format("; {} data-quality warnings", sink.warnings) : "", out);
+      if (!mapped.empty()) fmt::print("{}\n", terminal_safe(mapped));
     }
     return kExitOk;
   }
 
   std::vector<std::string> inputs_;
   std::string output_;
+  std::string weights_path_;
+  std::optional<WeightsReport> weights_;
   bool force_ = false;
   bool quiet_ = false;
 };

@@ -76,6 +76,10 @@ class TraceCommand final : public Command {
         ->check(CLI::PositiveNumber);
     app.add_option("--warmup", warmup_, "Iterations to run unrecorded first (default 0)")
         ->check(CLI::NonNegativeNumber);
+    app.add_flag(
+        "--meta", meta_,
+        "Count FLOPs and bytes per module on the meta device (torch >= 2): the model is built and run "
+        "without values and without reading weights; ops whose cost depends on values are listed");
     app.add_flag("-f,--force", force_, "Overwrite the output database");
     app.add_option("command", command_, "The Python program and its arguments, after --")->required();
     app.footer(
@@ -88,6 +92,11 @@ class TraceCommand final : public Command {
   }
 
   int run() override {
+    if (meta_ && activations_) {
+      return report_error(
+          InvalidArgument("--meta: meta tensors have no values, so --activations cannot be used "
+                          "with it"));
+    }
     if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
     auto dir = companion_dir();
     if (!dir.ok()) return report_error(dir.status());
@@ -115,6 +124,7 @@ class TraceCommand final : public Command {
       ::setenv("FLOPSCOPE_WARMUP", std::to_string(warmup_).c_str(), 1);
       ::setenv("FLOPSCOPE_ITERATIONS", std::to_string(iterations_).c_str(), 1);
       ::setenv("FLOPSCOPE_ACTIVATIONS", activations_ ? "1" : "0", 1);
+      ::setenv("FLOPSCOPE_META", meta_ ? "1" : "0", 1);
       exec_or_exit(command_);
     }
     // The terminal delivers Ctrl-C to the program too; it writes what it recorded, then this imports it.
@@ -161,6 +171,11 @@ class TraceCommand final : public Command {
       read.push_back(std::move(*info));
     }
     for (const auto& info : read) {
+      if (!info.meta_refused.empty()) {
+        return fail(InvalidArgument(cmd + ": --meta: " + info.meta_refused), kExitUsage);
+      }
+    }
+    for (const auto& info : read) {
       if (info.trace.empty()) continue;
       ++with_trace;
       if (chosen == nullptr || info.pid == child_pid_) chosen = &info;
@@ -199,6 +214,26 @@ class TraceCommand final : public Command {
                                           : "the profiler's event tree (this torch has no Kineto)") +
              "; host clock; analytic FLOPs from shapes; module paths from named_modules()",
          1, Severity::kInfo, cmd});
+    if (chosen->meta) {
+      extra.push_back(
+          {"counted on the meta device (--meta): shapes only, no values computed and no weights "
+           "read; op times are not the model's",
+           1, Severity::kInfo, ""});
+      std::int64_t calls = 0;
+      std::string listed;
+      for (const auto& v : chosen->value_dependent) {
+        calls += v.calls;
+        if (listed.size() < 2000) {
+          listed += fmt::format("{}{} in '{}' ({}x)", listed.empty() ? "" : ", ", v.op, v.path, v.calls);
+        }
+      }
+      if (calls > 0) {
+        extra.push_back(
+            {"ops whose cost depends on tensor values (output size or a value read back): not countable "
+             "from shapes on the meta device",
+             calls, Severity::kWarning, listed});
+      }
+    }
     if (code != 0) {
       extra.push_back({"the program " + how_ + ": the run holds what was recorded until then", 1,
                        Severity::kWarning, cmd});
@@ -241,7 +276,7 @@ class TraceCommand final : public Command {
       info.source_path = source;
       info.source_sha256.clear();
       if (auto h = sha256_file(source); h.ok()) info.source_sha256 = *h;
-      info.device = "cpu";
+      info.device = chosen->meta ? "meta" : "cpu";
       info.input_spec = "as the program makes them";
     });
     fs::path trace = work / chosen->trace;
@@ -262,6 +297,7 @@ class TraceCommand final : public Command {
   int iterations_ = 10;
   int warmup_ = 0;
   bool force_ = false;
+  bool meta_ = false;
   std::vector<std::string> command_;
   pid_t child_pid_ = 0;
   std::string how_;

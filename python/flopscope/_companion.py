@@ -11,6 +11,13 @@
   modules are measured against what they were given); the work runs inside "flopscope.overhead" ranges,
   which are left out of the written trace.
 - FLOPSCOPE_NVTX=1 (`flopscope exec --modules`): an NVTX range named by the path around each module call.
+- FLOPSCOPE_META=1 (`flopscope trace --meta`, torch >= 2): the program runs with the meta device as the
+  default device (torch.set_default_device) and torch.load maps to it, so modules are built and called
+  without values: the profiler still records every op with its shapes, so FLOPs and bytes per module come
+  out as usual, in seconds and without memory for weights. Ops whose output shape or cost depends on tensor
+  values (torch.Tag.dynamic_output_shape / data_dependent_output: nonzero, masked_select, item, ...) are
+  counted per module path by a dispatch mode and listed; on the meta device they usually stop the program.
+  On torch < 2 (no default-device switch) the companion refuses at `import torch` and ends the process.
 
 Everything goes to files in FLOPSCOPE_TRACE_DIR (a folder flopscope made and removes): trace.<pid>.json
 (Chrome trace in the Kineto schema) and info.<pid>.json. Nothing is printed.
@@ -43,6 +50,9 @@ class _State:
         self.iterations = max(1, _env_int("FLOPSCOPE_ITERATIONS", 10))
         self.activations = os.environ.get("FLOPSCOPE_ACTIVATIONS") == "1"
         self.nvtx = os.environ.get("FLOPSCOPE_NVTX") == "1"
+        self.meta = os.environ.get("FLOPSCOPE_META") == "1"
+        self.meta_refused = ""
+        self.value_dependent = {}  # (op, module path) -> calls, under --meta
         self.torch = None
         self.local = threading.local()
         self.lock = threading.RLock()
@@ -126,6 +136,53 @@ def _on_torch(torch):
 
     nn_module.register_module_forward_pre_hook(_pre_hook)
     nn_module.register_module_forward_hook(_post_hook)
+    if S.meta:
+        _start_meta(torch)
+
+
+META_REFUSED_EXIT = 86  # the process ends with this at `import torch` when --meta cannot work
+
+
+def _start_meta(torch):
+    try:
+        major = int(str(torch.__version__).split(".")[0])
+    except ValueError:
+        major = 0
+    if major < 2 or not hasattr(torch, "set_default_device"):
+        S.meta_refused = ("torch %s has no default-device switch (torch.set_default_device, torch >= 2), so the "
+                          "program's model cannot be built on the meta device" % torch.__version__)
+        _write_info()
+        try:
+            sys.stdout.flush()
+        except Exception:
+            pass
+        os._exit(META_REFUSED_EXIT)
+    torch.set_default_device("meta")
+    original_load = torch.load
+
+    def load(f, *args, **kwargs):
+        # Weights the program loads become meta tensors too: shapes and dtypes only, nothing read.
+        kwargs["map_location"] = "meta"
+        if args:  # map_location given by position
+            args = args[1:]
+        return original_load(f, *args, **kwargs)
+
+    torch.load = load
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    tags = tuple(getattr(torch.Tag, t) for t in ("dynamic_output_shape", "data_dependent_output")
+                 if hasattr(torch.Tag, t))
+
+    class ValueDependent(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if tags and any(t in func.tags for t in tags):
+                stack = getattr(S.local, "stack", None)
+                key = (str(func.name()), stack[-1][1] if stack else "")
+                S.value_dependent[key] = S.value_dependent.get(key, 0) + 1
+            return func(*args, **(kwargs or {}))
+
+    S.meta_mode = ValueDependent()
+    S.meta_mode.__enter__()
 
 
 # ---- module paths ---------------------------------------------------------------------------------------
@@ -407,6 +464,9 @@ def _stop_profiler():
         os.remove(tmp)
         events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
         events = _outside_iterations(_drop_overhead(events))
+        if S.meta:
+            # The --meta dispatch mode's own ranges: the ops inside them stay.
+            events = [e for e in events if e.get("name") != "PythonDispatchMode"]
         if isinstance(doc, dict):
             doc["traceEvents"] = events
         else:
@@ -651,6 +711,9 @@ def _write_info():
         "activations": S.activations_out if S.activations else None,
         "activation_cost_ns": S.activation_cost_ns,
         "notes": S.notes,
+        "meta": S.meta,
+        "meta_refused": S.meta_refused,
+        "value_dependent": [[op, path, n] for (op, path), n in sorted(S.value_dependent.items())],
     })
 
 

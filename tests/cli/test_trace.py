@@ -208,6 +208,18 @@ class BadInput(CliTestCase):
     def test_missing_torch(self):
         self.one_line(trace(self.path("r.db"), *self.program("no-torch")), 1, "torch is not importable")
 
+    def test_meta_needs_torch_2(self):
+        # Debian's torch 1.13 has no default-device switch: --meta stops the program at `import torch` and says
+        # why in one line, with exit 2 and nothing written.
+        p = trace(self.path("r.db"), PYTHON, EAGER, "--version", "v1", extra=("--meta",))
+        self.one_line(p, 2, "--meta", "torch 1.13", "torch >= 2")
+        self.assertEqual(p.stdout, "")  # the program stopped before its first forward
+        self.assertFalse(os.path.exists(self.path("r.db")))
+
+    def test_meta_with_activations(self):
+        p = trace(self.path("r.db"), PYTHON, EAGER, extra=("--meta", "--activations"))
+        self.one_line(p, 2, "--meta", "--activations")
+
     def test_warmup_swallows_everything(self):
         p = subprocess.run([FLOPSCOPE, "trace", "-o", self.path("r.db"), "--warmup", "5", "--", *self.program("ok")],
                            capture_output=True, text=True)

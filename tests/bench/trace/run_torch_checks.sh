@@ -40,6 +40,30 @@ PY
 )
 echo "modules in run: $(sqlite3 "$work/v1.db" 'SELECT COUNT(*) FROM module'), named_modules(): $want"
 
+echo "== --meta: the same program on the meta device (torch >= 2; torch 1.13 refuses in one line)"
+set +e
+"$flopscope" trace --meta -o "$work/meta.db" --iterations 3 -- "$py" "$src/samples/eager/run_sonnet_mini.py" --version v1 --calls 3 >"$work/meta.out" 2>&1
+rcm=$?
+set -e
+echo "exit $rcm (1: the sample ends with logits.sum().item(), which has no value on the meta device; 2: refused)"
+grep '^flopscope' "$work/meta.out" || true
+if [ -f "$work/meta.db" ]; then
+  "$flopscope" report "$work/v1.db" --format json >"$work/r1.json"
+  "$flopscope" report "$work/meta.db" --format json >"$work/rm.json"
+  "$py" - "$work/r1.json" "$work/rm.json" <<'PY'
+import json, sys
+real = {m["path"]: m["inclusive"]["flops"] for m in json.load(open(sys.argv[1]))["modules"]}
+meta = json.load(open(sys.argv[2]))
+mf = {m["path"]: m["inclusive"]["flops"] for m in meta["modules"]}
+worst = max(abs(mf.get(p, 0) - f) / max(f, 1) for p, f in real.items())
+print("meta vs real run: %d modules, total FLOPs %.6g vs %.6g, largest per-module difference %.3g%%"
+      % (len(real), mf.get("", 0), real.get("", 0), 100 * worst))
+for q in meta.get("data_quality", []):
+    if "value" in q.get("what", "") or "meta" in q.get("what", ""):
+        print("data quality:", q.get("what"), "|", q.get("count"), "|", q.get("detail", "")[:200])
+PY
+fi
+
 echo "== Hugging-Face-style model (tests/cli/trace_programs/hf_style.py)"
 "$flopscope" trace -o "$work/hf.db" -- "$py" "$src/tests/cli/trace_programs/hf_style.py" "$work/hf.json" >/dev/null 2>&1
 echo "linear calls per path: $(sqlite3 "$work/hf.db" "SELECT m.path || '=' || COUNT(*) FROM op o JOIN module m ON m.id = o.module_id WHERE o.name = 'aten::linear' AND m.path IN ('model.layers.0.shared', 'model.layers.1.shared', 'lm_head') GROUP BY m.path" | tr '\n' ' ')(want 3 each)"
