@@ -41,7 +41,8 @@ StatusOr<std::vector<std::string>> rank_part_files(const std::vector<std::string
     }
     std::vector<std::string> in_dir;
     for (const auto& e : std::filesystem::directory_iterator(a, ec)) {
-      if (e.is_regular_file() && is_rank_part_file(e.path().filename().string())) in_dir.push_back(e.path().string());
+      if (e.is_regular_file() && is_rank_part_file(e.path().filename().string()))
+        in_dir.push_back(e.path().string());
     }
     if (ec) return IoError(a + ": cannot list the folder: " + ec.message());
     if (in_dir.empty()) return NotFound(a + ": a directory with no run databases or traces in it");

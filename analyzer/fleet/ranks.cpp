@@ -92,7 +92,8 @@ StatusOr<RankReport> analyze_ranks(const std::vector<RankInput>& inputs) {
   }
   r.device_clock = !sorted.empty();
   for (const auto* p : sorted) r.device_clock = r.device_clock && p->summary->has_kernels;
-  if (!r.device_clock && std::any_of(sorted.begin(), sorted.end(), [](const auto* p) { return p->summary->has_kernels; })) {
+  if (!r.device_clock &&
+      std::any_of(sorted.begin(), sorted.end(), [](const auto* p) { return p->summary->has_kernels; })) {
     r.warnings.push_back("only some ranks have GPU kernels: times compare host op time");
   }
   const std::size_t n = sorted.size();

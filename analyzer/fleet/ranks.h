@@ -75,7 +75,8 @@ struct RankInput {
 StatusOr<RankReport> analyze_ranks(const std::vector<RankInput>& inputs);
 
 // The report's headline lines, one wording for `flopscope report` and the GUI's Ranks tab (no newline):
-// "straggler: rank 1 (iteration time P50 ...; median ..., fastest ...); load imbalance +2.0% (max / mean - 1)"
+// "straggler: rank 1 (iteration time P50 ...; median ..., fastest ...); load imbalance +2.0% (max / mean -
+// 1)"
 std::string straggler_line(const RankReport& r);
 // "communication: NCCL kernel time per iteration min ... / median ... / max ... (rank R)", or unknown.
 std::string communication_line(const RankReport& r);

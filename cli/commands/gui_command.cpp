@@ -14,9 +14,12 @@ namespace {
 class GuiCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
-    app.add_option("files", files_, "One run (database or trace), two to compare, or the ranks of one run (run.rank*.db, or a folder)");
+    app.add_option(
+        "files", files_,
+        "One run (database or trace), two to compare, or the ranks of one run (run.rank*.db, or a folder)");
     app.add_option("--screenshot", screenshot_, "Render --view to this PNG and exit");
-    app.add_option("--view", view_, "tree, graph, heatmap, flame, timeline, diff or ranks (with --screenshot)");
+    app.add_option("--view", view_,
+                   "tree, graph, heatmap, flame, timeline, diff or ranks (with --screenshot)");
   }
 
   int run() override {

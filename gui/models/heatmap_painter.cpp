@@ -63,8 +63,7 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
   p.drawText(QRect(kMargin, kMargin, g.legend.right(), kTitle), Qt::AlignLeft | Qt::AlignVCenter, options.title);
   p.setFont(options.font);
   if (data.rows.empty() || data.iterations == 0) {
-    p.drawText(g.grid.adjusted(0, 0, 0, 60), Qt::AlignLeft | Qt::AlignTop,
-               options.empty_text);
+    p.drawText(g.grid.adjusted(0, 0, 0, 60), Qt::AlignLeft | Qt::AlignTop, options.empty_text);
     p.restore();
     return;
   }
@@ -95,8 +94,8 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
     const QString tick = c < options.column_labels.size() ? options.column_labels[c] : QString::number(c);
     p.drawText(QRect(x - 40, g.grid.bottom() + 2, 80, kAxis - 4), Qt::AlignCenter, tick);
   }
-  p.drawText(QRect(g.grid.left(), g.grid.bottom() + 2, g.grid.width(), kAxis), Qt::AlignRight | Qt::AlignVCenter,
-             options.column_axis);
+  p.drawText(QRect(g.grid.left(), g.grid.bottom() + 2, g.grid.width(), kAxis),
+             Qt::AlignRight | Qt::AlignVCenter, options.column_axis);
   // Legend: log scale from min to max.
   for (int y = 0; y < g.legend.height(); ++y)
     p.fillRect(QRect(g.legend.left(), g.legend.bottom() - y, g.legend.width(), 1),
@@ -106,7 +105,8 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
              q(format_ns(data.max_ns)));
   p.drawText(QRect(g.legend.right() + 3, g.legend.bottom() - fm.height() + 2, kLegendWidth, fm.height()),
              Qt::AlignLeft, q(format_ns(data.min_ns)));
-  if (options.histogram && !g.histogram.isEmpty() && options.selected_row >= 0 && options.selected_row < g.rows)
+  if (options.histogram && !g.histogram.isEmpty() && options.selected_row >= 0 &&
+      options.selected_row < g.rows)
     paint_histogram(p, g.histogram, data.rows[options.selected_row], options.font);
   p.restore();
 }

@@ -30,14 +30,20 @@ QVariant RankMatrixModel::data(const QModelIndex& index, int role) const {
   const int rank = report_->ranks[static_cast<std::size_t>(index.column())].rank;
   const QString path = QString::fromStdString(module.path.empty() ? std::string("(model)") : module.path);
   switch (role) {
-    case Qt::DisplayRole: return v ? QString::fromStdString(format_ns(*v)) : QStringLiteral("absent");
-    case kSortRole: return v ? QVariant(*v) : QVariant();
-    case kPathRole: return QString::fromStdString(module.path);
+    case Qt::DisplayRole:
+      return v ? QString::fromStdString(format_ns(*v)) : QStringLiteral("absent");
+    case kSortRole:
+      return v ? QVariant(*v) : QVariant();
+    case kPathRole:
+      return QString::fromStdString(module.path);
     case Qt::BackgroundRole:
       return v && *v > 0 ? QVariant(heat_color(heatmap_.data.scale(*v))) : QVariant();
     case Qt::ToolTipRole: {
-      QString tip = QStringLiteral("%1\nrank %2: %3").arg(path).arg(rank).arg(
-          v ? QString::fromStdString(format_ns(*v)) : QStringLiteral("absent on this rank"));
+      QString tip =
+          QStringLiteral("%1\nrank %2: %3")
+              .arg(path)
+              .arg(rank)
+              .arg(v ? QString::fromStdString(format_ns(*v)) : QStringLiteral("absent on this rank"));
       tip += QStringLiteral("\nmin %1  median %2  max %3 (rank %4)  imbalance %5")
                  .arg(QString::fromStdString(format_ns(module.time.min)),
                       QString::fromStdString(format_ns(module.time.median)),
@@ -46,7 +52,8 @@ QVariant RankMatrixModel::data(const QModelIndex& index, int role) const {
                  .arg(QString::fromStdString(signed_percent_text(module.time.imbalance)));
       return tip;
     }
-    default: return {};
+    default:
+      return {};
   }
 }
 

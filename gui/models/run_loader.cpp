@@ -93,7 +93,8 @@ StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& pr
     const double base = static_cast<double>(i) * share;
     FS_RETURN_IF_ERROR(step(base, QStringLiteral("Reading %1").arg(QFileInfo(paths[i]).fileName())));
     FS_ASSIGN_OR_RETURN(RunData data, load_run(paths[i].toStdString()));
-    FS_ASSIGN_OR_RETURN(runs[i], load_one(paths[i], std::move(data), base, share, step, i == 0 ? &timeline : nullptr));
+    FS_ASSIGN_OR_RETURN(runs[i],
+                        load_one(paths[i], std::move(data), base, share, step, i == 0 ? &timeline : nullptr));
   }
   FS_RETURN_IF_ERROR(step(0.95, QStringLiteral("Building views")));
   SessionPtr session = make_session(runs[0], runs[1], timeline.result());
@@ -116,7 +117,9 @@ struct RunLoader::Job {
   }
 };
 
-RunLoader::RunLoader(QObject* parent) : QObject(parent) { qRegisterMetaType<SessionPtr>(); }
+RunLoader::RunLoader(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<SessionPtr>();
+}
 
 RunLoader::~RunLoader() {
   if (job_) job_->cancel();

@@ -1,6 +1,6 @@
 // Opens one or two runs, or the ranks of one run, off the GUI thread: reads the files, summarises each run
-// and builds the session, reporting progress; the result or a one-line error arrives by signal. A newer load() or cancel()
-// discards the previous job's result, so the window never waits on a file.
+// and builds the session, reporting progress; the result or a one-line error arrives by signal. A newer
+// load() or cancel() discards the previous job's result, so the window never waits on a file.
 #pragma once
 
 #include <QObject>

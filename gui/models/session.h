@@ -40,10 +40,10 @@ struct RankSet {
 
 struct Session {
   std::shared_ptr<const LoadedRun> a;
-  std::shared_ptr<const LoadedRun> b;  // null unless two runs were opened (diff mode)
-  ModuleDiff diff;                     // the union module tree; statuses only in diff mode
-  TimelineIndex timeline;              // of run a
-  GraphUnion graph;                    // run a's graph, or both runs' in diff mode
+  std::shared_ptr<const LoadedRun> b;    // null unless two runs were opened (diff mode)
+  ModuleDiff diff;                       // the union module tree; statuses only in diff mode
+  TimelineIndex timeline;                // of run a
+  GraphUnion graph;                      // run a's graph, or both runs' in diff mode
   std::shared_ptr<const RankSet> ranks;  // set when a distributed run was opened; a is runs[rank_index]
   int rank_index = 0;
 

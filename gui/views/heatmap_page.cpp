@@ -52,7 +52,9 @@ HeatmapPaintOptions HeatmapWidget::options() const {
   return o;
 }
 
-QImage HeatmapWidget::render(const QSize& size) const { return render_heatmap_image(data_, size, options()); }
+QImage HeatmapWidget::render(const QSize& size) const {
+  return render_heatmap_image(data_, size, options());
+}
 
 void HeatmapWidget::paintEvent(QPaintEvent*) {
   QPainter p(this);
@@ -61,15 +63,15 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
 }
 
 void HeatmapWidget::mouseMoveEvent(QMouseEvent* event) {
-  auto [row, col] =
-      HeatmapGeometry::compute(data_, size(), font(), columns_.histogram).cell_at(event->position().toPoint());
+  auto [row, col] = HeatmapGeometry::compute(data_, size(), font(), columns_.histogram)
+                        .cell_at(event->position().toPoint());
   if (row < 0) {
     QToolTip::hideText();
     return;
   }
   if (tooltips_) {
-    QToolTip::showText(event->globalPosition().toPoint(), tooltips_->index(row, col).data(Qt::ToolTipRole).toString(),
-                       this);
+    QToolTip::showText(event->globalPosition().toPoint(),
+                       tooltips_->index(row, col).data(Qt::ToolTipRole).toString(), this);
     return;
   }
   HeatmapModel m;
@@ -78,8 +80,8 @@ void HeatmapWidget::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void HeatmapWidget::mousePressEvent(QMouseEvent* event) {
-  auto [row, col] =
-      HeatmapGeometry::compute(data_, size(), font(), columns_.histogram).cell_at(event->position().toPoint());
+  auto [row, col] = HeatmapGeometry::compute(data_, size(), font(), columns_.histogram)
+                        .cell_at(event->position().toPoint());
   if (row >= 0) setSelectedRow(row);
 }
 

@@ -16,8 +16,8 @@
 #include <iterator>
 
 #include "gui/views/diff_page.h"
-#include "gui/views/graph_page.h"
 #include "gui/views/flame_page.h"
+#include "gui/views/graph_page.h"
 #include "gui/views/heatmap_page.h"
 #include "gui/views/module_tree_page.h"
 #include "gui/views/ranks_page.h"
@@ -103,7 +103,8 @@ MainWindow::MainWindow(QWidget* parent)
   connect(heatmap_, &HeatmapPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, heatmap_); });
   connect(flame_, &FlamePage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, flame_); });
   connect(diff_, &DiffPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, diff_); });
-  connect(ranks_, &RanksPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, ranks_); });
+  connect(ranks_, &RanksPage::moduleSelected, this,
+          [this](const QString& p) { selectEverywhere(p, ranks_); });
   connect(ranks_, &RanksPage::rankSelected, this, [this](int index) {
     if (!session_ || !session_->ranks || index == session_->rank_index) return;
     if (index < 0 || index >= static_cast<int>(session_->ranks->runs.size())) return;
@@ -116,8 +117,9 @@ MainWindow::MainWindow(QWidget* parent)
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open\u2026"), QKeySequence::Open, this, [this] {
-    QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open one run, two to compare, or the ranks of one run"), QString(),
-                                                      QString::fromLatin1(kFileFilter));
+    QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open one run, two to compare, or the ranks of one run"),
+                                      QString(), QString::fromLatin1(kFileFilter));
     if (!paths.isEmpty()) openFiles(paths);
   });
   file->addAction(tr("Open &Diff\u2026"), this, [this] {

@@ -1,7 +1,7 @@
 // The main window: opens runs through RunLoader (off the GUI thread, progress and cancel in the status
 // bar), shows them in the tree, graph, heatmap, timeline and diff pages (and, for the ranks of one
-// distributed run, the Ranks page, whose rank selector switches the run the others show), and keeps the pages' selections
-// in step. Errors appear in a message box; the window stays usable.
+// distributed run, the Ranks page, whose rank selector switches the run the others show), and keeps the
+// pages' selections in step. Errors appear in a message box; the window stays usable.
 #pragma once
 
 #include <QMainWindow>

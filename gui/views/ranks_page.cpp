@@ -31,7 +31,8 @@ RanksPage::RanksPage(QWidget* parent)
   connect(depth_, &QSpinBox::valueChanged, this, &RanksPage::rebuild);
   connect(widget_, &HeatmapWidget::rowSelected, this, [this](const QString&) {
     const int row = widget_->selectedRow();
-    if (row >= 0 && row < model_->rowCount()) Q_EMIT moduleSelected(model_->index(row, 0).data(kPathRole).toString());
+    if (row >= 0 && row < model_->rowCount())
+      Q_EMIT moduleSelected(model_->index(row, 0).data(kPathRole).toString());
   });
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Rank shown in the other tabs:"), this));
@@ -46,7 +47,9 @@ RanksPage::RanksPage(QWidget* parent)
   layout->addWidget(widget_, 1);
 }
 
-QString RanksPage::summaryText() const { return summary_->text(); }
+QString RanksPage::summaryText() const {
+  return summary_->text();
+}
 
 void RanksPage::setSession(SessionPtr session) {
   session_ = std::move(session);
@@ -56,7 +59,8 @@ void RanksPage::setSession(SessionPtr session) {
     straggler_text_.clear();
     summary_->clear();
     model_->setReport(nullptr, depth_->value());
-    widget_->setHeatmap({}, tr("Open the ranks of a distributed run (run.rank*.db, or a folder) to compare them."));
+    widget_->setHeatmap(
+        {}, tr("Open the ranks of a distributed run (run.rank*.db, or a folder) to compare them."));
     return;
   }
   if (session_->ranks != ranks_) {
@@ -64,11 +68,13 @@ void RanksPage::setSession(SessionPtr session) {
     const RankReport& r = ranks_->report;
     selector_->clear();
     for (const auto& t : r.ranks)
-      selector_->addItem(tr("rank %1 \u2014 %2").arg(t.rank).arg(QFileInfo(QString::fromStdString(t.path)).fileName()));
+      selector_->addItem(
+          tr("rank %1 \u2014 %2").arg(t.rank).arg(QFileInfo(QString::fromStdString(t.path)).fileName()));
     // The core's wording, as `flopscope report` prints it.
     straggler_text_ = QString::fromStdString(straggler_line(r));
-    QStringList lines{tr("%1 ranks; times are %2").arg(r.ranks.size()).arg(QString::fromStdString(rank_clock_name(r))),
-                      straggler_text_, QString::fromStdString(communication_line(r))};
+    QStringList lines{
+        tr("%1 ranks; times are %2").arg(r.ranks.size()).arg(QString::fromStdString(rank_clock_name(r))),
+        straggler_text_, QString::fromStdString(communication_line(r))};
     for (const auto& w : r.warnings) lines << QStringLiteral("warning: ") + QString::fromStdString(w);
     summary_->setText(lines.join(QLatin1Char('\n')));
     rebuild();

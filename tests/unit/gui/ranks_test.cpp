@@ -1,13 +1,14 @@
 // The Ranks tab of a distributed run: its matrix is the core's per-rank module times, its straggler line
 // is the one `flopscope report` prints for the same files, and its rank selector changes the run the
 // other tabs show. On the two-rank HTA fixture (tests/data/kineto) and on synthetic ranks written here.
+#include <gtest/gtest.h>
+
 #include <QComboBox>
 #include <QFileInfo>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTest>
 #include <cmath>
-#include <gtest/gtest.h>
 #include <iostream>
 
 #include "analyzer/fleet/rank_parts.h"
@@ -58,14 +59,16 @@ CliReport cli_report(const QStringList& paths) {
 void expect_matrix_equals(const RankMatrixModel& model, const RankReport& cli, int depth) {
   ASSERT_EQ(model.columnCount(), static_cast<int>(cli.ranks.size()));
   for (int c = 0; c < model.columnCount(); ++c)
-    EXPECT_EQ(model.headerData(c, Qt::Horizontal).toString(), QStringLiteral("rank %1").arg(cli.ranks[c].rank));
+    EXPECT_EQ(model.headerData(c, Qt::Horizontal).toString(),
+              QStringLiteral("rank %1").arg(cli.ranks[c].rank));
   int expected_rows = 0;
   for (const auto& m : cli.modules) expected_rows += m.depth <= depth && m.time.max > 0;
   ASSERT_GT(expected_rows, 0);
   ASSERT_EQ(model.rowCount(), expected_rows);
   for (int r = 0; r < model.rowCount(); ++r) {
     const std::string path = model.index(r, 0).data(kPathRole).toString().toStdString();
-    auto it = std::find_if(cli.modules.begin(), cli.modules.end(), [&](const auto& m) { return m.path == path; });
+    auto it =
+        std::find_if(cli.modules.begin(), cli.modules.end(), [&](const auto& m) { return m.path == path; });
     ASSERT_NE(it, cli.modules.end()) << path;
     for (int c = 0; c < model.columnCount(); ++c) {
       const QVariant v = model.index(r, c).data(kSortRole);
@@ -75,7 +78,8 @@ void expect_matrix_equals(const RankMatrixModel& model, const RankReport& cli, i
         EXPECT_EQ(v.toDouble(), *want) << path << " rank column " << c;
         EXPECT_EQ(model.index(r, c).data().toString().toStdString(), time_text(*want));
         // The painted cell is the same number.
-        EXPECT_EQ(model.heatmap().data.value(static_cast<std::size_t>(r), static_cast<std::size_t>(c)), *want);
+        EXPECT_EQ(model.heatmap().data.value(static_cast<std::size_t>(r), static_cast<std::size_t>(c)),
+                  *want);
       } else {
         EXPECT_EQ(model.index(r, c).data().toString(), QStringLiteral("absent"));
       }
@@ -154,11 +158,13 @@ TEST(Ranks, SyntheticRanksStragglerAbsentModulesAndFolder) {
     // rank 1 (v2) has no position_adaptive_bias: its cell says so.
     bool found = false;
     for (int r = 0; r < page.model()->rowCount(); ++r) {
-      if (page.model()->index(r, 0).data(kPathRole).toString() != QStringLiteral("layers.0.attn.position_adaptive_bias"))
+      if (page.model()->index(r, 0).data(kPathRole).toString() !=
+          QStringLiteral("layers.0.attn.position_adaptive_bias"))
         continue;
       found = true;
       EXPECT_EQ(page.model()->index(r, 1).data().toString(), QStringLiteral("absent"));
-      EXPECT_GT(page.model()->index(r, 2).data(kSortRole).toDouble(), page.model()->index(r, 0).data(kSortRole).toDouble());
+      EXPECT_GT(page.model()->index(r, 2).data(kSortRole).toDouble(),
+                page.model()->index(r, 0).data(kSortRole).toDouble());
     }
     EXPECT_TRUE(found);
   }
