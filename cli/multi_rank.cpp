@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/printers/diff_format.h"
+#include "cli/run_input.h"
 
 namespace flopscope::cli {
 namespace {

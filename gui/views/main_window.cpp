@@ -13,7 +13,6 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <iterator>
 
 #include "gui/views/diff_page.h"
 #include "gui/views/flame_page.h"
@@ -141,7 +140,6 @@ void MainWindow::buildMenus() {
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
   QMenu* view = menuBar()->addMenu(tr("&View"));
   const char* const names[] = {"tree", "graph", "heatmap", "flame", "timeline", "diff", "ranks"};
-  static_assert(std::size(names) == 7);
   for (int i = 0; i < tabs_->count(); ++i) {
     QAction* a = view->addAction(tabs_->tabText(i), this, [this, i] { tabs_->setCurrentIndex(i); });
     a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
