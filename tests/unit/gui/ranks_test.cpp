@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include "analyzer/fleet/rank_parts.h"
+#include "analyzer/format.h"
 #include "cli/printers/rank_report.h"
 #include "gui/models/module_tree_model.h"
 #include "gui/models/rank_matrix_model.h"
