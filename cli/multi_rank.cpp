@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include "cli/command.h"
 #include "cli/printers/diff_format.h"
@@ -12,55 +11,6 @@
 
 namespace flopscope::cli {
 namespace {
-
-bool is_part_file(const std::string& name) {
-  return name.ends_with(".db") || name.ends_with(".json") || name.ends_with(".json.gz");
-}
-
-}  // namespace
-
-bool names_several_ranks(const std::vector<std::string>& args) {
-  std::error_code ec;
-  return args.size() > 1 || (args.size() == 1 && std::filesystem::is_directory(args[0], ec));
-}
-
-StatusOr<std::vector<RankPart>> open_rank_parts(const std::vector<std::string>& args) {
-  std::vector<std::string> files;
-  for (const auto& a : args) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(a, ec)) {
-      files.push_back(a);
-      continue;
-    }
-    std::vector<std::string> in_dir;
-    for (const auto& e : std::filesystem::directory_iterator(a, ec)) {
-      if (e.is_regular_file() && is_part_file(e.path().filename().string()))
-        in_dir.push_back(e.path().string());
-    }
-    if (ec) return IoError(a + ": cannot list the folder: " + ec.message());
-    if (in_dir.empty()) return NotFound(a + ": a directory with no run databases or traces in it");
-    std::sort(in_dir.begin(), in_dir.end());
-    files.insert(files.end(), in_dir.begin(), in_dir.end());
-  }
-  std::vector<RankPart> parts;
-  for (const auto& f : files) {
-    FS_ASSIGN_OR_RETURN(RunData run, open_run(f));
-    FS_ASSIGN_OR_RETURN(int rank, rank_of_file(f));
-    parts.push_back(RankPart{rank, f, std::move(run)});
-  }
-  return parts;
-}
-
-}  // namespace flopscope::cli
-
-namespace flopscope::cli {
-namespace {
-
-// The name of a rank's set: the file name with its rank token removed ("A.rank3.db" -> "A.db").
-std::string set_name(const std::string& path) {
-  static const std::regex token(R"([-_.]?rank[-_.]?\d+)", std::regex::icase);
-  return std::regex_replace(path, token, "");
-}
 
 struct RankSets {
   std::vector<RankPart> a, b;
@@ -74,7 +24,7 @@ StatusOr<RankSets> open_rank_sets(const std::vector<std::string>& args) {
   } else {
     std::vector<std::string> names;
     for (const auto& f : args) {
-      std::string name = set_name(f);
+      std::string name = rank_set_name(f);
       auto it = std::find(names.begin(), names.end(), name);
       if (it == names.end()) {
         names.push_back(name);

@@ -1,20 +1,16 @@
-// Several ranks of one run named on the command line: `report run.rank*.db`, `report DIR`.
+// Several ranks of one run named on the command line: `report run.rank*.db`, `report DIR` (opened by
+// analyzer/fleet/rank_parts.h), and `diff A.rank*.db B.rank*.db`.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "analyzer/diff/gates.h"
+#include "analyzer/fleet/rank_parts.h"
 #include "analyzer/fleet/ranks.h"
 #include "cli/printers/diff_report.h"
 
 namespace flopscope::cli {
-
-// True when the arguments name more than one run, or a folder.
-bool names_several_ranks(const std::vector<std::string>& args);
-
-// Opens every part (a folder: its run databases and traces, sorted) and finds each one's rank.
-StatusOr<std::vector<RankPart>> open_rank_parts(const std::vector<std::string>& args);
 
 // True when `diff` was given two folders, or more than two files: two sets of ranks.
 bool is_rank_set_diff(const std::vector<std::string>& args);

@@ -7,6 +7,8 @@
 #include <regex>
 #include <unordered_map>
 
+#include "analyzer/format.h"
+
 namespace flopscope {
 namespace {
 
@@ -67,9 +69,20 @@ StatusOr<int> rank_of_file(const std::string& path) {
 }
 
 StatusOr<RankReport> analyze_ranks(const std::vector<RankPart>& parts) {
+  std::vector<RunSummary> summaries;
+  summaries.reserve(parts.size());
+  std::vector<RankInput> inputs;
+  for (const auto& p : parts) {
+    summaries.push_back(summarize(p.run));
+    inputs.push_back(RankInput{p.rank, p.path, &p.run, &summaries.back()});
+  }
+  return analyze_ranks(inputs);
+}
+
+StatusOr<RankReport> analyze_ranks(const std::vector<RankInput>& inputs) {
   RankReport r;
-  std::vector<const RankPart*> sorted;
-  for (const auto& p : parts) sorted.push_back(&p);
+  std::vector<const RankInput*> sorted;
+  for (const auto& p : inputs) sorted.push_back(&p);
   std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->rank < b->rank; });
   for (std::size_t i = 1; i < sorted.size(); ++i) {
     if (sorted[i]->rank == sorted[i - 1]->rank) {
@@ -77,21 +90,17 @@ StatusOr<RankReport> analyze_ranks(const std::vector<RankPart>& parts) {
                              " given twice (also " + sorted[i - 1]->path + ")");
     }
   }
-  std::vector<RunSummary> summaries;
   r.device_clock = !sorted.empty();
-  for (const auto* p : sorted) {
-    summaries.push_back(summarize(p->run));
-    r.device_clock = r.device_clock && summaries.back().has_kernels;
-  }
+  for (const auto* p : sorted) r.device_clock = r.device_clock && p->summary->has_kernels;
   if (!r.device_clock &&
-      std::any_of(summaries.begin(), summaries.end(), [](const auto& s) { return s.has_kernels; })) {
+      std::any_of(sorted.begin(), sorted.end(), [](const auto* p) { return p->summary->has_kernels; })) {
     r.warnings.push_back("only some ranks have GPU kernels: times compare host op time");
   }
   const std::size_t n = sorted.size();
   std::vector<std::pair<int, double>> iteration, comm;
   std::unordered_map<std::string, std::size_t> row_of;
   for (std::size_t i = 0; i < n; ++i) {
-    const RunSummary& s = summaries[i];
+    const RunSummary& s = *sorted[i]->summary;
     RankTotals t;
     t.rank = sorted[i]->rank;
     t.path = sorted[i]->path;
@@ -100,7 +109,7 @@ StatusOr<RankReport> analyze_ranks(const std::vector<RankPart>& parts) {
     t.flops = s.total.flops;
     if (r.device_clock) {
       double comm_total = 0, other = 0;
-      for (const auto& k : sorted[i]->run.kernels) {
+      for (const auto& k : sorted[i]->run->kernels) {
         if (k.kind == KernelKind::kKernel && is_comm_kernel(k.name)) {
           comm_total += static_cast<double>(k.duration_ns);
           ++t.comm_kernels;
@@ -146,6 +155,24 @@ StatusOr<RankReport> analyze_ranks(const std::vector<RankPart>& parts) {
     r.warnings.push_back(std::to_string(missing) + " modules are missing on some ranks (shown as absent)");
   }
   return r;
+}
+
+std::string rank_clock_name(const RankReport& r) {
+  return r.device_clock ? "device (kernel) time per iteration" : "host op time per iteration";
+}
+
+std::string straggler_line(const RankReport& r) {
+  return "straggler: rank " + std::to_string(r.iteration.straggler) + " (iteration time P50 " +
+         time_text(r.iteration.max) + "; median " + time_text(r.iteration.median) + ", fastest " +
+         time_text(r.iteration.min) + "); load imbalance " + signed_percent_text(r.iteration.imbalance) +
+         " (max / mean - 1)";
+}
+
+std::string communication_line(const RankReport& r) {
+  if (!r.comm) return "communication: unknown (no GPU kernels on every rank)";
+  return "communication: NCCL kernel time per iteration min " + time_text(r.comm->min) + " / median " +
+         time_text(r.comm->median) + " / max " + time_text(r.comm->max) + " (rank " +
+         std::to_string(r.comm->straggler) + ")";
 }
 
 }  // namespace flopscope

@@ -64,6 +64,25 @@ struct RankReport {
 // Parts must have distinct ranks.
 StatusOr<RankReport> analyze_ranks(const std::vector<RankPart>& parts);
 
+// The same over runs already summarised elsewhere (the GUI keeps each rank's run and summary for its
+// other views); run and summary must outlive the call.
+struct RankInput {
+  int rank = 0;
+  std::string path;
+  const RunData* run = nullptr;
+  const RunSummary* summary = nullptr;
+};
+StatusOr<RankReport> analyze_ranks(const std::vector<RankInput>& inputs);
+
+// The report's headline lines, one wording for `flopscope report` and the GUI's Ranks tab (no newline):
+// "straggler: rank 1 (iteration time P50 ...; median ..., fastest ...); load imbalance +2.0% (max / mean -
+// 1)"
+std::string straggler_line(const RankReport& r);
+// "communication: NCCL kernel time per iteration min ... / median ... / max ... (rank R)", or unknown.
+std::string communication_line(const RankReport& r);
+// "device (kernel) time per iteration" or "host op time per iteration".
+std::string rank_clock_name(const RankReport& r);
+
 // True for kernels of collective communication (NCCL / RCCL).
 bool is_comm_kernel(const std::string& name);
 

@@ -1,4 +1,5 @@
-// flopscope gui [FILE [FILE2]]: starts the desktop app (flopscope-gui, installed beside flopscope).
+// flopscope gui [FILE [FILE2] | RANKS... | FOLDER]: starts the desktop app (flopscope-gui, installed beside
+// flopscope), which tells one run, two to compare and the ranks of one run apart.
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,13 +14,15 @@ namespace {
 class GuiCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
-    app.add_option("files", files_, "One run (database or trace), or two to compare");
+    app.add_option(
+        "files", files_,
+        "One run (database or trace), two to compare, or the ranks of one run (run.rank*.db, or a folder)");
     app.add_option("--screenshot", screenshot_, "Render --view to this PNG and exit");
-    app.add_option("--view", view_, "tree, graph, heatmap, timeline or diff (with --screenshot)");
+    app.add_option("--view", view_,
+                   "tree, graph, heatmap, flame, timeline, diff or ranks (with --screenshot)");
   }
 
   int run() override {
-    if (files_.size() > 2) return report_error(InvalidArgument("open one run, or two runs to compare"));
     std::error_code ec;
     auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     std::string exe = "flopscope-gui";

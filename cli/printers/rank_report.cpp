@@ -15,14 +15,10 @@ std::string opt_time(const std::optional<double>& v) {
   return v ? time_text(*v) : "unknown";
 }
 
-std::string clock_name(const RankReport& r) {
-  return r.device_clock ? "device (kernel) time per iteration" : "host op time per iteration";
-}
-
 }  // namespace
 
 std::string render_rank_report_table(const RankReport& r, int depth) {
-  std::string out = fmt::format("{} ranks; times are {}\n\n", r.ranks.size(), clock_name(r));
+  std::string out = fmt::format("{} ranks; times are {}\n\n", r.ranks.size(), rank_clock_name(r));
   TextTable ranks;
   ranks.header = {"rank", "file", "iterations", "time P50", "comm (NCCL)", "comm %", "compute", "FLOPs"};
   ranks.right_align = {true, false, true, true, true, true, true, true};
@@ -33,18 +29,7 @@ std::string render_rank_report_table(const RankReport& r, int depth) {
                           opt_time(t.compute_ns), flops_text(t.flops)});
   }
   out += ranks.to_text();
-  out += fmt::format(
-      "\nstraggler: rank {} (iteration time P50 {}; median {}, fastest {}); load imbalance {} (max / mean - "
-      "1)\n",
-      r.iteration.straggler, time_text(r.iteration.max), time_text(r.iteration.median),
-      time_text(r.iteration.min), format_signed_percent(r.iteration.imbalance));
-  if (r.comm) {
-    out += fmt::format(
-        "communication: NCCL kernel time per iteration min {} / median {} / max {} (rank {})\n",
-        time_text(r.comm->min), time_text(r.comm->median), time_text(r.comm->max), r.comm->straggler);
-  } else {
-    out += "communication: unknown (no GPU kernels on every rank)\n";
-  }
+  out += "\n" + straggler_line(r) + "\n" + communication_line(r) + "\n";
   TextTable mods;
   mods.header = {"module", "type"};
   const bool per_rank = r.ranks.size() <= kMaxRankColumns;

@@ -1,6 +1,7 @@
-// flopscope-gui [FILE [FILE2]]: opens one run, or two to compare.
-// flopscope-gui --screenshot OUT.png --view tree|graph|heatmap|flame|timeline|diff FILES...: renders one view to
-// a PNG and exits (docs, tests); input errors print one line on stderr and exit 2.
+// flopscope-gui [FILE [FILE2]]: opens one run, or two to compare; run.rank*.db (or a folder of ranks): the
+// ranks of one distributed run.
+// flopscope-gui --screenshot OUT.png --view tree|graph|heatmap|flame|timeline|diff|ranks FILES...: renders
+// one view to a PNG and exits (docs, tests); input errors print one line on stderr and exit 2.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <cstdio>
@@ -23,7 +24,8 @@ int fail(const QString& message) {
 
 int screenshot(const QCommandLineParser& args, const QStringList& files) {
   using namespace flopscope::gui;
-  if (files.isEmpty() || files.size() > 2) return fail(QStringLiteral("--screenshot needs one or two run files"));
+  if (files.isEmpty())
+    return fail(QStringLiteral("--screenshot needs one or two run files, or the ranks of one run"));
   auto session = load_session(files);
   if (!session.ok()) return fail(QString::fromStdString(session.status().message()));
   MainWindow window;
@@ -37,7 +39,9 @@ int screenshot(const QCommandLineParser& args, const QStringList& files) {
   window.resize(size);
   window.setSession(*session);
   const QString view = args.value(QStringLiteral("view"));
-  if (!window.showView(view)) return fail(QStringLiteral("unknown view '%1' (tree, graph, heatmap, flame, timeline, diff)").arg(view));
+  if (!window.showView(view))
+    return fail(
+        QStringLiteral("unknown view '%1' (tree, graph, heatmap, flame, timeline, diff, ranks)").arg(view));
   window.show();
   QApplication::processEvents();
   if (args.isSet(QStringLiteral("expect-vanished")) || args.isSet(QStringLiteral("forbid-active"))) {
@@ -90,15 +94,21 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("flopscope-gui"));
   QApplication::setApplicationVersion(QStringLiteral(FLOPSCOPE_GUI_VERSION));
   QCommandLineParser args;
-  args.setApplicationDescription(QStringLiteral("flopscope desktop app: module tree, graph, latency heatmap, flame graph, "
-                                                "timeline and diff of one or two runs."));
+  args.setApplicationDescription(
+      QStringLiteral("flopscope desktop app: module tree, graph, latency heatmap, flame graph, "
+                     "timeline and diff of one or two runs; ranks of a distributed run."));
   args.addHelpOption();
   args.addVersionOption();
-  args.addPositionalArgument(QStringLiteral("files"), QStringLiteral("one run database or trace, or two to compare"),
-                             QStringLiteral("[FILE [FILE2]]"));
+  args.addPositionalArgument(
+      QStringLiteral("files"),
+      QStringLiteral("one run database or trace, two to compare, or the ranks of one run "
+                     "(run.rank*.db, one trace per rank, or their folder)"),
+      QStringLiteral("[FILE [FILE2] | RANK FILES... | FOLDER]"));
   args.addOption({QStringLiteral("screenshot"), QStringLiteral("Render a view to OUT.png and exit."), QStringLiteral("OUT.png")});
-  args.addOption({QStringLiteral("view"), QStringLiteral("View for --screenshot: tree, graph, heatmap, flame, timeline, diff."),
-                  QStringLiteral("VIEW"), QStringLiteral("tree")});
+  args.addOption(
+      {QStringLiteral("view"),
+       QStringLiteral("View for --screenshot: tree, graph, heatmap, flame, timeline, diff, ranks."),
+       QStringLiteral("VIEW"), QStringLiteral("tree")});
   args.addOption({QStringLiteral("select"), QStringLiteral("Select (and highlight) this module path."), QStringLiteral("PATH")});
   args.addOption({QStringLiteral("size"), QStringLiteral("Window size for --screenshot."), QStringLiteral("WxH")});
   args.addOption({QStringLiteral("expect-vanished"), QStringLiteral("Diff gate: modules matching these globs vanished."),
@@ -108,7 +118,6 @@ int main(int argc, char** argv) {
   args.process(app);
   const QStringList files = args.positionalArguments();
   if (args.isSet(QStringLiteral("screenshot"))) return screenshot(args, files);
-  if (files.size() > 2) return fail(QStringLiteral("open one run, or two runs to compare"));
   flopscope::gui::MainWindow window;
   window.show();
   if (args.isSet(QStringLiteral("select")))

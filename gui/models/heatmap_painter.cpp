@@ -19,7 +19,8 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 
 }  // namespace
 
-HeatmapGeometry HeatmapGeometry::compute(const HeatmapData& data, const QSize& size, const QFont& font) {
+HeatmapGeometry HeatmapGeometry::compute(const HeatmapData& data, const QSize& size, const QFont& font,
+                                         bool with_histogram) {
   HeatmapGeometry g;
   g.rows = static_cast<int>(data.rows.size());
   g.columns = data.iterations;
@@ -28,7 +29,7 @@ HeatmapGeometry HeatmapGeometry::compute(const HeatmapData& data, const QSize& s
   for (const auto& r : data.rows) label_w = std::max(label_w, fm.horizontalAdvance(q(r.path)));
   label_w = std::min(label_w + 8, size.width() / 2);
   // The histogram takes the lower third when the window is tall enough.
-  int hist_h = size.height() >= 360 ? size.height() / 3 : 0;
+  int hist_h = with_histogram && size.height() >= 360 ? size.height() / 3 : 0;
   int top = kMargin + kTitle;
   int grid_h = size.height() - top - kAxis - kMargin - hist_h - (hist_h ? kMargin : 0);
   int row_h = g.rows > 0 ? std::clamp(grid_h / g.rows, 4, 28) : 0;
@@ -62,8 +63,7 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
   p.drawText(QRect(kMargin, kMargin, g.legend.right(), kTitle), Qt::AlignLeft | Qt::AlignVCenter, options.title);
   p.setFont(options.font);
   if (data.rows.empty() || data.iterations == 0) {
-    p.drawText(g.grid.adjusted(0, 0, 0, 60), Qt::AlignLeft | Qt::AlignTop,
-               QStringLiteral("No module has per-iteration self time in this run."));
+    p.drawText(g.grid.adjusted(0, 0, 0, 60), Qt::AlignLeft | Qt::AlignTop, options.empty_text);
     p.restore();
     return;
   }
@@ -91,10 +91,11 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
   int step = std::max(1, static_cast<int>(std::ceil(g.columns / 10.0)));
   for (int c = 0; c < g.columns; c += step) {
     int x = g.grid.left() + static_cast<int>((c + 0.5) * g.cell_w);
-    p.drawText(QRect(x - 30, g.grid.bottom() + 2, 60, kAxis - 4), Qt::AlignCenter, QString::number(c));
+    const QString tick = c < options.column_labels.size() ? options.column_labels[c] : QString::number(c);
+    p.drawText(QRect(x - 40, g.grid.bottom() + 2, 80, kAxis - 4), Qt::AlignCenter, tick);
   }
-  p.drawText(QRect(g.grid.left(), g.grid.bottom() + 2, g.grid.width(), kAxis), Qt::AlignRight | Qt::AlignVCenter,
-             QStringLiteral("iteration"));
+  p.drawText(QRect(g.grid.left(), g.grid.bottom() + 2, g.grid.width(), kAxis),
+             Qt::AlignRight | Qt::AlignVCenter, options.column_axis);
   // Legend: log scale from min to max.
   for (int y = 0; y < g.legend.height(); ++y)
     p.fillRect(QRect(g.legend.left(), g.legend.bottom() - y, g.legend.width(), 1),
@@ -104,7 +105,8 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
              q(format_ns(data.max_ns)));
   p.drawText(QRect(g.legend.right() + 3, g.legend.bottom() - fm.height() + 2, kLegendWidth, fm.height()),
              Qt::AlignLeft, q(format_ns(data.min_ns)));
-  if (!g.histogram.isEmpty() && options.selected_row >= 0 && options.selected_row < g.rows)
+  if (options.histogram && !g.histogram.isEmpty() && options.selected_row >= 0 &&
+      options.selected_row < g.rows)
     paint_histogram(p, g.histogram, data.rows[options.selected_row], options.font);
   p.restore();
 }
@@ -177,7 +179,7 @@ QImage render_heatmap_image(const HeatmapData& data, const QSize& size, const He
   QPainter p(&image);
   p.setRenderHint(QPainter::Antialiasing, false);
   p.setRenderHint(QPainter::TextAntialiasing, true);
-  paint_heatmap(p, data, HeatmapGeometry::compute(data, size, options.font), options);
+  paint_heatmap(p, data, HeatmapGeometry::compute(data, size, options.font, options.histogram), options);
   p.end();
   return image;
 }

@@ -7,6 +7,7 @@
 #include <QImage>
 #include <QRect>
 #include <QString>
+#include <QStringList>
 
 #include "gui/models/heatmap_model.h"
 
@@ -24,7 +25,9 @@ struct HeatmapGeometry {
   double cell_w = 0;
   double cell_h = 0;
 
-  static HeatmapGeometry compute(const HeatmapData& data, const QSize& size, const QFont& font);
+  // with_histogram: leave the lower third for the selected row's histogram (when tall enough).
+  static HeatmapGeometry compute(const HeatmapData& data, const QSize& size, const QFont& font,
+                                 bool with_histogram = true);
   // Cell under a point, or (-1, -1).
   std::pair<int, int> cell_at(const QPoint& p) const;
 };
@@ -33,6 +36,11 @@ struct HeatmapPaintOptions {
   QString title;
   int selected_row = 0;  // whose histogram is drawn; -1 for none
   QFont font;
+  // The columns: iterations by default; the Ranks tab's matrix names them by rank.
+  QString column_axis = QStringLiteral("iteration");
+  QStringList column_labels;  // tick label per column; empty: the column number
+  bool histogram = true;      // draw the selected row's histogram below the grid
+  QString empty_text = QStringLiteral("No module has per-iteration self time in this run.");
 };
 
 void paint_heatmap(QPainter& painter, const HeatmapData& data, const HeatmapGeometry& g,

@@ -5,39 +5,96 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <mutex>
 
+#include "analyzer/fleet/rank_parts.h"
 #include "analyzer/importers/load_run.h"
 #include "graphs/open_graph.h"
 
 namespace flopscope::gui {
 
+namespace {
+
+using StepFn = std::function<Status(double, const QString&)>;
+
+// Reads one run, completes its graph when it can, and summarises it; stages between base and base + share.
+StatusOr<std::shared_ptr<LoadedRun>> load_one(const QString& path, RunData data, double base, double share,
+                                              const StepFn& step, QFuture<TimelineIndex>* timeline) {
+  const QString name = QFileInfo(path).fileName();
+  auto run = std::make_shared<LoadedRun>();
+  run->path = path;
+  run->data = std::move(data);
+  if (run->data.graph_nodes.empty() && !run->data.info.source_path.empty()) {
+    FS_RETURN_IF_ERROR(step(base + 0.4 * share, QStringLiteral("Extracting the graph of %1").arg(name)));
+    // Best effort: without the model file the other views still work; the graph page says why.
+    Status graph = graphs::complete_graph_from_source(run->data, path.toStdString());
+    if (!graph.ok()) run->graph_note = QString::fromStdString(graph.message());
+  }
+  FS_RETURN_IF_ERROR(step(base + 0.6 * share, QStringLiteral("Summarising %1").arg(name)));
+  // The timeline index only reads the records: build it beside the summary.
+  if (timeline) *timeline = QtConcurrent::run([run] { return TimelineIndex::build(run->data); });
+  run->summary = summarize(run->data);
+  run->candidates = find_candidates(run->data, run->summary);
+  return run;
+}
+
+// The ranks of one distributed run (analyzer/fleet/rank_parts.h, as `flopscope report` opens them): each
+// rank a run, compared by the core; the session shows the first rank.
+StatusOr<SessionPtr> load_ranks(const QStringList& paths, const StepFn& step) {
+  std::vector<std::string> args;
+  for (const auto& p : paths) args.push_back(p.toStdString());
+  FS_ASSIGN_OR_RETURN(std::vector<std::string> files, rank_part_files(args));
+  auto set = std::make_shared<RankSet>();
+  std::vector<std::shared_ptr<LoadedRun>> runs;
+  std::vector<int> ids;
+  const double share = 0.9 / static_cast<double>(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const QString path = QString::fromStdString(files[i]);
+    const double base = static_cast<double>(i) * share;
+    FS_RETURN_IF_ERROR(step(base, QStringLiteral("Reading %1").arg(QFileInfo(path).fileName())));
+    FS_ASSIGN_OR_RETURN(RankPart part, open_rank_part(files[i]));
+    FS_ASSIGN_OR_RETURN(auto run, load_one(path, std::move(part.run), base, share, step, nullptr));
+    runs.push_back(std::move(run));
+    ids.push_back(part.rank);
+  }
+  FS_RETURN_IF_ERROR(step(0.9, QStringLiteral("Comparing %1 ranks").arg(files.size())));
+  std::vector<RankInput> inputs;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    inputs.push_back(RankInput{ids[i], files[i], &runs[i]->data, &runs[i]->summary});
+  FS_ASSIGN_OR_RETURN(set->report, analyze_ranks(inputs));
+  // The report orders ranks by rank; keep the runs in the same order.
+  for (const auto& t : set->report.ranks) {
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      if (ids[i] == t.rank) set->runs.push_back(runs[i]);
+  }
+  FS_RETURN_IF_ERROR(step(0.95, QStringLiteral("Building views")));
+  SessionPtr session = session_for_rank(std::move(set), 0);
+  FS_RETURN_IF_ERROR(step(1.0, QStringLiteral("Done")));
+  return session;
+}
+
+}  // namespace
+
+bool opens_ranks(const QStringList& paths) {
+  std::vector<std::string> args;
+  for (const auto& p : paths) args.push_back(p.toStdString());
+  return paths.size() > 2 || is_one_rank_set(args);
+}
+
 StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& progress) {
-  if (paths.isEmpty() || paths.size() > 2) return InvalidArgument("open one run, or two runs to compare");
-  auto step = [&](double f, const QString& stage) -> Status {
+  StepFn step = [&](double f, const QString& stage) -> Status {
     if (progress && !progress(f, stage)) return Unavailable("canceled");
     return {};
   };
+  if (paths.isEmpty()) return InvalidArgument("open one run, two runs to compare, or the ranks of one run");
+  if (opens_ranks(paths)) return load_ranks(paths, step);
   std::shared_ptr<const LoadedRun> runs[2];
   QFuture<TimelineIndex> timeline;
   const double share = 1.0 / static_cast<double>(paths.size());
   for (qsizetype i = 0; i < paths.size(); ++i) {
-    const QString name = QFileInfo(paths[i]).fileName();
     const double base = static_cast<double>(i) * share;
-    FS_RETURN_IF_ERROR(step(base, QStringLiteral("Reading %1").arg(name)));
-    auto run = std::make_shared<LoadedRun>();
-    run->path = paths[i];
-    FS_ASSIGN_OR_RETURN(run->data, load_run(paths[i].toStdString()));
-    if (run->data.graph_nodes.empty() && !run->data.info.source_path.empty()) {
-      FS_RETURN_IF_ERROR(step(base + 0.4 * share, QStringLiteral("Extracting the graph of %1").arg(name)));
-      // Best effort: without the model file the other views still work; the graph page says why.
-      Status graph = graphs::complete_graph_from_source(run->data, paths[i].toStdString());
-      if (!graph.ok()) run->graph_note = QString::fromStdString(graph.message());
-    }
-    FS_RETURN_IF_ERROR(step(base + 0.6 * share, QStringLiteral("Summarising %1").arg(name)));
-    // The timeline index only reads the records: build it beside the summary.
-    if (i == 0) timeline = QtConcurrent::run([run] { return TimelineIndex::build(run->data); });
-    run->summary = summarize(run->data);
-    run->candidates = find_candidates(run->data, run->summary);
-    runs[i] = run;
+    FS_RETURN_IF_ERROR(step(base, QStringLiteral("Reading %1").arg(QFileInfo(paths[i]).fileName())));
+    FS_ASSIGN_OR_RETURN(RunData data, load_run(paths[i].toStdString()));
+    FS_ASSIGN_OR_RETURN(runs[i],
+                        load_one(paths[i], std::move(data), base, share, step, i == 0 ? &timeline : nullptr));
   }
   FS_RETURN_IF_ERROR(step(0.95, QStringLiteral("Building views")));
   SessionPtr session = make_session(runs[0], runs[1], timeline.result());
@@ -60,7 +117,9 @@ struct RunLoader::Job {
   }
 };
 
-RunLoader::RunLoader(QObject* parent) : QObject(parent) { qRegisterMetaType<SessionPtr>(); }
+RunLoader::RunLoader(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<SessionPtr>();
+}
 
 RunLoader::~RunLoader() {
   if (job_) job_->cancel();

@@ -1,6 +1,6 @@
-// Opens one or two runs off the GUI thread: reads the files, summarises each run and builds the session,
-// reporting progress; the result or a one-line error arrives by signal. A newer load() or cancel()
-// discards the previous job's result, so the window never waits on a file.
+// Opens one or two runs, or the ranks of one run, off the GUI thread: reads the files, summarises each run
+// and builds the session, reporting progress; the result or a one-line error arrives by signal. A newer
+// load() or cancel() discards the previous job's result, so the window never waits on a file.
 #pragma once
 
 #include <QObject>
@@ -16,7 +16,12 @@ namespace flopscope::gui {
 // Called between stages with the fraction done; returning false cancels.
 using ProgressFn = std::function<bool(double fraction, const QString& stage)>;
 
-// The synchronous load, for the worker, the screenshot mode and tests. One path: one run; two: a diff.
+// True when the paths are the ranks of one distributed run (a folder, more than two files, or files that
+// differ only in their rank token, e.g. run.rank0.db run.rank1.db) rather than one run or two to compare.
+bool opens_ranks(const QStringList& paths);
+
+// The synchronous load, for the worker, the screenshot mode and tests. One path: one run; two: a diff;
+// the ranks of one run (opens_ranks): a session on its first rank with the ranks' comparison.
 StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& progress = {});
 
 class RunLoader : public QObject {

@@ -7,6 +7,11 @@ namespace flopscope::gui {
 QString Session::title() const {
   QString t = QFileInfo(a->path).fileName();
   if (b) t += QStringLiteral(" \u2192 ") + QFileInfo(b->path).fileName();
+  if (ranks) {
+    t += QStringLiteral(" (rank %1 of %2 ranks)")
+             .arg(ranks->report.ranks[static_cast<std::size_t>(rank_index)].rank)
+             .arg(ranks->report.ranks.size());
+  }
   return t;
 }
 
@@ -26,14 +31,30 @@ std::shared_ptr<const LoadedRun> make_loaded_run(QString path, RunData data) {
   return run;
 }
 
-SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
-                        std::optional<TimelineIndex> timeline) {
+namespace {
+
+std::shared_ptr<Session> build_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
+                                       std::optional<TimelineIndex> timeline) {
   auto s = std::make_shared<Session>();
   s->diff = b ? diff_modules(a->summary, a->data, b->summary, b->data) : single_run_tree(a->summary, a->data);
   s->timeline = timeline ? std::move(*timeline) : TimelineIndex::build(a->data);
   s->graph = graph_union({&a->data, b ? &b->data : nullptr, &s->diff});
   s->a = std::move(a);
   s->b = std::move(b);
+  return s;
+}
+
+}  // namespace
+
+SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
+                        std::optional<TimelineIndex> timeline) {
+  return build_session(std::move(a), std::move(b), std::move(timeline));
+}
+
+SessionPtr session_for_rank(std::shared_ptr<const RankSet> ranks, int index) {
+  auto s = build_session(ranks->runs.at(static_cast<std::size_t>(index)), nullptr, std::nullopt);
+  s->ranks = std::move(ranks);
+  s->rank_index = index;
   return s;
 }
 

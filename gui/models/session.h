@@ -1,4 +1,5 @@
-// What the GUI shows: one run, or two runs and their module diff. Built once on a worker thread by
+// What the GUI shows: one run, or two runs and their module diff, or one rank of a distributed run (the
+// other views show that rank; the Ranks tab shows them all). Built once on a worker thread by
 // RunLoader and then shared read-only (std::shared_ptr<const Session>) by every model and view.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "analyzer/activations/candidates.h"
+#include "analyzer/fleet/ranks.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 #include "gui/models/graph_layout.h"
@@ -30,14 +32,23 @@ struct LoadedRun {
   const Candidate* candidate(const std::string& path) const;
 };
 
+// The ranks of one distributed run, each opened as a run, and the core's comparison of them.
+struct RankSet {
+  std::vector<std::shared_ptr<const LoadedRun>> runs;  // in RankReport::ranks order (by rank)
+  RankReport report;
+};
+
 struct Session {
   std::shared_ptr<const LoadedRun> a;
-  std::shared_ptr<const LoadedRun> b;  // null unless two runs were opened (diff mode)
-  ModuleDiff diff;                     // the union module tree; statuses only in diff mode
-  TimelineIndex timeline;              // of run a
-  GraphUnion graph;                    // run a's graph, or both runs' in diff mode
+  std::shared_ptr<const LoadedRun> b;    // null unless two runs were opened (diff mode)
+  ModuleDiff diff;                       // the union module tree; statuses only in diff mode
+  TimelineIndex timeline;                // of run a
+  GraphUnion graph;                      // run a's graph, or both runs' in diff mode
+  std::shared_ptr<const RankSet> ranks;  // set when a distributed run was opened; a is runs[rank_index]
+  int rank_index = 0;
 
   bool is_diff() const { return b != nullptr; }
+  bool has_ranks() const { return ranks != nullptr; }
   QString title() const;
 };
 
@@ -47,6 +58,9 @@ using SessionPtr = std::shared_ptr<const Session>;
 // index of run a built beforehand (e.g. on another thread while summarising) may be passed in.
 SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
                         std::optional<TimelineIndex> timeline = std::nullopt);
+
+// The session showing another rank of the same distributed run (index into RankSet::runs).
+SessionPtr session_for_rank(std::shared_ptr<const RankSet> ranks, int index);
 
 // Summarises a RunData into a LoadedRun (the analysis the worker thread runs after reading a file).
 std::shared_ptr<const LoadedRun> make_loaded_run(QString path, RunData data);

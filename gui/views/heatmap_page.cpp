@@ -36,20 +36,42 @@ void HeatmapWidget::setSelectedRow(int row) {
   Q_EMIT rowSelected(QString::fromStdString(data_.rows[row].path));
 }
 
+void HeatmapWidget::setColumns(QString axis, QStringList labels, bool histogram, QString empty_text) {
+  columns_.column_axis = std::move(axis);
+  columns_.column_labels = std::move(labels);
+  columns_.histogram = histogram;
+  columns_.empty_text = std::move(empty_text);
+  update();
+}
+
+HeatmapPaintOptions HeatmapWidget::options() const {
+  HeatmapPaintOptions o = columns_;
+  o.title = title_;
+  o.selected_row = selected_;
+  o.font = font();
+  return o;
+}
+
 QImage HeatmapWidget::render(const QSize& size) const {
-  return render_heatmap_image(data_, size, {title_, selected_, font()});
+  return render_heatmap_image(data_, size, options());
 }
 
 void HeatmapWidget::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), Qt::white);
-  paint_heatmap(p, data_, HeatmapGeometry::compute(data_, size(), font()), {title_, selected_, font()});
+  paint_heatmap(p, data_, HeatmapGeometry::compute(data_, size(), font(), columns_.histogram), options());
 }
 
 void HeatmapWidget::mouseMoveEvent(QMouseEvent* event) {
-  auto [row, col] = HeatmapGeometry::compute(data_, size(), font()).cell_at(event->position().toPoint());
+  auto [row, col] = HeatmapGeometry::compute(data_, size(), font(), columns_.histogram)
+                        .cell_at(event->position().toPoint());
   if (row < 0) {
     QToolTip::hideText();
+    return;
+  }
+  if (tooltips_) {
+    QToolTip::showText(event->globalPosition().toPoint(),
+                       tooltips_->index(row, col).data(Qt::ToolTipRole).toString(), this);
     return;
   }
   HeatmapModel m;
@@ -58,7 +80,8 @@ void HeatmapWidget::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void HeatmapWidget::mousePressEvent(QMouseEvent* event) {
-  auto [row, col] = HeatmapGeometry::compute(data_, size(), font()).cell_at(event->position().toPoint());
+  auto [row, col] = HeatmapGeometry::compute(data_, size(), font(), columns_.histogram)
+                        .cell_at(event->position().toPoint());
   if (row >= 0) setSelectedRow(row);
 }
 

@@ -18,6 +18,10 @@ class HeatmapWidget : public QWidget {
  public:
   explicit HeatmapWidget(QWidget* parent = nullptr);
   void setHeatmap(HeatmapData heatmap, QString title);
+  // Column naming, histogram and empty text (HeatmapPaintOptions); the Ranks tab's matrix sets them.
+  void setColumns(QString axis, QStringList labels, bool histogram, QString empty_text);
+  // Tooltips from this model's ToolTipRole at (row, column) instead of the latency heatmap's own.
+  void setTooltipModel(const QAbstractItemModel* model) { tooltips_ = model; }
   const HeatmapData& heatmap() const { return data_; }
   int selectedRow() const { return selected_; }
   void setSelectedRow(int row);
@@ -32,9 +36,13 @@ class HeatmapWidget : public QWidget {
   void mousePressEvent(QMouseEvent* event) override;
 
  private:
+  HeatmapPaintOptions options() const;
+
   HeatmapData data_;
   QString title_;
   int selected_ = 0;
+  HeatmapPaintOptions columns_;  // column_axis, column_labels, histogram, empty_text
+  const QAbstractItemModel* tooltips_ = nullptr;
 };
 
 class HeatmapPage : public QWidget {

@@ -15,10 +15,11 @@
 #include <QTabWidget>
 
 #include "gui/views/diff_page.h"
-#include "gui/views/graph_page.h"
 #include "gui/views/flame_page.h"
+#include "gui/views/graph_page.h"
 #include "gui/views/heatmap_page.h"
 #include "gui/views/module_tree_page.h"
+#include "gui/views/ranks_page.h"
 #include "gui/views/timeline_page.h"
 
 namespace flopscope::gui {
@@ -41,6 +42,7 @@ MainWindow::MainWindow(QWidget* parent)
       flame_(new FlamePage(this)),
       timeline_(new TimelinePage(this)),
       diff_(new DiffPage(this)),
+      ranks_(new RanksPage(this)),
       progress_(new QProgressBar(this)),
       stage_(new QLabel(this)),
       cancel_(new QPushButton(tr("Cancel"), this)),
@@ -53,6 +55,8 @@ MainWindow::MainWindow(QWidget* parent)
   tabs_->addTab(flame_, tr("Flame"));
   tabs_->addTab(timeline_, tr("Timeline"));
   tabs_->addTab(diff_, tr("Diff"));
+  tabs_->addTab(ranks_, tr("Ranks"));
+  tabs_->setTabVisible(tabs_->indexOf(ranks_), false);  // shown for a distributed run
   setCentralWidget(tabs_);
 
   progress_->setRange(0, 100);
@@ -98,6 +102,13 @@ MainWindow::MainWindow(QWidget* parent)
   connect(heatmap_, &HeatmapPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, heatmap_); });
   connect(flame_, &FlamePage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, flame_); });
   connect(diff_, &DiffPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, diff_); });
+  connect(ranks_, &RanksPage::moduleSelected, this,
+          [this](const QString& p) { selectEverywhere(p, ranks_); });
+  connect(ranks_, &RanksPage::rankSelected, this, [this](int index) {
+    if (!session_ || !session_->ranks || index == session_->rank_index) return;
+    if (index < 0 || index >= static_cast<int>(session_->ranks->runs.size())) return;
+    setSession(session_for_rank(session_->ranks, index));
+  });
   buildMenus();
   resize(1400, 900);
 }
@@ -105,9 +116,10 @@ MainWindow::MainWindow(QWidget* parent)
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open\u2026"), QKeySequence::Open, this, [this] {
-    QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open one run, or two to compare"), QString(),
-                                                      QString::fromLatin1(kFileFilter));
-    if (!paths.isEmpty()) openFiles(paths.mid(0, 2));
+    QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open one run, two to compare, or the ranks of one run"),
+                                      QString(), QString::fromLatin1(kFileFilter));
+    if (!paths.isEmpty()) openFiles(paths);
   });
   file->addAction(tr("Open &Diff\u2026"), this, [this] {
     QString a = QFileDialog::getOpenFileName(this, tr("Run A (baseline)"), QString(), QString::fromLatin1(kFileFilter));
@@ -127,7 +139,7 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  const char* const names[] = {"tree", "graph", "heatmap", "timeline", "diff"};
+  const char* const names[] = {"tree", "graph", "heatmap", "flame", "timeline", "diff", "ranks"};
   for (int i = 0; i < tabs_->count(); ++i) {
     QAction* a = view->addAction(tabs_->tabText(i), this, [this, i] { tabs_->setCurrentIndex(i); });
     a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
@@ -137,14 +149,12 @@ void MainWindow::buildMenus() {
 
 void MainWindow::openFiles(const QStringList& paths) {
   if (paths.isEmpty()) return;
-  if (paths.size() > 2) {
-    showError(tr("Open one run, or two runs to compare (got %1 files).").arg(paths.size()));
-    return;
-  }
   loader_->load(paths);
 }
 
 void MainWindow::setSession(SessionPtr session) {
+  // Another rank of the open run keeps the current tab; a newly opened distributed run shows its Ranks tab.
+  const bool new_rank_set = session && session->ranks && (!session_ || session_->ranks != session->ranks);
   session_ = std::move(session);
   if (!session_) return;
   setWindowTitle(QStringLiteral("flopscope \u2014 %1").arg(session_->title()));
@@ -154,8 +164,15 @@ void MainWindow::setSession(SessionPtr session) {
   flame_->setSession(session_);
   timeline_->setSession(session_);
   diff_->setSession(session_);
-  QStringList paths{session_->a->path};
-  if (session_->b) paths << session_->b->path;
+  ranks_->setSession(session_);
+  tabs_->setTabVisible(tabs_->indexOf(ranks_), session_->has_ranks());
+  QStringList paths;
+  if (session_->ranks) {
+    for (const auto& t : session_->ranks->report.ranks) paths << QString::fromStdString(t.path);
+  } else {
+    paths << session_->a->path;
+    if (session_->b) paths << session_->b->path;
+  }
   addRecent(paths);
   std::int64_t issues = 0;
   QStringList lines;
@@ -177,13 +194,14 @@ void MainWindow::setSession(SessionPtr session) {
                       .arg(session_->a->data.ops.size())
                       .arg(session_->a->data.kernels.size()));
   if (session_->is_diff()) tabs_->setCurrentWidget(diff_);
+  if (new_rank_set) tabs_->setCurrentWidget(ranks_);
   Q_EMIT sessionShown();
 }
 
 bool MainWindow::showView(const QString& name) {
-  QWidget* pages[] = {tree_, graph_, heatmap_, flame_, timeline_, diff_};
-  const char* const names[] = {"tree", "graph", "heatmap", "flame", "timeline", "diff"};
-  for (int i = 0; i < 6; ++i)
+  QWidget* pages[] = {tree_, graph_, heatmap_, flame_, timeline_, diff_, ranks_};
+  const char* const names[] = {"tree", "graph", "heatmap", "flame", "timeline", "diff", "ranks"};
+  for (int i = 0; i < 7; ++i)
     if (name == QLatin1String(names[i])) {
       tabs_->setCurrentWidget(pages[i]);
       return true;
@@ -198,6 +216,7 @@ void MainWindow::selectEverywhere(const QString& path, QObject* origin) {
   graph_->highlightModule(path);
   if (origin != heatmap_) heatmap_->selectModule(path);
   if (origin != flame_) flame_->selectModule(path);
+  if (origin != ranks_) ranks_->selectModule(path);
 }
 
 void MainWindow::showError(const QString& message) {

@@ -1,6 +1,7 @@
 // The main window: opens runs through RunLoader (off the GUI thread, progress and cancel in the status
-// bar), shows them in the tree, graph, heatmap, timeline and diff pages, and keeps the pages' selections
-// in step. Errors appear in a message box; the window stays usable.
+// bar), shows them in the tree, graph, heatmap, timeline and diff pages (and, for the ranks of one
+// distributed run, the Ranks page, whose rank selector switches the run the others show), and keeps the
+// pages' selections in step. Errors appear in a message box; the window stays usable.
 #pragma once
 
 #include <QMainWindow>
@@ -20,6 +21,7 @@ class FlamePage;
 class GraphPage;
 class HeatmapPage;
 class ModuleTreePage;
+class RanksPage;
 class TimelinePage;
 
 class MainWindow : public QMainWindow {
@@ -28,11 +30,12 @@ class MainWindow : public QMainWindow {
  public:
   explicit MainWindow(QWidget* parent = nullptr);
 
-  // One path: one run; two: run A against run B.
+  // One path: one run; two: run A against run B; a folder, or files that differ in their rank token (or
+  // more than two): the ranks of one run.
   void openFiles(const QStringList& paths);
   void setSession(SessionPtr session);
   SessionPtr session() const { return session_; }
-  // "tree", "graph", "heatmap", "flame", "timeline" or "diff"; false for an unknown name.
+  // "tree", "graph", "heatmap", "flame", "timeline", "diff" or "ranks"; false for an unknown name.
   bool showView(const QString& name);
   QWidget* currentView() const;
 
@@ -43,6 +46,7 @@ class MainWindow : public QMainWindow {
   FlamePage* flamePage() const { return flame_; }
   TimelinePage* timelinePage() const { return timeline_; }
   DiffPage* diffPage() const { return diff_; }
+  RanksPage* ranksPage() const { return ranks_; }
   QString lastError() const { return last_error_; }
   QStringList recentFiles() const;
 
@@ -70,6 +74,7 @@ class MainWindow : public QMainWindow {
   FlamePage* flame_;
   TimelinePage* timeline_;
   DiffPage* diff_;
+  RanksPage* ranks_;
   QMenu* recent_menu_ = nullptr;
   QProgressBar* progress_;
   QLabel* stage_;

@@ -13,6 +13,11 @@ for view in tree graph heatmap flame timeline; do
 done
 "$gui" --screenshot "$out/diff.png" --view diff "$out/v1.db" "$out/v2.db" || fail "screenshot diff"
 [ "$(stat -c %s "$out/diff.png")" -gt 20000 ] || fail "diff.png is suspiciously small"
+# The ranks of one distributed run (the two-rank HTA traces): the Ranks tab.
+kineto=$(dirname "$0")/../../data/kineto
+"$gui" --screenshot "$out/ranks.png" --view ranks "$kineto/hta__trace_filter__sampled_rank-0.json.gz" \
+  "$kineto/hta__trace_filter__sampled_rank-1.json.gz" || fail "screenshot ranks"
+head -c 4 "$out/ranks.png" | grep -q PNG || fail "ranks.png is not a PNG"
 
 # No display and no QT_QPA_PLATFORM: --help, --version and --screenshot fall back to offscreen.
 for flag in --help --version; do

@@ -37,7 +37,10 @@ TEST(Heatmap, RendersWithoutADisplayAndHitTestsCells) {
   auto session = fixture_session(Variant::kV1);
   HeatmapData data = heatmap_data(session->a->summary, 10);
   QFont font;
-  QImage image = render_heatmap_image(data, QSize(1200, 800), {QStringLiteral("test"), 0, font});
+  HeatmapPaintOptions options;
+  options.title = QStringLiteral("test");
+  options.font = font;
+  QImage image = render_heatmap_image(data, QSize(1200, 800), options);
   ASSERT_FALSE(image.isNull());
   EXPECT_GT(distinct_colors(image), 30);  // cells of many colours, not a blank canvas
   auto g = HeatmapGeometry::compute(data, QSize(1200, 800), font);

@@ -1,0 +1,71 @@
+#include "analyzer/fleet/rank_parts.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+
+#include "analyzer/importers/load_run.h"
+
+namespace flopscope {
+
+bool is_rank_part_file(const std::string& name) {
+  return name.ends_with(".db") || name.ends_with(".json") || name.ends_with(".json.gz");
+}
+
+bool names_several_ranks(const std::vector<std::string>& args) {
+  std::error_code ec;
+  return args.size() > 1 || (args.size() == 1 && std::filesystem::is_directory(args[0], ec));
+}
+
+std::string rank_set_name(const std::string& path) {
+  static const std::regex token(R"([-_.]?rank[-_.]?\d+)", std::regex::icase);
+  return std::regex_replace(path, token, "");
+}
+
+bool is_one_rank_set(const std::vector<std::string>& paths) {
+  std::error_code ec;
+  if (paths.size() == 1) return std::filesystem::is_directory(paths[0], ec);
+  if (paths.size() < 2) return false;
+  const std::string name = rank_set_name(paths[0]);
+  if (name == paths[0]) return false;  // no rank token: plain runs
+  return std::all_of(paths.begin(), paths.end(), [&](const auto& p) { return rank_set_name(p) == name; });
+}
+
+StatusOr<std::vector<std::string>> rank_part_files(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  for (const auto& a : args) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(a, ec)) {
+      files.push_back(a);
+      continue;
+    }
+    std::vector<std::string> in_dir;
+    for (const auto& e : std::filesystem::directory_iterator(a, ec)) {
+      if (e.is_regular_file() && is_rank_part_file(e.path().filename().string()))
+        in_dir.push_back(e.path().string());
+    }
+    if (ec) return IoError(a + ": cannot list the folder: " + ec.message());
+    if (in_dir.empty()) return NotFound(a + ": a directory with no run databases or traces in it");
+    std::sort(in_dir.begin(), in_dir.end());
+    files.insert(files.end(), in_dir.begin(), in_dir.end());
+  }
+  return files;
+}
+
+StatusOr<RankPart> open_rank_part(const std::string& file) {
+  FS_ASSIGN_OR_RETURN(RunData run, load_run(file));
+  FS_ASSIGN_OR_RETURN(int rank, rank_of_file(file));
+  return RankPart{rank, file, std::move(run)};
+}
+
+StatusOr<std::vector<RankPart>> open_rank_parts(const std::vector<std::string>& args) {
+  FS_ASSIGN_OR_RETURN(std::vector<std::string> files, rank_part_files(args));
+  std::vector<RankPart> parts;
+  for (const auto& f : files) {
+    FS_ASSIGN_OR_RETURN(RankPart part, open_rank_part(f));
+    parts.push_back(std::move(part));
+  }
+  return parts;
+}
+
+}  // namespace flopscope
