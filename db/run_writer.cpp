@@ -38,8 +38,8 @@ constexpr std::string_view kInsertOp =
 constexpr std::string_view kInsertKernel =
     "INSERT INTO kernel (id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, block_x, "
     "block_y, block_z, correlation, iteration, op_id, module_id, graph_id, graph_node_id, has_counters, "
-    "flops_fp64, flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes) "
-    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "flops_fp64, flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes, "
+    "tensor_pipe_inst, dram_bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertParam =
     "INSERT INTO param (id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256) "
     "VALUES (?,?,?,?,?,?,?,?,?,?,?)";
@@ -149,7 +149,8 @@ class SqliteRunSink final : public RunSink {
              k.grid[2])(k.block[0])(k.block[1])(k.block[2])(k.correlation)(k.iteration)
             .id(k.op_id)
             .id(k.module_id)(k.graph_id)(k.graph_node_id)(k.has_counters)(k.flops_fp64)(k.flops_fp32)(k.flops_fp16)(
-                k.tensor_ops)(k.dram_bytes_read)(k.dram_bytes_written)(k.l2_bytes)(k.bytes);
+                k.tensor_ops)(k.dram_bytes_read)(k.dram_bytes_written)(k.l2_bytes)(k.bytes)(k.tensor_pipe_inst)(
+                k.dram_bytes);
       }));
     }
     return {};

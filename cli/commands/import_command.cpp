@@ -82,6 +82,9 @@ class ImportCommand final : public Command {
                    "with .db in the current directory)");
     sub.add_flag("-f,--force", force_, "Overwrite existing outputs");
     sub.add_flag("-q,--quiet", quiet_, "Print nothing on success");
+    sub.add_option("--graph-capture", graph_capture_,
+                   "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
+                   "the graph are attributed to the ops and modules of the capture (one input)");
   }
 
   int run() override {
@@ -97,6 +100,12 @@ class ImportCommand final : public Command {
                                         : output_;
       outputs.push_back(out);
     }
+    if (!graph_capture_.empty() && inputs_.size() > 1) {
+      return report_error(InvalidArgument(graph_capture_ + ": --graph-capture takes one input trace"));
+    }
+    if (!graph_capture_.empty()) {
+      if (Status st = check_input_file(graph_capture_); !st.ok()) return report_error(st);
+    }
     if (Status st = check_distinct_paths(outputs, inputs_); !st.ok()) return report_error(st);
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
       const auto& in = inputs_[i];
@@ -106,6 +115,9 @@ class ImportCommand final : public Command {
       }
       auto importer = find_importer(in);
       if (!importer.ok()) return report_error(importer.status());
+      ImportOptions probe;
+      probe.graph_capture = graph_capture_;
+      if (Status st = check_graph_capture(**importer, in, probe); !st.ok()) return report_error(st);
       Status writable = check_output_path(outputs[i], force_);
       if (!writable.ok()) return report_error(writable);
     }
@@ -150,6 +162,8 @@ class ImportCommand final : public Command {
     ImportOptions options;
     options.tool_version = FLOPSCOPE_VERSION_STRING;
     options.command_line = "flopscope import " + in;
+    options.graph_capture = graph_capture_;
+    if (!graph_capture_.empty()) options.command_line += " --graph-capture " + graph_capture_;
     Status s = (*importer)->import(in, sink, options);
     if (!s.ok()) return report_error(s);  // the unfinished database removes its temporary file
     db->reset();
@@ -166,6 +180,7 @@ class ImportCommand final : public Command {
 
   std::vector<std::string> inputs_;
   std::string output_;
+  std::string graph_capture_;
   bool force_ = false;
   bool quiet_ = false;
 };

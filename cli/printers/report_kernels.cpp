@@ -21,13 +21,13 @@ std::string clip(const std::string& s, std::size_t n) {
 std::string render_kernels_table(const RunData& run, std::size_t limit) {
   auto rows = kernel_table(run);
   constexpr const char* kRow =
-      "{:<48} {:<13} {:>7} {:>11} {:>14} {:>12} {:>10} {:>10} {:>10} {:>10} {:>11}  {}\n";
+      "{:<48} {:<13} {:>7} {:>11} {:>14} {:>12} {:>10} {:>10} {:>10} {:>10} {:>15} {:>11}  {}\n";
   std::string out =
       "\nkernels by device time (FLOPs and bytes: the launching op's analytic count shared among its "
       "kernels; "
       "measured: hardware counters; tensor inst: tensor-pipe instructions, not FLOPs)\n";
   out += fmt::format(fmt::runtime(kRow), "kernel", "kind", "count", "dev time", "grid", "block", "FLOPs",
-                     "bytes", "meas FLOPs", "DRAM B", "tensor inst", "module");
+                     "bytes", "meas FLOPs", "DRAM B", "DRAM read/wr", "tensor inst", "module");
   for (std::size_t i = 0; i < rows.size() && i < limit; ++i) {
     const auto& r = rows[i];
     std::string flops = r.unknown_count == r.count && r.category == "compute" ? "unknown"
@@ -37,6 +37,9 @@ std::string render_kernels_table(const RunData& run, std::size_t limit) {
                        dim3(r.grid) + (r.launch_config_varies ? "*" : ""), dim3(r.block), flops,
                        si_text(r.bytes, ""), r.has_counters ? si_text(r.measured_flops, "") : "-",
                        r.has_counters ? si_text(r.dram_bytes, "") : "-",
+                       r.dram_read + r.dram_written > 0
+                           ? si_text(r.dram_read, "") + "/" + si_text(r.dram_written, "")
+                           : "-",
                        r.has_counters ? si_text(r.tensor_instructions, "") : "-",
                        r.module_path.empty() ? "(model)" : r.module_path);
   }
