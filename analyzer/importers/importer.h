@@ -48,7 +48,8 @@ StatusOr<std::string> read_head(const std::string& path, std::size_t max_bytes =
 // The importer most confident about `path`; a one-line error naming the file when none is.
 StatusOr<const Importer*> find_importer(const std::string& path);
 
-// Sniffs and imports `path` into `sink`. A graph capture must be a PyTorch profiler trace, and so must `path`.
+// Sniffs and imports `path` into `sink`. A graph capture must be a PyTorch profiler trace, and so must
+// `path`.
 Status import_trace(const std::string& path, RunSink& sink, const ImportOptions& options = {});
 
 // A one-line error when options.graph_capture is given but `importer` or the capture file cannot use it.

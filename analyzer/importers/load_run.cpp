@@ -73,7 +73,9 @@ bool is_run_database(const std::string& path) {
   return looks_like_sqlite(path) && read_run_database(path).ok();
 }
 
-StatusOr<RunData> load_run(const std::string& path) { return load_run(path, ""); }
+StatusOr<RunData> load_run(const std::string& path) {
+  return load_run(path, "");
+}
 
 StatusOr<RunData> load_run(const std::string& path, const std::string& graph_capture) {
   FS_ASSIGN_OR_RETURN(RunData run, load_unchecked(path, graph_capture));

@@ -11,8 +11,8 @@
 #include "analyzer/importers/bounded_queue.h"
 #include "analyzer/importers/module_scopes.h"
 #include "analyzer/op_costs.h"
-#include "db/model/module_path.h"
 #include "db/model/input_limits.h"
+#include "db/model/module_path.h"
 #include "db/model/progress.h"
 
 namespace flopscope {
@@ -273,7 +273,8 @@ std::int32_t TraceBuilder::op_of_launch(const Linked& linked, const Launch& l, s
                                         bool& by_id) const {
   by_id = false;
   if (ext != kNone) {
-    auto key = (static_cast<std::uint64_t>(l.process) * 0x9E3779B97F4A7C15ULL) ^ static_cast<std::uint64_t>(ext);
+    auto key =
+        (static_cast<std::uint64_t>(l.process) * 0x9E3779B97F4A7C15ULL) ^ static_cast<std::uint64_t>(ext);
     auto it = op_by_ext.find(key);
     if (it != op_by_ext.end()) {
       const auto& o = ops_[static_cast<std::size_t>(it->second)];
@@ -283,8 +284,8 @@ std::int32_t TraceBuilder::op_of_launch(const Linked& linked, const Launch& l, s
       }
     }
   }
-  return innermost_at(ops_, linked.op_parent, linked.thread_begin[l.thread], linked.thread_begin[l.thread + 1],
-                      l.start_ns);
+  return innermost_at(ops_, linked.op_parent, linked.thread_begin[l.thread],
+                      linked.thread_begin[l.thread + 1], l.start_ns);
 }
 
 void TraceBuilder::link_activities(Linked& linked) {
@@ -327,7 +328,8 @@ void TraceBuilder::link_activities(Linked& linked) {
       }
     }
     std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-      return launches_[static_cast<std::size_t>(a)].start_ns < launches_[static_cast<std::size_t>(b)].start_ns;
+      return launches_[static_cast<std::size_t>(a)].start_ns <
+             launches_[static_cast<std::size_t>(b)].start_ns;
     });
     for (auto i : order) captured[launches_[static_cast<std::size_t>(i)].kernel].push_back(i);
   }
@@ -389,7 +391,8 @@ void TraceBuilder::link_activities(Linked& linked) {
         linked.act_op[i] = op;
         linked.act_module[i] = linked.op_module[static_cast<std::size_t>(op)];
         linked.act_iteration[i] = iteration_at(l.start_ns);
-        if (linked.capture_anchor == kNone || l.start_ns < linked.capture_anchor) linked.capture_anchor = l.start_ns;
+        if (linked.capture_anchor == kNone || l.start_ns < linked.capture_anchor)
+          linked.capture_anchor = l.start_ns;
         continue;
       }
       ++replay_unmatched;  // keeps the graph launch's attribution below
@@ -427,8 +430,8 @@ void TraceBuilder::link_activities(Linked& linked) {
       Severity::kInfo, "matched by kernel name and occurrence within the graph launch");
   put("kernels replayed from a CUDA graph, matched to a captured launch by order only", replay_by_order,
       Severity::kWarning, "the capture trace does not name the kernels of its launches");
-  put("kernels replayed from a CUDA graph without a matching captured launch", replay_unmatched, Severity::kWarning,
-      "attributed to the graph launch instead");
+  put("kernels replayed from a CUDA graph without a matching captured launch", replay_unmatched,
+      Severity::kWarning, "attributed to the graph launch instead");
   // The captured region: the outermost ops around every captured launch; capture ops outside it (eager work
   // while capturing) are not part of the graph.
   for (const auto& [name, list] : captured) {
@@ -436,7 +439,8 @@ void TraceBuilder::link_activities(Linked& linked) {
       bool unused = false;
       const auto& l = launches_[static_cast<std::size_t>(c)];
       auto o = op_of_launch(linked, l, l.external_id, op_by_ext, unused);
-      while (o >= 0 && linked.op_parent[static_cast<std::size_t>(o)] >= 0) o = linked.op_parent[static_cast<std::size_t>(o)];
+      while (o >= 0 && linked.op_parent[static_cast<std::size_t>(o)] >= 0)
+        o = linked.op_parent[static_cast<std::size_t>(o)];
       if (o < 0) continue;
       const auto& r = ops_[static_cast<std::size_t>(o)];
       linked.capture_lo = std::min(linked.capture_lo, r.start_ns);
@@ -464,7 +468,8 @@ void TraceBuilder::place_capture_ops(Linked& linked) {
   for (std::size_t i = 0; i < ops_.size(); ++i) {
     if (thread_capture_[ops_[i].thread] == 0) continue;
     auto root = static_cast<std::int32_t>(i);
-    while (linked.op_parent[static_cast<std::size_t>(root)] >= 0) root = linked.op_parent[static_cast<std::size_t>(root)];
+    while (linked.op_parent[static_cast<std::size_t>(root)] >= 0)
+      root = linked.op_parent[static_cast<std::size_t>(root)];
     const auto& r = ops_[static_cast<std::size_t>(root)];
     bool inside = linked.capture_anchor != kNone && r.start_ns >= linked.capture_lo &&
                   r.start_ns + r.duration_ns <= linked.capture_hi;
@@ -477,8 +482,9 @@ void TraceBuilder::place_capture_ops(Linked& linked) {
   };
   put("ops of the CUDA graph capture (placed at the graph launch, zero host time)", kept, Severity::kInfo,
       "their host time was spent while capturing, not in this run");
-  put(linked.capture_anchor == kNone ? "ops of the capture trace left out: no replayed kernel matched its launches"
-                                     : "ops of the capture trace outside the captured region (left out)",
+  put(linked.capture_anchor == kNone
+          ? "ops of the capture trace left out: no replayed kernel matched its launches"
+          : "ops of the capture trace outside the captured region (left out)",
       left_out, linked.capture_anchor == kNone ? Severity::kWarning : Severity::kInfo, "");
 }
 
@@ -608,7 +614,8 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
     if (linked.op_written[i] != 0) order.push_back(i);
   }
   auto placed = [&](std::uint32_t i) {
-    return thread_capture_[ops_[i].thread] != 0 ? std::pair{linked.capture_anchor, 1} : std::pair{ops_[i].start_ns, 0};
+    return thread_capture_[ops_[i].thread] != 0 ? std::pair{linked.capture_anchor, 1}
+                                                : std::pair{ops_[i].start_ns, 0};
   };
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     if (placed(a) != placed(b)) return placed(a) < placed(b);

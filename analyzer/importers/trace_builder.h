@@ -203,7 +203,8 @@ class TraceBuilder {
   void compute_flops(Linked& linked);
   void place_capture_ops(Linked& linked);
   std::int32_t op_of_launch(const Linked& linked, const Launch& l, std::int64_t external_id,
-                            const std::unordered_map<std::uint64_t, std::int32_t>& op_by_ext, bool& by_id) const;
+                            const std::unordered_map<std::uint64_t, std::int32_t>& op_by_ext,
+                            bool& by_id) const;
   int iteration_at(std::int64_t t) const;
   Status write(RunSink& sink, const Linked& linked, Progress* progress);
   OpRecord make_op(const Linked& linked, std::uint32_t i, Id id, const std::vector<Id>& op_id) const;
@@ -216,7 +217,7 @@ class TraceBuilder {
   Status limit_error_;        // an input limit hit while building (see db/model/input_limits.h)
   std::int64_t dropped_ = 0;  // events refused by times_ok
   std::vector<ThreadKey> threads_;
-  std::vector<char> thread_capture_;           // per thread: from the graph-capture trace
+  std::vector<char> thread_capture_;            // per thread: from the graph-capture trace
   std::vector<std::int64_t> capture_executed_;  // correlations of capture-time activities
   std::vector<std::vector<OpArg>> args_{{}};
   struct TransparentHash {

@@ -82,9 +82,10 @@ class ImportCommand final : public Command {
                    "with .db in the current directory)");
     sub.add_flag("-f,--force", force_, "Overwrite existing outputs");
     sub.add_flag("-q,--quiet", quiet_, "Print nothing on success");
-    sub.add_option("--graph-capture", graph_capture_,
-                   "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
-                   "the graph are attributed to the ops and modules of the capture (one input)");
+    sub.add_option(
+        "--graph-capture", graph_capture_,
+        "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
+        "the graph are attributed to the ops and modules of the capture (one input)");
   }
 
   int run() override {

@@ -6,8 +6,8 @@
 #include "analyzer/summary.h"
 #include "cli/command.h"
 #include "cli/multi_rank.h"
-#include "cli/printers/rank_report.h"
 #include "cli/printers/candidates.h"
+#include "cli/printers/rank_report.h"
 #include "cli/printers/report.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
@@ -30,9 +30,10 @@ class ReportCommand final : public Command {
         ->check(CLI::IsMember({"table", "md", "json", "csv"}));
     app.add_option("--top", options_.top_ops, "Number of top ops listed (default 15)");
     app.add_flag("--coverage", options_.full_coverage, "List every op without a FLOPs formula");
-    app.add_flag("--kernels", kernels_,
-                 "Add a per-kernel-name table: count, device time, grid/block, analytic and measured work, module "
-                 "(csv: that table instead of the module table)");
+    app.add_flag(
+        "--kernels", kernels_,
+        "Add a per-kernel-name table: count, device time, grid/block, analytic and measured work, module "
+        "(csv: that table instead of the module table)");
     app.add_option(
         "--peak", peak_,
         "Device peak for the roofline as FLOPS:BYTES_PER_S, e.g. 989e12:3.35e12 (default: the peak "
@@ -47,9 +48,10 @@ class ReportCommand final : public Command {
     app.add_option("--min-share", candidate_options_.min_share_of_calls,
                    "List a module when the behaviour held in at least this share of its calls (default 0.9)")
         ->check(CLI::Range(0.0, 1.0));
-    app.add_option("--graph-capture", graph_capture_,
-                   "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
-                   "the graph are attributed to the ops and modules of the capture");
+    app.add_option(
+        "--graph-capture", graph_capture_,
+        "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
+        "the graph are attributed to the ops and modules of the capture");
     app.add_option("-o,--output", output_, "Write the report to a file instead of stdout");
     app.add_flag("--force", force_, "Overwrite the output file");
   }
@@ -60,7 +62,8 @@ class ReportCommand final : public Command {
     if (sort_ == "bytes") options_.sort = SortKey::kBytes;
     if (names_several_ranks(paths_)) {
       if (!graph_capture_.empty()) {
-        return report_error(InvalidArgument(graph_capture_ + ": --graph-capture takes one run, not several ranks"));
+        return report_error(
+            InvalidArgument(graph_capture_ + ": --graph-capture takes one run, not several ranks"));
       }
       return run_ranks();
     }

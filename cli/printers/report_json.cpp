@@ -9,12 +9,18 @@ namespace {
 using nlohmann::ordered_json;
 
 ordered_json cost_json(const Cost& c) {
-  return {{"flops", c.flops},           {"macs", c.macs},
-          {"bytes_read", c.bytes_read}, {"bytes_written", c.bytes_written},
-          {"intensity", c.intensity()}, {"measured_flops", c.measured_flops},
-          {"dram_bytes", c.dram_bytes}, {"dram_bytes_read", c.dram_read},
-          {"dram_bytes_written", c.dram_written}, {"tensor_pipe_instructions", c.tensor_inst},
-          {"ops", c.ops},               {"kernels", c.kernels}};
+  return {{"flops", c.flops},
+          {"macs", c.macs},
+          {"bytes_read", c.bytes_read},
+          {"bytes_written", c.bytes_written},
+          {"intensity", c.intensity()},
+          {"measured_flops", c.measured_flops},
+          {"dram_bytes", c.dram_bytes},
+          {"dram_bytes_read", c.dram_read},
+          {"dram_bytes_written", c.dram_written},
+          {"tensor_pipe_instructions", c.tensor_inst},
+          {"ops", c.ops},
+          {"kernels", c.kernels}};
 }
 
 ordered_json stats_json(const LatencyStats& s) {

@@ -184,9 +184,9 @@ void expect_equal(const OpRecord& a, const OpRecord& b) {
 }
 
 void expect_equal(const KernelRecord& a, const KernelRecord& b) {
-  const auto& [id, kind, name, device, stream, start, duration, grid, block, correlation, iteration, op, module,
-               graph, graph_node, has_counters, fp64, fp32, fp16, tensor, tensor_inst, dram, dram_read, dram_written, l2,
-               bytes] = a;
+  const auto& [id, kind, name, device, stream, start, duration, grid, block, correlation, iteration, op,
+               module, graph, graph_node, has_counters, fp64, fp32, fp16, tensor, tensor_inst, dram,
+               dram_read, dram_written, l2, bytes] = a;
   SCOPED_TRACE("kernel " + std::to_string(id));
   EXPECT_EQ(id, b.id);
   EXPECT_EQ(kind, b.kind);

@@ -141,11 +141,13 @@ TEST(Migrations, Version1RunDatabaseReadsWithTheCurrentSchema) {
 std::string v3_kernel(int id, double tensor_ops, double read, double written) {
   return "INSERT INTO kernel VALUES (" + std::to_string(id) +
          ", 'kernel', 'gemm', 0, 7, 0, 100, 1, 1, 1, 1, 1, 1, 0, 0, NULL, NULL, 0, 0, 1, 0, 10, 0, " +
-         std::to_string(tensor_ops) + ", " + std::to_string(read) + ", " + std::to_string(written) + ", 0, 0);";
+         std::to_string(tensor_ops) + ", " + std::to_string(read) + ", " + std::to_string(written) +
+         ", 0, 0);";
 }
 
 // Writes a run of `source_kind` at schema version 3 with the given kernel rows and reads it back.
-StatusOr<RunData> read_v3_run(const std::string& path, const std::string& source_kind, const std::string& kernels) {
+StatusOr<RunData> read_v3_run(const std::string& path, const std::string& source_kind,
+                              const std::string& kernels) {
   {
     auto db = Database::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     if (!db.ok()) return db.status();

@@ -172,21 +172,26 @@ TEST(GraphCapture, CaptureWithoutKernelNamesMatchesByOrderAndSaysSo) {
   ]})J",
                          capture);
   ASSERT_TRUE(run.ok()) << run.status().message();
-  EXPECT_EQ(testing::issue_count(*run, "kernels replayed from a CUDA graph, matched to a captured launch by order"),
-            2);
+  EXPECT_EQ(
+      testing::issue_count(*run, "kernels replayed from a CUDA graph, matched to a captured launch by order"),
+      2);
   ASSERT_EQ(run->kernels.size(), 2U);
   EXPECT_EQ(op_by_id(*run, run->kernels[0].op_id)->name, "aten::linear");
   EXPECT_EQ(op_by_id(*run, run->kernels[1].op_id)->name, "aten::relu");
 }
 
 TEST(GraphCapture, OnlyPyTorchProfilerTracesTakeACapture) {
-  auto run = import_with_capture(testing::fixture("ncu/leleucas__bert_torch_nsight.csv"), testing::fixture(kCapture));
+  auto run = import_with_capture(testing::fixture("ncu/leleucas__bert_torch_nsight.csv"),
+                                 testing::fixture(kCapture));
   ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.status().message().find("--graph-capture applies to PyTorch profiler traces"), std::string::npos)
+  EXPECT_NE(run.status().message().find("--graph-capture applies to PyTorch profiler traces"),
+            std::string::npos)
       << run.status().message();
-  run = import_with_capture(testing::fixture(kExecution), testing::fixture("ncu/leleucas__bert_torch_nsight.csv"));
+  run = import_with_capture(testing::fixture(kExecution),
+                            testing::fixture("ncu/leleucas__bert_torch_nsight.csv"));
   ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.status().message().find("a graph capture must be a PyTorch profiler trace"), std::string::npos)
+  EXPECT_NE(run.status().message().find("a graph capture must be a PyTorch profiler trace"),
+            std::string::npos)
       << run.status().message();
 }
 
