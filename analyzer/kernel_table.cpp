@@ -39,8 +39,10 @@ std::vector<KernelRow> kernel_table(const RunData& run) {
     if (k.has_counters) {
       r.has_counters = true;
       r.measured_flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
-      r.dram_bytes += k.dram_bytes_read + k.dram_bytes_written;
-      r.tensor_instructions += k.tensor_ops;
+      r.dram_bytes += measured_dram_bytes(k);
+      r.dram_read += k.dram_bytes_read;
+      r.dram_written += k.dram_bytes_written;
+      r.tensor_instructions += k.tensor_pipe_inst;
     }
     auto o = k.op_id == kNoId ? op_at.end() : op_at.find(k.op_id);
     if (k.kind != KernelKind::kKernel) continue;  // copies and memsets: bytes in k.bytes, no FLOPs

@@ -27,6 +27,8 @@ struct KernelRow {
   bool has_counters = false;
   double measured_flops = 0;
   double dram_bytes = 0;
+  double dram_read = 0;  // the measured split, when the counters gave it
+  double dram_written = 0;
   // sm__inst_executed_pipe_tensor.sum: tensor-pipe *instructions*, not FLOPs (the FLOPs per instruction
   // depend on the architecture and the instruction shape, which the counter does not say).
   double tensor_instructions = 0;

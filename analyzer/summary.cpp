@@ -17,6 +17,9 @@ void add_cost(Cost& to, const Cost& from) {
   to.bytes_written += from.bytes_written;
   to.measured_flops += from.measured_flops;
   to.dram_bytes += from.dram_bytes;
+  to.dram_read += from.dram_read;
+  to.dram_written += from.dram_written;
+  to.tensor_inst += from.tensor_inst;
   to.ops += from.ops;
   to.kernels += from.kernels;
 }
@@ -28,6 +31,9 @@ void scale_cost(Cost& c, double f) {
   c.bytes_written *= f;
   c.measured_flops *= f;
   c.dram_bytes *= f;
+  c.dram_read *= f;
+  c.dram_written *= f;
+  c.tensor_inst *= f;
   c.ops *= f;
   c.kernels *= f;
 }
@@ -255,7 +261,10 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     c.kernels += 1;
     if (k.has_counters) {
       c.measured_flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
-      c.dram_bytes += k.dram_bytes_read + k.dram_bytes_written;
+      c.dram_bytes += measured_dram_bytes(k);
+      c.dram_read += k.dram_bytes_read;
+      c.dram_written += k.dram_bytes_written;
+      c.tensor_inst += k.tensor_pipe_inst;
     }
     gpu_time[static_cast<std::size_t>(m)].add(iter_index(k.iteration), dur);
     // Coverage is about compute kernels: communication, copies and memsets do no FLOPs by convention.

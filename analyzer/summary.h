@@ -24,6 +24,9 @@ struct Cost {
   double bytes_written = 0;
   double measured_flops = 0;  // from hardware counters (kernels), when present
   double dram_bytes = 0;      // measured DRAM read + write, when present
+  double dram_read = 0;       // the measured split, where the counters gave it (else both 0)
+  double dram_written = 0;
+  double tensor_inst = 0;     // measured tensor-pipe instructions (a count, not FLOPs)
   double ops = 0;             // op calls per iteration (all depths)
   double kernels = 0;         // kernels per iteration
   double bytes() const { return bytes_read + bytes_written; }

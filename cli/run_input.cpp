@@ -12,6 +12,10 @@ StatusOr<RunData> open_run(const std::string& path) {
   return load_run(path);
 }
 
+StatusOr<RunData> open_run(const std::string& path, const std::string& graph_capture) {
+  return load_run(path, graph_capture);
+}
+
 Status emit_output(const std::string& path, const std::string& text, bool overwrite) {
   if (path.empty() || path == "-") {
     // Names in the text come from traces and models: no escape sequence reaches the terminal.

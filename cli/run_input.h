@@ -10,6 +10,8 @@
 namespace flopscope::cli {
 
 StatusOr<RunData> open_run(const std::string& path);
+// A Kineto trace together with the trace of its CUDA-graph capture (--graph-capture).
+StatusOr<RunData> open_run(const std::string& path, const std::string& graph_capture);
 
 // Writes `text` to `path` atomically, or to stdout when path is empty or "-" (control characters made
 // visible there: see terminal_safe).

@@ -80,7 +80,9 @@ Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
       db, "kernel",
       "id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, block_x, block_y, "
       "block_z, correlation, iteration, op_id, module_id, graph_id, graph_node_id, has_counters, flops_fp64, "
-      "flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes",
+      "flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes, "
+      "tensor_pipe_inst, "
+      "dram_bytes",
       out, [](Statement& s, KernelRecord& k) {
         k.id = s.id(0);
         k.kind = kernel_kind_from_string(s.str(1));
@@ -106,6 +108,8 @@ Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
         k.dram_bytes_written = s.real(25);
         k.l2_bytes = s.real(26);
         k.bytes = s.real(27);
+        k.tensor_pipe_inst = s.real(28);
+        k.dram_bytes = s.real(29);
         return Status();
       });
 }

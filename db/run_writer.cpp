@@ -36,10 +36,11 @@ constexpr std::string_view kInsertOp =
     "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, flops_note) "
     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertKernel =
-    "INSERT INTO kernel (id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, block_x, "
+    "INSERT INTO kernel (id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, "
+    "block_x, "
     "block_y, block_z, correlation, iteration, op_id, module_id, graph_id, graph_node_id, has_counters, "
-    "flops_fp64, flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes) "
-    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "flops_fp64, flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes, "
+    "tensor_pipe_inst, dram_bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertParam =
     "INSERT INTO param (id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256) "
     "VALUES (?,?,?,?,?,?,?,?,?,?,?)";
@@ -145,11 +146,12 @@ class SqliteRunSink final : public RunSink {
   Status add_kernels(std::span<const KernelRecord> kernels) override {
     for (const KernelRecord& k : kernels) {
       FS_RETURN_IF_ERROR(insert(*statements_.kernel, [&](Binder& b) {
-        b.id(k.id)(to_string(k.kind))(k.name)(k.device)(k.stream)(k.start_ns)(k.duration_ns)(k.grid[0])(k.grid[1])(
-             k.grid[2])(k.block[0])(k.block[1])(k.block[2])(k.correlation)(k.iteration)
+        b.id(k.id)(to_string(k.kind))(k.name)(k.device)(k.stream)(k.start_ns)(k.duration_ns)(k.grid[0])(
+             k.grid[1])(k.grid[2])(k.block[0])(k.block[1])(k.block[2])(k.correlation)(k.iteration)
             .id(k.op_id)
-            .id(k.module_id)(k.graph_id)(k.graph_node_id)(k.has_counters)(k.flops_fp64)(k.flops_fp32)(k.flops_fp16)(
-                k.tensor_ops)(k.dram_bytes_read)(k.dram_bytes_written)(k.l2_bytes)(k.bytes);
+            .id(k.module_id)(k.graph_id)(k.graph_node_id)(k.has_counters)(k.flops_fp64)(k.flops_fp32)(
+                k.flops_fp16)(k.tensor_ops)(k.dram_bytes_read)(k.dram_bytes_written)(k.l2_bytes)(k.bytes)(
+                k.tensor_pipe_inst)(k.dram_bytes);
       }));
     }
     return {};

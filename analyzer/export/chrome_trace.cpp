@@ -219,9 +219,10 @@ std::string chrome_trace_json(const RunData& run, ChromeTraceStats* stats) {
       w.out += fmt::format(
           "{{\"ph\":\"C\",\"name\":\"measured\",\"pid\":{},\"ts\":{},\"args\":{{\"FLOPs fp32\":{},\"FLOPs "
           "fp16\":{},"
-          "\"FLOPs fp64\":{},\"DRAM bytes read\":{},\"DRAM bytes written\":{}}}}}",
+          "\"FLOPs fp64\":{},\"DRAM bytes\":{},\"DRAM bytes read\":{},\"DRAM bytes written\":{},"
+          "\"tensor-pipe instructions\":{}}}}}",
           kDevicePidBase + k.device, us(k.start_ns), k.flops_fp32, k.flops_fp16, k.flops_fp64,
-          k.dram_bytes_read, k.dram_bytes_written);
+          measured_dram_bytes(k), k.dram_bytes_read, k.dram_bytes_written, k.tensor_pipe_inst);
     }
     auto op = op_by_id.find(k.op_id);
     if (op == op_by_id.end() || k.correlation == 0) continue;

@@ -43,11 +43,13 @@ TraceBuilder::Counters CounterSet::counters() const {
   c.flops_fp64 = d.flops();
   c.flops_fp32 = f.flops();
   c.flops_fp16 = h.flops();
-  c.tensor_ops = tensor;
+  // Instructions of the tensor pipe, not operations: how many FLOPs one is depends on the architecture and
+  // the instruction shape, so it is kept as a count and never converted (docs/flops.md).
+  c.tensor_pipe_inst = tensor;
   c.dram_bytes_read = dram_read;
   c.dram_bytes_written = dram_write;
-  // Only the total was collected: it stands in the read column so that read + written is right.
-  if (dram > 0 && dram_read == 0 && dram_write == 0) c.dram_bytes_read = dram;
+  // The total as measured; without dram__bytes.sum, the split's sum. A total alone leaves the split at 0.
+  c.dram_bytes = dram > 0 ? dram : dram_read + dram_write;
   c.l2_bytes = l2;
   return c;
 }

@@ -55,8 +55,22 @@ StatusOr<const Importer*> find_importer(const std::string& path) {
   return best;
 }
 
+Status check_graph_capture(const Importer& importer, const std::string& path, const ImportOptions& options) {
+  if (options.graph_capture.empty()) return {};
+  if (importer.name() != "kineto") {
+    return InvalidArgument(path + ": --graph-capture applies to PyTorch profiler traces, not " +
+                           std::string(importer.name()) + " files");
+  }
+  FS_ASSIGN_OR_RETURN(const Importer* capture, find_importer(options.graph_capture));
+  if (capture->name() != "kineto") {
+    return InvalidArgument(options.graph_capture + ": a graph capture must be a PyTorch profiler trace");
+  }
+  return {};
+}
+
 Status import_trace(const std::string& path, RunSink& sink, const ImportOptions& options) {
   FS_ASSIGN_OR_RETURN(const Importer* importer, find_importer(path));
+  FS_RETURN_IF_ERROR(check_graph_capture(*importer, path, options));
   return importer->import(path, sink, options);
 }
 

@@ -21,6 +21,9 @@ struct ImportOptions {
   // Modules known from elsewhere (path and class, e.g. named_modules() from flopscope's Python companion):
   // created in this order, called or not, so the module table is the model's whole tree.
   std::vector<ModuleRecord> modules;
+  // Kineto trace recorded while the run's CUDA graph was captured: kernels replayed from the graph are
+  // attributed to the ops and modules of their captured launches (PyTorch profiler traces only).
+  std::string graph_capture;
 };
 
 class Importer {
@@ -45,7 +48,11 @@ StatusOr<std::string> read_head(const std::string& path, std::size_t max_bytes =
 // The importer most confident about `path`; a one-line error naming the file when none is.
 StatusOr<const Importer*> find_importer(const std::string& path);
 
-// Sniffs and imports `path` into `sink`.
+// Sniffs and imports `path` into `sink`. A graph capture must be a PyTorch profiler trace, and so must
+// `path`.
 Status import_trace(const std::string& path, RunSink& sink, const ImportOptions& options = {});
+
+// A one-line error when options.graph_capture is given but `importer` or the capture file cannot use it.
+Status check_graph_capture(const Importer& importer, const std::string& path, const ImportOptions& options);
 
 }  // namespace flopscope

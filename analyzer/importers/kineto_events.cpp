@@ -76,6 +76,7 @@ struct Args {
   double bytes = 0;
   std::string_view dims, types, concrete;  // raw JSON arrays
   std::string_view hierarchy;
+  std::string_view kernel;  // a launch's kernel name (args "kernel")
   CounterSet counters;
 };
 
@@ -162,6 +163,9 @@ Args parse_args(od::object obj, bool& error) {
     } else if (key == "Module Hierarchy") {
       std::string_view s;
       if (!v.get_string().get(s)) a.hierarchy = s;
+    } else if (key == "kernel") {
+      std::string_view s;
+      if (!v.get_string().get(s)) a.kernel = s;
     } else if (key.find("__") != std::string_view::npos) {
       double value = 0;
       if (!v.get_double().get(value)) a.counters.take(key, value);
@@ -190,8 +194,9 @@ std::vector<std::string> split_hierarchy(std::string_view s) {
 }  // namespace
 
 struct KinetoEventReader::Impl {
-  explicit Impl(TraceBuilder& b) : builder(b) {}
+  Impl(TraceBuilder& b, bool c) : builder(b), capture(c) {}
   TraceBuilder& builder;
+  bool capture;
   od::parser parser;
   simdjson::dom::parser dom;
   std::unordered_map<std::string, std::uint32_t> hierarchy_paths;
@@ -296,7 +301,8 @@ struct KinetoEventReader::Impl {
   }
 };
 
-KinetoEventReader::KinetoEventReader(TraceBuilder& builder) : impl_(std::make_unique<Impl>(builder)) {}
+KinetoEventReader::KinetoEventReader(TraceBuilder& builder, bool capture)
+    : impl_(std::make_unique<Impl>(builder, capture)) {}
 KinetoEventReader::~KinetoEventReader() = default;
 
 void KinetoEventReader::event(std::string_view text, std::size_t readable) {
@@ -353,6 +359,9 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == ',')) s.remove_suffix(1);
     return s;
   };
+  // A capture trace's host events live on threads of their own: its ops nest and link among themselves.
+  const bool capture = impl_->capture;
+  auto thread = [&] { return capture ? b.capture_thread(pid, tid) : b.thread(pid, tid); };
   std::int64_t ts = 0, dur = 0;
   if (!parse_us_to_ns(trim(ts_raw), ts)) return bad("missing or invalid ts");
   if (!parse_us_to_ns(trim(dur_raw), dur) || dur < 0) return bad("missing or invalid dur");
@@ -368,13 +377,14 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
         auto space = rest.find(' ');
         auto type = rest.substr(0, space);
         auto path = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
-        TraceBuilder::Scope scope{b.thread(pid, tid), ts, dur, b.intern(path), b.intern(type)};
+        TraceBuilder::Scope scope{thread(), ts, dur, b.intern(path), b.intern(type)};
         scope.is_path = true;
         b.add_scope(scope);
         return;
       }
       // record_function ranges (a serving engine's execute_..., step[...]) are phases of the run, not ops:
       // as ops they would own every op under them and hide the module tree.
+      if (capture) return;  // the capture's phases and steps are not this run's
       if (!name.starts_with("ProfilerStep#")) {
         b.issue("user annotations (record_function ranges) kept as ranges, not ops", Severity::kInfo, name);
         return;
@@ -382,6 +392,7 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
       [[fallthrough]];
     case Cat::kOp: {
       if (name.starts_with("ProfilerStep#")) {  // older traces file the step under cpu_op
+        if (capture) return;
         std::int64_t n = 0;
         auto digits = name.substr(13);
         std::from_chars(digits.data(), digits.data() + digits.size(), n);
@@ -389,7 +400,7 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
         return;
       }
       TraceBuilder::HostOp op;
-      op.thread = b.thread(pid, tid);
+      op.thread = thread();
       op.start_ns = ts;
       op.duration_ns = dur;
       op.name = b.intern(name);
@@ -418,18 +429,31 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
                       [](char ch) { return ch >= '0' && ch <= '9'; })) {
         type = type.substr(0, us);
       }
-      b.add_scope({b.thread(pid, tid), ts, dur, b.intern(instance), b.intern(type)});
+      b.add_scope({thread(), ts, dur, b.intern(instance), b.intern(type)});
       return;
     }
     case Cat::kLaunch: {
       if (args.correlation == kNone) return;
-      b.add_launch({b.thread(pid, tid), ts, dur, args.correlation, args.external_id, pid});
+      TraceBuilder::Launch launch{thread(), ts, dur, args.correlation, args.external_id, pid};
+      // cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch: kernels with this correlation are graph replays.
+      launch.graph = name.find("GraphLaunch") != std::string_view::npos;
+      if (capture) {
+        launch.captured = true;
+        if (!args.kernel.empty()) launch.kernel = b.intern(args.kernel);
+      }
+      b.add_launch(launch);
       return;
     }
     case Cat::kKernel:
     case Cat::kMemcpy:
     case Cat::kMemset:
     case Cat::kRange: {
+      if (capture) {
+        // Ran eagerly while the graph was being captured: not part of the replayed run, but its launch is
+        // then not a captured (replayed) one.
+        if (args.correlation != kNone) b.add_capture_activity(args.correlation);
+        return;
+      }
       TraceBuilder::Activity a;
       a.kind = c == Cat::kMemcpy ? KernelKind::kMemcpy : c == Cat::kMemset ? KernelKind::kMemset : KernelKind::kKernel;
       a.name = b.intern(name);
@@ -460,6 +484,7 @@ std::int64_t KinetoEventReader::earliest_ns() const { return impl_->min_ts; }
 
 void KinetoEventReader::field(std::string_view key, std::string_view raw, std::size_t readable) {
   auto& b = impl_->builder;
+  if (impl_->capture) return;  // the run's device and date come from the replayed trace
   if (key == "deviceProperties") {
     simdjson::dom::element e;
     if (impl_->dom.parse(raw.data(), raw.size(), true).get(e) || !e.is_array()) return;

@@ -19,7 +19,8 @@ inline constexpr std::string_view kCompanionModulePrefix = "flopscope.module ";
 
 class KinetoEventReader {
  public:
-  explicit KinetoEventReader(TraceBuilder& builder);
+  // capture: the events come from the CUDA-graph capture trace of the run (see TraceBuilder::capture_thread).
+  explicit KinetoEventReader(TraceBuilder& builder, bool capture = false);
   ~KinetoEventReader();
   KinetoEventReader(const KinetoEventReader&) = delete;
   KinetoEventReader& operator=(const KinetoEventReader&) = delete;

@@ -52,6 +52,8 @@ class KinetoImporter final : public Importer {
       return InvalidArgument(path + ": a Chrome trace, but with no PyTorch profiler events (no cpu_op, kernel or "
                                     "runtime events)");
     }
+    if (!options.graph_capture.empty())
+      FS_RETURN_IF_ERROR(read_capture(options.graph_capture, builder, options));
     // Absolute epoch timestamps (older Kineto) date the run when no baseTimeNanoseconds was given.
     if (builder.info().created_unix_ns == 0 && reader.earliest_ns() > 1'000'000'000'000'000'000LL / 1000 &&
         reader.earliest_ns() != INT64_MAX) {
@@ -59,6 +61,31 @@ class KinetoImporter final : public Importer {
     }
     store_hash(hash, builder.info());
     return builder.finish(sink);
+  }
+
+ private:
+  // The trace recorded while the run's CUDA graph was captured: its ops, modules and captured launches.
+  static Status read_capture(const std::string& path, TraceBuilder& builder, const ImportOptions& options) {
+    FS_ASSIGN_OR_RETURN(ByteSource source, ByteSource::open(path));
+    KinetoEventReader reader(builder, /*capture=*/true);
+    JsonTraceStream stream(source);
+    std::unique_ptr<Progress> progress;
+    if (options.progress) progress = std::make_unique<Progress>("reading " + path, source.file_size());
+    FS_RETURN_IF_ERROR(run_pipelined(
+        stream, [&](std::string_view text, std::size_t readable) { reader.event(text, readable); },
+        [&](std::string_view key, std::string_view raw, std::size_t readable) {
+          reader.field(key, raw, readable);
+        },
+        [&](std::uint64_t done) {
+          if (progress) progress->update(done);
+        }));
+    if (progress) progress->finish();
+    if (reader.recognised() == 0) {
+      return InvalidArgument(path +
+                             ": not a PyTorch profiler trace of a CUDA graph capture (no cpu_op or runtime "
+                             "events)");
+    }
+    return {};
   }
 };
 

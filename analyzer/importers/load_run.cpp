@@ -37,7 +37,17 @@ Status check_limits(const std::string& path, const RunData& run) {
   return {};
 }
 
-StatusOr<RunData> load_unchecked(const std::string& path) {
+StatusOr<RunData> load_unchecked(const std::string& path, const std::string& graph_capture) {
+  if (!graph_capture.empty()) {
+    if (looks_like_sqlite(path)) {
+      return InvalidArgument(path + ": --graph-capture applies to PyTorch profiler traces, not SQLite files");
+    }
+    MemoryRunSink sink;
+    ImportOptions options;
+    options.graph_capture = graph_capture;
+    FS_RETURN_IF_ERROR(import_trace(path, sink, options));
+    return std::move(sink.data());
+  }
   if (looks_like_sqlite(path)) {
     auto run = read_run_database(path);
     if (run.ok()) return run;
@@ -64,7 +74,11 @@ bool is_run_database(const std::string& path) {
 }
 
 StatusOr<RunData> load_run(const std::string& path) {
-  FS_ASSIGN_OR_RETURN(RunData run, load_unchecked(path));
+  return load_run(path, "");
+}
+
+StatusOr<RunData> load_run(const std::string& path, const std::string& graph_capture) {
+  FS_ASSIGN_OR_RETURN(RunData run, load_unchecked(path, graph_capture));
   FS_RETURN_IF_ERROR(check_limits(path, run));
   return run;
 }

@@ -11,6 +11,9 @@
 namespace flopscope {
 
 StatusOr<RunData> load_run(const std::string& path);
+// The same, for a Kineto trace with the trace of its CUDA-graph capture (see ImportOptions::graph_capture);
+// graph_capture empty is load_run(path). A run database cannot take a capture.
+StatusOr<RunData> load_run(const std::string& path, const std::string& graph_capture);
 
 // True when `path` is a flopscope run database (SQLite with the run schema), false for anything else.
 bool is_run_database(const std::string& path);

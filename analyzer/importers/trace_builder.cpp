@@ -5,13 +5,14 @@
 #include <numeric>
 #include <span>
 #include <thread>
+#include <unordered_set>
 #include <utility>
 
 #include "analyzer/importers/bounded_queue.h"
 #include "analyzer/importers/module_scopes.h"
 #include "analyzer/op_costs.h"
-#include "db/model/module_path.h"
 #include "db/model/input_limits.h"
+#include "db/model/module_path.h"
 #include "db/model/progress.h"
 
 namespace flopscope {
@@ -32,8 +33,19 @@ TraceBuilder::TraceBuilder(RunInfo info, Options options) : info_(std::move(info
 
 TraceBuilder::ThreadId TraceBuilder::thread(std::int64_t process, std::int64_t tid) {
   auto [it, added] = thread_index_.try_emplace({process, tid}, static_cast<ThreadId>(threads_.size()));
-  if (added) threads_.push_back({process, tid});
+  if (added) {
+    threads_.push_back({process, tid});
+    thread_capture_.push_back(0);
+  }
   return it->second;
+}
+
+TraceBuilder::ThreadId TraceBuilder::capture_thread(std::int64_t process, std::int64_t tid) {
+  // A process key no real trace uses: capture ops and launches key their External ids apart from the run's.
+  constexpr std::int64_t kCaptureTag = std::int64_t{1} << 61;
+  ThreadId t = thread(process ^ kCaptureTag, tid);
+  thread_capture_[t] = 1;
+  return t;
 }
 
 bool TraceBuilder::times_ok(std::int64_t start_ns, std::int64_t duration_ns) {
@@ -68,6 +80,11 @@ struct TraceBuilder::Linked {
   std::vector<std::size_t> scope_begin;
   std::vector<Id> scope_module;
   std::int64_t origin = 0;
+  // CUDA-graph capture: ops written (capture ops outside the captured region are not), and where the
+  // capture ops are placed (the first graph launch whose replays matched; kNone when none did).
+  std::vector<char> op_written;
+  std::int64_t capture_anchor = kNone;
+  std::int64_t capture_lo = INT64_MAX, capture_hi = INT64_MIN;  // host span of the captured region's ops
 };
 
 namespace {
@@ -229,7 +246,7 @@ void TraceBuilder::nest_ops(Linked& linked) {
       if (s >= 0) linked.op_module[i] = linked.scope_module[static_cast<std::size_t>(s)];
     }
     linked.op_iteration[i] = iteration_at(op.start_ns);
-    if (!iterations_.empty()) {
+    if (!iterations_.empty() && thread_capture_[op.thread] == 0) {
       const auto& first = iterations_.front();
       const auto& last = iterations_.back();
       if (op.start_ns < first.start_ns || op.start_ns > last.start_ns + last.duration_ns) ++outside_steps;
@@ -251,6 +268,26 @@ int TraceBuilder::iteration_at(std::int64_t t) const {
   return static_cast<int>(it - iterations_.begin() - 1);
 }
 
+std::int32_t TraceBuilder::op_of_launch(const Linked& linked, const Launch& l, std::int64_t ext,
+                                        const std::unordered_map<std::uint64_t, std::int32_t>& op_by_ext,
+                                        bool& by_id) const {
+  by_id = false;
+  if (ext != kNone) {
+    auto key =
+        (static_cast<std::uint64_t>(l.process) * 0x9E3779B97F4A7C15ULL) ^ static_cast<std::uint64_t>(ext);
+    auto it = op_by_ext.find(key);
+    if (it != op_by_ext.end()) {
+      const auto& o = ops_[static_cast<std::size_t>(it->second)];
+      if (o.thread == l.thread && o.start_ns <= l.start_ns && l.start_ns <= o.start_ns + o.duration_ns) {
+        by_id = true;
+        return it->second;
+      }
+    }
+  }
+  return innermost_at(ops_, linked.op_parent, linked.thread_begin[l.thread],
+                      linked.thread_begin[l.thread + 1], l.start_ns);
+}
+
 void TraceBuilder::link_activities(Linked& linked) {
   // Launch by (process, correlation); ops by (process, External id).
   auto key = [](std::int64_t process, std::int64_t id) {
@@ -261,6 +298,7 @@ void TraceBuilder::link_activities(Linked& linked) {
   launch_by_corr.reserve(launches_.size());
   for (std::size_t i = 0; i < launches_.size(); ++i) {
     const auto& l = launches_[i];
+    if (l.captured) continue;  // capture-time correlations belong to another trace
     auto idx = static_cast<std::int32_t>(i);
     auto [it, added] = launch_by_corr.try_emplace(l.correlation, idx);
     if (!added && it->second >= 0) {
@@ -277,6 +315,27 @@ void TraceBuilder::link_activities(Linked& linked) {
     if (ops_[i].external_id == kNone) continue;
     op_by_ext.try_emplace(key(threads_[ops_[i].thread].process, ops_[i].external_id), static_cast<std::int32_t>(i));
   }
+
+  // Captured launches per kernel name, in launch order; name 0 holds those whose kernel the trace does not
+  // name (matched by order alone). Launches whose kernel ran while capturing were not captured.
+  std::unordered_map<std::uint32_t, std::vector<std::int32_t>> captured;
+  {
+    std::unordered_set<std::int64_t> executed(capture_executed_.begin(), capture_executed_.end());
+    std::vector<std::int32_t> order;
+    for (std::size_t i = 0; i < launches_.size(); ++i) {
+      if (launches_[i].captured && !executed.contains(launches_[i].correlation)) {
+        order.push_back(static_cast<std::int32_t>(i));
+      }
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+      return launches_[static_cast<std::size_t>(a)].start_ns <
+             launches_[static_cast<std::size_t>(b)].start_ns;
+    });
+    for (auto i : order) captured[launches_[static_cast<std::size_t>(i)].kernel].push_back(i);
+  }
+  // Per graph launch and kernel name: how many replays were matched so far.
+  std::unordered_map<std::uint64_t, std::size_t> replayed_so_far;
+  std::int64_t replay_matched = 0, replay_by_order = 0, replay_unmatched = 0;
 
   const std::size_t n = activities_.size();
   linked.act_op.assign(n, -1);
@@ -309,24 +368,41 @@ void TraceBuilder::link_activities(Linked& linked) {
       }
     }
     std::int32_t op = -1;
+    if (launch >= 0 && launches_[static_cast<std::size_t>(launch)].graph && !captured.empty()) {
+      // A replay: the next captured launch of this kernel name (or, unnamed, the next one in order).
+      const auto& l = launches_[static_cast<std::size_t>(launch)];
+      std::int32_t cap = -1;
+      bool by_order = false;
+      for (std::uint32_t name : {a.name, 0U}) {
+        auto it = captured.find(name);
+        if (it == captured.end()) continue;
+        auto& done = replayed_so_far[(static_cast<std::uint64_t>(launch) << 32) | name];
+        if (done < it->second.size()) {
+          cap = it->second[done++];
+          by_order = name == 0;
+          break;
+        }
+      }
+      bool unused = false;
+      const Launch* c = cap >= 0 ? &launches_[static_cast<std::size_t>(cap)] : nullptr;
+      op = c != nullptr ? op_of_launch(linked, *c, c->external_id, op_by_ext, unused) : -1;
+      if (op >= 0) {
+        ++(by_order ? replay_by_order : replay_matched);
+        linked.act_op[i] = op;
+        linked.act_module[i] = linked.op_module[static_cast<std::size_t>(op)];
+        linked.act_iteration[i] = iteration_at(l.start_ns);
+        if (linked.capture_anchor == kNone || l.start_ns < linked.capture_anchor)
+          linked.capture_anchor = l.start_ns;
+        continue;
+      }
+      ++replay_unmatched;  // keeps the graph launch's attribution below
+    }
     if (launch >= 0) {
       const auto& l = launches_[static_cast<std::size_t>(launch)];
       std::int64_t ext = a.external_id != kNone ? a.external_id : l.external_id;
-      if (ext != kNone) {
-        auto it = op_by_ext.find(key(l.process, ext));
-        if (it != op_by_ext.end()) {
-          const auto& o = ops_[static_cast<std::size_t>(it->second)];
-          if (o.thread == l.thread && o.start_ns <= l.start_ns && l.start_ns <= o.start_ns + o.duration_ns) {
-            op = it->second;
-            ++by_id;
-          }
-        }
-      }
-      if (op < 0) {
-        op = innermost_at(ops_, linked.op_parent, linked.thread_begin[l.thread], linked.thread_begin[l.thread + 1],
-                          l.start_ns);
-        if (op >= 0) ++by_time;
-      }
+      bool id = false;
+      op = op_of_launch(linked, l, ext, op_by_ext, id);
+      if (op >= 0) ++(id ? by_id : by_time);
       if (op >= 0) {
         linked.act_module[i] = linked.op_module[static_cast<std::size_t>(op)];
         linked.act_iteration[i] = linked.op_iteration[static_cast<std::size_t>(op)];
@@ -350,6 +426,27 @@ void TraceBuilder::link_activities(Linked& linked) {
     if (count > 0) issues_[what] = IssueCount{severity, count, detail};
   };
   put("kernels linked to their op by External id", by_id, Severity::kInfo, "");
+  put("kernels replayed from a CUDA graph, attributed to the op of their captured launch", replay_matched,
+      Severity::kInfo, "matched by kernel name and occurrence within the graph launch");
+  put("kernels replayed from a CUDA graph, matched to a captured launch by order only", replay_by_order,
+      Severity::kWarning, "the capture trace does not name the kernels of its launches");
+  put("kernels replayed from a CUDA graph without a matching captured launch", replay_unmatched,
+      Severity::kWarning, "attributed to the graph launch instead");
+  // The captured region: the outermost ops around every captured launch; capture ops outside it (eager work
+  // while capturing) are not part of the graph.
+  for (const auto& [name, list] : captured) {
+    for (auto c : list) {
+      bool unused = false;
+      const auto& l = launches_[static_cast<std::size_t>(c)];
+      auto o = op_of_launch(linked, l, l.external_id, op_by_ext, unused);
+      while (o >= 0 && linked.op_parent[static_cast<std::size_t>(o)] >= 0)
+        o = linked.op_parent[static_cast<std::size_t>(o)];
+      if (o < 0) continue;
+      const auto& r = ops_[static_cast<std::size_t>(o)];
+      linked.capture_lo = std::min(linked.capture_lo, r.start_ns);
+      linked.capture_hi = std::max(linked.capture_hi, r.start_ns + r.duration_ns);
+    }
+  }
   put("kernels linked to their op by time containment of the launch", by_time, Severity::kInfo,
       "External id missing or not matching an op around the launch on the same thread");
   if (ops_.empty()) {
@@ -362,6 +459,33 @@ void TraceBuilder::link_activities(Linked& linked) {
       Severity::kWarning, "launched before the profiling window or by an untraced thread");
   put("device activities without a correlation id (unattributed)", no_correlation, Severity::kInfo,
       "e.g. range-profiler entries, Nsight Compute rows");
+}
+
+void TraceBuilder::place_capture_ops(Linked& linked) {
+  linked.op_written.assign(ops_.size(), 1);
+  std::int64_t kept = 0, left_out = 0;
+  const int iteration = linked.capture_anchor == kNone ? 0 : iteration_at(linked.capture_anchor);
+  for (std::size_t i = 0; i < ops_.size(); ++i) {
+    if (thread_capture_[ops_[i].thread] == 0) continue;
+    auto root = static_cast<std::int32_t>(i);
+    while (linked.op_parent[static_cast<std::size_t>(root)] >= 0)
+      root = linked.op_parent[static_cast<std::size_t>(root)];
+    const auto& r = ops_[static_cast<std::size_t>(root)];
+    bool inside = linked.capture_anchor != kNone && r.start_ns >= linked.capture_lo &&
+                  r.start_ns + r.duration_ns <= linked.capture_hi;
+    linked.op_written[i] = inside ? 1 : 0;
+    linked.op_iteration[i] = iteration;
+    ++(inside ? kept : left_out);
+  }
+  auto put = [&](const char* what, std::int64_t count, Severity severity, const char* detail) {
+    if (count > 0) issues_[what] = IssueCount{severity, count, detail};
+  };
+  put("ops of the CUDA graph capture (placed at the graph launch, zero host time)", kept, Severity::kInfo,
+      "their host time was spent while capturing, not in this run");
+  put(linked.capture_anchor == kNone
+          ? "ops of the capture trace left out: no replayed kernel matched its launches"
+          : "ops of the capture trace outside the captured region (left out)",
+      left_out, linked.capture_anchor == kNone ? Severity::kWarning : Severity::kInfo, "");
 }
 
 void TraceBuilder::compute_flops(Linked& linked) {
@@ -394,10 +518,17 @@ Status TraceBuilder::finish(RunSink& sink, Progress* progress) {
   Linked linked;
   // Time origin: the earliest event of any kind.
   std::int64_t origin = INT64_MAX;
-  for (const auto& o : ops_) origin = std::min(origin, o.start_ns);
-  for (const auto& s : scopes_) origin = std::min(origin, s.start_ns);
+  // (the capture trace's events are not this run's and do not count).
+  for (const auto& o : ops_) {
+    if (thread_capture_[o.thread] == 0) origin = std::min(origin, o.start_ns);
+  }
+  for (const auto& s : scopes_) {
+    if (thread_capture_[s.thread] == 0) origin = std::min(origin, s.start_ns);
+  }
   for (const auto& a : activities_) origin = std::min(origin, a.start_ns);
-  for (const auto& l : launches_) origin = std::min(origin, l.start_ns);
+  for (const auto& l : launches_) {
+    if (!l.captured) origin = std::min(origin, l.start_ns);
+  }
   linked.origin = origin == INT64_MAX ? 0 : origin;
 
   if (ops_.empty() && activities_.empty() && scopes_.empty()) {
@@ -411,6 +542,7 @@ Status TraceBuilder::finish(RunSink& sink, Progress* progress) {
   FS_RETURN_IF_ERROR(limit_error_);
   nest_ops(linked);
   link_activities(linked);
+  place_capture_ops(linked);
   compute_flops(linked);
   return write(sink, linked, progress);
 }
@@ -423,8 +555,9 @@ OpRecord TraceBuilder::make_op(const Linked& linked, std::uint32_t i, Id id, con
   op.sequence = id;
   op.name = str(h.name);
   op.thread = threads_[h.thread].tid;
-  op.start_ns = h.start_ns - linked.origin;
-  op.duration_ns = h.duration_ns;
+  const bool capture = thread_capture_[h.thread] != 0;
+  op.start_ns = (capture ? linked.capture_anchor : h.start_ns) - linked.origin;
+  op.duration_ns = capture ? 0 : h.duration_ns;
   op.module_id = linked.op_module[i];
   op.parent_op_id = linked.op_parent[i] >= 0 ? op_id[static_cast<std::size_t>(linked.op_parent[i])] : kNoId;
   op.depth = linked.op_depth[i];
@@ -460,6 +593,8 @@ KernelRecord TraceBuilder::make_kernel(const Linked& linked, std::size_t i, cons
     k.flops_fp32 = c.flops_fp32;
     k.flops_fp16 = c.flops_fp16;
     k.tensor_ops = c.tensor_ops;
+    k.tensor_pipe_inst = c.tensor_pipe_inst;
+    k.dram_bytes = c.dram_bytes;
     k.dram_bytes_read = c.dram_bytes_read;
     k.dram_bytes_written = c.dram_bytes_written;
     k.l2_bytes = c.l2_bytes;
@@ -472,14 +607,22 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
   FS_RETURN_IF_ERROR(sink.begin(info_));
   FS_RETURN_IF_ERROR(sink.add_modules(modules_));
 
-  // Op ids follow global start order.
-  std::vector<std::uint32_t> order(ops_.size());
-  std::iota(order.begin(), order.end(), 0U);
+  // Op ids follow global start order (capture ops at their place, in capture order); ops left out get none.
+  std::vector<std::uint32_t> order;
+  order.reserve(ops_.size());
+  for (std::uint32_t i = 0; i < ops_.size(); ++i) {
+    if (linked.op_written[i] != 0) order.push_back(i);
+  }
+  auto placed = [&](std::uint32_t i) {
+    return thread_capture_[ops_[i].thread] != 0 ? std::pair{linked.capture_anchor, 1}
+                                                : std::pair{ops_[i].start_ns, 0};
+  };
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (placed(a) != placed(b)) return placed(a) < placed(b);
     if (ops_[a].start_ns != ops_[b].start_ns) return ops_[a].start_ns < ops_[b].start_ns;
     return ops_[a].duration_ns > ops_[b].duration_ns;
   });
-  std::vector<Id> op_id(ops_.size());
+  std::vector<Id> op_id(ops_.size(), kNoId);
   for (std::size_t r = 0; r < order.size(); ++r) op_id[order[r]] = static_cast<Id>(r);
 
   // Records are built on a second thread while this one hands them to the sink: conversion and storage

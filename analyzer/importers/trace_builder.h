@@ -82,6 +82,9 @@ class TraceBuilder {
     std::int64_t correlation = 0;
     std::int64_t external_id = kNone;
     std::int64_t process = 0;  // correlation ids are per process
+    bool graph = false;        // a CUDA graph launch: its kernels are replays of a captured graph
+    bool captured = false;     // recorded while capturing a graph (capture trace)
+    std::uint32_t kernel = 0;  // interned kernel name of a captured launch (0 = not given)
   };
   struct Activity {
     KernelKind kind = KernelKind::kKernel;
@@ -101,8 +104,8 @@ class TraceBuilder {
     std::int32_t counters = -1;        // index into counters(), -1 = none
   };
   struct Counters {
-    double flops_fp64 = 0, flops_fp32 = 0, flops_fp16 = 0, tensor_ops = 0;
-    double dram_bytes_read = 0, dram_bytes_written = 0, l2_bytes = 0;
+    double flops_fp64 = 0, flops_fp32 = 0, flops_fp16 = 0, tensor_ops = 0, tensor_pipe_inst = 0;
+    double dram_bytes = 0, dram_bytes_read = 0, dram_bytes_written = 0, l2_bytes = 0;
   };
 
   struct Options {
@@ -116,6 +119,10 @@ class TraceBuilder {
   std::uint32_t intern(std::string_view s) { return strings_.intern(s); }
   const std::string& str(std::uint32_t id) const { return strings_.get(id); }
   ThreadId thread(std::int64_t process, std::int64_t tid);
+  // A thread of the graph-capture trace: kept apart from the run's own threads even for the same ids.
+  ThreadId capture_thread(std::int64_t process, std::int64_t tid);
+  // A device activity of the capture trace ran eagerly while capturing: its launch was not captured.
+  void add_capture_activity(std::int64_t correlation) { capture_executed_.push_back(correlation); }
   // The module at a dotted path, created with its parents when new; a non-empty type fills in an empty one.
   Id module(std::string_view path, std::string_view type);
 
@@ -142,7 +149,9 @@ class TraceBuilder {
     if (times_ok(start_ns, duration_ns)) iterations_.push_back({number, start_ns, duration_ns});
   }
   void add_launch(const Launch& launch) {
-    if (times_ok(launch.start_ns, launch.duration_ns)) launches_.push_back(launch);
+    if (!times_ok(launch.start_ns, launch.duration_ns)) return;
+    launches_.push_back(launch);
+    if (launch.captured) launches_.back().process = threads_[launch.thread].process;
   }
   void add_activity(const Activity& activity) {
     if (times_ok(activity.start_ns, activity.duration_ns)) activities_.push_back(activity);
@@ -192,6 +201,10 @@ class TraceBuilder {
   void nest_ops(Linked& linked);
   void link_activities(Linked& linked);
   void compute_flops(Linked& linked);
+  void place_capture_ops(Linked& linked);
+  std::int32_t op_of_launch(const Linked& linked, const Launch& l, std::int64_t external_id,
+                            const std::unordered_map<std::uint64_t, std::int32_t>& op_by_ext,
+                            bool& by_id) const;
   int iteration_at(std::int64_t t) const;
   Status write(RunSink& sink, const Linked& linked, Progress* progress);
   OpRecord make_op(const Linked& linked, std::uint32_t i, Id id, const std::vector<Id>& op_id) const;
@@ -204,6 +217,8 @@ class TraceBuilder {
   Status limit_error_;        // an input limit hit while building (see db/model/input_limits.h)
   std::int64_t dropped_ = 0;  // events refused by times_ok
   std::vector<ThreadKey> threads_;
+  std::vector<char> thread_capture_;            // per thread: from the graph-capture trace
+  std::vector<std::int64_t> capture_executed_;  // correlations of capture-time activities
   std::vector<std::vector<OpArg>> args_{{}};
   struct TransparentHash {
     using is_transparent = void;

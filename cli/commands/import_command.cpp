@@ -91,6 +91,10 @@ class ImportCommand final : public Command {
         "tensors are stored so that `diff` joins weights (one input only)");
     sub.add_flag("-f,--force", force_, "Overwrite existing outputs");
     sub.add_flag("-q,--quiet", quiet_, "Print nothing on success");
+    sub.add_option(
+        "--graph-capture", graph_capture_,
+        "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
+        "the graph are attributed to the ops and modules of the capture (one input)");
   }
 
   int run() override {
@@ -106,12 +110,16 @@ class ImportCommand final : public Command {
                                         : output_;
       outputs.push_back(out);
     }
-    if (!weights_path_.empty() && inputs_.size() > 1) {
-      return report_error(
-          InvalidArgument(weights_path_ + ": --weights takes one trace to import, not several"));
+    if ((!weights_path_.empty() || !graph_capture_.empty()) && inputs_.size() > 1) {
+      return report_error(InvalidArgument((weights_path_.empty() ? graph_capture_ : weights_path_) +
+                                          ": --weights and --graph-capture take one trace to import, not several"));
+    }
+    if (!graph_capture_.empty()) {
+      if (Status st = check_input_file(graph_capture_); !st.ok()) return report_error(st);
     }
     std::vector<std::string> read_only = inputs_;
     if (!weights_path_.empty()) read_only.push_back(weights_path_);
+    if (!graph_capture_.empty()) read_only.push_back(graph_capture_);
     if (Status st = check_distinct_paths(outputs, read_only); !st.ok()) return report_error(st);
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
       const auto& in = inputs_[i];
@@ -121,6 +129,9 @@ class ImportCommand final : public Command {
       }
       auto importer = find_importer(in);
       if (!importer.ok()) return report_error(importer.status());
+      ImportOptions probe;
+      probe.graph_capture = graph_capture_;
+      if (Status st = check_graph_capture(**importer, in, probe); !st.ok()) return report_error(st);
       Status writable = check_output_path(outputs[i], force_);
       if (!writable.ok()) return report_error(writable);
     }
@@ -171,6 +182,8 @@ class ImportCommand final : public Command {
     ImportOptions options;
     options.tool_version = FLOPSCOPE_VERSION_STRING;
     options.command_line = "flopscope import " + in;
+    options.graph_capture = graph_capture_;
+    if (!graph_capture_.empty()) options.command_line += " --graph-capture " + graph_capture_;
     std::string mapped;
     if (weights_) {
       // The module tree is renamed as a whole, so the run is collected first and written after.
@@ -204,6 +217,7 @@ class ImportCommand final : public Command {
   std::string output_;
   std::string weights_path_;
   std::optional<WeightsReport> weights_;
+  std::string graph_capture_;
   bool force_ = false;
   bool quiet_ = false;
 };

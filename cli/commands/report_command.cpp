@@ -6,11 +6,12 @@
 #include "analyzer/summary.h"
 #include "cli/command.h"
 #include "cli/multi_rank.h"
-#include "cli/printers/rank_report.h"
 #include "cli/printers/candidates.h"
+#include "cli/printers/rank_report.h"
 #include "cli/printers/report.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
+#include "db/model/input_file.h"
 
 namespace flopscope::cli {
 namespace {
@@ -29,9 +30,10 @@ class ReportCommand final : public Command {
         ->check(CLI::IsMember({"table", "md", "json", "csv"}));
     app.add_option("--top", options_.top_ops, "Number of top ops listed (default 15)");
     app.add_flag("--coverage", options_.full_coverage, "List every op without a FLOPs formula");
-    app.add_flag("--kernels", kernels_,
-                 "Add a per-kernel-name table: count, device time, grid/block, analytic and measured work, module "
-                 "(table and md formats)");
+    app.add_flag(
+        "--kernels", kernels_,
+        "Add a per-kernel-name table: count, device time, grid/block, analytic and measured work, module "
+        "(csv: that table instead of the module table)");
     app.add_option(
         "--peak", peak_,
         "Device peak for the roofline as FLOPS:BYTES_PER_S, e.g. 989e12:3.35e12 (default: the peak "
@@ -46,6 +48,10 @@ class ReportCommand final : public Command {
     app.add_option("--min-share", candidate_options_.min_share_of_calls,
                    "List a module when the behaviour held in at least this share of its calls (default 0.9)")
         ->check(CLI::Range(0.0, 1.0));
+    app.add_option(
+        "--graph-capture", graph_capture_,
+        "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
+        "the graph are attributed to the ops and modules of the capture");
     app.add_option("-o,--output", output_, "Write the report to a file instead of stdout");
     app.add_flag("--force", force_, "Overwrite the output file");
   }
@@ -54,7 +60,13 @@ class ReportCommand final : public Command {
     if (sort_ == "flops") options_.sort = SortKey::kFlops;
     if (sort_ == "time") options_.sort = SortKey::kTime;
     if (sort_ == "bytes") options_.sort = SortKey::kBytes;
-    if (names_several_ranks(paths_)) return run_ranks();
+    if (names_several_ranks(paths_)) {
+      if (!graph_capture_.empty()) {
+        return report_error(
+            InvalidArgument(graph_capture_ + ": --graph-capture takes one run, not several ranks"));
+      }
+      return run_ranks();
+    }
     if (!output_.empty() && output_ != "-") {
       if (Status st = check_distinct_paths({output_}, paths_); !st.ok()) return report_error(st);
       if (Status st = check_output_path(output_, force_); !st.ok()) return report_error(st);
@@ -65,9 +77,13 @@ class ReportCommand final : public Command {
       if (!peak.ok()) return report_error(peak.status());
       so.peak = *peak;
     }
-    StatusOr<RunData> run = open_run(paths_[0]);
+    if (!graph_capture_.empty()) {
+      if (Status st = check_input_file(graph_capture_); !st.ok()) return report_error(st);
+    }
+    StatusOr<RunData> run = open_run(paths_[0], graph_capture_);
     if (!run.ok()) return report_error(run.status());
     so.top_ops = options_.top_ops;
+    options_.kernels = kernels_;
     RunSummary s = summarize(*run, so);
     std::string text;
     CandidateReport candidates;
@@ -84,7 +100,7 @@ class ReportCommand final : public Command {
       if (kernels_) text += "\n```\n" + render_kernels_table(*run, 50) + "```\n";
       if (candidates_) text += render_candidates_markdown(candidates);
     } else if (format_ == "csv") {
-      text = render_report_csv(*run, s, options_);
+      text = kernels_ ? render_kernels_csv(*run) : render_report_csv(*run, s, options_);
     } else {
       text = render_report_table(*run, s, options_);
       if (kernels_) text += render_kernels_table(*run, 50);
@@ -110,7 +126,7 @@ class ReportCommand final : public Command {
   }
 
   std::vector<std::string> paths_;
-  std::string sort_ = "model", format_ = "table", output_, peak_;
+  std::string sort_ = "model", format_ = "table", output_, peak_, graph_capture_;
   ReportOptions options_;
   CandidateOptions candidate_options_;
   bool candidates_ = false;

@@ -9,7 +9,7 @@
 
 namespace flopscope::cli {
 
-inline constexpr int kReportJsonVersion = 2;
+inline constexpr int kReportJsonVersion = 3;
 
 enum class SortKey { kModel, kFlops, kTime, kBytes };
 
@@ -18,6 +18,7 @@ struct ReportOptions {
   SortKey sort = SortKey::kModel;
   std::size_t top_ops = 15;
   bool full_coverage = false;  // list every op name without a formula (else the top 10)
+  bool kernels = false;        // add the per-kernel-name table (JSON: kernels[])
 };
 
 // Module indices in display order: pre-order, children sorted by the key, cut at the depth.
@@ -36,5 +37,7 @@ std::string device_facts_text(const RunSummary& s, const std::string& prefix);
 std::string render_kernels_table(const RunData& run, std::size_t limit);
 
 std::string render_report_csv(const RunData& run, const RunSummary& s, const ReportOptions& o);
+// `report --format csv --kernels`: the per-kernel-name table as CSV, one row per kernel name.
+std::string render_kernels_csv(const RunData& run);
 
 }  // namespace flopscope::cli

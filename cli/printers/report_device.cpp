@@ -53,9 +53,17 @@ std::string device_facts_text(const RunSummary& s, const std::string& prefix) {
         "{}orphan kernels (launched before the profiling window): {}, {} device time, not in any iteration\n",
         prefix, s.orphans.kernels, time_text(s.orphans.time_ns));
   }
-  if (s.total.measured_flops > 0 || s.total.dram_bytes > 0) {
-    out += fmt::format("{}measured (hardware counters, per iteration): {}, {} DRAM traffic\n", prefix,
-                       flops_text(s.total.measured_flops), bytes_text(s.total.dram_bytes));
+  const Cost& t = s.total;
+  if (t.measured_flops > 0 || t.dram_bytes > 0 || t.tensor_inst > 0) {
+    const std::string split =
+        t.dram_read + t.dram_written > 0
+            ? fmt::format("read {}, written {}", bytes_text(t.dram_read), bytes_text(t.dram_written))
+            : std::string("read/write split not measured");
+    out += fmt::format("{}measured (hardware counters, per iteration): {}, {} DRAM traffic ({}){}\n", prefix,
+                       flops_text(t.measured_flops), bytes_text(t.dram_bytes), split,
+                       t.tensor_inst > 0 ? fmt::format(", {} tensor-pipe instructions (a count, not FLOPs)",
+                                                       si_text(t.tensor_inst, ""))
+                                         : std::string());
   }
   if (s.peak && s.has_kernels && s.total.bytes() > 0) {
     const auto& r = s.roofline;

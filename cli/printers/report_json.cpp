@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "analyzer/kernel_table.h"
 #include "analyzer/op_groups.h"
 #include "cli/printers/report.h"
 
@@ -8,10 +9,17 @@ namespace {
 using nlohmann::ordered_json;
 
 ordered_json cost_json(const Cost& c) {
-  return {{"flops", c.flops},           {"macs", c.macs},
-          {"bytes_read", c.bytes_read}, {"bytes_written", c.bytes_written},
-          {"intensity", c.intensity()}, {"measured_flops", c.measured_flops},
-          {"dram_bytes", c.dram_bytes}, {"ops", c.ops},
+  return {{"flops", c.flops},
+          {"macs", c.macs},
+          {"bytes_read", c.bytes_read},
+          {"bytes_written", c.bytes_written},
+          {"intensity", c.intensity()},
+          {"measured_flops", c.measured_flops},
+          {"dram_bytes", c.dram_bytes},
+          {"dram_bytes_read", c.dram_read},
+          {"dram_bytes_written", c.dram_written},
+          {"tensor_pipe_instructions", c.tensor_inst},
+          {"ops", c.ops},
           {"kernels", c.kernels}};
 }
 
@@ -105,6 +113,29 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                       {"note", g.note}});
   }
   j["op_groups"] = std::move(groups);
+  if (o.kernels) {
+    ordered_json kernels = ordered_json::array();
+    for (const auto& r : kernel_table(run)) {
+      kernels.push_back({{"name", r.name},
+                         {"category", r.category},
+                         {"count", r.count},
+                         {"device_time_ns", r.device_time_ns},
+                         {"grid", r.grid},
+                         {"block", r.block},
+                         {"launch_config_varies", r.launch_config_varies},
+                         {"flops", r.flops},
+                         {"bytes", r.bytes},
+                         {"unknown_count", r.unknown_count},
+                         {"has_counters", r.has_counters},
+                         {"measured_flops", r.measured_flops},
+                         {"dram_bytes", r.dram_bytes},
+                         {"dram_bytes_read", r.dram_read},
+                         {"dram_bytes_written", r.dram_written},
+                         {"tensor_pipe_instructions", r.tensor_instructions},
+                         {"module", r.module_path}});
+    }
+    j["kernels"] = std::move(kernels);
+  }
 
   ordered_json gaps = ordered_json::array();
   for (const auto& g : s.coverage_gaps) {

@@ -21,24 +21,26 @@ std::string clip(const std::string& s, std::size_t n) {
 std::string render_kernels_table(const RunData& run, std::size_t limit) {
   auto rows = kernel_table(run);
   constexpr const char* kRow =
-      "{:<48} {:<13} {:>7} {:>11} {:>14} {:>12} {:>10} {:>10} {:>10} {:>10} {:>11}  {}\n";
+      "{:<48} {:<13} {:>7} {:>11} {:>14} {:>12} {:>10} {:>10} {:>10} {:>10} {:>15} {:>11}  {}\n";
   std::string out =
       "\nkernels by device time (FLOPs and bytes: the launching op's analytic count shared among its "
       "kernels; "
       "measured: hardware counters; tensor inst: tensor-pipe instructions, not FLOPs)\n";
   out += fmt::format(fmt::runtime(kRow), "kernel", "kind", "count", "dev time", "grid", "block", "FLOPs",
-                     "bytes", "meas FLOPs", "DRAM B", "tensor inst", "module");
+                     "bytes", "meas FLOPs", "DRAM B", "DRAM read/wr", "tensor inst", "module");
   for (std::size_t i = 0; i < rows.size() && i < limit; ++i) {
     const auto& r = rows[i];
     std::string flops = r.unknown_count == r.count && r.category == "compute" ? "unknown"
                         : r.unknown_count > 0                                 ? ">=" + si_text(r.flops, "")
                                                                               : si_text(r.flops, "");
-    out += fmt::format(fmt::runtime(kRow), clip(r.name, 48), r.category, r.count, time_text(r.device_time_ns),
-                       dim3(r.grid) + (r.launch_config_varies ? "*" : ""), dim3(r.block), flops,
-                       si_text(r.bytes, ""), r.has_counters ? si_text(r.measured_flops, "") : "-",
-                       r.has_counters ? si_text(r.dram_bytes, "") : "-",
-                       r.has_counters ? si_text(r.tensor_instructions, "") : "-",
-                       r.module_path.empty() ? "(model)" : r.module_path);
+    out += fmt::format(
+        fmt::runtime(kRow), clip(r.name, 48), r.category, r.count, time_text(r.device_time_ns),
+        dim3(r.grid) + (r.launch_config_varies ? "*" : ""), dim3(r.block), flops, si_text(r.bytes, ""),
+        r.has_counters ? si_text(r.measured_flops, "") : "-",
+        r.has_counters ? si_text(r.dram_bytes, "") : "-",
+        r.dram_read + r.dram_written > 0 ? si_text(r.dram_read, "") + "/" + si_text(r.dram_written, "") : "-",
+        r.has_counters ? si_text(r.tensor_instructions, "") : "-",
+        r.module_path.empty() ? "(model)" : r.module_path);
   }
   if (rows.size() > limit) out += fmt::format("... {} more kernel names\n", rows.size() - limit);
   out += "(* launch configuration varies between calls; the first is shown)\n";

@@ -67,6 +67,7 @@ void apply_metric_values(const std::vector<std::string>& metrics, const std::vec
       case MetricRole::kOther: break;
     }
   }
+  k.dram_bytes = k.dram_bytes_read + k.dram_bytes_written;
   k.has_counters = true;
 }
 

@@ -116,12 +116,19 @@ struct KernelRecord {
   double flops_fp64 = 0;
   double flops_fp32 = 0;
   double flops_fp16 = 0;
-  double tensor_ops = 0;  // tensor-pipe work as the counter reports it
-  double dram_bytes_read = 0;
+  double tensor_ops = 0;        // tensor-core math operations (CUPTI sm__ops_path_tensor_*), as reported
+  double tensor_pipe_inst = 0;  // tensor-pipe instructions (sm__inst_executed_pipe_tensor.sum): not FLOPs
+  double dram_bytes = 0;        // DRAM bytes, read + written (also when only the total was measured)
+  double dram_bytes_read = 0;   // the split, when measured (both 0 when only the total was)
   double dram_bytes_written = 0;
   double l2_bytes = 0;
   double bytes = 0;  // memcpy / memset size
 };
+
+// Measured DRAM traffic of a kernel: the total column, or the split for records that only set that.
+inline double measured_dram_bytes(const KernelRecord& k) {
+  return k.dram_bytes > 0 ? k.dram_bytes : k.dram_bytes_read + k.dram_bytes_written;
+}
 
 struct ParamRecord {
   Id id = kNoId;

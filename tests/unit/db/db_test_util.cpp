@@ -82,6 +82,8 @@ RunData sample_run() {
   k.flops_fp32 = 2.5e12;
   k.flops_fp16 = 3.25;
   k.tensor_ops = 4.125e9;
+  k.tensor_pipe_inst = 8.5e6;
+  k.dram_bytes = 1.1e7;
   k.dram_bytes_read = 5e6;
   k.dram_bytes_written = 6e6;
   k.l2_bytes = 7.75e7;
@@ -182,8 +184,9 @@ void expect_equal(const OpRecord& a, const OpRecord& b) {
 }
 
 void expect_equal(const KernelRecord& a, const KernelRecord& b) {
-  const auto& [id, kind, name, device, stream, start, duration, grid, block, correlation, iteration, op, module,
-               graph, graph_node, has_counters, fp64, fp32, fp16, tensor, dram_read, dram_written, l2, bytes] = a;
+  const auto& [id, kind, name, device, stream, start, duration, grid, block, correlation, iteration, op,
+               module, graph, graph_node, has_counters, fp64, fp32, fp16, tensor, tensor_inst, dram,
+               dram_read, dram_written, l2, bytes] = a;
   SCOPED_TRACE("kernel " + std::to_string(id));
   EXPECT_EQ(id, b.id);
   EXPECT_EQ(kind, b.kind);
@@ -205,6 +208,8 @@ void expect_equal(const KernelRecord& a, const KernelRecord& b) {
   EXPECT_EQ(fp32, b.flops_fp32);
   EXPECT_EQ(fp16, b.flops_fp16);
   EXPECT_EQ(tensor, b.tensor_ops);
+  EXPECT_EQ(tensor_inst, b.tensor_pipe_inst);
+  EXPECT_EQ(dram, b.dram_bytes);
   EXPECT_EQ(dram_read, b.dram_bytes_read);
   EXPECT_EQ(dram_written, b.dram_bytes_written);
   EXPECT_EQ(l2, b.l2_bytes);

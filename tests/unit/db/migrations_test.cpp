@@ -137,6 +137,54 @@ TEST(Migrations, Version1RunDatabaseReadsWithTheCurrentSchema) {
   EXPECT_EQ(read_file(path).value(), before);
 }
 
+// A kernel row as flopscope wrote it before schema version 4 (28 kernel columns).
+std::string v3_kernel(int id, double tensor_ops, double read, double written) {
+  return "INSERT INTO kernel VALUES (" + std::to_string(id) +
+         ", 'kernel', 'gemm', 0, 7, 0, 100, 1, 1, 1, 1, 1, 1, 0, 0, NULL, NULL, 0, 0, 1, 0, 10, 0, " +
+         std::to_string(tensor_ops) + ", " + std::to_string(read) + ", " + std::to_string(written) +
+         ", 0, 0);";
+}
+
+// Writes a run of `source_kind` at schema version 3 with the given kernel rows and reads it back.
+StatusOr<RunData> read_v3_run(const std::string& path, const std::string& source_kind,
+                              const std::string& kernels) {
+  {
+    auto db = Database::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    if (!db.ok()) return db.status();
+    FS_RETURN_IF_ERROR(migrate(*db, schema_steps().first(3)));
+    FS_RETURN_IF_ERROR(db->exec("PRAGMA application_id = " + std::to_string(kRunDatabaseApplicationId) +
+                                "; INSERT INTO run VALUES (1, '0.1.0', '" + source_kind +
+                                "', 't', '', 'A100', 'h', '', 1, 0, 0, 0, 'flopscope import t'); "
+                                "INSERT INTO module VALUES (0, NULL, '', ''); " +
+                                kernels + "INSERT INTO run_complete VALUES (1, 1);"));
+  }
+  return read_run_database(path);
+}
+
+TEST(Migrations, Version4MovesNcuTensorInstructionsAndTotalDramOutOfTheWrongColumns) {
+  if (schema_steps().size() < 4) GTEST_SKIP() << "no version 4";
+  TempDir dir;
+  // An Nsight Compute import of version 3: sm__inst_executed_pipe_tensor.sum in tensor_ops, a total-only
+  // dram__bytes.sum in the read column (kernel 1); a measured split (kernel 2).
+  auto ncu = read_v3_run(dir.file("ncu.db"), "ncu", v3_kernel(1, 2048, 128, 0) + v3_kernel(2, 0, 1500, 20));
+  ASSERT_TRUE(ncu.ok()) << ncu.status().message();
+  ASSERT_EQ(ncu->kernels.size(), 2u);
+  EXPECT_EQ(ncu->kernels[0].tensor_pipe_inst, 2048);
+  EXPECT_EQ(ncu->kernels[0].tensor_ops, 0);
+  EXPECT_EQ(ncu->kernels[0].dram_bytes, 128);
+  EXPECT_EQ(ncu->kernels[0].dram_bytes_read, 0);  // the split was never measured
+  EXPECT_EQ(ncu->kernels[1].dram_bytes, 1520);
+  EXPECT_EQ(ncu->kernels[1].dram_bytes_read, 1500);
+  EXPECT_EQ(ncu->kernels[1].dram_bytes_written, 20);
+  // A CUPTI run's tensor_ops are sm__ops_path_tensor_* operations and its DRAM columns a real split: kept.
+  auto cupti = read_v3_run(dir.file("cupti.db"), "cupti", v3_kernel(1, 4096, 64, 0));
+  ASSERT_TRUE(cupti.ok()) << cupti.status().message();
+  EXPECT_EQ(cupti->kernels[0].tensor_ops, 4096);
+  EXPECT_EQ(cupti->kernels[0].tensor_pipe_inst, 0);
+  EXPECT_EQ(cupti->kernels[0].dram_bytes_read, 64);
+  EXPECT_EQ(cupti->kernels[0].dram_bytes, 64);
+}
+
 TEST(Migrations, ShippedStepsAreConsecutive) {
   ASSERT_FALSE(schema_steps().empty());
   for (std::size_t i = 0; i < schema_steps().size(); ++i) EXPECT_EQ(schema_steps()[i].version, int(i) + 1);

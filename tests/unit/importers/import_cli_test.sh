@@ -29,6 +29,49 @@ grep -q "61 attributed to a module" "$tmp/direct.txt" || bad "direct report lack
 "$bin" import "$tmp/bert.db" -o "$tmp/again.db" 2>/dev/null
 [ $? -eq 2 ] || bad "a run database was imported as a trace"
 
+# Nsight Compute: measured FLOPs and DRAM bytes in every format; the tensor-pipe counter as instructions;
+# this CSV has only dram__bytes.sum, so no read/write split is claimed.
+ncu=$data/ncu/leleucas__bert_torch_nsight.csv
+"$bin" report "$ncu" > "$tmp/ncu.txt" || bad "report of the ncu CSV failed"
+grep -q "measured (hardware counters, per iteration): .* DRAM traffic (read/write split not measured), .* tensor-pipe instructions (a count, not FLOPs)" "$tmp/ncu.txt" ||
+  bad "ncu table lacks the measured line: $(grep measured "$tmp/ncu.txt")"
+"$bin" report "$ncu" --format md > "$tmp/ncu.md.txt" || bad "md report of the ncu CSV failed"
+grep -q "measured (hardware counters, per iteration)" "$tmp/ncu.md.txt" || bad "ncu Markdown lacks measured counters"
+"$bin" report "$ncu" --format json --kernels > "$tmp/ncu.json.txt" || bad "json report of the ncu CSV failed"
+if command -v python3 > /dev/null; then
+  python3 - "$tmp/ncu.json.txt" << 'PY' || bad "ncu JSON: measured counters wrong"
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["total"]
+assert t["measured_flops"] > 0 and t["dram_bytes"] > 0, t
+assert t["dram_bytes_read"] == 0 and t["dram_bytes_written"] == 0, t  # only the total was measured
+assert t["tensor_pipe_instructions"] > 0, t
+assert len(j["kernels"]) > 0 and sum(k["dram_bytes"] for k in j["kernels"]) == t["dram_bytes"], j["kernels"][0]
+PY
+fi
+"$bin" report "$ncu" --format csv > "$tmp/ncu.csv.txt" || bad "csv report of the ncu CSV failed"
+head -1 "$tmp/ncu.csv.txt" | grep -q "measured_flops,dram_bytes,dram_bytes_read,dram_bytes_written,tensor_pipe_instructions" ||
+  bad "ncu CSV header: $(head -1 "$tmp/ncu.csv.txt")"
+"$bin" report "$ncu" --format csv --kernels > "$tmp/ncu.kcsv.txt" || bad "csv --kernels of the ncu CSV failed"
+[ "$(wc -l < "$tmp/ncu.kcsv.txt")" -gt 1 ] && head -1 "$tmp/ncu.kcsv.txt" | grep -q "^kernel,category,count" ||
+  bad "ncu kernel CSV: $(head -2 "$tmp/ncu.kcsv.txt")"
+"$bin" report "$ncu" --kernels > "$tmp/ncu.k.txt" || bad "--kernels of the ncu CSV failed"
+grep -q "tensor inst" "$tmp/ncu.k.txt" || bad "kernel table lacks the tensor-pipe column"
+
+# CUDA-graph replays: with the capture, every replayed kernel of the vLLM decode pair has an op.
+exec=$data/kineto/tracelens__vllm_decode_full__graph_execution.json.gz
+cap=$data/kineto/tracelens__vllm_decode_full__graph_capture_rank_0.slice.json.gz
+out=$("$bin" --no-progress import "$exec" --graph-capture "$cap" -o "$tmp/graph.db")
+[ $? -eq 0 ] || bad "import with --graph-capture failed"
+echo "$out" | grep -q "425 kernels .* linked to an op 434/434" || bad "graph import summary: $out"
+rm -f "$tmp/graph.db"
+"$bin" report "$exec" --graph-capture "$cap" > "$tmp/graph.txt" || bad "report --graph-capture failed"
+grep -q "kernels replayed from a CUDA graph, attributed to the op of their captured launch.*421" "$tmp/graph.txt" ||
+  bad "report lacks the replay attribution: $(grep -i graph "$tmp/graph.txt")"
+"$bin" report "$exec" --graph-capture "$ncu" > /dev/null 2> "$tmp/err.txt"
+[ $? -eq 2 ] && [ "$(wc -l < "$tmp/err.txt")" -eq 1 ] && grep -q "a graph capture must be a PyTorch profiler trace" "$tmp/err.txt" ||
+  bad "a non-Kineto capture was not a one-line error: $(cat "$tmp/err.txt")"
+
 expect_error() {  # file fragment
   rm -f "$tmp/out.db"
   "$bin" import "$1" -o "$tmp/out.db" 2> "$tmp/err.txt" > /dev/null

@@ -20,16 +20,22 @@ TEST(NcuImport, BertDetailsPagePerKernelCounters) {
   }
   // ID 0: "128" bytes DRAM; hfma "65,536" -> 2 * 65536 half-precision FLOPs; ffma "327,680".
   const auto& k0 = run->kernels[0];
-  EXPECT_DOUBLE_EQ(k0.dram_bytes_read + k0.dram_bytes_written, 128);
+  // Only dram__bytes.sum in this CSV: the total, with the read/write split left unmeasured (0), not the
+  // total in the read column.
+  EXPECT_DOUBLE_EQ(k0.dram_bytes, 128);
+  EXPECT_DOUBLE_EQ(k0.dram_bytes_read, 0);
+  EXPECT_DOUBLE_EQ(k0.dram_bytes_written, 0);
   EXPECT_DOUBLE_EQ(k0.flops_fp32, 2.0 * 327680);
   EXPECT_DOUBLE_EQ(k0.flops_fp16, 2.0 * 65536);
   EXPECT_DOUBLE_EQ(k0.l2_bytes, 666976);
-  EXPECT_DOUBLE_EQ(k0.tensor_ops, 2048);
+  // sm__inst_executed_pipe_tensor.sum "2,048": instructions, in their own column, never FLOPs.
+  EXPECT_DOUBLE_EQ(k0.tensor_pipe_inst, 2048);
+  EXPECT_DOUBLE_EQ(k0.tensor_ops, 0);
   EXPECT_EQ(k0.grid[0], 256);
   EXPECT_EQ(k0.block[0], 256);
   // ID 10: dram "303,488"; fp32 = 2 * "4,194,304" + "196,608" + "262,144"; duration from cycles / rate.
   const auto& k10 = run->kernels[10];
-  EXPECT_DOUBLE_EQ(k10.dram_bytes_read + k10.dram_bytes_written, 303488);
+  EXPECT_DOUBLE_EQ(k10.dram_bytes, 303488);
   EXPECT_DOUBLE_EQ(k10.flops_fp32, 2.0 * 4194304 + 196608 + 262144);
   EXPECT_NEAR(static_cast<double>(k10.duration_ns), 9687.43 / 1002424040.35 * 1e9, 1.0);
   // Kernels are laid end to end in ID order.
@@ -58,9 +64,11 @@ TEST(NcuImport, RawPageWithUnitsRow) {
   EXPECT_EQ(k.duration_ns, 12500);
   EXPECT_DOUBLE_EQ(k.dram_bytes_read, 1.5e6);
   EXPECT_DOUBLE_EQ(k.dram_bytes_written, 2e3);
+  EXPECT_DOUBLE_EQ(k.dram_bytes, 1.5e6 + 2e3);  // the split's sum when no dram__bytes.sum was collected
   EXPECT_DOUBLE_EQ(k.l2_bytes, 0.25e9);
   EXPECT_DOUBLE_EQ(k.flops_fp64, 2.0 * 1e6);
-  EXPECT_DOUBLE_EQ(k.tensor_ops, 4096);
+  EXPECT_DOUBLE_EQ(k.tensor_pipe_inst, 4096);
+  EXPECT_DOUBLE_EQ(k.tensor_ops, 0);
   EXPECT_EQ(k.grid, (std::array<int, 3>{64, 2, 1}));
   EXPECT_EQ(k.block, (std::array<int, 3>{128, 1, 1}));
   EXPECT_EQ(k.stream, 7);

@@ -1,0 +1,203 @@
+// CUDA-graph replays attributed to the ops and modules of the graph's capture (import --graph-capture):
+// the real vLLM decode pair (one hipGraphLaunch replaying 421 kernels) and small hand-written pairs for
+// repeated launches, eager work while capturing, unmatched replays and captures that name no kernels.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "analyzer/importers/importer.h"
+#include "analyzer/summary.h"
+#include "db/model/run_sink.h"
+#include "import_test_util.h"
+
+namespace flopscope {
+namespace {
+
+constexpr const char* kExecution = "kineto/tracelens__vllm_decode_full__graph_execution.json.gz";
+constexpr const char* kCapture = "kineto/tracelens__vllm_decode_full__graph_capture_rank_0.slice.json.gz";
+constexpr std::int64_t kGraphLaunch = 505113;  // the hipGraphLaunch's correlation in the execution trace
+
+StatusOr<RunData> import_with_capture(const std::string& path, const std::string& capture) {
+  MemoryRunSink sink;
+  ImportOptions options;
+  options.progress = false;
+  options.graph_capture = capture;
+  FS_RETURN_IF_ERROR(import_trace(path, sink, options));
+  return std::move(sink.data());
+}
+
+const OpRecord* op_by_id(const RunData& run, Id id) {
+  for (const auto& op : run.ops) {
+    if (op.id == id) return &op;
+  }
+  return nullptr;
+}
+
+TEST(GraphCapture, VllmDecodeReplaysAttributedToTheCapture) {
+  auto alone = testing::import_file(testing::fixture(kExecution));
+  ASSERT_TRUE(alone.ok()) << alone.status().message();
+  auto run = import_with_capture(testing::fixture(kExecution), testing::fixture(kCapture));
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  // Counted either way, never dropped.
+  ASSERT_EQ(alone->kernels.size(), 425U + 9U);  // 425 kernels and 9 copies
+  ASSERT_EQ(run->kernels.size(), alone->kernels.size());
+
+  int replayed = 0, with_op = 0, in_graph_module = 0, gemm_to_linear = 0;
+  std::set<std::string> modules;
+  for (const auto& k : run->kernels) {
+    if (k.correlation != kGraphLaunch) continue;
+    ++replayed;
+    const OpRecord* op = op_by_id(*run, k.op_id);
+    if (op == nullptr) continue;
+    ++with_op;
+    EXPECT_EQ(op->duration_ns, 0) << op->name;  // host time was spent capturing, not in this run
+    const std::string path = testing::module_path(*run, k.module_id);
+    modules.insert(path);
+    if (path.find("GraphModule") != std::string::npos) ++in_graph_module;
+    // hipBLASLt GEMMs (Cijk_*) come from the capture's linear layers.
+    if (k.name.starts_with("Cijk_")) {
+      const OpRecord* top = op;
+      while (top->parent_op_id != kNoId) top = op_by_id(*run, top->parent_op_id);
+      EXPECT_TRUE(top->name == "vllm::rocm_unquantized_gemm" || top->name == "aten::linear") << top->name;
+      ++gemm_to_linear;
+    }
+  }
+  EXPECT_EQ(replayed, 421);
+  EXPECT_EQ(with_op, 421);
+  EXPECT_EQ(testing::issue_count(*run, "kernels replayed from a CUDA graph, attributed"), 421);
+  EXPECT_EQ(testing::issue_count(*run, "kernels replayed from a CUDA graph without"), 0);
+  EXPECT_GT(in_graph_module, 400);
+  // The trace names the split graph and every compiled piece inside it "GraphModule_0", so the capture's
+  // tree is the model, its GraphModule and the pieces' GraphModule; every replay lands in that tree, none
+  // stays in the graph launch's scope.
+  EXPECT_EQ(modules, (std::set<std::string>{"GptOssForCausalLM.GraphModule",
+                                            "GptOssForCausalLM.GraphModule.GraphModule"}));
+  EXPECT_EQ(gemm_to_linear, 72);   // the 72 hipBLASLt GEMMs: 24 layers x (qkv, o, router)
+  // The capture's eager work (fills that ran while capturing) and its 7 kernels are not part of the run.
+  for (const auto& k : run->kernels) EXPECT_GT(k.correlation, 500000) << k.name;
+
+  // Without the capture the replays sit in the graph launch's scope with no op; with it their FLOPs count.
+  int alone_with_op = 0;
+  for (const auto& k : alone->kernels) alone_with_op += k.correlation == kGraphLaunch && k.op_id != kNoId;
+  EXPECT_EQ(alone_with_op, 0);
+  RunSummary before = summarize(*alone), after = summarize(*run);
+  EXPECT_GT(after.total.flops, before.total.flops);
+  EXPECT_GT(after.coverage.known_device_share, before.coverage.known_device_share);
+}
+
+StatusOr<RunData> import_pair(const std::string& execution, const std::string& capture) {
+  auto dir = testing::temp_dir();
+  testing::write_text(dir + "/exec.json", execution);
+  testing::write_text(dir + "/capture.json", capture);
+  return import_with_capture(dir + "/exec.json", dir + "/capture.json");
+}
+
+// While capturing: one eager fill (its kernel ran), then Net_0 > Linear_0 > aten::linear launching gemm and
+// Net_0 > Act_0 > aten::relu launching relu_kernel, all captured.
+const char* kCaptureTrace = R"J({"traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "aten::fill_", "pid": 9, "tid": 9, "ts": 1, "dur": 4, "args": {"External id": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9, "ts": 2, "dur": 1,
+   "args": {"External id": 1, "correlation": 11, "kernel": "fill_kernel"}},
+  {"ph": "X", "cat": "kernel", "name": "fill_kernel", "pid": 0, "tid": 7, "ts": 3, "dur": 1,
+   "args": {"device": 0, "stream": 7, "correlation": 11}},
+  {"ph": "X", "cat": "python_function", "name": "nn.Module: Net_0", "pid": 9, "tid": 9, "ts": 10, "dur": 100},
+  {"ph": "X", "cat": "python_function", "name": "nn.Module: Linear_0", "pid": 9, "tid": 9, "ts": 12, "dur": 40},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 9, "tid": 9, "ts": 15, "dur": 30,
+   "args": {"External id": 2, "Input Dims": [[4, 8], [16, 8], [16]], "Input type": ["float", "float", "float"]}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9, "ts": 20, "dur": 2,
+   "args": {"External id": 2, "correlation": 12, "kernel": "gemm"}},
+  {"ph": "X", "cat": "python_function", "name": "nn.Module: Act_0", "pid": 9, "tid": 9, "ts": 60, "dur": 40},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::relu", "pid": 9, "tid": 9, "ts": 65, "dur": 30,
+   "args": {"External id": 3, "Input Dims": [[4, 16]], "Input type": ["float"]}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9, "ts": 70, "dur": 2,
+   "args": {"External id": 3, "correlation": 13, "kernel": "relu_kernel"}}
+]})J";
+
+TEST(GraphCapture, EveryLaunchOfTheGraphIsMatchedFromItsStart) {
+  // Two launches of the graph, each replaying gemm and relu_kernel, and one replayed kernel the capture
+  // does not know; the capture's correlation ids reappear in the execution trace for unrelated launches.
+  auto run = import_pair(R"J({"traceEvents": [
+    {"ph": "X", "cat": "python_function", "name": "nn.Module: Runner_0", "pid": 9, "tid": 9, "ts": 1000, "dur": 500},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 9, "tid": 9, "ts": 1010, "dur": 5,
+     "args": {"correlation": 12}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 9, "tid": 9, "ts": 1200, "dur": 5,
+     "args": {"correlation": 40}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 1100, "dur": 10,
+     "args": {"device": 0, "stream": 7, "correlation": 12, "graph id": 1, "graph node id": 1}},
+    {"ph": "X", "cat": "kernel", "name": "relu_kernel", "pid": 0, "tid": 7, "ts": 1111, "dur": 3,
+     "args": {"device": 0, "stream": 7, "correlation": 12, "graph id": 1, "graph node id": 2}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 1300, "dur": 10,
+     "args": {"device": 0, "stream": 7, "correlation": 40, "graph id": 1, "graph node id": 1}},
+    {"ph": "X", "cat": "kernel", "name": "relu_kernel", "pid": 0, "tid": 7, "ts": 1311, "dur": 3,
+     "args": {"device": 0, "stream": 7, "correlation": 40, "graph id": 1, "graph node id": 2}},
+    {"ph": "X", "cat": "kernel", "name": "relu_kernel", "pid": 0, "tid": 7, "ts": 1315, "dur": 3,
+     "args": {"device": 0, "stream": 7, "correlation": 40, "graph id": 1, "graph node id": 3}}
+  ]})J",
+                         kCaptureTrace);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_EQ(run->kernels.size(), 5U);  // the capture's eager fill kernel is not one of them
+  EXPECT_EQ(testing::issue_count(*run, "kernels replayed from a CUDA graph, attributed"), 4);
+  EXPECT_EQ(testing::issue_count(*run, "kernels replayed from a CUDA graph without"), 1);
+  // The capture's ops: linear and relu (the eager fill_ before the captured region is left out).
+  ASSERT_EQ(run->ops.size(), 2U);
+  EXPECT_EQ(testing::issue_count(*run, "ops of the capture trace outside the captured region"), 1);
+  for (const auto& op : run->ops) {
+    EXPECT_EQ(op.duration_ns, 0);
+    EXPECT_EQ(op.start_ns, 10000);  // at the first graph launch, 10 us after the run's first event
+  }
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto& k = run->kernels[i];
+    const OpRecord* op = op_by_id(*run, k.op_id);
+    ASSERT_NE(op, nullptr) << i;
+    EXPECT_EQ(op->name, k.name == "gemm" ? "aten::linear" : "aten::relu");
+    EXPECT_EQ(testing::module_path(*run, k.module_id), k.name == "gemm" ? "Net.Linear" : "Net.Act");
+  }
+  // The third relu_kernel of the second launch has no captured launch left: it keeps the launch's scope.
+  EXPECT_EQ(run->kernels[4].op_id, kNoId);
+  EXPECT_EQ(testing::module_path(*run, run->kernels[4].module_id), "Runner");
+  // Two top-level instances (the runner here, the model in the capture): neither is the root.
+  RunSummary s = summarize(*run);
+  EXPECT_GE(s.find("Net.Linear"), 0);
+  EXPECT_GT(s.total.flops, 0);
+}
+
+TEST(GraphCapture, CaptureWithoutKernelNamesMatchesByOrderAndSaysSo) {
+  std::string capture = kCaptureTrace;
+  for (const char* name : {", \"kernel\": \"gemm\"", ", \"kernel\": \"relu_kernel\""}) {
+    capture.erase(capture.find(name), std::string(name).size());
+  }
+  auto run = import_pair(R"J({"traceEvents": [
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 9, "tid": 9, "ts": 1010, "dur": 5,
+     "args": {"correlation": 500}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 1100, "dur": 10,
+     "args": {"device": 0, "stream": 7, "correlation": 500}},
+    {"ph": "X", "cat": "kernel", "name": "relu_kernel", "pid": 0, "tid": 7, "ts": 1111, "dur": 3,
+     "args": {"device": 0, "stream": 7, "correlation": 500}}
+  ]})J",
+                         capture);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(
+      testing::issue_count(*run, "kernels replayed from a CUDA graph, matched to a captured launch by order"),
+      2);
+  ASSERT_EQ(run->kernels.size(), 2U);
+  EXPECT_EQ(op_by_id(*run, run->kernels[0].op_id)->name, "aten::linear");
+  EXPECT_EQ(op_by_id(*run, run->kernels[1].op_id)->name, "aten::relu");
+}
+
+TEST(GraphCapture, OnlyPyTorchProfilerTracesTakeACapture) {
+  auto run = import_with_capture(testing::fixture("ncu/leleucas__bert_torch_nsight.csv"),
+                                 testing::fixture(kCapture));
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.status().message().find("--graph-capture applies to PyTorch profiler traces"),
+            std::string::npos)
+      << run.status().message();
+  run = import_with_capture(testing::fixture(kExecution),
+                            testing::fixture("ncu/leleucas__bert_torch_nsight.csv"));
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.status().message().find("a graph capture must be a PyTorch profiler trace"),
+            std::string::npos)
+      << run.status().message();
+}
+
+}  // namespace
+}  // namespace flopscope
