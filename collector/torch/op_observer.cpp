@@ -76,7 +76,7 @@ struct Context final : at::ObserverContext {
   std::unique_ptr<FlowStart> flow;
 };
 
-// Calls `fn` on every defined tensor of a value (tensors, lists, tuples), a few levels deep.
+// Calls `fn` on every defined tensor of a value (tensors, lists, tuples, dicts), a few levels deep.
 template <typename Fn>
 void for_each_tensor(const c10::IValue& v, Fn&& fn, int depth = 0) {
   if (v.isTensor()) {
@@ -88,6 +88,8 @@ void for_each_tensor(const c10::IValue& v, Fn&& fn, int depth = 0) {
     for (const c10::IValue& e : v.toListRef()) for_each_tensor(e, fn, depth + 1);
   } else if (depth < 4 && v.isTuple()) {
     for (const c10::IValue& e : v.toTupleRef().elements()) for_each_tensor(e, fn, depth + 1);
+  } else if (depth < 4 && v.isGenericDict()) {
+    for (const auto& e : v.toGenericDict()) for_each_tensor(e.value(), fn, depth + 1);
   }
 }
 
