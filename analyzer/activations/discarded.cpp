@@ -14,7 +14,8 @@ namespace {
 // The innermost module path that contains both (a prefix of dotted components).
 std::string common_ancestor(const std::string& a, const std::string& b) {
   int depth = 0;
-  while (depth < path_depth(a) && depth < path_depth(b) && path_prefix(a, depth + 1) == path_prefix(b, depth + 1))
+  while (depth < path_depth(a) && depth < path_depth(b) &&
+         path_prefix(a, depth + 1) == path_prefix(b, depth + 1))
     ++depth;
   return std::string(path_prefix(a, depth));
 }
@@ -112,10 +113,12 @@ DiscardReport find_discarded(const RunData& run, const RunSummary& summary) {
     if (fully_discarded(m.id)) report.modules.push_back({m.path, dead_factor[m.id]});
   }
 
-  // One group per multiplication by zero: its rows, keyed across iterations by where it sits and what is zero.
+  // One group per multiplication by zero: its rows, keyed across iterations by where it sits and what is
+  // zero.
   std::map<Id, std::vector<const DiscardedOpRecord*>> by_zeroing_op;
   for (const auto& d : run.discarded) by_zeroing_op[d.zeroing_op_id].push_back(&d);
-  using Key = std::tuple<std::string, std::string, std::string, std::string>;  // path, factor, op, op's module
+  using Key =
+      std::tuple<std::string, std::string, std::string, std::string>;  // path, factor, op, op's module
   std::map<Key, Group> groups;
   for (const auto& [zeroing_id, rows] : by_zeroing_op) {
     auto z = op_index.find(zeroing_id);

@@ -37,13 +37,15 @@ std::string discarded_flops(const DiscardCandidate& c) {
 std::string render_discarded_table(const CandidateReport& r) {
   std::string out;
   for (const auto& c : r.discarded) {
-    out += fmt::format("  {} ({}) computed then multiplied by zero: {} by {} = 0 in {} ({} of {} iterations)\n",
-                       c.path.empty() ? "(model)" : c.path, c.type, c.zeroing_op, c.zero_factor,
-                       c.zeroing_module.empty() ? "(model)" : c.zeroing_module, c.iterations, c.run_iterations);
-    out += fmt::format("    discards per iteration {} ({} of FLOPs), {}, {} ops, {} P50 ({} of time){}\n",
-                       discarded_flops(c), percent_text(c.share_flops), bytes_text(c.bytes), count_text(c.ops),
-                       time_text(c.time_p50_ns), percent_text(c.share_time),
-                       c.discarded_modules.empty() ? "" : "; runs only to be discarded: " + joined(c.discarded_modules));
+    out +=
+        fmt::format("  {} ({}) computed then multiplied by zero: {} by {} = 0 in {} ({} of {} iterations)\n",
+                    c.path.empty() ? "(model)" : c.path, c.type, c.zeroing_op, c.zero_factor,
+                    c.zeroing_module.empty() ? "(model)" : c.zeroing_module, c.iterations, c.run_iterations);
+    out += fmt::format(
+        "    discards per iteration {} ({} of FLOPs), {}, {} ops, {} P50 ({} of time){}\n",
+        discarded_flops(c), percent_text(c.share_flops), bytes_text(c.bytes), count_text(c.ops),
+        time_text(c.time_p50_ns), percent_text(c.share_time),
+        c.discarded_modules.empty() ? "" : "; runs only to be discarded: " + joined(c.discarded_modules));
   }
   return out;
 }
@@ -83,7 +85,9 @@ std::string render_candidates_markdown(const CandidateReport& r) {
   out += thresholds(r.options) + ".\n\n";
   if (!r.discarded.empty()) {
     out += "Computed then multiplied by zero:\n\n";
-    out += "| module | multiplied by | in | iterations | FLOPs | bytes | time P50 | time % | runs only to be discarded |\n";
+    out +=
+        "| module | multiplied by | in | iterations | FLOPs | bytes | time P50 | time % | runs only to be "
+        "discarded |\n";
     out += "|---|---|---|---:|---:|---:|---:|---:|---|\n";
     for (const auto& c : r.discarded) {
       std::string modules;

@@ -6,9 +6,13 @@
 
 namespace flopscope {
 
-void DiscardFlow::add(FlowOp op) { ops_.push_back(std::move(op)); }
+void DiscardFlow::add(FlowOp op) {
+  ops_.push_back(std::move(op));
+}
 
-void DiscardFlow::output(Id producer) { outputs_.push_back(producer); }
+void DiscardFlow::output(Id producer) {
+  outputs_.push_back(producer);
+}
 
 std::vector<DiscardedOpRecord> DiscardFlow::finish_request() {
   std::vector<FlowOp> ops = std::move(ops_);
@@ -40,8 +44,8 @@ std::vector<DiscardedOpRecord> DiscardFlow::finish_request() {
   for (std::size_t p = ops.size(); p-- > 0;) {
     const auto& edges = consumers[p];
     if (edges.empty() || outputs.count(ops[p].op) != 0) continue;
-    bool all_discarded =
-        std::all_of(edges.begin(), edges.end(), [&](const Edge& e) { return e.discarded || dead[e.consumer]; });
+    bool all_discarded = std::all_of(edges.begin(), edges.end(),
+                                     [&](const Edge& e) { return e.discarded || dead[e.consumer]; });
     if (!all_discarded) continue;
     dead[p] = true;
     const Edge& first = edges.front();

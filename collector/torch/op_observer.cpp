@@ -64,8 +64,9 @@ std::atomic<std::uint64_t> g_generation{0};
 struct FlowStart {
   std::vector<Id> producers;
   std::vector<bool> discarded;
-  bool constant = true;  // every tensor input is a parameter, a buffer, a constant, or computed from them alone
-  std::string source;    // the name of the first named parameter or buffer it reads
+  bool constant =
+      true;            // every tensor input is a parameter, a buffer, a constant, or computed from them alone
+  std::string source;  // the name of the first named parameter or buffer it reads
   bool zeroing = false;
   std::string zero_factor;
 };
@@ -96,11 +97,12 @@ void for_each_tensor(const c10::IValue& v, Fn&& fn, int depth = 0) {
 // Multiplications whose result does not depend on one factor when the other is all zero: the argument
 // positions of the two factors (the rest, such as addmm's bias, is kept).
 std::optional<std::pair<std::size_t, std::size_t>> factors_of(std::string_view op) {
-  for (std::string_view name : {"aten::mul", "aten::mul_", "aten::matmul", "aten::mm", "aten::bmm", "aten::mv",
-                                "aten::linear"}) {
+  for (std::string_view name :
+       {"aten::mul", "aten::mul_", "aten::matmul", "aten::mm", "aten::bmm", "aten::mv", "aten::linear"}) {
     if (op == name) return std::pair<std::size_t, std::size_t>{0, 1};
   }
-  for (std::string_view name : {"aten::addmm", "aten::addmm_", "aten::baddbmm", "aten::addmv", "aten::addbmm"}) {
+  for (std::string_view name :
+       {"aten::addmm", "aten::addmm_", "aten::baddbmm", "aten::addmv", "aten::addbmm"}) {
     if (op == name) return std::pair<std::size_t, std::size_t>{1, 2};
   }
   return std::nullopt;
@@ -375,8 +377,10 @@ struct OpObserver::State {
       }
       t_busy = false;
       std::lock_guard lock(activations_mu);
-      if (ok) activation_records.push_back(std::move(record));
-      else ++activation_failures;
+      if (ok)
+        activation_records.push_back(std::move(record));
+      else
+        ++activation_failures;
       activation_ns += now_ns() - t0;
     }
   }
@@ -452,7 +456,8 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
         ++s->ambiguous;
         std::lock_guard lock(s->ambiguous_mu);
         for (Id c : candidates) {
-          if (std::find(s->ambiguous_modules.begin(), s->ambiguous_modules.end(), c) == s->ambiguous_modules.end())
+          if (std::find(s->ambiguous_modules.begin(), s->ambiguous_modules.end(), c) ==
+              s->ambiguous_modules.end())
             s->ambiguous_modules.push_back(c);
         }
       }
@@ -478,7 +483,8 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
           std::lock_guard lock(s->activations_mu);
           s->activation_ns += now_ns() - t0;
         }
-        for (std::size_t k = common; k < chain.size(); ++k) b.calls.push_back({chain[k], op.iteration, x, {}});
+        for (std::size_t k = common; k < chain.size(); ++k)
+          b.calls.push_back({chain[k], op.iteration, x, {}});
       }
     }
     std::unique_ptr<FlowStart> flow;
@@ -548,8 +554,9 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
       ThreadBuffer& b = s->buffer();
       if (!b.modules.empty()) b.modules.pop_back();
     };
-    state_->script_handle = at::addGlobalCallback(
-        at::RecordFunctionCallback(enter, leave).needsInputs(true).scopes({at::RecordScope::TORCHSCRIPT_FUNCTION}));
+    state_->script_handle = at::addGlobalCallback(at::RecordFunctionCallback(enter, leave)
+                                                      .needsInputs(true)
+                                                      .scopes({at::RecordScope::TORCHSCRIPT_FUNCTION}));
   }
   state_->handle = at::addGlobalCallback(at::RecordFunctionCallback(start, end)
                                              .needsInputs(true)
@@ -565,7 +572,9 @@ OpObserver::~OpObserver() {
   }
 }
 
-std::int64_t OpObserver::ambiguous_ops() const { return state_->ambiguous.load(); }
+std::int64_t OpObserver::ambiguous_ops() const {
+  return state_->ambiguous.load();
+}
 
 std::vector<Id> OpObserver::ambiguous_modules() const {
   std::lock_guard lock(state_->ambiguous_mu);

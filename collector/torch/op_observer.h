@@ -28,7 +28,8 @@ class OpObserver {
   // each TorchScript method call names its `self` object, so an op belongs to the module instance whose
   // method is running (needs the model to run un-inlined). Without, from the interpreter's module
   // hierarchy names, and ops whose module the names cannot tell apart are counted as ambiguous.
-  explicit OpObserver(const ModuleTree& tree, bool activations = false, const ModuleInstances* instances = nullptr);
+  explicit OpObserver(const ModuleTree& tree, bool activations = false,
+                      const ModuleInstances* instances = nullptr);
   ~OpObserver();
   OpObserver(const OpObserver&) = delete;
   OpObserver& operator=(const OpObserver&) = delete;

@@ -14,8 +14,8 @@ namespace {
 // Per iteration: pre, f.up, f.down (with a nested addmm that carries its FLOPs), block's mul and add.
 RunData rezero_run(int iterations, bool zero_alpha) {
   RunData r;
-  r.modules = {{0, kNoId, "", "Net"},       {1, 0, "pre", "Linear"},       {2, 0, "block", "ReZero"},
-               {3, 2, "block.f", "Mlp"},    {4, 3, "block.f.up", "Linear"}, {5, 3, "block.f.down", "Linear"}};
+  r.modules = {{0, kNoId, "", "Net"},    {1, 0, "pre", "Linear"},        {2, 0, "block", "ReZero"},
+               {3, 2, "block.f", "Mlp"}, {4, 3, "block.f.up", "Linear"}, {5, 3, "block.f.down", "Linear"}};
   Id next = 0;
   auto add = [&](int it, Id module, const char* name, double flops, std::int64_t ns, Id parent = kNoId) {
     OpRecord o;
@@ -63,7 +63,7 @@ TEST(Discarded, CandidateUnderTheEnclosingModuleWithTheDiscardedCost) {
   EXPECT_EQ(c.zeroing_op, "aten::mul");
   EXPECT_EQ(c.zeroing_module, "block");
   EXPECT_EQ(c.iterations, 3);
-  EXPECT_DOUBLE_EQ(c.ops, 3);              // up, down, mul per iteration
+  EXPECT_DOUBLE_EQ(c.ops, 3);                // up, down, mul per iteration
   EXPECT_DOUBLE_EQ(c.flops, 400 + 400 + 8);  // up's FLOPs are its nested addmm's
   EXPECT_DOUBLE_EQ(c.time_p50_ns, 40 + 40 + 5);
   EXPECT_TRUE(c.flops_complete);
@@ -112,7 +112,8 @@ TEST(Discarded, DiffCallsAModuleThatRunsOnlyToBeZeroedDormant) {
   ModuleDiff f = verdict("block.f");
   EXPECT_EQ(f.verdict, Verdict::kDormant);
   EXPECT_EQ(f.discarded_by, "block.alpha");
-  EXPECT_NE(f.verdict_text.find("DORMANT: its result is multiplied by zero (block.alpha = 0) but compute still runs"),
+  EXPECT_NE(f.verdict_text.find(
+                "DORMANT: its result is multiplied by zero (block.alpha = 0) but compute still runs"),
             std::string::npos)
       << f.verdict_text;
   EXPECT_EQ(verdict("block.f.up").verdict, Verdict::kDormant);

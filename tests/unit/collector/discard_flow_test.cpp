@@ -21,7 +21,8 @@ FlowOp zeroing(Id id, std::vector<Id> producers, std::vector<bool> discarded, st
   return o;
 }
 
-// x + alpha * f(norm(x)) with x from op 0: 1 = norm, 2 = up, 3 = relu, 4 = down, 5 = mul (alpha = 0), 6 = add.
+// x + alpha * f(norm(x)) with x from op 0: 1 = norm, 2 = up, 3 = relu, 4 = down, 5 = mul (alpha = 0), 6 =
+// add.
 void rezero(DiscardFlow& flow) {
   flow.add(op(0, {}));
   flow.add(op(1, {0}));
