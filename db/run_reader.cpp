@@ -175,6 +175,15 @@ Status read_activations(Database& db, std::vector<ActivationRecord>& out) {
                       });
 }
 
+Status read_discarded(Database& db, std::vector<DiscardedOpRecord>& out) {
+  return for_each_row(db, "discarded_op",
+                      "SELECT op_id, zeroing_op_id, zero_factor FROM discarded_op ORDER BY rowid",
+                      [&](Statement& s) {
+                        out.push_back({s.id(0), s.id(1), s.str(2)});
+                        return Status();
+                      });
+}
+
 }  // namespace
 
 StatusOr<RunData> read_run_database(const std::string& path) {
@@ -188,6 +197,7 @@ StatusOr<RunData> read_run_database(const std::string& path) {
   FS_RETURN_IF_ERROR(read_graph(db, run.graph_nodes, run.graph_edges));
   FS_RETURN_IF_ERROR(read_quality(db, run.quality));
   FS_RETURN_IF_ERROR(read_activations(db, run.activations));
+  FS_RETURN_IF_ERROR(read_discarded(db, run.discarded));
   return run;
 }
 

@@ -50,6 +50,8 @@ constexpr std::string_view kInsertGraphEdge = "INSERT INTO graph_edge (src, dst,
 constexpr std::string_view kInsertActivation =
     "INSERT INTO activation (module_id, iteration, call, input_tag, numel, out_l2, out_max_abs, out_zero_fraction, "
     "rel_change) VALUES (?,?,?,?,?,?,?,?,?)";
+constexpr std::string_view kInsertDiscarded =
+    "INSERT INTO discarded_op (op_id, zeroing_op_id, zero_factor) VALUES (?,?,?)";
 constexpr std::string_view kInsertQuality =
     "INSERT INTO data_quality (what, count, severity, detail) VALUES (?,?,?,?)";
 
@@ -107,7 +109,8 @@ class SqliteRunSink final : public RunSink {
                              {&statements_.op, kInsertOp}, {&statements_.kernel, kInsertKernel},
                              {&statements_.param, kInsertParam}, {&statements_.graph_node, kInsertGraphNode},
                              {&statements_.graph_edge, kInsertGraphEdge}, {&statements_.quality, kInsertQuality},
-                             {&statements_.activation, kInsertActivation}}) {
+                             {&statements_.activation, kInsertActivation},
+                             {&statements_.discarded, kInsertDiscarded}}) {
       FS_ASSIGN_OR_RETURN(Statement s, db_.prepare(sql));
       *stmt = std::make_unique<Statement>(std::move(s));
     }
@@ -197,6 +200,14 @@ class SqliteRunSink final : public RunSink {
     return {};
   }
 
+  Status add_discarded(std::span<const DiscardedOpRecord> records) override {
+    for (const DiscardedOpRecord& d : records) {
+      FS_RETURN_IF_ERROR(
+          insert(*statements_.discarded, [&](Binder& b) { b.id(d.op_id).id(d.zeroing_op_id)(d.zero_factor); }));
+    }
+    return {};
+  }
+
   Status finish() override {
     if (finished_) return Internal(path_ + ": finish() called twice");
     if (!begun_) return Internal(path_ + ": finish() before begin(): a run database needs its run row");
@@ -267,7 +278,8 @@ class SqliteRunSink final : public RunSink {
   }
 
   struct Statements {
-    std::unique_ptr<Statement> run, module, op, kernel, param, graph_node, graph_edge, quality, activation;
+    std::unique_ptr<Statement> run, module, op, kernel, param, graph_node, graph_edge, quality, activation,
+        discarded;
   };
 
   std::string path_;

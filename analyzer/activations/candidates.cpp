@@ -113,6 +113,7 @@ CandidateReport find_candidates(const RunData& run, const RunSummary& summary,
     return a.path < b.path;
   });
   report.candidates = std::move(kept);
+  report.discarded = find_discarded(run, summary).candidates;
   return report;
 }
 

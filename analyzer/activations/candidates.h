@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/activations/discarded.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 
@@ -58,6 +59,8 @@ struct CandidateReport {
   bool has_activations = false;  // false: the run was recorded without --activations
   CandidateOptions options;
   std::vector<Candidate> candidates;  // by time share, largest first; descendants of a listed module omitted
+  // Work computed then multiplied by zero (an all-zero parameter or constant), by FLOPs, largest first.
+  std::vector<DiscardCandidate> discarded;
   std::vector<std::string> input_sets;
 };
 

@@ -1,7 +1,8 @@
 // Diff of two runs of model versions, matched by stable identity: module path (after optional path
 // normalisation) and op signature (name + argument shapes), never ids or order. Joins compute with
 // weights: a module whose ops vanished and whose parameters are gone is VANISHED with weights ERASED; one
-// whose parameters are all zero while its ops still run is DORMANT.
+// whose parameters are all zero while its ops still run, or whose every op in B computes a result that is
+// then multiplied by zero (dead compute, recorded with --activations), is DORMANT.
 #pragma once
 
 #include <cstdint>
@@ -101,6 +102,9 @@ struct ModuleDiff {
   TimeStatus time_status = TimeStatus::kUntested;
   WeightSide weights_a, weights_b;
   bool weights_changed = false;  // some parameter's content hash differs
+  // Every op the module runs in B is multiplied by zero afterwards (dead compute, recorded with
+  // --activations): what is zero, e.g. "block.alpha"; "" when not.
+  std::string discarded_by;
   Verdict verdict = Verdict::kUnchanged;
   std::string verdict_text;  // e.g. "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED" (every front end shows it)
   std::string time_text;     // e.g. "+1.2 ms (95% CI [+1.0 ms, +1.4 ms]), slower"; "" when untested

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "analyzer/activations/discarded.h"
 #include "analyzer/diff/align.h"
 #include "analyzer/diff/compare.h"
 #include "analyzer/diff/diff.h"
@@ -43,7 +44,7 @@ RunTotals totals(const RunSummary& s, const RunData& run, bool gpu_time) {
 Verdict verdict_of(const ModuleDiff& m) {
   if (m.status == DiffStatus::kVanished) return Verdict::kVanished;
   if (m.status == DiffStatus::kNew) return Verdict::kNew;
-  if (runs(m.b) && m.weights_b.state == WeightState::kZeroed) return Verdict::kDormant;
+  if (runs(m.b) && (m.weights_b.state == WeightState::kZeroed || !m.discarded_by.empty())) return Verdict::kDormant;
   bool type_changed = m.a.present && m.b.present && m.type != m.type_b;
   if (m.status == DiffStatus::kChanged || m.weights_changed || m.weights_a.state != m.weights_b.state || type_changed) {
     return Verdict::kChanged;
@@ -142,6 +143,9 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     in_b.emplace(paths_b(sb.modules[i].path), static_cast<int>(i));
     b_path_before_alignment[i] = apply_path_maps(paths_b.maps, sb.modules[i].path);
   }
+  // B's modules that run only to be multiplied by zero, by B's own path.
+  std::unordered_map<std::string, std::string> discarded_in_b;
+  for (auto& dm : find_discarded(b, sb).modules) discarded_in_b.emplace(std::move(dm.path), std::move(dm.zero_factor));
   std::unordered_map<std::string, bool> seen_a;
   auto weights_of = [](const ParamIndex& idx, const std::string& path) {
     auto it = idx.by_module.find(path);
@@ -182,6 +186,10 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     if (m.weights_a.params > 0 && m.weights_b.params == 0) m.weights_b.state = WeightState::kErased;
     if (m.weights_b.params > 0 && m.weights_a.params == 0) m.weights_a.state = WeightState::kErased;
     m.weights_changed = params_changed.count(path) != 0;
+    if (mb && runs(m.b)) {
+      auto it = discarded_in_b.find(mb->path);
+      if (it != discarded_in_b.end()) m.discarded_by = it->second;
+    }
     m.verdict = verdict_of(m);
     m.verdict_text = describe_verdict(m);
     if (m.time_status != TimeStatus::kUntested && (m.a.present && m.b.present)) {

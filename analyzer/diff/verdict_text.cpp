@@ -92,7 +92,7 @@ std::string describe_verdict(const ModuleDiff& m) {
       return fmt::format("DORMANT: {} but compute still runs (wastes per iteration: {})",
                          m.weights_b.state == WeightState::kZeroed
                              ? fmt::format("weights ZEROED ({} params)", m.weights_b.params)
-                             : std::string("its output is multiplied by zero"),
+                             : fmt::format("its result is multiplied by zero ({} = 0)", m.discarded_by),
                          cost_text(m.b));
     case Verdict::kMoved:
       return fmt::format("MOVED: {} -> {} (compute and weights unchanged)", m.path, m.path_b);

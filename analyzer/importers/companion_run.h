@@ -69,6 +69,7 @@ class CompanionSink final : public RunSink {
   }
   Status add_quality(std::span<const QualityIssue> q) override { return inner_.add_quality(q); }
   Status add_activations(std::span<const ActivationRecord> a) override { return inner_.add_activations(a); }
+  Status add_discarded(std::span<const DiscardedOpRecord> d) override { return inner_.add_discarded(d); }
   Status finish() override;
 
  private:

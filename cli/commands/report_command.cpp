@@ -40,7 +40,8 @@ class ReportCommand final : public Command {
         "table's row for the trace's device)");
     app.add_flag(
         "--candidates", candidates_,
-        "List elimination candidates: modules that behave as zero or identity (needs profile --activations)");
+        "List elimination candidates: modules that behave as zero or identity, and work computed then "
+        "multiplied by zero (needs profile --activations)");
     app.add_option("--zero-threshold", candidate_options_.zero_threshold,
                    "A call behaves as zero when its output RMS is below this (default 1e-5)");
     app.add_option("--identity-threshold", candidate_options_.identity_threshold,

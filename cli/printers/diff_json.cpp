@@ -93,7 +93,8 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
                        {"time_delta", delta(m.time_diff, m.time_significant)},
                        {"weights_a", weights(m.weights_a)},
                        {"weights_b", weights(m.weights_b)},
-                       {"weights_changed", m.weights_changed}});
+                       {"weights_changed", m.weights_changed},
+                       {"discarded_by", m.discarded_by}});
   }
   j["modules"] = std::move(modules);
   json ops = json::array();

@@ -11,9 +11,12 @@
 #include <chrono>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <sstream>
+#include <string_view>
 #include <unordered_map>
 
+#include "collector/torch/discard_flow.h"
 #include "db/model/dtype.h"
 
 namespace flopscope {
@@ -57,10 +60,53 @@ at::Tensor first_tensor(c10::ArrayRef<const c10::IValue> values) {
 // Each observer gets a fresh generation, so a thread never reuses a buffer of an earlier observer.
 std::atomic<std::uint64_t> g_generation{0};
 
+// What an outermost op's start saw of the data flow (dead compute, with activations only).
+struct FlowStart {
+  std::vector<Id> producers;
+  std::vector<bool> discarded;
+  bool constant =
+      true;            // every tensor input is a parameter, a buffer, a constant, or computed from them alone
+  std::string source;  // the name of the first named parameter or buffer it reads
+  bool zeroing = false;
+  std::string zero_factor;
+};
+
 struct Context final : at::ObserverContext {
   explicit Context(std::int32_t i) : index(i) {}
   std::int32_t index;
+  std::unique_ptr<FlowStart> flow;
 };
+
+// Calls `fn` on every defined tensor of a value (tensors, lists, tuples, dicts), a few levels deep.
+template <typename Fn>
+void for_each_tensor(const c10::IValue& v, Fn&& fn, int depth = 0) {
+  if (v.isTensor()) {
+    if (v.toTensor().defined()) fn(v.toTensor());
+  } else if (v.isTensorList()) {
+    for (const at::Tensor& t : v.toTensorList().vec())
+      if (t.defined()) fn(t);
+  } else if (depth < 4 && v.isList()) {
+    for (const c10::IValue& e : v.toListRef()) for_each_tensor(e, fn, depth + 1);
+  } else if (depth < 4 && v.isTuple()) {
+    for (const c10::IValue& e : v.toTupleRef().elements()) for_each_tensor(e, fn, depth + 1);
+  } else if (depth < 4 && v.isGenericDict()) {
+    for (const auto& e : v.toGenericDict()) for_each_tensor(e.value(), fn, depth + 1);
+  }
+}
+
+// Multiplications whose result does not depend on one factor when the other is all zero: the argument
+// positions of the two factors (the rest, such as addmm's bias, is kept).
+std::optional<std::pair<std::size_t, std::size_t>> factors_of(std::string_view op) {
+  for (std::string_view name :
+       {"aten::mul", "aten::mul_", "aten::matmul", "aten::mm", "aten::bmm", "aten::mv", "aten::linear"}) {
+    if (op == name) return std::pair<std::size_t, std::size_t>{0, 1};
+  }
+  for (std::string_view name :
+       {"aten::addmm", "aten::addmm_", "aten::baddbmm", "aten::addmv", "aten::addbmm"}) {
+    if (op == name) return std::pair<std::size_t, std::size_t>{1, 2};
+  }
+  return std::nullopt;
+}
 
 std::string scalar_text(const c10::IValue& v) {
   if (v.isInt()) return std::to_string(v.toInt());
@@ -191,6 +237,114 @@ struct OpObserver::State {
   std::mutex mu;
   std::vector<std::unique_ptr<ThreadBuffer>> buffers;
 
+  // Dead compute (activations only). Tensors of the current request by TensorImpl: the op that wrote each
+  // last (kNoId: a request input). `kept` holds a weak reference to each, so that no address is reused by
+  // another tensor before the request ends.
+  struct Produced {
+    Id op = kNoId;
+    bool constant = false;
+    std::string source;
+  };
+  std::mutex flow_mu;
+  std::unordered_map<const c10::TensorImpl*, Produced> produced;
+  std::vector<c10::weak_intrusive_ptr<c10::TensorImpl>> kept;
+  std::unordered_map<const void*, std::string> model_tensors;
+  std::unordered_map<const c10::TensorImpl*, std::pair<std::uint32_t, bool>> zero_cache;  // by version
+  DiscardFlow flow;
+  std::vector<DiscardedOpRecord> discarded;  // op ids are sequence numbers until finish()
+
+  // True when `t` is all zero (not empty). Parameters and buffers are cached by their version counter.
+  bool all_zero(const at::Tensor& t, bool cache) {
+    if (t.numel() == 0) return false;
+    const c10::TensorImpl* impl = t.unsafeGetTensorImpl();
+    std::uint32_t version = t._version();
+    if (cache) {
+      auto it = zero_cache.find(impl);
+      if (it != zero_cache.end() && it->second.first == version) return it->second.second;
+    }
+    bool zero = at::count_nonzero(t).item<std::int64_t>() == 0;
+    if (cache) zero_cache[impl] = {version, zero};
+    return zero;
+  }
+
+  // Whether a tensor read by an op is model-only data (and the name of its parameter or buffer), and the op
+  // that produced it in this request. Caller holds flow_mu.
+  Produced lookup(const at::Tensor& t) const {
+    auto it = produced.find(t.unsafeGetTensorImpl());
+    if (it != produced.end()) return it->second;
+    Produced p;
+    p.constant = true;  // neither produced in this request nor one of its inputs
+    auto named = model_tensors.find(static_cast<const void*>(t.unsafeGetTensorImpl()));
+    if (named != model_tensors.end()) p.source = named->second;
+    return p;
+  }
+
+  // At an outermost op's start: the producers of its inputs and whether it multiplies by an all-zero
+  // model-only factor (then the other factor is discarded).
+  std::unique_ptr<FlowStart> flow_start(std::string_view name, c10::ArrayRef<const c10::IValue> inputs) {
+    auto f = std::make_unique<FlowStart>();
+    std::lock_guard lock(flow_mu);
+    std::optional<std::size_t> discarded_arg;
+    if (auto factors = factors_of(name); factors && factors->second < inputs.size()) {
+      auto zero = [&](const c10::IValue& v, std::string* what) {
+        if (v.isInt() || v.isDouble()) {
+          *what = "scalar 0";
+          return v.isInt() ? v.toInt() == 0 : v.toDouble() == 0.0;
+        }
+        if (!v.isTensor() || !v.toTensor().defined()) return false;
+        Produced p = lookup(v.toTensor());
+        if (!p.constant) return false;
+        bool named = p.op == kNoId && !p.source.empty();
+        if (!all_zero(v.toTensor(), named)) return false;
+        *what = p.source.empty() ? "constant" : p.source;
+        return true;
+      };
+      std::string what;
+      if (zero(inputs[factors->first], &what)) {
+        discarded_arg = factors->second;
+      } else if (zero(inputs[factors->second], &what)) {
+        discarded_arg = factors->first;
+      }
+      if (discarded_arg) {
+        f->zeroing = true;
+        f->zero_factor = what;
+      }
+    }
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      for_each_tensor(inputs[k], [&](const at::Tensor& t) {
+        Produced p = lookup(t);
+        f->constant = f->constant && p.constant;
+        if (f->source.empty()) f->source = p.source;
+        if (p.op == kNoId) return;
+        f->producers.push_back(p.op);
+        f->discarded.push_back(discarded_arg && *discarded_arg == k);
+      });
+    }
+    return f;
+  }
+
+  // At its end: its outputs are now produced by it; the flow records it.
+  void flow_end(Id op, FlowStart& f, c10::ArrayRef<const c10::IValue> outputs) {
+    if (f.zeroing) {
+      // 0 * inf is NaN: a factor that is not finite is not discarded.
+      for (const auto& v : outputs) {
+        for_each_tensor(v, [&](const at::Tensor& t) {
+          if (f.zeroing && at::isFloatingType(t.scalar_type()) && !at::isfinite(t).all().item<bool>())
+            f.zeroing = false;
+        });
+      }
+      if (!f.zeroing) std::fill(f.discarded.begin(), f.discarded.end(), false);
+    }
+    std::lock_guard lock(flow_mu);
+    for (const auto& v : outputs) {
+      for_each_tensor(v, [&](const at::Tensor& t) {
+        produced[t.unsafeGetTensorImpl()] = {op, f.constant, f.source};
+        kept.emplace_back(t.getIntrusivePtr());
+      });
+    }
+    flow.add({op, std::move(f.producers), std::move(f.discarded), f.zeroing, std::move(f.zero_factor)});
+  }
+
   ThreadBuffer& buffer() {
     thread_local std::uint64_t tls_generation = 0;
     thread_local ThreadBuffer* tls = nullptr;
@@ -223,8 +377,10 @@ struct OpObserver::State {
       }
       t_busy = false;
       std::lock_guard lock(activations_mu);
-      if (ok) activation_records.push_back(std::move(record));
-      else ++activation_failures;
+      if (ok)
+        activation_records.push_back(std::move(record));
+      else
+        ++activation_failures;
       activation_ns += now_ns() - t0;
     }
   }
@@ -300,7 +456,8 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
         ++s->ambiguous;
         std::lock_guard lock(s->ambiguous_mu);
         for (Id c : candidates) {
-          if (std::find(s->ambiguous_modules.begin(), s->ambiguous_modules.end(), c) == s->ambiguous_modules.end())
+          if (std::find(s->ambiguous_modules.begin(), s->ambiguous_modules.end(), c) ==
+              s->ambiguous_modules.end())
             s->ambiguous_modules.push_back(c);
         }
       }
@@ -326,14 +483,30 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
           std::lock_guard lock(s->activations_mu);
           s->activation_ns += now_ns() - t0;
         }
-        for (std::size_t k = common; k < chain.size(); ++k) b.calls.push_back({chain[k], op.iteration, x, {}});
+        for (std::size_t k = common; k < chain.size(); ++k)
+          b.calls.push_back({chain[k], op.iteration, x, {}});
       }
+    }
+    std::unique_ptr<FlowStart> flow;
+    if (s->activations && op.depth == 0) {
+      std::int64_t t0 = now_ns();
+      t_busy = true;
+      try {
+        flow = s->flow_start(op.name, inputs);
+      } catch (const std::exception&) {
+        flow = nullptr;  // an input the checks cannot handle: the op stays out of the flow
+      }
+      t_busy = false;
+      std::lock_guard lock(s->activations_mu);
+      s->activation_ns += now_ns() - t0;
     }
     op.start_ns = now_ns() - s->origin;
     auto index = static_cast<std::int32_t>(b.ops.size());
     b.ops.push_back(std::move(op));
     b.open.push_back(index);
-    return std::make_unique<Context>(index);
+    auto context = std::make_unique<Context>(index);
+    context->flow = std::move(flow);
+    return context;
   };
   auto end = [](const at::RecordFunction& fn, at::ObserverContext* ctx) {
     State* s = g_active.load(std::memory_order_acquire);
@@ -350,6 +523,17 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
       if (y.defined()) {
         for (auto& c : b.calls) c.y = y;
       }
+    }
+    if (auto* flow = static_cast<Context*>(ctx)->flow.get()) {
+      std::int64_t t0 = now_ns();
+      t_busy = true;
+      try {
+        s->flow_end(b.ops[static_cast<std::size_t>(index)].sequence, *flow, own_outputs(fn));
+      } catch (const std::exception&) {
+      }
+      t_busy = false;
+      std::lock_guard lock(s->activations_mu);
+      s->activation_ns += now_ns() - t0;
     }
   };
   if (instances != nullptr) {
@@ -370,8 +554,9 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
       ThreadBuffer& b = s->buffer();
       if (!b.modules.empty()) b.modules.pop_back();
     };
-    state_->script_handle = at::addGlobalCallback(
-        at::RecordFunctionCallback(enter, leave).needsInputs(true).scopes({at::RecordScope::TORCHSCRIPT_FUNCTION}));
+    state_->script_handle = at::addGlobalCallback(at::RecordFunctionCallback(enter, leave)
+                                                      .needsInputs(true)
+                                                      .scopes({at::RecordScope::TORCHSCRIPT_FUNCTION}));
   }
   state_->handle = at::addGlobalCallback(at::RecordFunctionCallback(start, end)
                                              .needsInputs(true)
@@ -387,7 +572,9 @@ OpObserver::~OpObserver() {
   }
 }
 
-std::int64_t OpObserver::ambiguous_ops() const { return state_->ambiguous.load(); }
+std::int64_t OpObserver::ambiguous_ops() const {
+  return state_->ambiguous.load();
+}
 
 std::vector<Id> OpObserver::ambiguous_modules() const {
   std::lock_guard lock(state_->ambiguous_mu);
@@ -402,6 +589,41 @@ void OpObserver::set_iteration(int iteration) {
 void OpObserver::set_input_tag(const std::string& tag) {
   if (state_->activations) state_->close_all_calls();
   state_->input_tag = tag;
+}
+
+void OpObserver::set_model_tensors(std::unordered_map<const void*, std::string> names) {
+  std::lock_guard lock(state_->flow_mu);
+  state_->model_tensors = std::move(names);
+}
+
+void OpObserver::request_begins(const std::vector<c10::IValue>& inputs) {
+  if (!state_->activations) return;
+  std::lock_guard lock(state_->flow_mu);
+  for (const auto& v : inputs) {
+    for_each_tensor(v, [&](const at::Tensor& t) { state_->produced[t.unsafeGetTensorImpl()] = {}; });
+  }
+}
+
+void OpObserver::request_ends(const c10::IValue& output) {
+  if (!state_->activations) return;
+  State& s = *state_;
+  std::int64_t t0 = now_ns();
+  std::lock_guard lock(s.flow_mu);
+  for_each_tensor(output, [&](const at::Tensor& t) {
+    auto it = s.produced.find(t.unsafeGetTensorImpl());
+    if (it != s.produced.end() && it->second.op != kNoId) s.flow.output(it->second.op);
+  });
+  auto records = s.flow.finish_request();
+  s.discarded.insert(s.discarded.end(), records.begin(), records.end());
+  s.produced.clear();
+  s.kept.clear();
+  std::lock_guard timing(s.activations_mu);
+  s.activation_ns += now_ns() - t0;
+}
+
+std::vector<DiscardedOpRecord> OpObserver::take_discarded() {
+  std::lock_guard lock(state_->flow_mu);
+  return std::move(state_->discarded);
 }
 
 std::vector<ActivationRecord> OpObserver::take_activations() {
@@ -446,6 +668,20 @@ std::vector<OpRecord> OpObserver::finish() {
     if (op.parent_op_id != kNoId) op.parent_op_id = new_id[static_cast<std::size_t>(op.parent_op_id)];
     sorted[static_cast<std::size_t>(op.id)] = std::move(op);
   }
+  // Dead-compute records name ops by sequence number until now.
+  std::unordered_map<std::int64_t, Id> by_sequence;
+  for (const OpRecord& op : sorted) by_sequence.emplace(op.sequence, op.id);
+  std::lock_guard flow_lock(state_->flow_mu);
+  std::vector<DiscardedOpRecord> kept;
+  for (DiscardedOpRecord d : state_->discarded) {
+    auto op = by_sequence.find(d.op_id);
+    auto zeroing = by_sequence.find(d.zeroing_op_id);
+    if (op == by_sequence.end() || zeroing == by_sequence.end()) continue;
+    d.op_id = op->second;
+    d.zeroing_op_id = zeroing->second;
+    kept.push_back(std::move(d));
+  }
+  state_->discarded = std::move(kept);
   return sorted;
 }
 

@@ -3,11 +3,16 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "db/model/module_path.h"
 #include "db/model/records.h"
+
+namespace c10 {
+struct IValue;
+}
 
 namespace flopscope {
 
@@ -23,7 +28,8 @@ class OpObserver {
   // each TorchScript method call names its `self` object, so an op belongs to the module instance whose
   // method is running (needs the model to run un-inlined). Without, from the interpreter's module
   // hierarchy names, and ops whose module the names cannot tell apart are counted as ambiguous.
-  explicit OpObserver(const ModuleTree& tree, bool activations = false, const ModuleInstances* instances = nullptr);
+  explicit OpObserver(const ModuleTree& tree, bool activations = false,
+                      const ModuleInstances* instances = nullptr);
   ~OpObserver();
   OpObserver(const OpObserver&) = delete;
   OpObserver& operator=(const OpObserver&) = delete;
@@ -37,6 +43,15 @@ class OpObserver {
   // After finish(): the activation statistics, and the time spent computing them.
   std::vector<ActivationRecord> take_activations();
   double activation_cost_ns() const;
+  // Dead compute (with `activations`): the names of the model's parameters and buffers by tensor (the address
+  // of each one's TensorImpl), to name an all-zero factor. A factor counts as zero only when it is one of
+  // these, a constant, or computed from them alone, never when it comes from a request's data.
+  void set_model_tensors(std::unordered_map<const void*, std::string> names);
+  // Around each forward call (with `activations`): its inputs, then what it returned (what the model keeps).
+  void request_begins(const std::vector<c10::IValue>& inputs);
+  void request_ends(const c10::IValue& output);
+  // After finish(): the dead compute found in each request (see DiscardedOpRecord), with run-wide op ids.
+  std::vector<DiscardedOpRecord> take_discarded();
   // Ops whose module could not be told apart by name (hierarchy attribution only), and the candidates.
   std::int64_t ambiguous_ops() const;
   std::vector<Id> ambiguous_modules() const;

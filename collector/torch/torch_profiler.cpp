@@ -308,6 +308,15 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
     }
     std::unique_ptr<OpObserver> observer;
     if (o.observe) observer = std::make_unique<OpObserver>(tree, o.activations, by_instance ? &instances : nullptr);
+    if (observer && o.activations) {
+      // Dead compute names an all-zero factor by its parameter or buffer.
+      std::unordered_map<const void*, std::string> names;
+      for (const auto& np : m.named_parameters(/*recurse=*/true))
+        names.emplace(static_cast<const void*>(np.value.unsafeGetTensorImpl()), np.name);
+      for (const auto& nb : m.named_buffers(/*recurse=*/true))
+        names.emplace(static_cast<const void*>(nb.value.unsafeGetTensorImpl()), nb.name);
+      observer->set_model_tensors(std::move(names));
+    }
     int iteration = 0;
     for (int pass = 0; pass < o.iterations; ++pass) {
       for (const auto& r : requests) {
@@ -316,9 +325,11 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
           observer->set_input_tag(r.tag);
           observer->set_iteration(iteration);
         }
+        if (observer) observer->request_begins(r.inputs);
         auto t0 = std::chrono::steady_clock::now();
-        m.forward(r.inputs);
+        c10::IValue output = m.forward(r.inputs);
         auto t1 = std::chrono::steady_clock::now();
+        if (observer) observer->request_ends(output);
         result.iteration_wall_ns.push_back(
             static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
         ++iteration;
@@ -328,6 +339,7 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
     if (observer) {
       run.ops = observer->finish();
       run.activations = observer->take_activations();
+      run.discarded = observer->take_discarded();
       result.activation_cost_ns = observer->activation_cost_ns();
       if (observer->ambiguous_ops() > 0) {
         std::string paths;

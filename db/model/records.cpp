@@ -55,6 +55,7 @@ Status write_run(RunSink& sink, const RunData& run) {
   FS_RETURN_IF_ERROR(sink.add_params(run.params));
   FS_RETURN_IF_ERROR(sink.add_graph(run.graph_nodes, run.graph_edges));
   if (!run.activations.empty()) FS_RETURN_IF_ERROR(sink.add_activations(run.activations));
+  if (!run.discarded.empty()) FS_RETURN_IF_ERROR(sink.add_discarded(run.discarded));
   FS_RETURN_IF_ERROR(sink.add_quality(run.quality));
   return sink.finish();
 }

@@ -177,6 +177,16 @@ struct ActivationRecord {
   }
 };
 
+// Dead compute, recorded with `profile --activations`: an outermost op whose result flows only into ops that
+// multiply it by an all-zero parameter or constant (so the model throws it away), or such a multiplication.
+struct DiscardedOpRecord {
+  Id op_id = kNoId;          // the discarded op; equal to zeroing_op_id for the multiplication itself
+  Id zeroing_op_id = kNoId;  // the op that multiplies by the all-zero factor
+  std::string zero_factor;   // what is zero: a parameter or buffer name, "constant" or "scalar 0"
+
+  bool operator==(const DiscardedOpRecord&) const = default;
+};
+
 // One row of the data-quality table: a kind of problem, how often it happened, how bad it is.
 struct QualityIssue {
   std::string what;

@@ -16,6 +16,7 @@ struct RunData {
   std::vector<GraphNode> graph_nodes;
   std::vector<GraphEdge> graph_edges;
   std::vector<ActivationRecord> activations;
+  std::vector<DiscardedOpRecord> discarded;  // dead compute (profile --activations)
   std::vector<QualityIssue> quality;
 };
 

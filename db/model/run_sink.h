@@ -24,6 +24,10 @@ class RunSink {
   virtual Status add_activations(std::span<const ActivationRecord>) {
     return Unsupported("this run sink does not store activation statistics");
   }
+  // Dead compute (profile --activations), under the same rule.
+  virtual Status add_discarded(std::span<const DiscardedOpRecord>) {
+    return Unsupported("this run sink does not store dead-compute records");
+  }
   // Makes the run visible (for a file: renames the temporary file into place). Without finish(), a
   // destroyed sink leaves nothing behind.
   virtual Status finish() = 0;
@@ -47,6 +51,7 @@ class MemoryRunSink final : public RunSink {
   Status add_activations(std::span<const ActivationRecord> a) override {
     return append(data_.activations, a);
   }
+  Status add_discarded(std::span<const DiscardedOpRecord> d) override { return append(data_.discarded, d); }
   Status finish() override {
     finished_ = true;
     return {};

@@ -74,6 +74,15 @@ class Check:
     def expect_eq(self, got, want, what):
         return self.expect(got == want, f"{what}: got {got!r}, want {want!r}")
 
+    def discarded(self, db):
+        """The dead-compute candidates of `report --candidates` (computed then multiplied by zero)."""
+        p = self.run("report", db, "--candidates", "--format", "json")
+        self.expect(p.returncode == 0, f"report --candidates {db}: {p.stderr.strip()}")
+        return json.loads(p.stdout)["candidates"].get("discarded", []) if p.returncode == 0 else []
+
+    def flops_of(self, mods, *paths):
+        return sum(mods[p]["inclusive"]["flops"] for p in paths if isinstance(mods.get(p), dict))
+
     def verdicts(self, data):
         return {m["path"]: m["status"] for m in data["modules"]}
 
@@ -222,6 +231,85 @@ class TwoInputs(nn.Module):
 
     def forward(self, x, mask):
         return self.proj(x) * mask
+
+
+class RawReZeroBlock(nn.Module):
+    """ReZero written with a raw parameter of the block (not a submodule): x + alpha * f(norm(x))."""
+
+    def __init__(self, alpha, d=32):
+        super().__init__()
+        self.norm = nn.LayerNorm(d)
+        self.f = Mlp(d, 64)
+        self.alpha = nn.Parameter(torch.full((1,), float(alpha)))
+
+    def forward(self, x):
+        return x + self.alpha * self.f(self.norm(x))
+
+
+class RawReZeroNet(nn.Module):
+    def __init__(self, alpha):
+        super().__init__()
+        self.pre = nn.Linear(32, 32)
+        self.block = RawReZeroBlock(alpha)
+        self.head = nn.Linear(32, 32)
+
+    def forward(self, x):
+        return self.head(self.block(self.pre(x)))
+
+
+class ReZero(nn.Module):
+    """ReZero as a wrapper module around any function: x + alpha * fn(x), alpha 0 at initialisation."""
+
+    def __init__(self, fn, alpha=0.0):
+        super().__init__()
+        self.fn = fn
+        self.alpha = nn.Parameter(torch.full((1,), float(alpha)))
+
+    def forward(self, x):
+        return x + self.alpha * self.fn(x)
+
+
+class ReZeroStack(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([ReZero(Mlp(32, 64)) for _ in range(2)])
+        self.head = nn.Linear(32, 32)
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return self.head(x)
+
+
+class LayerScale(nn.Module):
+    """timm's LayerScale: a learnt per-channel gamma multiplied into a branch."""
+
+    def __init__(self, d, init):
+        super().__init__()
+        self.gamma = nn.Parameter(init * torch.ones(d))
+
+    def forward(self, x):
+        return x * self.gamma
+
+
+class LayerScaleBlock(nn.Module):
+    def __init__(self, gamma, d=32):
+        super().__init__()
+        self.norm1 = nn.LayerNorm(d)
+        self.mlp = Mlp(d, 64)
+        self.ls1 = LayerScale(d, gamma)
+
+    def forward(self, x):
+        return x + self.ls1(self.mlp(self.norm1(x)))
+
+
+class LayerScaleNet(nn.Module):
+    def __init__(self, gamma):
+        super().__init__()
+        self.blocks = nn.Sequential(LayerScaleBlock(gamma), LayerScaleBlock(0.5))
+
+    def forward(self, x):
+        return self.blocks(x)
 
 
 # ----------------------------------------------------------------------------------------------- cases
@@ -469,6 +557,100 @@ def hierarchy_ambiguity_gate(c):
     c.expect("ambiguous" in p.stderr, f"no reason given: {p.stderr.strip()}")
     p = c.run("diff", db, db, "--forbid-active", "*nothing_here*")
     c.expect_eq(p.returncode, 0, "a gate that matches no ambiguous module")
+
+
+def expect_discarded(c, db, path, factor, modules, mul_elements):
+    """Exactly one dead-compute candidate under `path`, zeroed by `factor`, that discards `modules` (whole),
+    with their FLOPs plus at most the multiplication's (one per element) and a time."""
+    found = [d for d in c.discarded(db) if d["path"] == path]
+    if not c.expect_eq(len(found), 1, f"dead-compute candidates under {path!r}"):
+        return
+    d = found[0]
+    c.expect_eq(d["zero_factor"], factor, f"{path}: zero factor")
+    c.expect_eq(d["discarded_modules"], modules, f"{path}: modules run only to be discarded")
+    c.expect_eq(d["iterations"], d["run_iterations"], f"{path}: iterations with the multiplication by zero")
+    wasted = c.flops_of(c.module_ops(db), *modules)
+    c.expect(wasted > 0 and wasted <= d["flops"] <= wasted + mul_elements,
+             f"{path}: discarded FLOPs {d['flops']} vs the discarded modules' {wasted} (+ {mul_elements})")
+    c.expect(d["time_p50_ns"] > 0, f"{path}: no time for the discarded work")
+
+
+@case
+def rezero_raw_alpha_flagged(c):
+    """ReZero as a raw parameter (x + alpha * f(norm(x)), alpha 0): one candidate under `block`, zeroed by
+    block.alpha, with f's and norm's cost."""
+    db = c.profile(c.save(RawReZeroNet(0.0), "rezero_raw.pt"), "float32[4,32]", "--activations")
+    expect_discarded(c, db, "block", "block.alpha", ["block.norm", "block.f"], 4 * 32)
+    c.expect_eq(len(c.discarded(db)), 1, "dead-compute candidates in all")
+
+
+@case
+def rezero_raw_alpha_dormant(c):
+    """alpha trained (0.5) -> alpha 0, other weights equal: block.f and block.norm DORMANT (their result is
+    multiplied by zero), pre and head UNCHANGED; the trained model's self-diff has no DORMANT."""
+    torch.manual_seed(0)
+    a = RawReZeroNet(0.5)
+    b = RawReZeroNet(0.0)
+    state = a.state_dict()
+    state["block.alpha"] = torch.zeros(1)
+    b.load_state_dict(state)
+    da = c.profile(c.save(a, "a.pt"), "float32[4,32]", "--activations")
+    db = c.profile(c.save(b, "b.pt"), "float32[4,32]", "--activations")
+    code, data, err = c.diff(da, db)
+    c.expect_eq(code, 0, "diff exit code")
+    v = c.verdicts(data) if data else {}
+    for p in ["block.f", "block.f.up", "block.f.down", "block.norm"]:
+        c.expect_eq(v.get(p), "DORMANT", p)
+    for p in ["pre", "head"]:
+        c.expect_eq(v.get(p), "UNCHANGED", p)
+    if data:
+        f = next(m for m in data["modules"] if m["path"] == "block.f")
+        c.expect_eq(f["discarded_by"], "block.alpha", "block.f discarded by")
+    code, data, err = c.diff(da, da)
+    v = c.verdicts(data) if data else {}
+    c.expect(data is not None and "DORMANT" not in v.values(), f"trained self-diff has DORMANT: {v}")
+
+
+@case
+def rezero_module_flagged(c):
+    """ReZero as a wrapper module (layers.N = ReZero(Mlp), alpha 0): one candidate per layer, each with its
+    fn's cost, zeroed by layers.N.alpha; the self-diff calls every layers.N.fn DORMANT."""
+    db = c.profile(c.save(ReZeroStack(), "rezero_module.pt"), "float32[4,32]", "--activations")
+    for i in range(2):
+        expect_discarded(c, db, f"layers.{i}", f"layers.{i}.alpha", [f"layers.{i}.fn"], 4 * 32)
+    code, data, err = c.diff(db, db)
+    v = c.verdicts(data) if data else {}
+    for i in range(2):
+        c.expect_eq(v.get(f"layers.{i}.fn"), "DORMANT", f"layers.{i}.fn")
+    c.expect_eq(v.get("head"), "UNCHANGED", "head")
+
+
+@case
+def layerscale_gamma_zero_flagged(c):
+    """LayerScale with gamma 0 in blocks.0 (gamma 0.5 in blocks.1): one candidate under blocks.0 with its mlp's
+    and norm's cost, zeroed by blocks.0.ls1.gamma; blocks.1 not flagged."""
+    db = c.profile(c.save(LayerScaleNet(0.0), "layerscale.pt"), "float32[4,32]", "--activations")
+    expect_discarded(c, db, "blocks.0", "blocks.0.ls1.gamma", ["blocks.0.norm1", "blocks.0.mlp"], 4 * 32)
+    paths = [d["path"] for d in c.discarded(db)]
+    c.expect_eq(paths, ["blocks.0"], "dead-compute candidates")
+
+
+@case
+def rezero_trained_not_flagged(c):
+    """Trained ReZero (alpha 0.3, raw and wrapped) and LayerScale (gamma 0.5): no dead-compute candidate, and no
+    DORMANT in the self-diff."""
+    nets = {"raw.pt": RawReZeroNet(0.3), "layerscale.pt": LayerScaleNet(0.5)}
+    wrapped = ReZeroStack()
+    with torch.no_grad():
+        for layer in wrapped.layers:
+            layer.alpha.fill_(0.3)
+    nets["wrapped.pt"] = wrapped
+    for name, net in nets.items():
+        db = c.profile(c.save(net, name), "float32[4,32]", "--activations")
+        c.expect_eq(c.discarded(db), [], f"{name}: dead-compute candidates")
+        code, data, err = c.diff(db, db)
+        v = c.verdicts(data) if data else {}
+        c.expect(data is not None and "DORMANT" not in v.values(), f"{name}: self-diff has DORMANT: {v}")
 
 
 def main(argv):

@@ -126,6 +126,7 @@ RunData sample_run() {
   no_change.rel_change = 0;
   no_change.out_l2 = std::numeric_limits<double>::quiet_NaN();  // NaN outputs are recorded, not refused
   r.activations = {act, no_change};
+  r.discarded = {{10, 12, "layers.0.alpha"}, {12, 12, "layers.0.alpha"}, {11, 11, "scalar 0"}};
   return r;
 }
 
@@ -285,7 +286,7 @@ void expect_all_equal(const std::vector<T>& a, const std::vector<T>& b, const ch
 }  // namespace
 
 void expect_equal(const RunData& a, const RunData& b) {
-  const auto& [info, modules, ops, kernels, params, nodes, edges, activations, quality] = a;
+  const auto& [info, modules, ops, kernels, params, nodes, edges, activations, discarded, quality] = a;
   expect_equal(info, b.info);
   expect_all_equal(modules, b.modules, "modules");
   expect_all_equal(ops, b.ops, "ops");
@@ -295,6 +296,7 @@ void expect_equal(const RunData& a, const RunData& b) {
   expect_all_equal(edges, b.graph_edges, "graph edges");
   expect_all_equal(quality, b.quality, "quality");
   expect_all_equal(activations, b.activations, "activations");
+  EXPECT_EQ(discarded, b.discarded);
 }
 
 }  // namespace flopscope::testing

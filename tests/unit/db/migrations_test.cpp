@@ -134,6 +134,7 @@ TEST(Migrations, Version1RunDatabaseReadsWithTheCurrentSchema) {
   EXPECT_EQ(run->ops[0].args[1].shape, (std::vector<std::int64_t>{8, 8}));
   EXPECT_EQ(run->ops[0].flops, 128);
   EXPECT_TRUE(run->activations.empty());  // the table version 2 added, empty for an older run
+  EXPECT_TRUE(run->discarded.empty());    // and version 5's
   EXPECT_EQ(read_file(path).value(), before);
 }
 
