@@ -268,14 +268,19 @@ int TraceBuilder::iteration_at(std::int64_t t) const {
   return static_cast<int>(it - iterations_.begin() - 1);
 }
 
+namespace {
+// One hash key for an id (External id, correlation) within a process.
+std::uint64_t process_key(std::int64_t process, std::int64_t id) {
+  return (static_cast<std::uint64_t>(process) * 0x9E3779B97F4A7C15ULL) ^ static_cast<std::uint64_t>(id);
+}
+}  // namespace
+
 std::int32_t TraceBuilder::op_of_launch(const Linked& linked, const Launch& l, std::int64_t ext,
                                         const std::unordered_map<std::uint64_t, std::int32_t>& op_by_ext,
                                         bool& by_id) const {
   by_id = false;
   if (ext != kNone) {
-    auto key =
-        (static_cast<std::uint64_t>(l.process) * 0x9E3779B97F4A7C15ULL) ^ static_cast<std::uint64_t>(ext);
-    auto it = op_by_ext.find(key);
+    auto it = op_by_ext.find(process_key(l.process, ext));
     if (it != op_by_ext.end()) {
       const auto& o = ops_[static_cast<std::size_t>(it->second)];
       if (o.thread == l.thread && o.start_ns <= l.start_ns && l.start_ns <= o.start_ns + o.duration_ns) {
@@ -290,9 +295,6 @@ std::int32_t TraceBuilder::op_of_launch(const Linked& linked, const Launch& l, s
 
 void TraceBuilder::link_activities(Linked& linked) {
   // Launch by (process, correlation); ops by (process, External id).
-  auto key = [](std::int64_t process, std::int64_t id) {
-    return (static_cast<std::uint64_t>(process) * 0x9E3779B97F4A7C15ULL) ^ static_cast<std::uint64_t>(id);
-  };
   std::unordered_map<std::int64_t, std::int32_t> launch_by_corr;  // -2: ambiguous across processes
   std::unordered_map<std::uint64_t, std::int32_t> launch_by_proc_corr;
   launch_by_corr.reserve(launches_.size());
@@ -306,14 +308,15 @@ void TraceBuilder::link_activities(Linked& linked) {
     }
     // A correlation id launched twice in one process cannot say which launch a kernel belongs to: both
     // become ambiguous (a data-quality error) rather than the later one silently winning.
-    auto [pit, fresh] = launch_by_proc_corr.try_emplace(key(l.process, l.correlation), idx);
+    auto [pit, fresh] = launch_by_proc_corr.try_emplace(process_key(l.process, l.correlation), idx);
     if (!fresh) pit->second = -3;
   }
   std::unordered_map<std::uint64_t, std::int32_t> op_by_ext;
   op_by_ext.reserve(ops_.size());
   for (std::size_t i = 0; i < ops_.size(); ++i) {
     if (ops_[i].external_id == kNone) continue;
-    op_by_ext.try_emplace(key(threads_[ops_[i].thread].process, ops_[i].external_id), static_cast<std::int32_t>(i));
+    op_by_ext.try_emplace(process_key(threads_[ops_[i].thread].process, ops_[i].external_id),
+                          static_cast<std::int32_t>(i));
   }
 
   // Captured launches per kernel name, in launch order; name 0 holds those whose kernel the trace does not
@@ -347,7 +350,7 @@ void TraceBuilder::link_activities(Linked& linked) {
     std::int32_t launch = -1;
     if (a.correlation != kNone) {
       if (a.process != kNone) {
-        auto it = launch_by_proc_corr.find(key(a.process, a.correlation));
+        auto it = launch_by_proc_corr.find(process_key(a.process, a.correlation));
         if (it != launch_by_proc_corr.end()) launch = it->second;
         if (launch == -3) {
           issue("kernel correlation id launched more than once (kernel not linked to an op)",

@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "db/model/module_path.h"
+
 namespace flopscope {
 namespace {
 
@@ -22,11 +24,6 @@ bool is_number(std::string_view s) {
 
 std::string join(const std::string& a, const std::string& b) {
   return a.empty() ? b : a + "." + b;
-}
-
-std::string last_segment(const std::string& path) {
-  auto dot = path.rfind('.');
-  return dot == std::string::npos ? path : path.substr(dot + 1);
 }
 
 // True when `segment` was made from the class name as module_scopes.h does: "Linear" or "Linear_3".
@@ -82,8 +79,7 @@ struct AttrTree {
 
   int node(const std::string& path) {
     if (auto it = by_path.find(path); it != by_path.end()) return it->second;
-    auto dot = path.rfind('.');
-    int parent = node(dot == std::string::npos ? std::string() : path.substr(0, dot));
+    int parent = node(std::string(path_parent(path)));
     int id = static_cast<int>(nodes.size());
     nodes.push_back({});
     nodes.back().path = path;
@@ -95,8 +91,7 @@ struct AttrTree {
 
   explicit AttrTree(const WeightsReport& weights) {
     for (const auto& t : weights.tensors) {
-      auto dot = t.name.rfind('.');
-      int owner = node(dot == std::string::npos ? std::string() : t.name.substr(0, dot));
+      int owner = node(std::string(path_parent(t.name)));
       nodes[static_cast<std::size_t>(owner)].own_tensors = true;
       for (int a = owner; a >= 0; a = nodes[static_cast<std::size_t>(a)].parent) {
         auto& n = nodes[static_cast<std::size_t>(a)];
@@ -111,12 +106,12 @@ struct AttrTree {
       for (const auto& s : sorted) n.signature += s + ";";
       bool all_numeric = !n.children.empty();
       for (int c : n.children)
-        all_numeric = all_numeric && is_number(last_segment(nodes[static_cast<std::size_t>(c)].path));
+        all_numeric = all_numeric && is_number(path_leaf(nodes[static_cast<std::size_t>(c)].path));
       n.list = all_numeric && !n.own_tensors;
       if (all_numeric) {
         std::stable_sort(n.children.begin(), n.children.end(), [&](int x, int y) {
-          auto a = last_segment(nodes[static_cast<std::size_t>(x)].path);
-          auto b = last_segment(nodes[static_cast<std::size_t>(y)].path);
+          auto a = path_leaf(nodes[static_cast<std::size_t>(x)].path);
+          auto b = path_leaf(nodes[static_cast<std::size_t>(y)].path);
           return a.size() != b.size() ? a.size() < b.size() : a < b;
         });
       }
@@ -218,7 +213,9 @@ WeightPathResult map_weight_paths(RunData& run, const WeightsReport& weights,
     });
   }
 
-  auto segment_of = [&](int t) { return last_segment(run.modules[static_cast<std::size_t>(t)].path); };
+  auto segment_of = [&](int t) {
+    return std::string(path_leaf(run.modules[static_cast<std::size_t>(t)].path));
+  };
   std::vector<std::string> final_path(n + 1);
   std::vector<int> attr_of(n + 1, -1);
   std::vector<Outcome> outcome(n + 1, Outcome::kPending);
@@ -402,7 +399,7 @@ WeightPathResult map_weight_paths(RunData& run, const WeightsReport& weights,
       if (calls.empty()) continue;
       const auto& m = members[g];
       bool numeric = std::all_of(m.begin(), m.end(), [&](int x) {
-        return is_number(last_segment(attrs.nodes[static_cast<std::size_t>(x)].path));
+        return is_number(path_leaf(attrs.nodes[static_cast<std::size_t>(x)].path));
       });
       std::string why;
       if (calls.size() > m.size()) {
@@ -467,8 +464,7 @@ WeightPathResult map_weight_paths(RunData& run, const WeightsReport& weights,
     bool exact = true;
     p.module_id = kNoId;
     while (true) {
-      auto dot = owner.rfind('.');
-      owner = dot == std::string::npos ? std::string() : owner.substr(0, dot);
+      owner = std::string(path_parent(owner));
       if (auto it = by_path.find(owner); it != by_path.end()) {
         p.module_id = it->second;
         break;

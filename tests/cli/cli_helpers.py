@@ -1,5 +1,6 @@
 """Helpers for CLI tests: run the flopscope binary and check the one-line-error contract."""
 import os
+import sqlite3
 import subprocess
 import tempfile
 import unittest
@@ -14,6 +15,12 @@ def run(*args, check=False):
     if check and proc.returncode != 0:
         raise AssertionError(f"flopscope {' '.join(args)} exited {proc.returncode}: {proc.stderr}")
     return proc
+
+
+def modules(db):
+    """{module path: type} of a run database."""
+    with sqlite3.connect(db) as c:
+        return {path: type_ for path, type_ in c.execute("SELECT path, type FROM module")}
 
 
 def sample(version):
@@ -45,3 +52,21 @@ class CliTestCase(unittest.TestCase):
 
     def expected_files(self):
         return []
+
+
+class SonnetMiniVerdicts:
+    """The sonnet-mini verdicts any road to a run must give (TorchScript, the eager companion, an imported trace
+    with weights): mixed into a TestCase whose `db` maps "v1", "v2", "v2z" to run databases."""
+
+    def test_diff_vanished_and_erased(self):
+        p = run("diff", self.db["v1"], self.db["v2"], "--expect-vanished", "*position_adaptive_bias*")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("VANISHED", p.stdout)
+        self.assertIn("ERASED", p.stdout)
+
+    def test_diff_dormant_and_zeroed(self):
+        # The module still runs with zeroed weights, so the gate fails (exit 1).
+        p = run("diff", self.db["v1"], self.db["v2z"], "--forbid-active", "*position_adaptive_bias*")
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("DORMANT", p.stdout)
+        self.assertIn("ZEROED", p.stdout)
