@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   app.add_option("--max-module-depth", limits.max_module_depth, "Deepest module hierarchy (default 256)")
       ->check(CLI::Range(1, 1 << 20));
   app.add_option("--max-cells", limits.max_module_iteration_cells,
-                 "Largest modules x iterations of a run (default 8000000)");
+                 "Largest modules x iterations written by report --format json (default 8000000)");
 
   auto& registry = command_registry();
   std::sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.order < b.order; });

@@ -1,7 +1,6 @@
 #include "analyzer/importers/load_run.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "analyzer/importers/importer.h"
 #include "db/model/input_limits.h"
@@ -12,20 +11,11 @@ namespace flopscope {
 
 namespace {
 
-// The analysis keeps per-module, per-iteration time tables, and module paths grow with depth squared:
-// both are bounded before any analysis allocates them.
+// Module paths grow with depth squared: bounded before any analysis builds them. Per-module times per
+// iteration are sparse (analyzer/iteration_series.h), so modules x iterations needs no limit here; only
+// the JSON report, which writes them dense, checks --max-cells.
 Status check_limits(const std::string& path, const RunData& run) {
   const InputLimits& limits = input_limits();
-  std::unordered_set<int> iterations;
-  for (const auto& op : run.ops) iterations.insert(op.iteration);
-  for (const auto& k : run.kernels) iterations.insert(k.iteration);
-  const std::uint64_t cells =
-      static_cast<std::uint64_t>(run.modules.size()) * std::max<std::size_t>(1, iterations.size());
-  if (cells > limits.max_module_iteration_cells) {
-    return InvalidArgument(path + ": " + std::to_string(run.modules.size()) + " modules x " +
-                           std::to_string(iterations.size()) + " iterations is more than the limit of " +
-                           std::to_string(limits.max_module_iteration_cells) + " (--max-cells raises it)");
-  }
   for (const auto& m : run.modules) {
     const auto depth = m.path.empty() ? 0 : 1 + std::count(m.path.begin(), m.path.end(), '.');
     if (depth > limits.max_module_depth) {

@@ -90,6 +90,7 @@ class ReportCommand final : public Command {
     CandidateReport candidates;
     if (candidates_) candidates = find_candidates(*run, s, candidate_options_);
     if (format_ == "json") {
+      if (Status st = check_report_json_size(paths_[0], s); !st.ok()) return report_error(st);
       text = render_report_json(*run, s, options_);
       if (candidates_) {
         auto j = nlohmann::ordered_json::parse(text);

@@ -27,6 +27,9 @@ std::vector<int> module_order(const RunSummary& s, const ReportOptions& o);
 std::string render_report_table(const RunData& run, const RunSummary& s, const ReportOptions& o);
 std::string render_report_markdown(const RunData& run, const RunSummary& s, const ReportOptions& o);
 std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o);
+// The JSON report writes every module's value per iteration (dense): refused past --max-cells so that a
+// small crafted trace cannot produce gigabytes. The other formats print aggregates and need no limit.
+Status check_report_json_size(const std::string& path, const RunSummary& s);
 // Shared device-side wording (report_device.cpp): "FLOPs" or ">= FLOPs" when unknown work sits below,
 // the coverage-by-time sentence, and the timeline / orphan / roofline lines (each starting with prefix).
 std::string lower_bound_flops_text(double flops, bool complete);

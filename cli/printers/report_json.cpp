@@ -1,8 +1,11 @@
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "analyzer/kernel_table.h"
 #include "analyzer/op_groups.h"
 #include "cli/printers/report.h"
+#include "db/model/input_limits.h"
 
 namespace flopscope::cli {
 namespace {
@@ -34,6 +37,16 @@ ordered_json arg_json(const OpArg& a) {
 }
 
 }  // namespace
+
+Status check_report_json_size(const std::string& path, const RunSummary& s) {
+  const std::uint64_t limit = input_limits().max_module_iteration_cells;
+  const std::uint64_t cells =
+      static_cast<std::uint64_t>(s.modules.size()) * static_cast<std::uint64_t>(std::max(1, s.iterations));
+  if (cells <= limit) return {};
+  return InvalidArgument(path + ": " + std::to_string(s.modules.size()) + " modules x " +
+                         std::to_string(s.iterations) + " iterations is more than the limit of " +
+                         std::to_string(limit) + " module x iteration values in a JSON report (--max-cells raises it)");
+}
 
 std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o) {
   const RunInfo& i = run.info;

@@ -11,7 +11,7 @@ struct InputLimits {
   std::uint64_t max_json_value_bytes = std::uint64_t{64} << 20;  // one trace event or top-level field
   int max_json_depth = 256;                                      // nesting of one JSON value
   int max_module_depth = 256;                                    // module hierarchy levels
-  // Modules x iterations: the per-module, per-iteration time tables of the summary hold this many values.
+  // Modules x iterations values in a JSON report (every module's time per iteration, written dense).
   std::uint64_t max_module_iteration_cells = 8'000'000;
 };
 
