@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <unordered_map>
 
 #include "analyzer/iterations.h"
@@ -99,7 +100,7 @@ std::vector<ModuleSummary> build_tree(const RunData& run, std::unordered_map<Id,
   for (std::size_t k = 0; k < order.size(); ++k) new_index[order[k]] = static_cast<int>(k);
   std::vector<ModuleSummary> sorted(out.size());
   for (std::size_t k = 0; k < order.size(); ++k) {
-    ModuleSummary s = out[order[k]];
+    ModuleSummary s = std::move(out[order[k]]);
     if (s.parent >= 0) s.parent = new_index[s.parent];
     for (int& c : s.children) c = new_index[c];
     sorted[k] = std::move(s);
@@ -110,10 +111,21 @@ std::vector<ModuleSummary> build_tree(const RunData& run, std::unordered_map<Id,
 
 }  // namespace
 
+void RunSummary::index_paths() {
+  path_index.clear();
+  path_index.reserve(modules.size());
+  for (std::size_t i = 0; i < modules.size(); ++i) {
+    path_index.emplace(std::hash<std::string_view>{}(modules[i].path), static_cast<int>(i));
+  }
+}
+
 int RunSummary::find(const std::string& path) const {
   if (!path_index.empty()) {
-    auto it = path_index.find(path);
-    return it == path_index.end() ? -1 : it->second;
+    auto [first, last] = path_index.equal_range(std::hash<std::string_view>{}(path));
+    for (auto it = first; it != last; ++it) {
+      if (modules[static_cast<std::size_t>(it->second)].path == path) return it->second;
+    }
+    return -1;
   }
   for (std::size_t i = 0; i < modules.size(); ++i) {
     if (modules[i].path == path) return static_cast<int>(i);
@@ -127,8 +139,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   std::unordered_map<Id, int> index_of;
   s.modules = build_tree(run, index_of);
   const std::size_t n_mod = s.modules.size();
-  s.path_index.reserve(n_mod);
-  for (std::size_t i = 0; i < n_mod; ++i) s.path_index.emplace(s.modules[i].path, static_cast<int>(i));
+  s.index_paths();
   auto module_index = [&](Id id) {
     auto it = index_of.find(id);
     return it == index_of.end() ? 0 : it->second;

@@ -129,7 +129,11 @@ struct RunSummary {
 
   // Index of a module by path, -1 when absent.
   int find(const std::string& path) const;
-  std::unordered_map<std::string, int> path_index;  // filled by summarize()
+  // Rebuilds path_index from modules (summarize() calls it; so must code that edits modules).
+  void index_paths();
+  // Hash of a path -> module index; find() compares the paths. Not keyed by the path text itself: a
+  // deep hierarchy's paths grow with depth squared and one copy of them is enough.
+  std::unordered_multimap<std::size_t, int> path_index;
 };
 
 struct SummaryOptions {

@@ -20,7 +20,6 @@ RunSummary tree() {
     s.modules.push_back(m);
     int index = static_cast<int>(s.modules.size()) - 1;
     if (parent >= 0) s.modules[static_cast<std::size_t>(parent)].children.push_back(index);
-    s.path_index[s.modules.back().path] = index;
     return index;
   };
   int root = add("", "Model", -1, 100);
@@ -29,6 +28,7 @@ RunSummary tree() {
   add("a.y", "Linear", a, 20);
   add("b", "Block", root, 30);
   s.ops_total = s.ops_with_formula = 10;
+  s.index_paths();
   return s;
 }
 
