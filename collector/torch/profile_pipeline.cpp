@@ -20,9 +20,10 @@ StatusOr<TorchProfile> run_profile_pipeline(const ProfileModelOptions& options) 
   // Which BLAS the timings describe: stored with the run; the slow reference BLAS is a warning.
   BlasBackend blas = detect_blas_backend();
   if (blas.slow_reference) {
-    run.quality.push_back({kReferenceBlasIssue, 1, Severity::kWarning,
-                           "LibTorch calls " + blas.detail +
-                               "; GEMM timings are 5-10x those of OpenBLAS (scripts/install-deps.sh selects it)"});
+    run.quality.push_back(
+        {kReferenceBlasIssue, 1, Severity::kWarning,
+         "LibTorch calls " + blas.detail +
+             "; GEMM timings are 5-10x those of OpenBLAS (scripts/install-deps.sh selects it)"});
   } else {
     run.quality.push_back({"BLAS backend", 1, Severity::kInfo, blas.name + " " + blas.detail});
   }
