@@ -61,6 +61,15 @@ class MissingPlugin(CliTestCase):
         self.assertFalse(os.path.exists(self.path("x.dot")))
         self.assertNoTorch(self.run_without_plugin("diff", model, model, "--input", "float32[1,4]"), model)
 
+    def test_a_library_that_is_not_the_plugin(self):
+        # Any shared library without the entry point: dlsym's text names the missing symbol.
+        libz = next(l.split("=>")[1].split("(")[0].strip() for l in ldd(FLOPSCOPE) if "libz.so" in l)
+        self.env["FLOPSCOPE_TORCH_PLUGIN"] = libz
+        model = self.path("y.pt")
+        open(model, "wb").close()
+        p = self.run_without_plugin("graph", model, "-o", self.path("y.dot"))
+        self.assertUsageError(p, f"{model}: LibTorch support not available (", "undefined symbol: flopscope_torch_plugin")
+
     def test_databases_and_traces_still_work(self):
         db = self.path("run.db")
         p = self.run_without_plugin("import", TRACE, "-o", db)
