@@ -1,6 +1,6 @@
 // Extraction of the computation graph from a TorchScript archive, behind a LibTorch-free interface.
-// Implemented in torchscript_extract.cpp (the one LibTorch translation unit of graphs/) when LibTorch
-// is built, else by a stub that says so.
+// Where LibTorch is built, extract_plugin.cpp forwards to libflopscope-torch.so, which runs
+// torchscript_extract.cpp (the one LibTorch translation unit of graphs/); else a stub says it is not built.
 #pragma once
 
 #include <string>
@@ -24,12 +24,10 @@ struct ExtractedGraph {
 // Loads `model_path` with torch::jit::load and extracts forward's inlined graph. Each node carries its op
 // kind and module path (ModuleList/Sequential indices recovered, the paths the report uses). When
 // `profiled` is a run of the same model, output shapes and edge labels come from its first iteration
-// (matched by module path + op kind + ordinal). Errors name the file.
+// (matched by module path + op kind + ordinal). Errors name the file, also when the LibTorch plugin is
+// missing ("M.pt: LibTorch support not available (...)").
 StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path,
                                                    const RunData* profiled = nullptr);
-
-// True when this build can extract TorchScript graphs (LibTorch present).
-bool torchscript_extraction_available();
 
 // Fills output shapes and edge labels from a profiled run: an edge's label is the shape its consumer saw at
 // argument edge_arg[k] of its matching call (first iteration), and a node's output shape is the label of

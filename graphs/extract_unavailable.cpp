@@ -9,8 +9,4 @@ StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path
                      "models; draw a run database (.db) instead");
 }
 
-bool torchscript_extraction_available() {
-  return false;
-}
-
 }  // namespace flopscope::graphs

@@ -15,6 +15,9 @@ Status complete_graph_from_source(RunData& run, const std::string& run_path) {
   if (!run.graph_nodes.empty()) return {};
   const std::string& source = run.info.source_path;
   if (source.empty()) return NotFound(run_path + ": the run names no source model");
+  // A trace's source is the trace itself: only a TorchScript model has a graph to extract with LibTorch.
+  if (!is_torchscript_model(source))
+    return NotFound(run_path + ": the run's source " + source + " is not a TorchScript model");
   namespace fs = std::filesystem;
   std::error_code ec;
   // As recorded (absolute, or relative to where the tool runs); then a relative path against the folders

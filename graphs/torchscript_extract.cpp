@@ -13,7 +13,7 @@
 
 #include "db/model/input_file.h"
 #include "db/model/module_path.h"
-#include "graphs/extract.h"
+#include "graphs/torchscript_extract.h"
 
 namespace flopscope::graphs {
 namespace {
@@ -203,11 +203,7 @@ class Extractor {
 
 }  // namespace
 
-bool torchscript_extraction_available() {
-  return true;
-}
-
-StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path, const RunData* profiled) {
+StatusOr<ExtractedGraph> extract_graph_from_file(const std::string& model_path, const RunData* profiled) {
   std::error_code ec;
   if (!std::filesystem::exists(model_path, ec)) return NotFound(model_path + ": no such file");
   if (std::filesystem::is_directory(model_path, ec))
@@ -218,6 +214,20 @@ StatusOr<ExtractedGraph> extract_torchscript_graph(const std::string& model_path
     module = torch::jit::load(model_path, torch::kCPU);
   } catch (const std::exception& e) {
     return InvalidArgument(model_path + ": not a TorchScript model (" + first_line(e.what()) + ")");
+  }
+  return extract_graph_from_module(module, model_path, profiled);
+}
+
+StatusOr<ExtractedGraph> extract_graph_from_module(const torch::jit::Module& loaded, const std::string& model_path,
+                                                   const RunData* profiled) {
+  // Inline() takes each callee's body from its method's cache of compiled graphs, which a module that has
+  // run holds as it ran: un-inlined under the collector's as-written execution, so the graph would stop at
+  // the first submodule call. A clone has the same methods and shares the tensors, with empty caches.
+  torch::jit::Module module;
+  try {
+    module = loaded.clone(/*inplace=*/true);
+  } catch (const std::exception& e) {
+    return Internal(model_path + ": could not copy the module's methods (" + first_line(e.what()) + ")");
   }
   auto forward = module.find_method("forward");
   if (!forward) return InvalidArgument(model_path + ": the TorchScript module has no forward method");

@@ -14,14 +14,14 @@ version=$("$py" -W ignore -c 'import torch; print(torch.__version__)')
 echo "build-pip-torch: torch $version, LibTorch CMake files in $prefix"
 export FLOPSCOPE_TORCH_CMAKE_PREFIX="$prefix"
 # A CUDA wheel's libtorch_cuda.so needs the NCCL, cuDNN, ... of the wheel's nvidia-* packages: the linker
-# must find them (-rpath-link) and so must the binary at run time (-rpath).
+# must find them (-rpath-link) and so must the LibTorch plugin, libflopscope-torch.so, at run time (-rpath).
 libs=$("$py" -W ignore -c '
 import glob, os, torch
 site = os.path.dirname(os.path.dirname(torch.__file__))
 print(":".join(sorted(glob.glob(os.path.join(site, "nvidia", "*", "lib")))))')
 flags=""
 [[ -n "$libs" ]] && flags="-Wl,-rpath-link,$libs -Wl,-rpath,$libs"
-cmake --preset pip-torch -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
+cmake --preset pip-torch -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" >/dev/null
 cmake --build --preset pip-torch -j"${JOBS:-2}" --target flopscope
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -173,10 +173,7 @@ class DiffCommand final : public Command {
     if (baseline_ && path == path_a_) {
       run = std::move(*baseline_);
     } else if (is_torchscript_model(path)) {
-      if (!model_profiling_available()) {
-        return Unsupported(path + ": this build cannot profile models inside `diff`; run `flopscope profile " + path +
-                           " --input ... -o run.db` first and diff the databases");
-      }
+      FS_RETURN_IF_ERROR(check_model_profiling(path));
       if (inputs_.empty()) return InvalidArgument(path + ": a TorchScript model needs --input specs to be profiled");
       ProfileModelOptions o;
       o.torch.model_path = path;

@@ -4,13 +4,29 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "collector/torch/shared_library.h"
+
 namespace flopscope {
+namespace {
+
+// The sgemm_ LibTorch's GEMM calls bind to: the global scope's, else (LibTorch loaded RTLD_LOCAL with
+// the plugin) the first in the dependency scope of the library this code is in, which is searched next.
+void* find_sgemm() {
+  if (void* global = dlsym(RTLD_DEFAULT, "sgemm_")) return global;
+  Dl_info self{};
+  if (dladdr(reinterpret_cast<void*>(&find_sgemm), &self) == 0 || self.dli_fname == nullptr) return nullptr;
+  StatusOr<SharedLibrary> library = SharedLibrary::open(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!library.ok()) return nullptr;
+  StatusOr<void*> sgemm = library->symbol("sgemm_");
+  return sgemm.ok() ? *sgemm : nullptr;
+}
+
+}  // namespace
 
 BlasBackend detect_blas_backend() {
   BlasBackend b;
-  // The library that provides sgemm_ in the global scope is the one LibTorch's GEMM calls bind to.
   // (openblas_get_config alone proves nothing: OpenBLAS may be loaded for LAPACK only.)
-  void* sgemm = dlsym(RTLD_DEFAULT, "sgemm_");
+  void* sgemm = find_sgemm();
   Dl_info info{};
   if (sgemm == nullptr || dladdr(sgemm, &info) == 0 || info.dli_fname == nullptr) {
     b.name = "unknown";

@@ -1,51 +1,20 @@
+// The front ends' side of the profile pipeline: it runs inside libflopscope-torch.so (profile_pipeline.cpp),
+// reached through the plugin table so that no front end links LibTorch.
 #include "collector/torch/profile_model.h"
 
-#include <fmt/format.h>
-
-#include "analyzer/op_costs.h"
-#include "collector/torch/blas_backend.h"
-#include "graphs/extract.h"
+#include "collector/torch/torch_plugin_loader.h"
 
 namespace flopscope {
 
-bool model_profiling_available() {
-  return true;
+Status check_model_profiling(const std::string& model_path) {
+  StatusOr<const TorchPlugin*> plugin = torch_plugin();
+  return plugin.ok() ? Status::Ok() : plugin.status().WithContext(model_path);
 }
 
 StatusOr<TorchProfile> profile_model(const ProfileModelOptions& options) {
-  FS_ASSIGN_OR_RETURN(TorchProfile profile, profile_torchscript(options.torch));
-  RunData& run = profile.run;
-  assign_op_costs(run.ops);
-  // Which BLAS the timings describe: stored with the run; the slow reference BLAS is a warning.
-  BlasBackend blas = detect_blas_backend();
-  if (blas.slow_reference) {
-    run.quality.push_back({kReferenceBlasIssue, 1, Severity::kWarning,
-                           "LibTorch calls " + blas.detail +
-                               "; GEMM timings are 5-10x those of OpenBLAS (scripts/install-deps.sh selects it)"});
-  } else {
-    run.quality.push_back({"BLAS backend", 1, Severity::kInfo, blas.name + " " + blas.detail});
-  }
-  if (options.torch.activations) {
-    double forward_ns = 0;
-    for (double t : profile.iteration_wall_ns) forward_ns += t;
-    run.quality.push_back(
-        {kActivationCostIssue, static_cast<std::int64_t>(run.activations.size()), Severity::kInfo,
-         fmt::format(
-             "{:.1f} ms computing statistics of {} module calls, {:.1f}% of the measured forward time",
-             profile.activation_cost_ns / 1e6, run.activations.size(),
-             forward_ns > 0 ? 100 * profile.activation_cost_ns / forward_ns : 0.0)});
-  }
-  if (options.extract_graph) {
-    // The computation graph, with shapes from this run, for `flopscope graph run.db` and the GUI.
-    if (auto graph = graphs::extract_torchscript_graph(options.torch.model_path, &run); graph.ok()) {
-      run.graph_nodes = std::move(graph->nodes);
-      run.graph_edges = std::move(graph->edges);
-    } else {
-      run.quality.push_back(
-          {"computation graph not extracted", 1, Severity::kWarning, graph.status().message()});
-    }
-  }
-  return profile;
+  StatusOr<const TorchPlugin*> plugin = torch_plugin();
+  if (!plugin.ok()) return plugin.status().WithContext(options.torch.model_path);
+  return (*plugin)->profile_model(options);
 }
 
 }  // namespace flopscope

@@ -1,8 +1,9 @@
-// The profile pipeline every front end shares (`profile`, `diff A.pt B.pt`, the GUI): run a TorchScript
-// model under the op observer (profile_torchscript), assign FLOPs with the analyzer's one nesting rule,
-// record what --activations cost, and extract the computation graph with this run's shapes. Torch-free
-// header; profile_model.cpp implements it where LibTorch is built, profile_model_unavailable.cpp (chosen
-// at link time) says it is not.
+// The profile pipeline every front end shares (`profile`, `diff A.pt B.pt`, the GUI): load a TorchScript
+// model once, run it under the op observer (profile_torchscript), assign FLOPs with the analyzer's one
+// nesting rule, record what --activations cost, and extract the computation graph with this run's shapes
+// from the same module. Torch-free header: where LibTorch is built, profile_model.cpp forwards to the
+// plugin (libflopscope-torch.so, profile_pipeline.cpp); profile_model_unavailable.cpp (chosen at link
+// time) says it is not built.
 #pragma once
 
 #include <string>
@@ -30,7 +31,8 @@ inline bool is_torchscript_model(const std::string& path) {
   return path.size() > 3 && (path.ends_with(".pt") || path.ends_with(".pth") || path.ends_with(".ptl"));
 }
 
-// False in a build without LibTorch: profile_model then returns Unsupported naming the model.
-bool model_profiling_available();
+// OK when models can be profiled: LibTorch is built and its plugin loads. Otherwise the error that
+// profile_model would return for `model_path`, e.g. "M.pt: LibTorch support not available (...)".
+Status check_model_profiling(const std::string& model_path);
 
 }  // namespace flopscope

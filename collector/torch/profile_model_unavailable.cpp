@@ -2,17 +2,24 @@
 #include "collector/torch/profile_model.h"
 
 namespace flopscope {
+namespace {
 
-bool model_profiling_available() {
-  return false;
-}
-
-StatusOr<TorchProfile> profile_model(const ProfileModelOptions& options) {
+Status unavailable(const std::string& model_path) {
   return Unsupported(
-      options.torch.model_path +
+      model_path +
       ": this flopscope was built without LibTorch, so it cannot profile models; profile it with a "
       "flopscope that has LibTorch (`flopscope profile MODEL --input ... -o run.db`) and use the "
       "run database");
+}
+
+}  // namespace
+
+Status check_model_profiling(const std::string& model_path) {
+  return unavailable(model_path);
+}
+
+StatusOr<TorchProfile> profile_model(const ProfileModelOptions& options) {
+  return unavailable(options.torch.model_path);
 }
 
 }  // namespace flopscope

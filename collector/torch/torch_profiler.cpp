@@ -211,7 +211,7 @@ StatusOr<RunData> inspect_torchscript(const std::string& model_path) {
   return run;
 }
 
-StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
+StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::shared_ptr<torch::jit::Module>* loaded) {
   if (o.iterations < 1) return InvalidArgument("--iters must be at least 1");
   if (o.device != "cpu") {
     if (o.device != "cuda") return InvalidArgument("--device '" + o.device + "': expected cpu or cuda");
@@ -358,6 +358,7 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o) {
   } catch (const std::exception& e) {
     return InvalidArgument(o.model_path + ": forward failed: " + failure_cause(e.what()));
   }
+  if (loaded) *loaded = std::make_shared<torch::jit::Module>(std::move(m));
   return result;
 }
 

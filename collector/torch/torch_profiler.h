@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,10 @@
 #include "collector/torch/input_spec.h"
 #include "db/model/run_data.h"
 #include "db/model/status.h"
+
+namespace torch::jit {
+struct Module;
+}
 
 namespace flopscope {
 
@@ -44,7 +49,10 @@ struct TorchProfile {
   double activation_cost_ns = 0;          // time spent computing activation statistics
 };
 
-StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& options);
+// When `loaded` is given it receives the module that ran (in eval mode), so the caller can read its graph
+// without loading the file again.
+StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& options,
+                                           std::shared_ptr<torch::jit::Module>* loaded = nullptr);
 
 // Module tree and parameters only (no inference): for `flopscope weights` on a TorchScript archive.
 StatusOr<RunData> inspect_torchscript(const std::string& model_path);

@@ -4,10 +4,11 @@
 
 #include "analyzer/op_costs.h"
 #include "analyzer/summary.h"
+#include "collector/torch/profile_pipeline.h"
 #include "collector/torch/torch_profiler.h"
 #include "graphs/collapse.h"
-#include "graphs/extract.h"
 #include "graphs/run_costs.h"
+#include "graphs/torchscript_extract.h"
 
 namespace flopscope::graphs {
 namespace {
@@ -25,7 +26,7 @@ TEST(ProfiledGraph, NodesMatchCollectorCallsAndGetShapesAndCosts) {
   RunData& run = profile->run;
   assign_op_costs(run.ops);
 
-  auto extracted = extract_torchscript_graph(options.model_path, &run);
+  auto extracted = extract_graph_from_file(options.model_path, &run);
   ASSERT_TRUE(extracted.ok()) << extracted.status().message();
   OpGraph g = make_op_graph(extracted->nodes, extracted->edges, extracted->modules);
   CostMatch m = attach_run_costs(g, run);
@@ -67,6 +68,47 @@ TEST(ProfiledGraph, NodesMatchCollectorCallsAndGetShapesAndCosts) {
     EXPECT_GT(n.cost.flops, 0);
   }
   EXPECT_TRUE(found);
+}
+
+// The pipeline loads the model once and extracts the graph from the module that ran: the same nodes, edges
+// and shapes as loading the file again for the graph.
+TEST(ProfiledGraph, PipelineGraphFromTheRunningModuleEqualsAFreshLoad) {
+  ProfileModelOptions options;
+  options.torch.model_path = std::string(GRAPHS_SAMPLES_DIR) + "/sonnet-mini-v1.pt";
+  auto specs = parse_input_specs({"int64[1,16]@0:512"});
+  ASSERT_TRUE(specs.ok()) << specs.status().message();
+  options.torch.inputs = *specs;
+  options.torch.iterations = 1;
+  options.torch.warmup = 0;
+  auto profile = run_profile_pipeline(options);
+  ASSERT_TRUE(profile.ok()) << profile.status().message();
+  const RunData& run = profile->run;
+  for (const auto& q : run.quality) EXPECT_NE(q.what, "computation graph not extracted") << q.detail;
+  auto fresh = extract_graph_from_file(options.torch.model_path, &run);
+  ASSERT_TRUE(fresh.ok()) << fresh.status().message();
+  ASSERT_GT(run.graph_nodes.size(), 10u);
+  ASSERT_EQ(run.graph_nodes.size(), fresh->nodes.size());
+  std::size_t shaped = 0;
+  for (std::size_t i = 0; i < fresh->nodes.size(); ++i) {
+    const GraphNode& a = run.graph_nodes[i];
+    const GraphNode& b = fresh->nodes[i];
+    EXPECT_EQ(a.kind, b.kind) << i;
+    EXPECT_EQ(a.module_path, b.module_path) << i;
+    EXPECT_EQ(a.output_shapes, b.output_shapes) << i;
+    shaped += !a.output_shapes.empty();
+  }
+  EXPECT_GT(shaped, run.graph_nodes.size() / 2);
+  ASSERT_EQ(run.graph_edges.size(), fresh->edges.size());
+  for (std::size_t i = 0; i < fresh->edges.size(); ++i) {
+    EXPECT_EQ(run.graph_edges[i].src, fresh->edges[i].src) << i;
+    EXPECT_EQ(run.graph_edges[i].dst, fresh->edges[i].dst) << i;
+    EXPECT_EQ(run.graph_edges[i].label, fresh->edges[i].label) << i;
+  }
+  // Without the graph the pipeline does not keep the module.
+  options.extract_graph = false;
+  auto bare = run_profile_pipeline(options);
+  ASSERT_TRUE(bare.ok()) << bare.status().message();
+  EXPECT_TRUE(bare->run.graph_nodes.empty());
 }
 
 }  // namespace

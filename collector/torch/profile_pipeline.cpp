@@ -1,0 +1,53 @@
+#include "collector/torch/profile_pipeline.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "analyzer/op_costs.h"
+#include "collector/torch/blas_backend.h"
+#include "graphs/torchscript_extract.h"
+
+namespace flopscope {
+
+StatusOr<TorchProfile> run_profile_pipeline(const ProfileModelOptions& options) {
+  // The module that ran is kept for the graph: the archive is read and deserialized once.
+  std::shared_ptr<torch::jit::Module> module;
+  FS_ASSIGN_OR_RETURN(TorchProfile profile,
+                      profile_torchscript(options.torch, options.extract_graph ? &module : nullptr));
+  RunData& run = profile.run;
+  assign_op_costs(run.ops);
+  // Which BLAS the timings describe: stored with the run; the slow reference BLAS is a warning.
+  BlasBackend blas = detect_blas_backend();
+  if (blas.slow_reference) {
+    run.quality.push_back(
+        {kReferenceBlasIssue, 1, Severity::kWarning,
+         "LibTorch calls " + blas.detail +
+             "; GEMM timings are 5-10x those of OpenBLAS (scripts/install-deps.sh selects it)"});
+  } else {
+    run.quality.push_back({"BLAS backend", 1, Severity::kInfo, blas.name + " " + blas.detail});
+  }
+  if (options.torch.activations) {
+    double forward_ns = 0;
+    for (double t : profile.iteration_wall_ns) forward_ns += t;
+    run.quality.push_back(
+        {kActivationCostIssue, static_cast<std::int64_t>(run.activations.size()), Severity::kInfo,
+         fmt::format(
+             "{:.1f} ms computing statistics of {} module calls, {:.1f}% of the measured forward time",
+             profile.activation_cost_ns / 1e6, run.activations.size(),
+             forward_ns > 0 ? 100 * profile.activation_cost_ns / forward_ns : 0.0)});
+  }
+  if (module) {
+    // The computation graph, with shapes from this run, for `flopscope graph run.db` and the GUI.
+    if (auto graph = graphs::extract_graph_from_module(*module, options.torch.model_path, &run); graph.ok()) {
+      run.graph_nodes = std::move(graph->nodes);
+      run.graph_edges = std::move(graph->edges);
+    } else {
+      run.quality.push_back(
+          {"computation graph not extracted", 1, Severity::kWarning, graph.status().message()});
+    }
+  }
+  return profile;
+}
+
+}  // namespace flopscope
