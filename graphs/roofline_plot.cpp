@@ -1,0 +1,81 @@
+#include <algorithm>
+#include <cmath>
+
+#include "analyzer/format.h"
+#include "graphs/roofline_plot.h"
+
+namespace flopscope::graphs {
+namespace {
+
+// Per-iteration self time of module i on the run's clock. Device time is recorded per subtree, so a
+// module's own share is its subtree's minus its children's (sums over iterations, then per iteration).
+double self_time_ns(const RunSummary& s, std::size_t i) {
+  const double iterations = std::max(1, s.iterations);
+  const ModuleSummary& m = s.modules[i];
+  if (!s.has_kernels) return m.self_time.values.sum() / iterations;
+  double own = m.gpu_time.values.sum();
+  for (int c : m.children) own -= s.modules[static_cast<std::size_t>(c)].gpu_time.values.sum();
+  return std::max(0.0, own) / iterations;
+}
+
+}  // namespace
+
+RooflinePlot roofline_plot(const RunSummary& s, const std::optional<DevicePeak>& peak) {
+  RooflinePlot plot;
+  plot.peak = peak;
+  const bool measured = s.total.dram_bytes > 0;
+  plot.bytes_kind = measured ? "measured DRAM bytes" : "analytic bytes (minimum traffic)";
+  plot.clock = s.has_kernels ? "device time" : "host time";
+  const double iterations = std::max(1, s.iterations);
+  plot.time_total_ns = s.modules.empty() ? 0
+                       : s.has_kernels   ? s.modules[0].gpu_time.values.sum() / iterations
+                                         : s.modules[0].inclusive_time.values.sum() / iterations;
+  int no_flops = 0, no_bytes = 0, no_time = 0;
+  double left_out_ns = 0;
+  for (std::size_t i = 0; i < s.modules.size(); ++i) {
+    const ModuleSummary& m = s.modules[i];
+    RooflinePoint p;
+    p.module = static_cast<int>(i);
+    p.path = m.path;
+    p.type = m.type;
+    p.flops = m.self.flops;
+    p.bytes = measured ? m.self.dram_bytes : m.self.bytes();
+    p.time_ns = self_time_ns(s, i);
+    if (p.flops <= 0 && p.bytes <= 0 && p.time_ns <= 0) continue;  // a container: nothing of its own
+    if (p.flops <= 0 || p.bytes <= 0 || p.time_ns <= 0) {
+      (p.flops <= 0 ? no_flops : p.bytes <= 0 ? no_bytes : no_time)++;
+      left_out_ns += p.time_ns;
+      continue;
+    }
+    p.intensity = p.flops / p.bytes;
+    p.achieved = p.flops / (p.time_ns * 1e-9);
+    if (peak && peak->flops_per_s > 0 && peak->bytes_per_s > 0) {
+      p.attainable = std::min(peak->flops_per_s, p.intensity * peak->bytes_per_s);
+      p.memory_bound = p.intensity < peak->ridge();
+    }
+    p.text = (p.path.empty() ? std::string("(model)") : p.path) + " (" + p.type + "): " + flops_text(p.flops) +
+             ", " + bytes_text(p.bytes) + ", " + time_text(p.time_ns) + " per iteration; " +
+             si_text(p.intensity, "FLOP/B") + ", " + si_text(p.achieved, "FLOP/s");
+    if (p.attainable > 0) {
+      p.text += "; " + percent_text(p.achieved / p.attainable) + " of attainable (" +
+                (p.memory_bound ? "memory" : "compute") + "-bound)";
+    }
+    plot.time_covered_ns += p.time_ns;
+    plot.points.push_back(std::move(p));
+  }
+  std::sort(plot.points.begin(), plot.points.end(),
+            [](const RooflinePoint& a, const RooflinePoint& b) { return a.time_ns > b.time_ns; });
+  if (no_flops > 0)
+    plot.notes.push_back(std::to_string(no_flops) + " modules with no FLOPs of their own (or FLOPs unknown) left out");
+  if (no_bytes > 0) plot.notes.push_back(std::to_string(no_bytes) + " modules with FLOPs but no " + plot.bytes_kind + " left out");
+  if (no_time > 0) plot.notes.push_back(std::to_string(no_time) + " modules with no " + plot.clock + " of their own left out");
+  if (left_out_ns > 0) plot.notes.push_back(time_text(left_out_ns) + " per iteration in modules left out");
+  if (!peak) {
+    plot.notes.push_back(s.has_kernels ? "no roof: the device is not in the peak table; pass --peak FLOPS:BYTES_PER_S"
+                                       : "no roof for a CPU run: pass --peak FLOPS:BYTES_PER_S (e.g. measured with a "
+                                         "STREAM and a GEMM benchmark on this machine)");
+  }
+  return plot;
+}
+
+}  // namespace flopscope::graphs

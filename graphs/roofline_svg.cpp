@@ -1,0 +1,166 @@
+// SVG output of the roofline plot: plain shapes and text, no scripts, so it opens anywhere and embeds
+// safely in the HTML report.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "analyzer/format.h"
+#include "db/model/text_escape.h"
+#include "graphs/roofline_plot.h"
+
+namespace flopscope::graphs {
+namespace {
+
+// "0.01", "1", "100", "10 k": decade labels short enough for an axis.
+std::string decade_label(int k, const char* unit) {
+  if (k < 0) return fmt::format("{:.{}f}", std::pow(10.0, k), -k) + (*unit ? std::string(" ") + unit : "");
+  return si_text(std::pow(10.0, k), unit);
+}
+
+struct Axis {
+  int lo = 0, hi = 1;  // decades
+  double px0 = 0, px1 = 1;
+  double at(double v) const {
+    return px0 + (std::log10(v) - lo) / static_cast<double>(hi - lo) * (px1 - px0);
+  }
+};
+
+Axis axis_over(double min_v, double max_v, double px0, double px1) {
+  Axis a;
+  a.lo = static_cast<int>(std::floor(std::log10(min_v)));
+  a.hi = static_cast<int>(std::ceil(std::log10(max_v)));
+  if (a.hi <= a.lo) a.hi = a.lo + 1;
+  a.px0 = px0;
+  a.px1 = px1;
+  return a;
+}
+
+}  // namespace
+
+std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int width, int height) {
+  constexpr double kLeft = 112, kRight = 30, kTop = 76, kBottom = 70;
+  const int notes_height = 16 * static_cast<int>(plot.notes.size());
+  const int total_height = height + notes_height;
+  const bool roof = plot.peak && plot.peak->flops_per_s > 0 && plot.peak->bytes_per_s > 0;
+
+  double x_min = 1e300, x_max = 0, y_min = 1e300, y_max = 0;
+  for (const auto& p : plot.points) {
+    x_min = std::min(x_min, p.intensity);
+    x_max = std::max(x_max, p.intensity);
+    y_min = std::min(y_min, p.achieved);
+    y_max = std::max(y_max, p.achieved);
+  }
+  if (roof) {
+    const double ridge = plot.peak->ridge();
+    x_min = std::min(x_min, ridge / 10);
+    x_max = std::max(x_max, ridge * 10);
+    y_max = std::max(y_max, plot.peak->flops_per_s);
+    y_min = std::min(y_min, x_min * plot.peak->bytes_per_s);
+  }
+  if (x_max <= 0) x_min = 0.1, x_max = 10;
+  if (y_max <= 0) y_min = 1e6, y_max = 1e9;
+  const Axis ax = axis_over(x_min, x_max, kLeft, width - kRight);
+  const Axis ay = axis_over(y_min, y_max, height - kBottom, kTop);
+
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
+      "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">{2}</text>\n"
+      "<text x=\"8\" y=\"38\" fill=\"#444444\">{3}</text>\n"
+      "<text x=\"8\" y=\"54\" fill=\"#444444\">{4}</text>\n",
+      width, total_height, xml_escape(title),
+      xml_escape(std::to_string(plot.points.size()) + " modules by their own work; x: " + plot.bytes_kind +
+                 "; y: over " + plot.clock + " (mean per iteration); plotted " + time_text(plot.time_covered_ns) +
+                 " of " + time_text(plot.time_total_ns) + " per iteration"),
+      xml_escape(roof ? "roof: " + plot.peak->name + " (" + plot.peak->source + ")" : std::string("no roof")));
+
+  // Grid and decade ticks.
+  for (int k = ax.lo; k <= ax.hi; ++k) {
+    const double x = ax.at(std::pow(10.0, k));
+    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e4e4e4\"/>"
+                       "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
+                       x, kTop, height - kBottom, height - kBottom + 16, xml_escape(decade_label(k, "")));
+  }
+  for (int k = ay.lo; k <= ay.hi; ++k) {
+    const double y = ay.at(std::pow(10.0, k));
+    svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#e4e4e4\"/>"
+                       "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
+                       kLeft, y, width - kRight, kLeft - 6, y + 4, xml_escape(decade_label(k, "FLOP/s")));
+  }
+  svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#888888\"/>\n", kLeft,
+                     kTop, width - kRight - kLeft, height - kBottom - kTop);
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic intensity, FLOPs per byte ({})</text>\n",
+                     (kLeft + width - kRight) / 2, height - kBottom + 40, xml_escape(plot.bytes_kind));
+  svg += fmt::format("<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\">achieved FLOP/s ({})</text>\n",
+                     (kTop + height - kBottom) / 2, xml_escape(plot.clock));
+
+  // The roof: bandwidth slope up to the ridge, then the compute ceiling.
+  if (roof) {
+    const DevicePeak& pk = *plot.peak;
+    const double x0 = std::pow(10.0, ax.lo), x1 = std::pow(10.0, ax.hi), ridge = pk.ridge();
+    const double y0 = std::max(x0 * pk.bytes_per_s, std::pow(10.0, ay.lo));
+    const double x0c = y0 / pk.bytes_per_s;
+    svg += fmt::format(
+        "<polyline fill=\"none\" stroke=\"#b22222\" stroke-width=\"2\" points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\">"
+        "<title>{}</title></polyline>\n",
+        ax.at(x0c), ay.at(y0), ax.at(ridge), ay.at(pk.flops_per_s), ax.at(x1), ay.at(pk.flops_per_s),
+        xml_escape(pk.name + ": " + si_text(pk.flops_per_s, "FLOP/s") + ", " + si_text(pk.bytes_per_s, "B/s") +
+                   "; ridge at " + si_text(ridge, "FLOP/B")));
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#b22222\">{}</text>\n", ax.at(ridge) + 6,
+                       ay.at(pk.flops_per_s) + 16,
+                       xml_escape(si_text(pk.flops_per_s, "FLOP/s") + " peak; ridge " + si_text(ridge, "FLOP/B")));
+  }
+
+  // Labels of the costliest points, each placed only where it overlaps no label placed before it (right
+  // of the circle, or left of it near the right edge).
+  struct Box {
+    double x0, y0, x1, y1;
+  };
+  std::vector<Box> placed;
+  std::vector<std::string> label_svg(plot.points.size());
+  for (std::size_t n = 0; n < plot.points.size() && placed.size() < 10; ++n) {
+    const RooflinePoint& p = plot.points[n];
+    const double share = plot.time_covered_ns > 0 ? p.time_ns / plot.time_covered_ns : 0;
+    const double r = 3 + 11 * std::sqrt(share);
+    std::string text = p.path.empty() ? std::string("(model)") : p.path;
+    if (text.size() > 44) text = "\xE2\x80\xA6" + text.substr(text.size() - 43);
+    const double w = 6.2 * static_cast<double>(text.size()), cx = ax.at(p.intensity), cy = ay.at(p.achieved);
+    const bool left = cx + r + 2 + w > width - kRight;
+    Box b{left ? cx - r - 2 - w : cx + r + 2, cy - 9, left ? cx - r - 2 : cx + r + 2 + w, cy + 5};
+    bool overlaps = false;
+    for (const Box& o : placed) overlaps = overlaps || (b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1);
+    if (overlaps) continue;
+    placed.push_back(b);
+    label_svg[n] = fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\">{}</text>", b.x0, cy + 4, xml_escape(text));
+  }
+
+  // Points, the costliest drawn last (on top); area by share of the plotted time.
+  for (std::size_t n = plot.points.size(); n-- > 0;) {
+    const RooflinePoint& p = plot.points[n];
+    const double share = plot.time_covered_ns > 0 ? p.time_ns / plot.time_covered_ns : 0;
+    const double r = 3 + 11 * std::sqrt(share);
+    const char* fill = p.attainable <= 0 ? "#7f7f7f" : p.memory_bound ? "#1f77b4" : "#ff7f0e";
+    const double cx = ax.at(p.intensity), cy = ay.at(p.achieved);
+    svg += fmt::format("<g><title>{}</title><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\" "
+                       "fill-opacity=\"0.7\" stroke=\"#333333\" stroke-width=\"0.5\"/>",
+                       xml_escape(p.text), cx, cy, r, fill);
+    svg += label_svg[n] + "</g>\n";
+  }
+  if (roof) {
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\"><tspan fill=\"#1f77b4\">&#9679; memory-bound</tspan>"
+                       "  <tspan fill=\"#ff7f0e\">&#9679; compute-bound</tspan>  circle area: share of time</text>\n",
+                       kLeft, height - 12);
+  }
+  int y = height + 4;
+  for (const std::string& note : plot.notes) {
+    svg += fmt::format("<text x=\"8\" y=\"{}\" fill=\"#7a4b00\">note: {}</text>\n", y, xml_escape(note));
+    y += 16;
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+}  // namespace flopscope::graphs
