@@ -6,6 +6,7 @@
 
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
+#include "analyzer/diff/interleaved_rounds.h"
 #include "collector/torch/profile_model.h"
 #include "analyzer/weights/weights.h"
 #include "cli/command.h"
@@ -47,6 +48,10 @@ class DiffCommand final : public Command {
     app.add_option("--weights-b", weights_b_, "Weights file for B (replaces the run's parameter rows)");
     app.add_option("--input", inputs_, "Input specs when A or B is a TorchScript model (as for `profile`)");
     app.add_option("--iters", iterations_, "Iterations when profiling a model (default 10)");
+    app.add_option("--rounds", rounds_,
+                   "When A and B are both models: profile them in N alternating rounds (A B A B ...) of "
+                   "--iters/N iterations each, so machine drift hits both alike (default 1: A, then B)")
+        ->check(CLI::Range(1, 1000));
     app.add_option("--format", format_, "Standard output: table (default), md, json, junit, html")
         ->check(CLI::IsMember({"table", "md", "json", "junit", "html"}));
     app.add_option("--md", md_path_, "Also write the Markdown report (PR comment) to FILE");
@@ -115,10 +120,26 @@ class DiffCommand final : public Command {
     } else if (path_b_.empty()) {
       return report_error(InvalidArgument("diff needs two runs (A B), or --baseline URL and one run"));
     }
-    auto a = load(path_a_, weights_a_);
-    if (!a.ok()) return report_error(a.status());
-    auto b = load(path_b_, weights_b_);
-    if (!b.ok()) return report_error(b.status());
+    if (rounds_ > 1) {
+      if (!baseline_ && is_torchscript_model(path_a_) && is_torchscript_model(path_b_)) {
+        if (iterations_ < rounds_) {
+          return report_error(InvalidArgument("--rounds " + std::to_string(rounds_) + " needs --iters of at least " +
+                                              std::to_string(rounds_) + " (one iteration per round)"));
+        }
+      } else {
+        return report_error(InvalidArgument(
+            "--rounds interleaves profiling: A and B must both be TorchScript models (.pt), not runs or traces"));
+      }
+    }
+    StatusOr<RunData> a = Internal("unset"), b = Internal("unset");
+    if (rounds_ > 1) {
+      if (Status st = profile_interleaved(a, b); !st.ok()) return report_error(st);
+    } else {
+      a = load(path_a_, weights_a_);
+      if (!a.ok()) return report_error(a.status());
+      b = load(path_b_, weights_b_);
+      if (!b.ok()) return report_error(b.status());
+    }
 
     RunDiff d = diff_runs(*a, *b, options_);
     std::vector<GateResult> gates = evaluate_gates(d, gates_);
@@ -168,33 +189,59 @@ class DiffCommand final : public Command {
   }
 
  private:
+  // A and B profiled in alternating rounds (A B A B ...), each side's rounds joined into one run.
+  Status profile_interleaved(StatusOr<RunData>& a, StatusOr<RunData>& b) {
+    for (int r = 0; r < rounds_; ++r) {
+      const int iterations = iterations_ / rounds_ + (r < iterations_ % rounds_ ? 1 : 0);
+      for (auto [path, side] : {std::pair{&path_a_, &a}, std::pair{&path_b_, &b}}) {
+        StatusOr<RunData> round = profile(*path, iterations);
+        if (!round.ok()) return round.status();
+        if (r == 0) {
+          *side = std::move(round);
+        } else {
+          append_round(**side, std::move(round).value());
+        }
+      }
+    }
+    FS_RETURN_IF_ERROR(join_weights(*a, weights_a_));
+    return join_weights(*b, weights_b_);
+  }
+
   StatusOr<RunData> load(const std::string& path, const std::string& weights) {
     StatusOr<RunData> run = Internal("unset");
     if (baseline_ && path == path_a_) {
       run = std::move(*baseline_);
     } else if (is_torchscript_model(path)) {
-      FS_RETURN_IF_ERROR(check_model_profiling(path));
-      if (inputs_.empty()) return InvalidArgument(path + ": a TorchScript model needs --input specs to be profiled");
-      ProfileModelOptions o;
-      o.torch.model_path = path;
-      o.torch.iterations = iterations_;
-      o.torch.warmup = 2;
-      o.torch.tool_version = FLOPSCOPE_VERSION_STRING;
-      FS_ASSIGN_OR_RETURN(o.torch.inputs, parse_input_specs(inputs_));
-      // The graph is not drawn by diff from a model: skip extracting it, as before.
-      o.extract_graph = false;
-      StatusOr<TorchProfile> p = profile_model(o);
-      if (!p.ok()) return p.status();
-      run = std::move(p->run);
+      run = profile(path, iterations_);
     } else {
       run = open_run(path);
     }
     if (!run.ok()) return run;
-    if (!weights.empty()) {
-      FS_ASSIGN_OR_RETURN(WeightsReport w, read_weights(weights, WeightsOptions{options_.atol, true, 0}));
-      run->params = to_param_records(w);
-    }
+    FS_RETURN_IF_ERROR(join_weights(*run, weights));
     return run;
+  }
+
+  StatusOr<RunData> profile(const std::string& path, int iterations) {
+    FS_RETURN_IF_ERROR(check_model_profiling(path));
+    if (inputs_.empty()) return InvalidArgument(path + ": a TorchScript model needs --input specs to be profiled");
+    ProfileModelOptions o;
+    o.torch.model_path = path;
+    o.torch.iterations = iterations;
+    o.torch.warmup = 2;
+    o.torch.tool_version = FLOPSCOPE_VERSION_STRING;
+    FS_ASSIGN_OR_RETURN(o.torch.inputs, parse_input_specs(inputs_));
+    // The graph is not drawn by diff from a model: skip extracting it.
+    o.extract_graph = false;
+    StatusOr<TorchProfile> p = profile_model(o);
+    if (!p.ok()) return p.status();
+    return std::move(p->run);
+  }
+
+  Status join_weights(RunData& run, const std::string& weights) {
+    if (weights.empty()) return {};
+    FS_ASSIGN_OR_RETURN(WeightsReport w, read_weights(weights, WeightsOptions{options_.atol, true, 0}));
+    run.params = to_param_records(w);
+    return {};
   }
 
   std::vector<std::string> paths_;
@@ -205,6 +252,7 @@ class DiffCommand final : public Command {
   std::vector<std::string> maps_, maps_a_, maps_b_, inputs_;
   bool no_align_ = false;
   int iterations_ = 10;
+  int rounds_ = 1;
   DiffOptions options_;
   GateOptions gates_;
   DiffReportOptions report_;
