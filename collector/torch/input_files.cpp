@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <span>
 #include <sstream>
+#include <string_view>
 
+#include "analyzer/weights/zip_archive.h"
 #include "db/model/atomic_file.h"
 #include "db/model/dtype.h"
 
@@ -44,7 +47,8 @@ std::string dict_value(const std::string& header, const std::string& key) {
   return header.substr(start, end - start);
 }
 
-StatusOr<InputFile> read_npy(const std::string& path, std::string bytes, InputFile f) {
+StatusOr<InputArray> read_npy(const std::string& path, std::string_view bytes) {
+  InputArray f;
   if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0) {
     return InvalidArgument(path + ": not a NumPy .npy file (bad magic)");
   }
@@ -64,7 +68,7 @@ StatusOr<InputFile> read_npy(const std::string& path, std::string bytes, InputFi
   }
   if (header_start + header_len > bytes.size())
     return Corrupt(path + ": .npy header runs past the end of the file");
-  std::string header = bytes.substr(header_start, header_len);
+  std::string header(bytes.substr(header_start, header_len));
   f.dtype = dtype_of_descr(dict_value(header, "descr"));
   if (f.dtype.empty()) {
     return Unsupported(path + ": .npy dtype '" + dict_value(header, "descr") +
@@ -101,11 +105,12 @@ StatusOr<InputFile> read_npy(const std::string& path, std::string bytes, InputFi
     return Corrupt(path + ": .npy data is shorter than its shape says (" +
                    std::to_string(bytes.size() - data_start) + " of " + std::to_string(need) + " bytes)");
   }
-  f.data = bytes.substr(data_start, need);
+  f.data = std::string(bytes.substr(data_start, need));
   return f;
 }
 
-StatusOr<InputFile> read_tokens(const std::string& path, const std::string& bytes, InputFile f) {
+StatusOr<InputArray> read_tokens(const std::string& path, const std::string& bytes) {
+  InputArray f;
   std::stringstream in(bytes);
   std::string word;
   std::vector<std::int64_t> ids;
@@ -128,7 +133,41 @@ StatusOr<InputFile> read_tokens(const std::string& path, const std::string& byte
   return f;
 }
 
+// numpy.savez: a zip of NAME.npy entries, stored (savez_compressed deflates them: refused, not guessed).
+Status read_npz(const std::string& path, const std::string& bytes, std::vector<InputArray>& out) {
+  std::span<const std::uint8_t> raw(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  if (!looks_like_zip(raw)) return InvalidArgument(path + ": not a NumPy .npz file (not a zip archive)");
+  FS_ASSIGN_OR_RETURN(std::vector<ZipEntry> entries, read_zip_directory(raw, path));
+  for (const auto& e : entries) {
+    if (!e.name.ends_with(".npy")) continue;
+    if (!e.stored) {
+      return Unsupported(path + ": compressed .npz (numpy.savez_compressed) is not supported; save with numpy.savez");
+    }
+    std::string_view data(reinterpret_cast<const char*>(e.data.data()), e.data.size());
+    FS_ASSIGN_OR_RETURN(InputArray a, read_npy(path + ":" + e.name, data));
+    a.name = e.name.substr(0, e.name.size() - 4);
+    out.push_back(std::move(a));
+  }
+  if (out.empty()) return InvalidArgument(path + ": no arrays in the .npz file");
+  // Positional savez arguments are arr_0, arr_1, ...: forward()'s order is their number's order.
+  auto number = [](const std::string& name) {
+    return name.starts_with("arr_") && name.size() > 4 &&
+                   name.find_first_not_of("0123456789", 4) == std::string::npos
+               ? std::stol(name.substr(4))
+               : -1L;
+  };
+  if (std::all_of(out.begin(), out.end(), [&](const InputArray& a) { return number(a.name) >= 0; })) {
+    std::sort(out.begin(), out.end(), [&](const InputArray& a, const InputArray& b) { return number(a.name) < number(b.name); });
+  }
+  return {};
+}
+
 }  // namespace
+
+bool InputFile::named() const {
+  return std::any_of(arrays.begin(), arrays.end(),
+                     [](const InputArray& a) { return !a.name.empty() && !a.name.starts_with("arr_"); });
+}
 
 StatusOr<InputFile> read_input_file(const std::string& path, const std::string& tag) {
   FS_ASSIGN_OR_RETURN(std::string bytes, read_file(path));
@@ -136,9 +175,18 @@ StatusOr<InputFile> read_input_file(const std::string& path, const std::string& 
   f.path = path;
   f.tag = tag;
   std::string ext = fs::path(path).extension().string();
-  if (ext == ".npy") return read_npy(path, std::move(bytes), std::move(f));
-  if (ext == ".txt") return read_tokens(path, bytes, std::move(f));
-  return InvalidArgument(path + ": unknown input file type (expected .npy or .txt)");
+  if (ext == ".npy") {
+    FS_ASSIGN_OR_RETURN(InputArray a, read_npy(path, bytes));
+    f.arrays.push_back(std::move(a));
+  } else if (ext == ".txt") {
+    FS_ASSIGN_OR_RETURN(InputArray a, read_tokens(path, bytes));
+    f.arrays.push_back(std::move(a));
+  } else if (ext == ".npz") {
+    FS_RETURN_IF_ERROR(read_npz(path, bytes, f.arrays));
+  } else {
+    return InvalidArgument(path + ": unknown input file type (expected .npy, .npz or .txt)");
+  }
+  return f;
 }
 
 StatusOr<std::vector<InputFile>> read_input_dir(const std::string& dir) {
@@ -149,9 +197,9 @@ StatusOr<std::vector<InputFile>> read_input_dir(const std::string& dir) {
        it.increment(ec)) {
     if (ec) return IoError(dir + ": cannot list: " + ec.message());
     auto ext = it->path().extension();
-    if (it->is_regular_file() && (ext == ".npy" || ext == ".txt")) paths.push_back(it->path());
+    if (it->is_regular_file() && (ext == ".npy" || ext == ".npz" || ext == ".txt")) paths.push_back(it->path());
   }
-  if (paths.empty()) return InvalidArgument(dir + ": no .npy or .txt input files");
+  if (paths.empty()) return InvalidArgument(dir + ": no .npy, .npz or .txt input files");
   std::sort(paths.begin(), paths.end());
   std::vector<InputFile> out;
   std::string own = fs::path(dir).lexically_normal().filename().string();

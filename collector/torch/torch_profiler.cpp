@@ -192,10 +192,47 @@ std::vector<c10::IValue> make_inputs(const std::vector<InputSpec>& specs, std::u
   return inputs;
 }
 
-at::Tensor tensor_from_file(const InputFile& f) {
+at::Tensor tensor_from_array(const InputArray& f) {
   at::Tensor t = torch::from_blob(const_cast<char*>(f.data.data()), f.shape,
                                   torch::TensorOptions().dtype(scalar_type(f.dtype)));
   return t.clone();  // own the memory
+}
+
+// The forward() arguments of one request: in file order, or by argument name when the .npz arrays were
+// saved by keyword (every name must be an argument of forward()).
+StatusOr<std::vector<c10::IValue>> request_inputs(const InputFile& f, const c10::FunctionSchema& schema) {
+  std::vector<c10::IValue> inputs;
+  if (!f.named()) {
+    for (const auto& a : f.arrays) inputs.emplace_back(tensor_from_array(a));
+    return inputs;
+  }
+  std::vector<const InputArray*> by_argument;
+  std::size_t matched = 0;
+  for (std::size_t i = 1; i < schema.arguments().size(); ++i) {
+    const InputArray* found = nullptr;
+    for (const auto& a : f.arrays) found = a.name == schema.arguments()[i].name() ? &a : found;
+    matched += found != nullptr;
+    by_argument.push_back(found);
+  }
+  if (matched != f.arrays.size()) {
+    std::string names;
+    for (std::size_t i = 1; i < schema.arguments().size(); ++i)
+      names += (i > 1 ? ", " : "") + schema.arguments()[i].name();
+    return InvalidArgument(f.path + ": the .npz arrays are named, but not all after forward()'s arguments (" +
+                           names + ")");
+  }
+  // Arguments up to the last one given; a gap before it takes the argument's default.
+  while (!by_argument.empty() && by_argument.back() == nullptr) by_argument.pop_back();
+  for (std::size_t i = 0; i < by_argument.size(); ++i) {
+    if (by_argument[i] != nullptr) {
+      inputs.emplace_back(tensor_from_array(*by_argument[i]));
+    } else if (const auto& d = schema.arguments()[i + 1].default_value()) {
+      inputs.push_back(*d);
+    } else {
+      return InvalidArgument(f.path + ": no array for forward()'s argument '" + schema.arguments()[i + 1].name() + "'");
+    }
+  }
+  return inputs;
 }
 
 }  // namespace
@@ -238,7 +275,11 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
   for (std::size_t i = 1; i < schema.arguments().size(); ++i) {
     if (!schema.arguments()[i].default_value()) ++required;
   }
-  const std::size_t given = o.requests.empty() ? o.inputs.size() : 1;
+  std::size_t given = o.inputs.size();
+  for (const auto& r : o.requests) {
+    given = r.arrays.size();
+    if (given < required || given > expected) break;
+  }
   if (given < required || given > expected) {
     std::string names;
     for (std::size_t i = 1; i < schema.arguments().size(); ++i)
@@ -247,7 +288,7 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
         o.model_path + ": forward(" + names + ") takes " + std::to_string(required) +
         (required == expected ? "" : "-" + std::to_string(expected)) + " input(s), but " +
         std::to_string(given) +
-        (o.requests.empty() ? " --input spec(s) were given" : " input file per request was given"));
+        (o.requests.empty() ? " --input spec(s) were given" : " array(s) were given in a request file"));
   }
   // LibTorch's OpenMP default can be 1 thread; use every core unless told otherwise.
   at::set_num_threads(o.threads > 0 ? o.threads
@@ -295,7 +336,10 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
     for (const auto& s : o.inputs) specs += (specs.empty() ? "--input " : " --input ") + s.text;
     requests.push_back({make_inputs(o.inputs, o.seed), "", specs});
   } else {
-    for (const auto& f : o.requests) requests.push_back({{tensor_from_file(f)}, f.tag, f.path});
+    for (const auto& f : o.requests) {
+      FS_ASSIGN_OR_RETURN(std::vector<c10::IValue> inputs, request_inputs(f, schema));
+      requests.push_back({std::move(inputs), f.tag, f.path});
+    }
   }
   const int measured = o.iterations * static_cast<int>(requests.size());
   torch::NoGradGuard no_grad;

@@ -44,14 +44,15 @@ TEST_F(InputFiles, ReadsNpyAndTokenFilesWithTags) {
   ASSERT_EQ(files->size(), 2u);
   const InputFile& a = (*files)[0];
   EXPECT_EQ(a.tag, "structured");
-  EXPECT_EQ(a.dtype, "float32");
-  EXPECT_EQ(a.shape, (std::vector<std::int64_t>{2, 3}));
+  ASSERT_EQ(a.arrays.size(), 1u);
+  EXPECT_EQ(a.arrays[0].dtype, "float32");
+  EXPECT_EQ(a.arrays[0].shape, (std::vector<std::int64_t>{2, 3}));
   float back[6];
-  std::memcpy(back, a.data.data(), sizeof(back));
+  std::memcpy(back, a.arrays[0].data.data(), sizeof(back));
   EXPECT_EQ(back[5], 6);
   const InputFile& b = (*files)[1];
   EXPECT_EQ(b.tag, "text");
-  EXPECT_EQ(b.shape, (std::vector<std::int64_t>{1, 4}));
+  EXPECT_EQ(b.arrays.at(0).shape, (std::vector<std::int64_t>{1, 4}));
 }
 
 TEST_F(InputFiles, RejectsDamagedFiles) {
