@@ -15,6 +15,12 @@ Status complete_graph_from_source(RunData& run, const std::string& run_path) {
   if (!run.graph_nodes.empty()) return {};
   const std::string& source = run.info.source_path;
   if (source.empty()) return NotFound(run_path + ": the run names no source model");
+  // A trace records what ran, not the model's graph: there is no model file to extract one from.
+  const SourceKind kind = run.info.source_kind;
+  if (kind == SourceKind::kKineto || kind == SourceKind::kNsys || kind == SourceKind::kNcu) {
+    return NotFound(run_path + ": runs imported from traces carry no computation graph (profile the TorchScript "
+                               "model with `flopscope profile` to get one)");
+  }
   namespace fs = std::filesystem;
   std::error_code ec;
   // As recorded (absolute, or relative to where the tool runs); then a relative path against the folders

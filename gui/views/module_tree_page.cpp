@@ -113,6 +113,15 @@ void ModuleTreePage::setSession(SessionPtr session) {
     for (const auto* run : {session_->a.get(), session_->b.get()})
       if (run && run->summary.total.measured_flops > 0) measured = true;
   tree_->setColumnHidden(ModuleTreeModel::kMeasuredFlops, !measured);
+  // In diff mode the status and deltas are what the user came for: next to the module name, not past
+  // the fifteen cost columns (off screen at 1400 px). The model keeps its column numbers.
+  QHeaderView* header = tree_->header();
+  for (int c = 0; c < header->count(); ++c) header->moveSection(header->visualIndex(c), c);
+  if (session_ && session_->is_diff()) {
+    int to = 1;
+    for (int c : {ModuleTreeModel::kStatus, ModuleTreeModel::kDeltaTime, ModuleTreeModel::kDeltaFlops})
+      header->moveSection(header->visualIndex(c), to++);
+  }
   details_->clear();
 }
 
