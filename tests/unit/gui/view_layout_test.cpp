@@ -2,6 +2,7 @@
 // columns are on screen, and the timeline's times agree with its axis. On the imported H100 Kineto trace
 // and the sonnet-mini fixtures.
 #include <QApplication>
+#include <QCheckBox>
 #include <QHeaderView>
 #include <QTest>
 #include <QTreeView>
@@ -9,6 +10,7 @@
 
 #include "gui/models/format.h"
 #include "gui/models/module_tree_model.h"
+#include "gui/models/roles.h"
 #include "gui/models/run_loader.h"
 #include "gui/views/graph_page.h"
 #include "gui/views/main_window.h"
@@ -89,6 +91,40 @@ TEST(ViewLayout, TimelineTooltipAndAxisShareTheirZero) {
   EXPECT_TRUE(tip.contains(QStringLiteral(" at ") +
                            QString::fromStdString(format_ns(static_cast<double>(ev.start - tl.begin())))))
       << tip.toStdString();
+}
+
+// Diff mode opens on the change: expanded down to the vanished modules, the first selected, UNCHANGED
+// rows hidden until "Show unchanged modules" is checked.
+TEST(ViewLayout, DiffTreeOpensOnTheChange) {
+  MainWindow w;
+  w.resize(1400, 900);
+  w.setSession(fixture_session(Variant::kV1, Variant::kV2));
+  QTreeView* tree = w.treePage()->treeView();
+  EXPECT_EQ(w.treePage()->selectedPath(), QStringLiteral("layers.0.attn.position_adaptive_bias"));
+  EXPECT_TRUE(tree->isExpanded(tree->currentIndex().parent()));
+  auto count = [&](auto&& self, const QModelIndex& parent, int* unchanged) -> int {
+    int n = 0;
+    for (int r = 0; r < tree->model()->rowCount(parent); ++r) {
+      QModelIndex i = tree->model()->index(r, 0, parent);
+      *unchanged += i.data(kStatusRole).toInt() == static_cast<int>(Verdict::kUnchanged) ? 1 : 0;
+      n += 1 + self(self, i, unchanged);
+    }
+    return n;
+  };
+  int unchanged = 0;
+  const int shown = count(count, {}, &unchanged);
+  EXPECT_EQ(unchanged, 0);
+  ASSERT_TRUE(w.treePage()->showUnchangedBox()->isVisibleTo(&w));
+  w.treePage()->showUnchangedBox()->setChecked(true);
+  unchanged = 0;
+  EXPECT_GT(count(count, {}, &unchanged), shown);
+  EXPECT_GT(unchanged, 0);
+  EXPECT_EQ(w.treePage()->selectedPath(), QStringLiteral("layers.0.attn.position_adaptive_bias"));
+  // One run: nothing hidden, no box.
+  w.setSession(fixture_session(Variant::kV1));
+  EXPECT_FALSE(w.treePage()->showUnchangedBox()->isVisibleTo(&w));
+  unchanged = 0;
+  EXPECT_GT(count(count, {}, &unchanged), shown);
 }
 
 }  // namespace
