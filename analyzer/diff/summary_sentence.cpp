@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "analyzer/diff/compare.h"
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/units.h"
 

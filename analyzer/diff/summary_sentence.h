@@ -6,6 +6,7 @@
 // Worded here once; front ends only escape it for their target.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 

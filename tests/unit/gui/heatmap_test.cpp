@@ -57,7 +57,8 @@ int label_ink(const HeatmapData& data, const QSize& size, const HeatmapPaintOpti
   auto g = HeatmapGeometry::compute(data, size, options.font, false);
   QFontMetrics fm(options.font);
   int ink = 0;
-  for (int y = std::max(0, g.grid.top() - fm.height()); y < g.grid.top() + static_cast<int>(g.cell_h) + fm.height(); ++y)
+  const int bottom = std::min(image.height(), g.grid.top() + static_cast<int>(g.cell_h) + fm.height());
+  for (int y = std::max(0, g.grid.top() - fm.height()); y < bottom; ++y)
     for (int x = 0; x < g.grid.left() - 2; ++x) ink += qGray(image.pixel(x, y)) < 160 ? 1 : 0;
   return ink;
 }
