@@ -1,5 +1,6 @@
 #include <QAbstractItemModelTester>
 #include <QFont>
+#include <QFontMetrics>
 #include <gtest/gtest.h>
 
 #include "gui/models/heatmap_model.h"

@@ -114,7 +114,7 @@ TEST(ViewLayout, DiffTreeOpensOnTheChange) {
   int unchanged = 0;
   const int shown = count(count, {}, &unchanged);
   EXPECT_EQ(unchanged, 0);
-  ASSERT_TRUE(w.treePage()->showUnchangedBox()->isVisibleTo(&w));
+  ASSERT_FALSE(w.treePage()->showUnchangedBox()->isHidden());
   w.treePage()->showUnchangedBox()->setChecked(true);
   unchanged = 0;
   EXPECT_GT(count(count, {}, &unchanged), shown);
@@ -122,7 +122,7 @@ TEST(ViewLayout, DiffTreeOpensOnTheChange) {
   EXPECT_EQ(w.treePage()->selectedPath(), QStringLiteral("layers.0.attn.position_adaptive_bias"));
   // One run: nothing hidden, no box.
   w.setSession(fixture_session(Variant::kV1));
-  EXPECT_FALSE(w.treePage()->showUnchangedBox()->isVisibleTo(&w));
+  EXPECT_TRUE(w.treePage()->showUnchangedBox()->isHidden());
   unchanged = 0;
   EXPECT_GT(count(count, {}, &unchanged), shown);
 }
