@@ -275,6 +275,14 @@ TEST(SummarySentence, NamesTheChangeAndItsCost) {
   EXPECT_EQ(sz.rfind("2 x position_adaptive_bias DORMANT (weights ZEROED): wastes ", 0), 0u) << sz;
   EXPECT_NE(sz.find("end to end: FLOPs unchanged, bytes unchanged, host time "), std::string::npos) << sz;
 
+  // The other way round the modules are NEW and cost what they add.
+  RunDiff back = diff_runs(make_run(Variant::kV2), make_run(Variant::kV1));
+  EXPECT_EQ(back.sentence.text().rfind("2 x position_adaptive_bias NEW (weights ACTIVE): +" +
+                                           flops_text(b0.a.flops + b1.a.flops) + ", +",
+                                       0),
+            0u)
+      << back.sentence.text();
+
   RunData a = make_run(Variant::kV1);
   EXPECT_EQ(diff_runs(a, a).sentence.text().rfind("No module vanished, appeared or went dormant; end to end: FLOPs "
                                                   "unchanged, bytes unchanged, host time ",
