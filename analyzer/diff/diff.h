@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "analyzer/diff/summary_sentence.h"
 #include "analyzer/latency.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
@@ -159,6 +160,8 @@ struct RunDiff {
   int modules_by_verdict[kVerdictCount] = {0, 0, 0, 0, 0, 0};
   int ops_by_status[4] = {0, 0, 0, 0};
   int modules_slower = 0, modules_faster = 0;
+  // What vanished / went dormant / appeared and what it saves or costs: the first line of every view.
+  SummarySentence sentence;
 };
 
 // "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED": the wording every front end shows.

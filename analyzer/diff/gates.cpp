@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "analyzer/format.h"
+
 namespace flopscope {
 namespace {
 
@@ -31,7 +33,7 @@ GateResult expect_vanished(const RunDiff& d, const std::string& glob) {
         flops += m.a.flops;
       }
     } else {
-      alive.push_back(fmt::format("{} ({:g} ops/iter in B)", m.path, m.b.ops));
+      alive.push_back(fmt::format("{} ({} ops/iter in B)", m.path, count_text(m.b.ops)));
     }
   }
   if (vanished.empty() && alive.empty()) {
@@ -41,8 +43,8 @@ GateResult expect_vanished(const RunDiff& d, const std::string& glob) {
                             alive.size() + vanished.size(), list(alive));
   } else {
     g.passed = true;
-    g.message = fmt::format("{} matching modules vanished ({:g} ops, {:.4g} FLOPs per iteration in A)",
-                            vanished.size(), ops, flops);
+    g.message = fmt::format("{} matching modules vanished ({} ops, {} per iteration in A)", vanished.size(),
+                            count_text(ops), flops_text(flops));
   }
   return g;
 }
@@ -52,7 +54,7 @@ GateResult forbid_active(const RunDiff& d, const std::string& glob) {
   std::vector<std::string> found;
   for (const auto& m : d.modules) {
     if (!m.b.present || !glob_match(glob, m.path)) continue;
-    if (m.b.ops > 0 || m.b.kernels > 0) found.push_back(fmt::format("{} runs {:g} ops/iter", m.path, m.b.ops));
+    if (m.b.ops > 0 || m.b.kernels > 0) found.push_back(fmt::format("{} runs {} ops/iter", m.path, count_text(m.b.ops)));
   }
   for (const auto& p : d.params) {
     if (p.state_b != WeightState::kActive) continue;
@@ -66,13 +68,15 @@ GateResult forbid_active(const RunDiff& d, const std::string& glob) {
   return g;
 }
 
-void limit(std::vector<GateResult>& out, const char* what, std::optional<double> max, double a, double b) {
+// Gate messages are read by people (terminal, JUnit, the GUI): values through the one unit formatter.
+void limit(std::vector<GateResult>& out, const char* what, std::optional<double> max, double a, double b,
+           std::string (*value_text)(double)) {
   if (!max) return;
   GateResult g{std::string("max-regression ") + what, true, ""};
   double rel = a > 0 ? (b - a) / a : (b > 0 ? INFINITY : 0);
   g.passed = rel <= *max;
-  g.message = fmt::format("{}: {:.4g} -> {:.4g} ({}; limit +{:.2f}%)", what, a, b, std::isinf(rel) ? "from 0" : pct(rel),
-                          *max * 100);
+  g.message = fmt::format("{}: {} -> {} ({}; limit +{:.2f}%)", what, value_text(a), value_text(b),
+                          std::isinf(rel) ? "from 0" : pct(rel), *max * 100);
   out.push_back(std::move(g));
 }
 
@@ -145,18 +149,19 @@ std::vector<GateResult> evaluate_gates(const RunDiff& d, const GateOptions& o) {
       double rel = a > 0 ? (b - a) / a : 0;
       double rel_low = a > 0 && tested ? md.ci_low / a : 0;
       g.passed = !(tested && md.significant && rel_low > *l.time);
-      g.message = fmt::format("time P50: {:.4g} ns -> {:.4g} ns ({}{}; limit +{:.2f}% on the interval's lower bound)", a,
-                              b, pct(rel),
-                              tested ? fmt::format(", 95% CI of the difference [{:.4g}, {:.4g}] ns, lower bound {}",
-                                                   md.ci_low, md.ci_high, pct(rel_low))
+      auto signed_time = [](double ns) { return (ns > 0 ? "+" : "") + time_text(ns); };
+      g.message = fmt::format("{} time P50: {} -> {} ({}{}; limit +{:.2f}% on the interval's lower bound)",
+                              d.gpu_time ? "GPU" : "host", time_text(a), time_text(b), pct(rel),
+                              tested ? fmt::format(", 95% CI of the difference [{}, {}], lower bound {}",
+                                                   signed_time(md.ci_low), signed_time(md.ci_high), pct(rel_low))
                                      : ", fewer than 3 iterations: not tested",
                               *l.time * 100);
       out.push_back(std::move(g));
     }
-    limit(out, "flops", l.flops, d.a.flops, d.b.flops);
-    limit(out, "bytes", l.bytes, d.a.bytes, d.b.bytes);
-    limit(out, "ops", l.ops, d.a.ops, d.b.ops);
-    limit(out, "kernels", l.kernels, d.a.kernels, d.b.kernels);
+    limit(out, "flops", l.flops, d.a.flops, d.b.flops, flops_text);
+    limit(out, "bytes", l.bytes, d.a.bytes, d.b.bytes, bytes_text);
+    limit(out, "ops", l.ops, d.a.ops, d.b.ops, count_text);
+    limit(out, "kernels", l.kernels, d.a.kernels, d.b.kernels, count_text);
   }
   return out;
 }

@@ -238,6 +238,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
 
   d.ops = diff_ops(a, paths_a, b, paths_b, options, d.gpu_time, d.a, d.b);
   for (const auto& o : d.ops) ++d.ops_by_status[static_cast<int>(o.status)];
+  d.sentence = summary_sentence(d);
   return d;
 }
 

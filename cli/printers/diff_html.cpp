@@ -15,7 +15,7 @@ table{border-collapse:collapse;font-size:13px;margin:1em 0}th,td{border:1px soli
 th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .v-VANISHED{color:#0a7d2c;font-weight:600}.v-DORMANT{color:#b35900;font-weight:600}.v-NEW{color:#b00020;font-weight:600}.v-MOVED{color:#555;font-weight:600}
 .pass{color:#0a7d2c}.fail{color:#b00020;font-weight:600}.graph img{max-width:100%;height:auto}
-code{background:#f5f5f5;padding:0 3px})";
+code{background:#f5f5f5;padding:0 3px}.summary{font-size:1.15em;font-weight:600;padding:.5em .8em;background:#f4f8ff;border-left:4px solid #3b528b})";
 
 std::string base64(const std::string& bytes) {
   static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -43,7 +43,8 @@ std::string svg_image(const std::string& svg) {
 std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o,
                              const std::string& svg) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>flopscope diff</title>\n";
-  out += std::string("<style>") + kStyle + "</style></head><body>\n<h1>flopscope diff</h1>\n<ul>\n";
+  out += std::string("<style>") + kStyle + "</style></head><body>\n<h1>flopscope diff</h1>\n";
+  out += "<p class=\"summary\">" + sentence_html(d) + "</p>\n<ul>\n";
   out += fmt::format("<li><b>{}</b>: {}</li>\n<li><b>{}</b>: {}</li>\n<li><b>End to end</b>: {}</li>\n</ul>\n",
                      html_escape(o.label_a), html_escape(run_line(d.info_a, d.a)), html_escape(o.label_b),
                      html_escape(run_line(d.info_b, d.b)), html_escape(totals_text(d)));

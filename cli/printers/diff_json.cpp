@@ -127,7 +127,8 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
   }
   j["gates"] = std::move(g);
   j["passed"] = passed;
-  j["summary"] = {{"modules", verdict_counts(d)},
+  j["summary"] = {{"sentence", d.sentence.text()},
+                  {"modules", verdict_counts(d)},
                   {"modules_time", {{"slower", d.modules_slower}, {"faster", d.modules_faster}}},
                   {"ops", counts(d.ops_by_status)},
                   {"common_modules", d.common_modules}};

@@ -15,6 +15,7 @@ std::string render_diff_junit(const RunDiff& d, const std::vector<GateResult>& g
                      xml_escape("flopscope diff " + d.info_a.source_path + " -> " + d.info_b.source_path), gates.size(),
                      failures);
   out += "    <properties>\n";
+  out += fmt::format("      <property name=\"summary\" value=\"{}\"/>\n", xml_escape(d.sentence.text()));
   out += fmt::format("      <property name=\"end_to_end\" value=\"{}\"/>\n", xml_escape(totals_text(d)));
   out += fmt::format("      <property name=\"modules\" value=\"{}\"/>\n", xml_escape(module_counts_text(d)));
   for (int v = 0; v < kVerdictCount; ++v) {
@@ -29,11 +30,13 @@ std::string render_diff_junit(const RunDiff& d, const std::vector<GateResult>& g
     if (g.passed) {
       out += fmt::format("      <system-out>{}</system-out>\n", xml_escape(g.message));
     } else {
-      out += fmt::format("      <failure message=\"{}\" type=\"gate\">{}</failure>\n", xml_escape(g.message),
-                         xml_escape(g.message));
+      // The body says what the diff found, so a failed gate reads with the change that failed it.
+      out += fmt::format("      <failure message=\"{}\" type=\"gate\">{}\n{}</failure>\n", xml_escape(g.message),
+                         xml_escape(g.message), xml_escape(d.sentence.text()));
     }
     out += "    </testcase>\n";
   }
+  out += fmt::format("    <system-out>{}</system-out>\n", xml_escape(d.sentence.text()));
   out += "  </testsuite>\n</testsuites>\n";
   return out;
 }

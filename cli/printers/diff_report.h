@@ -28,6 +28,11 @@ std::string time_change_text(const MedianDifference& t, bool significant);
 std::string module_counts_text(const RunDiff& d);
 // The path maps and container alignments used, "; "-separated ("" when none).
 std::string maps_text(const RunDiff& d);
+// The diff's summary sentence (analyzer/diff/summary_sentence.h) escaped for a target: module names as
+// Markdown code spans or HTML <code>; the terminal form is one line.
+std::string sentence_terminal(const RunDiff& d);
+std::string sentence_markdown(const RunDiff& d);
+std::string sentence_html(const RunDiff& d);
 // Modules shown in reports: headlines, then every other non-UNCHANGED module (all with all_modules).
 std::vector<const ModuleDiff*> modules_to_show(const RunDiff& d, const DiffReportOptions& o);
 

@@ -17,7 +17,8 @@ std::vector<const ModuleDiff*> headlines(const RunDiff& d) {
 }  // namespace
 
 std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o) {
-  std::string out;
+  // The saving first: the summary sentence is the report's first line.
+  std::string out = sentence_terminal(d) + "\n\n";
   out += fmt::format("{}: {}\n{}: {}\n", o.label_a, run_line(d.info_a, d.a), o.label_b, run_line(d.info_b, d.b));
   out += "End to end: " + totals_text(d) + "\n";
   if (!d.maps.empty()) out += "Path maps: " + maps_text(d) + "\n";
@@ -50,7 +51,8 @@ std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& g
 }
 
 std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o) {
-  std::string out = "## flopscope diff\n\n";
+  // The first line is the summary sentence: what a PR comment's preview shows.
+  std::string out = "**" + sentence_markdown(d) + "**\n\n## flopscope diff\n\n";
   out += fmt::format("- **{}**: {}\n- **{}**: {}\n- **End to end**: {}\n\n", markdown_escape(o.label_a),
                      markdown_escape(run_line(d.info_a, d.a)), markdown_escape(o.label_b),
                      markdown_escape(run_line(d.info_b, d.b)), markdown_escape(totals_text(d)));

@@ -20,6 +20,20 @@ std::string module_counts_text(const RunDiff& d) {
   return out;
 }
 
+std::string sentence_terminal(const RunDiff& d) { return terminal_safe(d.sentence.text(), false); }
+
+std::string sentence_markdown(const RunDiff& d) {
+  std::string out;
+  for (const auto& p : d.sentence.parts) out += p.module ? markdown_code(p.text, false) : markdown_escape(p.text);
+  return out;
+}
+
+std::string sentence_html(const RunDiff& d) {
+  std::string out;
+  for (const auto& p : d.sentence.parts) out += p.module ? "<code>" + html_escape(p.text) + "</code>" : html_escape(p.text);
+  return out;
+}
+
 std::string maps_text(const RunDiff& d) {
   std::string out;
   for (std::size_t i = 0; i < d.maps.size(); ++i) out += (i ? "; " : "") + d.maps[i];

@@ -67,11 +67,16 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
     p.restore();
     return;
   }
+  // A label keeps the font's full height, centred on its row: a rect as short as the row would clip
+  // descenders and underscores ("position adaptive bias"). Rows shorter than the text label every k-th
+  // row so neighbouring labels do not overlap.
+  const int every = g.cell_h >= fm.height() ? 1 : static_cast<int>(std::ceil(fm.height() / std::max(g.cell_h, 1.0)));
   for (int r = 0; r < g.rows; ++r) {
     const auto& row = data.rows[r];
     int y = g.grid.top() + static_cast<int>(r * g.cell_h);
-    QRect label(kMargin, y, g.grid.left() - kMargin - 6, static_cast<int>(g.cell_h));
-    if (g.cell_h >= fm.height() - 4) {
+    QRect label(kMargin, y + static_cast<int>(g.cell_h / 2) - fm.height() / 2, g.grid.left() - kMargin - 6,
+                fm.height());
+    if (r % every == 0) {
       p.setPen(r == options.selected_row ? QColor(0, 0, 0) : QColor(60, 60, 60));
       p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(q(row.path), Qt::ElideLeft, label.width()));
     }

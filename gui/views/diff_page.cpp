@@ -145,7 +145,12 @@ void DiffPage::setSession(SessionPtr session) {
   const auto& a = session_->a->summary;
   const auto& b = session_->b->summary;
   const auto& d = session_->diff;
-  QString html = QStringLiteral("<p><b>A</b> %1 &nbsp;\u2192&nbsp; <b>B</b> %2</p>")
+  // The saving first: the core's summary sentence, as every CLI report opens with it.
+  QString sentence;
+  for (const auto& part : d.engine->sentence.parts)
+    sentence += part.module ? QStringLiteral("<tt>%1</tt>").arg(q(part.text)) : q(part.text);
+  QString html = QStringLiteral("<p style='font-size:large'><b>%1</b></p>").arg(sentence);
+  html += QStringLiteral("<p><b>A</b> %1 &nbsp;\u2192&nbsp; <b>B</b> %2</p>")
                      .arg(QFileInfo(session_->a->path).fileName().toHtmlEscaped(),
                           QFileInfo(session_->b->path).fileName().toHtmlEscaped());
   // The diff engine's counts, worded by the engine: the same line as every CLI report.
@@ -164,5 +169,9 @@ void DiffPage::setSession(SessionPtr session) {
 }
 
 QString DiffPage::headline() const { return headline_->text(); }
+
+QString DiffPage::sentence() const {
+  return session_ && session_->diff.engine ? QString::fromStdString(session_->diff.engine->sentence.text()) : QString();
+}
 
 }  // namespace flopscope::gui

@@ -25,6 +25,8 @@ class DiffPage : public QWidget {
   DiffTableModel* model() const { return model_; }
   QTableView* table() const { return table_; }
   QString headline() const;
+  // The summary sentence the headline opens with, as plain text ("" without a diff).
+  QString sentence() const;
 
   // The CI gates of `flopscope diff`, evaluated on this diff: comma-separated globs, and limits such as
   // "time=5%,flops=0.5%". Returns false (and says why in the result text) when a limit does not parse.

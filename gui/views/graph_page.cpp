@@ -63,6 +63,11 @@ GraphPage::GraphPage(QWidget* parent)
     Status s = exportTo(path);
     if (!s.ok()) QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(s.message()));
   });
+  // The message (node counts, or why there is no graph, which can name long paths) wraps under the
+  // buttons' row width instead of setting the window's minimum width.
+  info_->setWordWrap(true);
+  info_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Colour:"), this));
   bar->addWidget(color_box_);
@@ -131,6 +136,7 @@ void GraphPage::rebuild() {
     QString why = session_->a->graph_note;
     info_->setText(why.isEmpty() ? tr("This run has no computation graph (runs imported from traces carry none).")
                                  : tr("No computation graph: %1").arg(why));
+    info_->setToolTip(info_->text());
     return;
   }
   layout_ = layout_graph(session_->graph, collapsed_);
@@ -241,6 +247,8 @@ int GraphPage::highlightedNodeCount() const {
   for (auto* item : nodes_) n += item->isHighlighted() ? 1 : 0;
   return n;
 }
+
+QString GraphPage::message() const { return info_->text(); }
 
 Status GraphPage::exportTo(const QString& path) { return export_scene(*scene_, path); }
 

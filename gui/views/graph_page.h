@@ -55,6 +55,7 @@ class GraphPage : public QWidget {
   const std::vector<GraphNodeItem*>& nodeItems() const { return nodes_; }
   int highlightedNodeCount() const;
   QString highlightedModule() const { return highlighted_; }
+  QString message() const;  // the line beside the buttons: node counts, or why there is no graph
 
  public Q_SLOTS:
   void highlightModule(const QString& path);

@@ -193,7 +193,10 @@ void MainWindow::setSession(SessionPtr session) {
                       .arg(session_->a->data.modules.size())
                       .arg(session_->a->data.ops.size())
                       .arg(session_->a->data.kernels.size()));
-  if (session_->is_diff()) tabs_->setCurrentWidget(diff_);
+  if (session_->is_diff()) {
+    tabs_->setCurrentWidget(diff_);
+    tree_->showChanges();  // every view has the session now: the selection reaches them all
+  }
   if (new_rank_set) tabs_->setCurrentWidget(ranks_);
   Q_EMIT sessionShown();
 }

@@ -1,5 +1,7 @@
 #include "gui/views/module_tree_page.h"
 
+#include <QCheckBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
@@ -10,6 +12,7 @@
 
 #include "gui/models/format.h"
 #include "gui/models/module_details.h"
+#include "gui/models/module_filter.h"
 #include "gui/models/module_tree_model.h"
 #include "gui/models/roles.h"
 
@@ -65,21 +68,24 @@ void append_details(QString& html, const RunData& run, const std::string& path, 
 ModuleTreePage::ModuleTreePage(QWidget* parent)
     : QWidget(parent),
       model_(new ModuleTreeModel(this)),
-      proxy_(new QSortFilterProxyModel(this)),
+      proxy_(new ModuleFilterProxy(this)),
+      show_unchanged_(new QCheckBox(tr("Show unchanged modules"), this)),
       filter_(new QLineEdit(this)),
       tree_(new QTreeView(this)),
       details_(new QTextBrowser(this)) {
   proxy_->setSourceModel(model_);
-  proxy_->setRecursiveFilteringEnabled(true);
-  proxy_->setAutoAcceptChildRows(true);
-  proxy_->setFilterRole(kPathRole);
-  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
   proxy_->setSortRole(kSortRole);
   filter_->setPlaceholderText(tr("Filter modules (path substring)"));
   filter_->setClearButtonEnabled(true);
   connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
-    proxy_->setFilterFixedString(text);
+    proxy_->setText(text);
     tree_->expandAll();
+  });
+  show_unchanged_->setVisible(false);
+  connect(show_unchanged_, &QCheckBox::toggled, this, [this](bool show) {
+    const QString current = selectedPath();
+    proxy_->setHideUnchanged(!show);
+    if (!current.isEmpty()) selectModule(current);
   });
   tree_->setModel(proxy_);
   tree_->setSortingEnabled(true);
@@ -98,13 +104,23 @@ ModuleTreePage::ModuleTreePage(QWidget* parent)
   split->setStretchFactor(1, 2);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  layout->addWidget(filter_);
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(filter_, 1);
+  bar->addWidget(show_unchanged_);
+  layout->addLayout(bar);
   layout->addWidget(split);
 }
 
 void ModuleTreePage::setSession(SessionPtr session) {
   session_ = std::move(session);
   model_->setSession(session_);
+  // Diff mode opens on what changed: UNCHANGED modules hidden until asked for.
+  const bool diff = session_ && session_->is_diff();
+  show_unchanged_->setVisible(diff);
+  show_unchanged_->blockSignals(true);
+  show_unchanged_->setChecked(false);
+  show_unchanged_->blockSignals(false);
+  proxy_->setHideUnchanged(diff);
   tree_->sortByColumn(-1, Qt::AscendingOrder);  // module order until the user sorts
   tree_->expandToDepth(2);
   // Measured FLOPs exist only for kernels with hardware counters: hide the column when no run has any.
@@ -113,7 +129,34 @@ void ModuleTreePage::setSession(SessionPtr session) {
     for (const auto* run : {session_->a.get(), session_->b.get()})
       if (run && run->summary.total.measured_flops > 0) measured = true;
   tree_->setColumnHidden(ModuleTreeModel::kMeasuredFlops, !measured);
+  // In diff mode the status and deltas are what the user came for: next to the module name, not past
+  // the fifteen cost columns (off screen at 1400 px). The model keeps its column numbers.
+  QHeaderView* header = tree_->header();
+  for (int c = 0; c < header->count(); ++c) header->moveSection(header->visualIndex(c), c);
+  if (session_ && session_->is_diff()) {
+    int to = 1;
+    for (int c : {ModuleTreeModel::kStatus, ModuleTreeModel::kDeltaTime, ModuleTreeModel::kDeltaFlops})
+      header->moveSection(header->visualIndex(c), to++);
+  }
   details_->clear();
+}
+
+QSortFilterProxyModel* ModuleTreePage::proxy() const { return proxy_; }
+
+void ModuleTreePage::showChanges() {
+  if (!session_ || !session_->is_diff() || !session_->diff.engine) return;
+  QModelIndex first;
+  for (const auto& m : session_->diff.engine->modules) {
+    if (!m.headline || (m.verdict != Verdict::kVanished && m.verdict != Verdict::kDormant && m.verdict != Verdict::kNew))
+      continue;
+    QModelIndex index = proxy_->mapFromSource(model_->indexForPath(QString::fromStdString(m.path)));
+    if (!index.isValid()) continue;
+    for (QModelIndex p = index.parent(); p.isValid(); p = p.parent()) tree_->expand(p);
+    if (!first.isValid()) first = index;
+  }
+  if (!first.isValid()) return;
+  tree_->setCurrentIndex(first);
+  tree_->scrollTo(first);
 }
 
 QString ModuleTreePage::selectedPath() const { return tree_->currentIndex().data(kPathRole).toString(); }

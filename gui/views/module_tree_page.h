@@ -6,6 +6,7 @@
 
 #include "gui/models/session.h"
 
+class QCheckBox;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTextBrowser;
@@ -13,6 +14,7 @@ class QTreeView;
 
 namespace flopscope::gui {
 
+class ModuleFilterProxy;
 class ModuleTreeModel;
 
 class ModuleTreePage : public QWidget {
@@ -25,12 +27,17 @@ class ModuleTreePage : public QWidget {
   QTreeView* treeView() const { return tree_; }
   QLineEdit* filterEdit() const { return filter_; }
   ModuleTreeModel* model() const { return model_; }
-  QSortFilterProxyModel* proxy() const { return proxy_; }
+  QSortFilterProxyModel* proxy() const;
+  // Diff mode: UNCHANGED modules are hidden until this is checked.
+  QCheckBox* showUnchangedBox() const { return show_unchanged_; }
   QString selectedPath() const;
   QString detailsText() const;
 
  public Q_SLOTS:
   void selectModule(const QString& path);
+  // Diff mode: expand the tree down to every vanished, dormant and new module (the roots of each
+  // change) and select the first. Called once every view has the session, as selecting reaches them.
+  void showChanges();
 
  Q_SIGNALS:
   void moduleSelected(const QString& path);
@@ -40,7 +47,8 @@ class ModuleTreePage : public QWidget {
 
   SessionPtr session_;
   ModuleTreeModel* model_;
-  QSortFilterProxyModel* proxy_;
+  ModuleFilterProxy* proxy_;
+  QCheckBox* show_unchanged_;
   QLineEdit* filter_;
   QTreeView* tree_;
   QTextBrowser* details_;

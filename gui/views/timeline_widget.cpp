@@ -63,12 +63,12 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   const auto& tl = session_->timeline;
   const QRect plot = plotRect();
   const double px = nsPerPixel();
-  // Time axis with about one tick per 150 px at a round step, labelled from the start of the run.
+  // Time axis with about one tick per 150 px at a round step, labelled from the first event (the zero tooltips use too).
   double step = std::pow(10.0, std::floor(std::log10(std::max(px * 150, 1.0))));
   if (px * 150 / step > 5) step *= 5;
   else if (px * 150 / step > 2) step *= 2;
   p.setPen(QColor(90, 90, 90));
-  const double origin = static_cast<double>(tl.begin());
+  const double origin = static_cast<double>(timeOrigin());
   for (double rel = std::ceil((static_cast<double>(t0_) - origin) / step) * step; origin + rel < static_cast<double>(t1_);
        rel += step) {
     const double t = origin + rel;
@@ -137,26 +137,38 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
     setRange(drag_t0_ + dt, drag_t0_ + dt + span);
     return;
   }
-  if (!session_) return;
-  int lane = laneAt(static_cast<int>(event->position().y()));
-  if (lane < 0 || x < plotRect().left()) return;
+  const QString tip = tooltipAt(event->position().toPoint());
+  if (tip.isEmpty())
+    QToolTip::hideText();
+  else
+    QToolTip::showText(event->globalPosition().toPoint(), tip, this);
+}
+
+QRect TimelineWidget::laneRect(std::size_t lane) const {
+  const QRect plot = plotRect();
+  return QRect(plot.left(), kAxisH + static_cast<int>(lane) * kLaneH, plot.width(), kLaneH);
+}
+
+std::int64_t TimelineWidget::timeOrigin() const { return session_ ? session_->timeline.begin() : 0; }
+
+QString TimelineWidget::tooltipAt(const QPoint& pos) const {
+  if (!session_) return {};
+  const int x = pos.x();
+  int lane = laneAt(pos.y());
+  if (lane < 0 || x < plotRect().left() || static_cast<std::size_t>(lane) >= session_->timeline.lanes().size()) return {};
   auto t = static_cast<std::int64_t>(static_cast<double>(t0_) + (x - plotRect().left()) * nsPerPixel());
   const auto& tl = session_->timeline;
   std::int64_t e = tl.event_at(static_cast<std::size_t>(lane), t, static_cast<std::int64_t>(nsPerPixel() * 2));
-  if (e < 0) {
-    QToolTip::hideText();
-    return;
-  }
+  if (e < 0) return {};
   const auto& ev = tl.lanes()[static_cast<std::size_t>(lane)].events[static_cast<std::size_t>(e)];
   auto m = module_paths_.find(ev.module_id);
-  QToolTip::showText(event->globalPosition().toPoint(),
-                     QStringLiteral("%1\n%2 at %3\nmodule: %4")
-                         .arg(QString::fromStdString(tl.names()[static_cast<std::size_t>(ev.name)]),
-                              QString::fromStdString(format_ns(static_cast<double>(ev.duration))),
-                              QString::fromStdString(format_ns(static_cast<double>(ev.start))),
-                              m == module_paths_.end() ? QStringLiteral("-")
-                                                       : QString::fromStdString(m->second.empty() ? "(model)" : m->second)),
-                     this);
+  // "at" counts from the axis's zero, so the tooltip and the tick under the cursor agree.
+  return QStringLiteral("%1\n%2 at %3\nmodule: %4")
+      .arg(QString::fromStdString(tl.names()[static_cast<std::size_t>(ev.name)]),
+           QString::fromStdString(format_ns(static_cast<double>(ev.duration))),
+           QString::fromStdString(format_ns(static_cast<double>(ev.start - timeOrigin()))),
+           m == module_paths_.end() ? QStringLiteral("-")
+                                    : QString::fromStdString(m->second.empty() ? "(model)" : m->second));
 }
 
 void TimelineWidget::mouseReleaseEvent(QMouseEvent*) { drag_x_ = -1; }

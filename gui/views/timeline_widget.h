@@ -22,6 +22,11 @@ class TimelineWidget : public QWidget {
   std::int64_t rangeEnd() const { return t1_; }
   // Rectangles drawn by the last paint (for tests and the benchmark).
   std::size_t lastPaintedSpans() const { return painted_; }
+  // The zero of every time shown (axis labels and tooltips): the start of the first event.
+  std::int64_t timeOrigin() const;
+  // Where a lane's events are drawn, and what hovering at `pos` shows ("" over nothing).
+  QRect laneRect(std::size_t lane) const;
+  QString tooltipAt(const QPoint& pos) const;
 
  protected:
   void paintEvent(QPaintEvent* event) override;

@@ -79,6 +79,20 @@ TEST_F(DiffCli, VerdictsInTheTable) {
   for (const auto& m : j["modules"]) EXPECT_EQ(m["status"], "UNCHANGED") << m["path"];
 }
 
+// `flopscope diff` opens with the summary sentence: the first line of the text output is the JSON's
+// summary.sentence, for v1 -> v2 (vanished) and v1 -> v2z (dormant).
+TEST_F(DiffCli, SummarySentenceFirst) {
+  for (auto [b, start] : {std::pair{"v2.db", "2 x position_adaptive_bias VANISHED (weights ERASED): -"},
+                          std::pair{"v2z.db", "2 x position_adaptive_bias DORMANT (weights ZEROED): wastes "}}) {
+    Result text = run("diff " + path("v1.db") + " " + path(b));
+    Result json = run("diff " + path("v1.db") + " " + path(b) + " --format json");
+    ASSERT_EQ(text.code, 0) << text.err;
+    const std::string sentence = nlohmann::json::parse(json.out)["summary"]["sentence"];
+    EXPECT_EQ(sentence.rfind(start, 0), 0u) << sentence;
+    EXPECT_EQ(text.out.substr(0, text.out.find('\n')), sentence);
+  }
+}
+
 TEST_F(DiffCli, ReportFiles) {
   fs::path svg = *dir_ / "graph.svg";
   std::ofstream(svg) << "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><g id=\"diffgraph\"/></svg>\n";

@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
+#include "analyzer/format.h"
 #include "diff_fixtures.h"
 
 namespace flopscope {
@@ -220,6 +223,77 @@ TEST(Gates, MaxRegression) {
   faster.time_scale = 0.8;
   auto fast = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, faster)), g);
   EXPECT_TRUE(fast[0].passed) << fast[0].message;
+}
+
+// Gate messages go to terminals, JUnit and the GUI: units people read ("292 ms", "1.2 MFLOPs"), never
+// "2.924e+08 ns".
+TEST(Gates, MessagesInHumanUnits) {
+  const std::regex exponent("[0-9]e[+-][0-9]");
+  GateOptions g;
+  g.expect_vanished = {"*position_adaptive_bias*"};
+  g.max_regression = RegressionLimits{0.05, 0.005, 0.01, 0.0, 0.0};
+  FixtureOptions slow;
+  slow.time_scale = 1.2;
+  slow.flops_scale = 1.01;
+  RunDiff d = diff_runs(make_run(Variant::kV1), make_run(Variant::kV2, slow));
+  auto results = evaluate_gates(d, g);
+  ASSERT_EQ(results.size(), 6u);
+  for (const auto& r : results) {
+    EXPECT_FALSE(std::regex_search(r.message, exponent)) << r.name << ": " << r.message;
+    EXPECT_EQ(r.message.find(" ns ->"), std::string::npos) << r.name << ": " << r.message;
+  }
+  EXPECT_NE(results[0].message.find(flops_text(module(d, kBias).a.flops + module(d, "layers.1.attn.position_adaptive_bias").a.flops)),
+            std::string::npos) << results[0].message;
+  EXPECT_EQ(results[1].name, "max-regression time");
+  EXPECT_NE(results[1].message.find("host time P50: " + time_text(d.a.time.p50) + " -> " + time_text(d.b.time.p50)),
+            std::string::npos) << results[1].message;
+  EXPECT_NE(results[2].message.find(flops_text(d.a.flops) + " -> " + flops_text(d.b.flops)), std::string::npos)
+      << results[2].message;
+  EXPECT_NE(results[3].message.find(bytes_text(d.a.bytes) + " -> " + bytes_text(d.b.bytes)), std::string::npos)
+      << results[3].message;
+}
+
+// The one sentence every view opens with: what vanished or went dormant and what it saves or costs.
+TEST(SummarySentence, NamesTheChangeAndItsCost) {
+  RunDiff v2 = diff_runs(make_run(Variant::kV1), make_run(Variant::kV2));
+  const std::string s2 = v2.sentence.text();
+  const auto& b0 = module(v2, kBias);
+  const auto& b1 = module(v2, "layers.1.attn.position_adaptive_bias");
+  EXPECT_EQ(s2.rfind("2 x position_adaptive_bias VANISHED (weights ERASED): " + flops_text(-(b0.a.flops + b1.a.flops)) +
+                         ", " + bytes_text(-(b0.a.bytes + b1.a.bytes)) + ", " +
+                         time_text(-(b0.a.time.p50 + b1.a.time.p50)) + " host time per iteration; end to end: FLOPs -",
+                     0),
+            0u)
+      << s2;
+  // The module name is the part front ends show as code.
+  ASSERT_GE(v2.sentence.parts.size(), 2u);
+  EXPECT_TRUE(v2.sentence.parts[1].module);
+  EXPECT_EQ(v2.sentence.parts[1].text, "position_adaptive_bias");
+
+  RunDiff v2z = diff_runs(make_run(Variant::kV1), make_run(Variant::kV2z));
+  const std::string sz = v2z.sentence.text();
+  EXPECT_EQ(sz.rfind("2 x position_adaptive_bias DORMANT (weights ZEROED): wastes ", 0), 0u) << sz;
+  EXPECT_NE(sz.find("end to end: FLOPs unchanged, bytes unchanged, host time "), std::string::npos) << sz;
+
+  // The other way round the modules are NEW and cost what they add.
+  RunDiff back = diff_runs(make_run(Variant::kV2), make_run(Variant::kV1));
+  EXPECT_EQ(back.sentence.text().rfind("2 x position_adaptive_bias NEW (weights ACTIVE): +" +
+                                           flops_text(b0.a.flops + b1.a.flops) + ", +",
+                                       0),
+            0u)
+      << back.sentence.text();
+
+  RunData a = make_run(Variant::kV1);
+  EXPECT_EQ(diff_runs(a, a).sentence.text().rfind("No module vanished, appeared or went dormant; end to end: FLOPs "
+                                                  "unchanged, bytes unchanged, host time ",
+                                                  0),
+            0u);
+  // A significant end-to-end change carries its interval.
+  FixtureOptions slow;
+  slow.time_scale = 1.5;
+  const std::string ss = diff_runs(a, make_run(Variant::kV1, slow)).sentence.text();
+  EXPECT_NE(ss.find("(95% CI ["), std::string::npos) << ss;
+  EXPECT_NE(ss.find("slower"), std::string::npos) << ss;
 }
 
 TEST(Gates, GlobMatchesAcrossDots) {

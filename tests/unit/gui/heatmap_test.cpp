@@ -1,8 +1,10 @@
 #include <QAbstractItemModelTester>
 #include <QFont>
+#include <QFontMetrics>
 #include <gtest/gtest.h>
 
 #include "gui/models/heatmap_model.h"
+#include "graphs/heatmap_dot.h"
 #include "gui/models/heatmap_painter.h"
 #include "gui/models/roles.h"
 #include "tests/unit/gui/qt_environment.h"
@@ -48,6 +50,42 @@ TEST(Heatmap, RendersWithoutADisplayAndHitTestsCells) {
   QPoint centre(g.grid.left() + static_cast<int>(2.5 * g.cell_w), g.grid.top() + static_cast<int>(1.5 * g.cell_h));
   EXPECT_EQ(g.cell_at(centre), std::make_pair(1, 2));
   EXPECT_EQ(g.cell_at(QPoint(0, 0)), std::make_pair(-1, -1));
+}
+
+// Ink of the first row's label, in the label column around the row.
+int label_ink(const HeatmapData& data, const QSize& size, const HeatmapPaintOptions& options) {
+  QImage image = render_heatmap_image(data, size, options);
+  auto g = HeatmapGeometry::compute(data, size, options.font, false);
+  QFontMetrics fm(options.font);
+  int ink = 0;
+  const int bottom = std::min(image.height(), g.grid.top() + static_cast<int>(g.cell_h) + fm.height());
+  for (int y = std::max(0, g.grid.top() - fm.height()); y < bottom; ++y)
+    for (int x = 0; x < g.grid.left() - 2; ++x) ink += qGray(image.pixel(x, y)) < 160 ? 1 : 0;
+  return ink;
+}
+
+// Rows shorter than the text (many modules in a small window) still show whole labels: underscores and
+// descenders are not clipped away ("position adaptive bias" for position_adaptive_bias).
+TEST(Heatmap, ShortRowsKeepUnderscoresInLabels) {
+  using namespace graphs::heatmap_frame;
+  HeatmapData data;
+  data.iterations = 4;
+  data.rows.push_back({"a_b_c_d_e_f_g_h_i_j", latency_stats(std::vector<double>{1e3, 2e3, 3e3, 4e3})});
+  data.min_ns = 1e3;
+  data.max_ns = 4e3;
+  HeatmapPaintOptions options;
+  options.font = QFont();
+  options.histogram = false;
+  options.title = QString();
+  QFontMetrics fm(options.font);
+  const int frame = kMargin + kTitle + kAxis + kMargin;
+  const int tall = label_ink(data, QSize(800, frame + 28), options);
+  // The shortest rows that show labels before: four pixels less than the text.
+  const QSize short_size(800, frame + fm.height() - 4);
+  ASSERT_EQ(static_cast<int>(HeatmapGeometry::compute(data, short_size, options.font, false).cell_h), fm.height() - 4);
+  const int short_rows = label_ink(data, short_size, options);
+  EXPECT_GT(tall, 50);
+  EXPECT_GE(short_rows, tall * 95 / 100) << "label clipped: " << short_rows << " of " << tall << " dark pixels";
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "graphs/open_graph.h"
+#include "gui/models/run_loader.h"
 #include "tests/unit/gui/qt_environment.h"
 
 namespace flopscope::gui::testing {
@@ -33,6 +34,17 @@ TEST(RunGraph, SaysWhyWhenTheSourceModelIsMissingOrDifferent) {
   Status differs = graphs::complete_graph_from_source(run, "/tmp/v1.db");
   EXPECT_FALSE(differs.ok());
   EXPECT_TRUE(run.graph_nodes.empty());
+}
+
+// An imported trace names the trace as its source: the page says traces carry no graph, rather than what
+// LibTorch says about a JSON file it cannot open as a model ("PytorchStreamReader failed reading zip archive").
+TEST(RunGraph, ImportedTraceCarriesNoGraph) {
+  const std::string trace = FLOPSCOPE_SOURCE_DIR "/tests/data/kineto/tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz";
+  auto session = load_session({QString::fromStdString(trace)});
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  const QString note = (*session)->a->graph_note;
+  EXPECT_TRUE(note.contains(QStringLiteral("traces carry no computation graph"))) << note.toStdString();
+  EXPECT_FALSE(note.contains(QStringLiteral("PytorchStreamReader"))) << note.toStdString();
 }
 
 TEST(RunGraph, ExtractsTheGraphOfTheSampleModel) {

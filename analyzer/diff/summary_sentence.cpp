@@ -1,0 +1,136 @@
+#include "analyzer/diff/summary_sentence.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "analyzer/diff/compare.h"
+#include "analyzer/diff/diff.h"
+#include "analyzer/diff/units.h"
+
+namespace flopscope {
+namespace {
+
+// Modules with the same verdict, name (last path component) and weights: "2 x position_adaptive_bias".
+struct Group {
+  Verdict verdict;
+  std::string leaf;
+  std::string qualifier;  // "weights ERASED", "output multiplied by zero", ""
+  std::vector<const ModuleDiff*> members;
+};
+
+std::string leaf_of(const std::string& path) {
+  auto dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
+std::string qualifier_of(const ModuleDiff& m) {
+  if (m.verdict == Verdict::kDormant) {
+    return m.weights_b.state == WeightState::kZeroed ? "weights ZEROED" : "output multiplied by zero";
+  }
+  // What B holds: ERASED for a vanished module whose parameters are gone, ACTIVE for a new one.
+  const WeightState w = m.weights_b.state;
+  return w == WeightState::kNone ? "" : std::string("weights ") + to_string(w);
+}
+
+std::string signed_text(double v, std::string (*fmt_value)(double)) {
+  return (v > 0 ? "+" : "") + fmt_value(v);
+}
+
+// What the group costs per iteration: signed for VANISHED (saved) and NEW (added); DORMANT runs for
+// nothing, so its cost is what it wastes.
+std::string cost_text(const Group& g, bool gpu_time) {
+  double flops = 0, bytes = 0, time = 0;
+  bool timed = true;
+  for (const ModuleDiff* m : g.members) {
+    const SideCost& s = g.verdict == Verdict::kVanished ? m->a : m->b;
+    flops += s.flops;
+    bytes += s.bytes;
+    time += s.time.p50;
+    timed = timed && s.time.samples > 0;
+  }
+  const char* clock = gpu_time ? "GPU" : "host";
+  if (g.verdict == Verdict::kDormant) {
+    std::string out = "wastes " + flops_text(flops) + ", " + bytes_text(bytes);
+    if (timed) out += fmt::format(", {} {} time", time_text(time), clock);
+    return out + " per iteration";
+  }
+  const double sign = g.verdict == Verdict::kVanished ? -1 : 1;
+  std::string out = signed_text(sign * flops, flops_text) + ", " + signed_text(sign * bytes, bytes_text);
+  if (timed) out += fmt::format(", {} {} time", signed_text(sign * time, time_text), clock);
+  return out + " per iteration";
+}
+
+std::string relative_text(const char* what, double a, double b, std::string (*fmt_value)(double)) {
+  if (a == b) return std::string(what) + " unchanged";
+  if (a == 0) return fmt::format("{} {} -> {}", what, fmt_value(a), fmt_value(b));
+  return std::string(what) + " " + format_signed_percent((b - a) / a);
+}
+
+std::string end_to_end_text(const RunDiff& d) {
+  std::string out = "end to end: " + relative_text("FLOPs", d.a.flops, d.b.flops, flops_text) + ", " +
+                    relative_text("bytes", d.a.bytes, d.b.bytes, bytes_text);
+  if (d.a.time.samples == 0 || d.b.time.samples == 0) return out;
+  out += fmt::format(", {} time ", d.gpu_time ? "GPU" : "host");
+  const MedianDifference& t = d.time_diff;
+  if (d.time_status == TimeStatus::kUntested) {
+    return out + signed_text(t.diff, time_text) + " (fewer than " + std::to_string(kMinIterationsForStats) +
+           " iterations: not tested)";
+  }
+  // The interval only where it means something: a significant change.
+  if (d.time_significant) return out + describe_time_change(t, true);
+  return out + signed_text(t.diff, time_text) + ", not significant";
+}
+
+}  // namespace
+
+std::string SummarySentence::text() const {
+  std::string out;
+  for (const auto& p : parts) out += p.text;
+  return out;
+}
+
+SummarySentence summary_sentence(const RunDiff& d) {
+  std::vector<Group> groups;
+  for (Verdict v : {Verdict::kVanished, Verdict::kDormant, Verdict::kNew}) {
+    for (const auto& m : d.modules) {
+      if (!m.headline || m.verdict != v || m.path.empty()) continue;
+      std::string leaf = leaf_of(m.path), qualifier = qualifier_of(m);
+      Group* g = nullptr;
+      for (auto& existing : groups) {
+        if (existing.verdict == v && existing.leaf == leaf && existing.qualifier == qualifier) g = &existing;
+      }
+      if (!g) g = &groups.emplace_back(Group{v, leaf, qualifier, {}});
+      g->members.push_back(&m);
+    }
+  }
+  SummarySentence s;
+  auto text = [&](std::string t) { s.parts.push_back({std::move(t), false}); };
+  auto module = [&](std::string t) { s.parts.push_back({std::move(t), true}); };
+  if (groups.empty()) text("No module vanished, appeared or went dormant");
+  for (std::size_t i = 0; i < groups.size() && i < kSentenceGroups; ++i) {
+    const Group& g = groups[i];
+    if (i > 0) text("; ");
+    // One module: its path; several: how many, and their name.
+    if (g.members.size() == 1) {
+      module(g.members[0]->path);
+      text(" ");
+    } else {
+      text(fmt::format("{} x ", g.members.size()));
+      module(g.leaf);
+      text(" ");
+    }
+    std::string verdict = to_string(g.verdict);
+    if (!g.qualifier.empty()) verdict += " (" + g.qualifier + ")";
+    text(verdict + ": " + cost_text(g, d.gpu_time));
+  }
+  if (groups.size() > kSentenceGroups) {
+    std::size_t more = 0;
+    for (std::size_t i = kSentenceGroups; i < groups.size(); ++i) more += groups[i].members.size();
+    text(fmt::format("; {} more vanished, dormant or new module{}", more, more == 1 ? "" : "s"));
+  }
+  text("; " + end_to_end_text(d));
+  return s;
+}
+
+}  // namespace flopscope
