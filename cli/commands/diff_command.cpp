@@ -48,6 +48,8 @@ class DiffCommand final : public Command {
     app.add_option("--weights-b", weights_b_, "Weights file for B (replaces the run's parameter rows)");
     app.add_option("--input", inputs_, "Input specs when A or B is a TorchScript model (as for `profile`)");
     app.add_option("--iters", iterations_, "Iterations when profiling a model (default 10)");
+    app.add_option("--threads", threads_, "Intra-op threads when profiling a model (default: one per CPU core)")
+        ->check(CLI::Range(0, 1024));
     app.add_option("--rounds", rounds_,
                    "When A and B are both models: profile them in N alternating rounds (A B A B ...) of "
                    "--iters/N iterations each, so machine drift hits both alike (default 1: A, then B)")
@@ -228,6 +230,7 @@ class DiffCommand final : public Command {
     o.torch.model_path = path;
     o.torch.iterations = iterations;
     o.torch.warmup = 2;
+    o.torch.threads = threads_;
     o.torch.tool_version = FLOPSCOPE_VERSION_STRING;
     FS_ASSIGN_OR_RETURN(o.torch.inputs, parse_input_specs(inputs_));
     // The graph is not drawn by diff from a model: skip extracting it.
@@ -253,6 +256,7 @@ class DiffCommand final : public Command {
   bool no_align_ = false;
   int iterations_ = 10;
   int rounds_ = 1;
+  int threads_ = 0;
   DiffOptions options_;
   GateOptions gates_;
   DiffReportOptions report_;

@@ -2,12 +2,15 @@
 # Benchmark (not a test): N self-diffs of sonnet-mini and of resnet18, each model profiled twice and diffed
 # with --max-regression time=5%. A failure is spurious by construction (same model, same inputs, same
 # threads and seed). Prints the failures, the time-only slower/faster module counts and the load average.
-# Usage: self_diff_noise.sh FLOPSCOPE [N=20] [ITERS=20] [THREADS=1]
+# With ROUNDS > 1 each self-diff is `diff M.pt M.pt --rounds ROUNDS`: the two sides profiled in alternating
+# rounds, so that load drift during the pair lands on both sides.
+# Usage: self_diff_noise.sh FLOPSCOPE [N=20] [ITERS=20] [THREADS=1] [ROUNDS=1]
 set -u
 FLOPSCOPE=${1:?usage: self_diff_noise.sh FLOPSCOPE [N] [ITERS] [THREADS]}
 N=${2:-20}
 ITERS=${3:-20}
 THREADS=${4:-1}
+ROUNDS=${5:-1}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
 WORK=$(mktemp -d)
@@ -28,12 +31,18 @@ for model in sonnet-mini resnet18; do
   fail=0
   timeonly=0
   for i in $(seq 1 "$N"); do
-    for side in a b; do
-      "$FLOPSCOPE" profile "$pt" --input "$spec" --iters "$ITERS" --threads "$THREADS" -o "$WORK/$side.db" --force \
-        >/dev/null 2>&1 || { echo "profile failed"; exit 2; }
-    done
-    "$FLOPSCOPE" diff "$WORK/a.db" "$WORK/b.db" --max-regression time=5% --format json >"$WORK/d.json" 2>/dev/null
-    rc=$?
+    if [ "$ROUNDS" -gt 1 ]; then
+      "$FLOPSCOPE" --no-progress diff "$pt" "$pt" --input "$spec" --iters "$ITERS" --threads "$THREADS" \
+        --rounds "$ROUNDS" --max-regression time=5% --format json >"$WORK/d.json" 2>/dev/null
+      rc=$?
+    else
+      for side in a b; do
+        "$FLOPSCOPE" profile "$pt" --input "$spec" --iters "$ITERS" --threads "$THREADS" -o "$WORK/$side.db" --force \
+          >/dev/null 2>&1 || { echo "profile failed"; exit 2; }
+      done
+      "$FLOPSCOPE" diff "$WORK/a.db" "$WORK/b.db" --max-regression time=5% --format json >"$WORK/d.json" 2>/dev/null
+      rc=$?
+    fi
     [ "$rc" = 1 ] && fail=$((fail + 1))
     [ "$rc" = 2 ] && { echo "diff error"; exit 2; }
     t=$(/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); s=d['summary']; \
@@ -41,7 +50,7 @@ print(s['modules_time']['slower']+s['modules_time']['faster'], sum(v for k,v in 
     timeonly=$((timeonly + ${t%% *}))
     [ "${t##* }" != 0 ] && echo "  $model #$i: non-UNCHANGED verdicts in a self-diff: ${t##* }"
   done
-  echo "$model: $fail/$N spurious time-gate failures; $timeonly module time changes (slower/faster) over $N self-diffs (no verdict changes by time alone: verdicts are structural)"
+  echo "$model (rounds $ROUNDS): $fail/$N spurious time-gate failures; $timeonly module time changes (slower/faster) over $N self-diffs (no verdict changes by time alone: verdicts are structural)"
   total_fail=$((total_fail + fail))
   total=$((total + N))
 done
