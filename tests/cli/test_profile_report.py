@@ -79,10 +79,10 @@ class ProfileReport(CliTestCase):
     def test_run_records_openblas(self):
         # install-deps.sh selects OpenBLAS for libblas.so.3; the reference BLAS makes every timing 5-10x slower.
         con = sqlite3.connect(self.db)
-        rows = con.execute("SELECT what, detail FROM data_quality WHERE what LIKE '%BLAS%'").fetchall()
+        rows = con.execute("SELECT code, detail FROM data_quality WHERE what LIKE '%BLAS%'").fetchall()
         con.close()
         self.assertEqual(len(rows), 1, rows)
-        self.assertEqual(rows[0][0], "BLAS backend", rows)
+        self.assertEqual(rows[0][0], "blas_backend", rows)
         self.assertTrue(rows[0][1].startswith("OpenBLAS"), rows)
 
     def test_reference_blas_is_named_in_a_warning(self):
@@ -101,7 +101,7 @@ class ProfileReport(CliTestCase):
             self.assertEqual(proc.returncode, 0, proc.stderr)
             self.assertIn("warning: running on the reference BLAS", proc.stderr)
             con = sqlite3.connect(db)
-            rows = con.execute("SELECT severity FROM data_quality WHERE what = 'reference BLAS in use'").fetchall()
+            rows = con.execute("SELECT severity FROM data_quality WHERE code = 'reference_blas'").fetchall()
             con.close()
             self.assertEqual(rows, [("warning",)])
 
