@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 import unittest
 
-from cli_helpers import SOURCE_DIR, CliTestCase, SonnetMiniVerdicts, modules, run
+from cli_helpers import SOURCE_DIR, CliTestCase, SonnetMiniVerdicts, modules, run, undocumented_quality_rows
 
 PYTHON = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -77,6 +77,10 @@ class ImportWithWeights(SonnetMiniVerdicts, unittest.TestCase):
         self.assertEqual(len(got), len(want) - 1)
         self.assertEqual(got["layers.2.attn.position_adaptive_bias"], "PositionAdaptiveBias")
         self.assertIn("module paths from", self.import_stdout)
+
+    def test_quality_rows_have_catalogue_codes(self):
+        for v, db in self.db.items():
+            self.assertEqual(undocumented_quality_rows(db), [], v)
 
     def test_unmapped_modules_are_listed(self):
         rows = {code: (count, severity, detail) for code, count, severity, detail in quality(self.db["v1"])}

@@ -4,7 +4,7 @@ import os
 import sqlite3
 import unittest
 
-from cli_helpers import CliTestCase, SOURCE_DIR, run, sample
+from cli_helpers import CliTestCase, SOURCE_DIR, run, sample, undocumented_quality_rows
 
 TOKENS = 64
 
@@ -84,6 +84,11 @@ class ProfileReport(CliTestCase):
         self.assertEqual(len(rows), 1, rows)
         self.assertEqual(rows[0][0], "blas_backend", rows)
         self.assertTrue(rows[0][1].startswith("OpenBLAS"), rows)
+
+    def test_quality_rows_have_catalogue_codes(self):
+        self.assertEqual(undocumented_quality_rows(self.db), [])
+        codes = [q["code"] for q in self.report["data_quality"]]
+        self.assertIn("blas_backend", codes)
 
     def test_reference_blas_is_named_in_a_warning(self):
         ref = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"

@@ -186,6 +186,53 @@ TEST(Migrations, Version4MovesNcuTensorInstructionsAndTotalDramOutOfTheWrongColu
   EXPECT_EQ(cupti->kernels[0].dram_bytes, 64);
 }
 
+TEST(Migrations, Version6GivesOldQualityRowsTheCodeOfTheirText) {
+  if (schema_steps().size() < 6) GTEST_SKIP() << "no version 6";
+  TempDir dir;
+  const std::string path = dir.file("v5.db");
+  {
+    auto db = Database::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(migrate(*db, schema_steps().first(5)).ok());
+    // Rows as flopscope wrote them before the catalogue: English text, some with a name or number in it.
+    ASSERT_TRUE(db->exec("PRAGMA application_id = " + std::to_string(kRunDatabaseApplicationId) +
+                         "; INSERT INTO run VALUES (1, '0.1.0', 'kineto', 't', '', 'cpu', 'h', '', 1, 0, 0, 0, "
+                         "'flopscope import t'); INSERT INTO module VALUES (0, NULL, '', ''); "
+                         "INSERT INTO run_complete VALUES (1, 1); INSERT INTO data_quality VALUES "
+                         "('ops with ambiguous module attribution', 2, 'error', 'a.b'), "
+                         "('module paths named by attribute from the weights file w.pt (3 by call order among "
+                         "look-alike siblings)', 40, 'info', ''), "
+                         "('recorded by flopscope trace: torch 2.3.0, torch.profiler (Kineto); host clock; "
+                         "analytic FLOPs from shapes; module paths from named_modules()', 1, 'info', 'python x.py'), "
+                         "('the program exited with status 3: the run holds what was recorded until then', 1, "
+                         "'warning', 'python x.py'), "
+                         "('recorded 2 of the 5 requested iterations', 1, 'info', ''), "
+                         "('3 Python processes recorded traces; this run holds process 42''s', 2, 'warning', ''), "
+                         "('companion: a note', 1, 'info', ''), "
+                         "('clock skew corrected', 1, 'info', '12 ns');")
+                    .ok());
+  }
+  auto run = read_run_database(path);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  const std::vector<std::pair<QualityCode, std::string>> want = {
+      {QualityCode::ambiguous_module_attribution, "a.b"},
+      {QualityCode::paths_from_weights_file, "w.pt (3 by call order among look-alike siblings)"},
+      {QualityCode::recorded_by_trace, "torch 2.3.0, torch.profiler (Kineto); python x.py"},
+      {QualityCode::program_failed, "the program exited with status 3; python x.py"},
+      {QualityCode::iterations_incomplete, "recorded 2 of the 5 requested iterations"},
+      {QualityCode::several_processes, "3 Python processes recorded traces; this run holds process 42's"},
+      {QualityCode::companion_note, "a note"},
+      {QualityCode::legacy, "clock skew corrected: 12 ns"},  // a text no flopscope wrote: kept, no code
+  };
+  ASSERT_EQ(run->quality.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(run->quality[i].code, want[i].first) << i;
+    EXPECT_EQ(run->quality[i].detail, want[i].second) << i;
+  }
+  EXPECT_EQ(run->quality[0].severity, Severity::kError);  // the severity stored is kept: gates still exit 2
+  EXPECT_EQ(run->quality[1].count, 40);
+}
+
 TEST(Migrations, ShippedStepsAreConsecutive) {
   ASSERT_FALSE(schema_steps().empty());
   for (std::size_t i = 0; i < schema_steps().size(); ++i) EXPECT_EQ(schema_steps()[i].version, int(i) + 1);
