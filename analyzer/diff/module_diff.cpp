@@ -129,7 +129,8 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
         start = nl + 1;
       }
       d.warnings.push_back(std::to_string(q.count) + " " + std::string(q.text()) + " in " +
-                           (run == &a ? "A" : "B") + " (profile with --attribution instances)");
+                           (run == &a ? "A" : "B") + " (data quality " + std::string(q.id()) +
+                           "; profile with --attribution instances)");
     }
   }
   ParamIndex pa = index_params(a, paths_a, options.atol);
