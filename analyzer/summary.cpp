@@ -451,21 +451,19 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     });
     s.quality = run.quality;
     if (gap_ops > 0) {
-      s.quality.push_back({"ops without a FLOPs formula (FLOPs unknown, not zero)", gap_ops,
-                           Severity::kWarning,
-                           std::to_string(gaps.size()) + " distinct op names; see the coverage section"});
+      s.quality.emplace_back(QualityCode::ops_without_flops_formula, gap_ops,
+                             std::to_string(gaps.size()) + " distinct op names; see the coverage section");
     }
     // Orphans have no launch, hence no module; they are reported on their own below.
     const std::int64_t unattributed =
         s.attribution.kernels - s.attribution.kernels_with_module - s.orphans.kernels;
     if (s.has_kernels && unattributed > 0) {
-      s.quality.push_back({"kernels not attributed to a module", unattributed, Severity::kWarning,
-                           "counted in the root's device time as unattributed"});
+      s.quality.emplace_back(QualityCode::kernels_without_module, unattributed,
+                             "counted in the root's device time as unattributed");
     }
     if (s.orphans.kernels > 0) {
-      s.quality.push_back(
-          {"orphan kernels (launched before the profiling window), left out of per-iteration time",
-           s.orphans.kernels, Severity::kInfo, "shown apart in the timeline section"});
+      s.quality.emplace_back(QualityCode::orphan_kernels_left_out, s.orphans.kernels,
+                             "shown apart in the timeline section");
     }
   }
   return s;

@@ -146,12 +146,19 @@ Status read_graph(Database& db, std::vector<GraphNode>& nodes, std::vector<Graph
   });
 }
 
+// A row keeps the severity it was stored with. A code this build does not know (a 'legacy' row, or a kind
+// added after it) reads as legacy with its stored text in front of the detail, so nothing is lost.
 Status read_quality(Database& db, std::vector<QualityIssue>& out) {
-  return for_each_row(db, "data_quality", "SELECT what, count, severity, detail FROM data_quality ORDER BY rowid",
-                      [&](Statement& s) {
-                        out.push_back({s.str(0), s.int64(1), severity_from_string(s.str(2)), s.str(3)});
-                        return Status();
-                      });
+  return for_each_row(
+      db, "data_quality", "SELECT code, what, count, severity, detail FROM data_quality ORDER BY rowid",
+      [&](Statement& s) {
+        std::optional<QualityCode> code = quality_code_from_id(s.str(0));
+        QualityIssue q(code.value_or(QualityCode::legacy), s.int64(2), s.str(4));
+        q.severity = severity_from_string(s.str(3));
+        if (q.code == QualityCode::legacy) q.detail = s.str(1) + (q.detail.empty() ? "" : ": " + q.detail);
+        out.push_back(std::move(q));
+        return Status();
+      });
 }
 
 Status read_activations(Database& db, std::vector<ActivationRecord>& out) {

@@ -53,7 +53,7 @@ constexpr std::string_view kInsertActivation =
 constexpr std::string_view kInsertDiscarded =
     "INSERT INTO discarded_op (op_id, zeroing_op_id, zero_factor) VALUES (?,?,?)";
 constexpr std::string_view kInsertQuality =
-    "INSERT INTO data_quality (what, count, severity, detail) VALUES (?,?,?,?)";
+    "INSERT INTO data_quality (code, what, count, severity, detail) VALUES (?,?,?,?,?)";
 
 // Binds values to consecutive parameters, stopping at the first failure.
 class Binder {
@@ -185,7 +185,10 @@ class SqliteRunSink final : public RunSink {
   Status add_quality(std::span<const QualityIssue> issues) override {
     for (const QualityIssue& q : issues) {
       FS_RETURN_IF_ERROR(insert(*statements_.quality,
-                                [&](Binder& b) { b(q.what)(q.count)(to_string(q.severity))(q.detail); }));
+                                [&](Binder& b) {
+                                  b(std::string(q.id()))(std::string(q.text()))(q.count)(to_string(q.severity))(
+                                      q.detail);
+                                }));
     }
     return {};
   }

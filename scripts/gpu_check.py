@@ -72,7 +72,7 @@ SQL_FORWARD_KERNELS = """
     SELECT k.name, COUNT(*), SUM(k.duration_ns) FROM kernel k JOIN module m ON m.id = k.module_id
     WHERE k.kind = 'kernel' AND m.path <> '' GROUP BY k.name"""
 SQL_KERNELS_BY_NAME = "SELECT name, COUNT(*), SUM(duration_ns) FROM kernel WHERE kind = 'kernel' GROUP BY name"
-SQL_QUALITY = "SELECT severity, what, count, detail FROM data_quality ORDER BY severity, what"
+SQL_QUALITY = "SELECT severity, code, count, detail FROM data_quality ORDER BY severity, code"
 
 
 class Check:

@@ -84,7 +84,7 @@ void append_round(RunData& into, RunData round) {
   }
   for (auto& q : round.quality) {
     auto same = std::find_if(into.quality.begin(), into.quality.end(),
-                             [&](const QualityIssue& x) { return x.what == q.what && x.severity == q.severity; });
+                             [&](const QualityIssue& x) { return x.code == q.code && x.severity == q.severity; });
     if (same == into.quality.end()) {
       into.quality.push_back(std::move(q));
     } else {

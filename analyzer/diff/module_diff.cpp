@@ -119,7 +119,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   }
   for (const auto& [run, paths] : {std::pair{&a, &paths_a}, std::pair{&b, &paths_b}}) {
     for (const auto& q : run->quality) {
-      if (q.what != kAmbiguousAttribution) continue;
+      if (q.code != QualityCode::ambiguous_module_attribution) continue;
       std::size_t start = 0;
       while (start <= q.detail.size()) {
         std::size_t nl = q.detail.find('\n', start);
@@ -128,8 +128,9 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
         if (nl == std::string::npos) break;
         start = nl + 1;
       }
-      d.warnings.push_back(std::to_string(q.count) + " " + kAmbiguousAttribution + " in " + (run == &a ? "A" : "B") +
-                           " (profile with --attribution instances)");
+      d.warnings.push_back(std::to_string(q.count) + " " + std::string(q.text()) + " in " +
+                           (run == &a ? "A" : "B") + " (data quality " + std::string(q.id()) +
+                           "; profile with --attribution instances)");
     }
   }
   ParamIndex pa = index_params(a, paths_a, options.atol);

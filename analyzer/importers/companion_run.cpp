@@ -193,16 +193,15 @@ Status CompanionSink::finish() {
     }
     if (!acts.empty()) FS_RETURN_IF_ERROR(inner_.add_activations(acts));
     if (unknown > 0) {
-      extra_.push_back(
-          {"activation statistics of modules not in the trace (dropped)", unknown, Severity::kWarning, ""});
+      extra_.emplace_back(QualityCode::activations_of_unknown_modules, unknown);
     }
   }
   if (!info_.params_without_statistics.empty()) {
-    extra_.push_back({"parameters or buffers without statistics (not stored)",
-                      static_cast<std::int64_t>(info_.params_without_statistics.size()), Severity::kWarning,
-                      info_.params_without_statistics.front()});
+    extra_.emplace_back(QualityCode::params_without_statistics,
+                        static_cast<std::int64_t>(info_.params_without_statistics.size()),
+                        info_.params_without_statistics.front());
   }
-  for (const auto& n : info_.notes) extra_.push_back({"companion: " + n, 1, Severity::kInfo, ""});
+  for (const auto& n : info_.notes) extra_.emplace_back(QualityCode::companion_note, 1, n);
   if (!extra_.empty()) FS_RETURN_IF_ERROR(inner_.add_quality(extra_));
   return inner_.finish();
 }

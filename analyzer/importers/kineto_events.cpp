@@ -308,7 +308,7 @@ KinetoEventReader::~KinetoEventReader() = default;
 void KinetoEventReader::event(std::string_view text, std::size_t readable) {
   auto& b = impl_->builder;
   auto bad = [&](const char* why) {
-    b.issue("malformed trace events (skipped)", Severity::kWarning,
+    b.issue(QualityCode::malformed_trace_events,
             std::string(why) + ": " + std::string(text.substr(0, 120)));
   };
   od::document doc;
@@ -386,7 +386,7 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
       // as ops they would own every op under them and hide the module tree.
       if (capture) return;  // the capture's phases and steps are not this run's
       if (!name.starts_with("ProfilerStep#")) {
-        b.issue("user annotations (record_function ranges) kept as ranges, not ops", Severity::kInfo, name);
+        b.issue(QualityCode::user_annotations_as_ranges, name);
         return;
       }
       [[fallthrough]];
@@ -470,7 +470,7 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
       a.bytes = args.bytes;
       if (args.counters.any) a.counters = b.add_counters(args.counters.counters());
       if (c == Cat::kRange) {
-        b.issue("range-profiler entries (durations are replay time, not linked to ops)", Severity::kInfo);
+        b.issue(QualityCode::range_profiler_entries);
       }
       b.add_activity(a);
       return;

@@ -67,7 +67,7 @@ void take_metric(NcuKernel& k, std::string_view metric, std::string_view unit, s
   auto number = parse_locale_number(value);
   if (!number) return;  // "n/a", text values
   UnitScale scale = unit_scale(unit);
-  if (!scale.known) builder.issue("metric values with a unit not understood (taken as is)", Severity::kInfo, unit);
+  if (!scale.known) builder.issue(QualityCode::metric_unit_unknown, unit);
   double v = *number * scale.factor;
   if (metric == "gpu__time_duration.sum" || metric == "Duration") {
     if (scale.base == "ns") k.duration_ns = v;
@@ -146,12 +146,12 @@ class NcuImporter final : public Importer {
       if (static_cast<int>(row.size()) <= needed || (!long_format && row.size() < header.size()) ||
           row[0].starts_with("==")) {
         ++bad_rows;
-        builder.issue("CSV rows with too few fields (skipped)", Severity::kWarning, "line " + std::to_string(csv.line()));
+        builder.issue(QualityCode::csv_rows_too_few_fields, "line " + std::to_string(csv.line()));
         continue;
       }
       auto id = parse_locale_number(row[static_cast<std::size_t>(c_id)]);
       if (!id) {
-        builder.issue("CSV rows without a numeric kernel ID (skipped)", Severity::kWarning,
+        builder.issue(QualityCode::csv_rows_without_kernel_id,
                       "line " + std::to_string(csv.line()));
         continue;
       }
@@ -200,11 +200,11 @@ class NcuImporter final : public Importer {
       }
       // NaN or beyond ~73 years: converting would be undefined and the running sum would overflow.
       if (!(dur < 2.3e18)) {
-        builder.issue("kernels with an impossible duration (skipped)", Severity::kError, k.name);
+        builder.issue(QualityCode::kernels_impossible_duration, k.name);
         continue;
       }
       if (t > (std::int64_t{1} << 61)) {
-        builder.issue("kernels past the time range (skipped)", Severity::kError, k.name);
+        builder.issue(QualityCode::kernels_past_time_range, k.name);
         continue;
       }
       a.start_ns = t;
@@ -215,11 +215,11 @@ class NcuImporter final : public Importer {
     }
     if (no_duration > 0) {
       for (std::int64_t i = 0; i < no_duration; ++i) {
-        builder.issue("kernels without a duration metric (duration 0)", Severity::kWarning,
+        builder.issue(QualityCode::kernels_without_duration,
                       "collect gpu__time_duration.sum or sm__cycles_elapsed.avg(.per_second)");
       }
     }
-    builder.issue("kernels placed end to end in ID order (ncu replays kernels serially)", Severity::kInfo);
+    builder.issue(QualityCode::kernels_end_to_end);
     store_hash(hash, builder.info());
     return builder.finish(sink);
   }

@@ -95,7 +95,7 @@ class NsysImporter final : public Importer {
   static Status read_kernels(SqliteReadOnly& db, const std::vector<std::string>& c, TraceBuilder& builder) {
     std::string name_col = has(c, "demangledName") ? "demangledName" : has(c, "shortName") ? "shortName" : "";
     if (name_col.empty() || !has(c, "start") || !has(c, "end")) {
-      builder.issue("kernel table without start/end/name columns (kernels skipped)", Severity::kError);
+      builder.issue(QualityCode::kernel_table_incomplete);
       return {};
     }
     std::string sql = "SELECT k.start, k.end, " + col(c, "deviceId") + ", " + col(c, "streamId") + ", " +
@@ -114,7 +114,7 @@ class NsysImporter final : public Importer {
       a.stream = rows.int64(3);
       a.correlation = rows.is_null(4) ? TraceBuilder::kNone : rows.int64(4);
       a.process = rows.is_null(5) ? TraceBuilder::kNone : pid_of(rows.int64(5));
-      if (rows.is_null(6)) builder.issue("kernels whose name id is not in StringIds", Severity::kWarning);
+      if (rows.is_null(6)) builder.issue(QualityCode::kernel_names_missing);
       a.name = builder.intern(rows.is_null(6) ? std::string_view("<unknown kernel>") : rows.text(6));
       for (int i = 0; i < 3; ++i) {
         a.grid[static_cast<std::size_t>(i)] = static_cast<int>(rows.int64(7 + i));
@@ -122,7 +122,7 @@ class NsysImporter final : public Importer {
       }
       a.graph_node_id = rows.int64(13);
       if (a.duration_ns < 0) {
-        builder.issue("kernels with end before start (skipped)", Severity::kWarning);
+        builder.issue(QualityCode::kernels_end_before_start);
         continue;
       }
       builder.add_activity(a);
@@ -176,7 +176,7 @@ class NsysImporter final : public Importer {
 
   static Status read_launches(SqliteReadOnly& db, const std::vector<std::string>& c, TraceBuilder& builder) {
     if (!has(c, "start") || !has(c, "end") || !has(c, "globalTid") || !has(c, "correlationId")) {
-      builder.issue("runtime table without start/end/globalTid/correlationId (no launches)", Severity::kError);
+      builder.issue(QualityCode::runtime_table_incomplete);
       return {};
     }
     // eventClass 67 rows repeat a launch with its backtrace; keep the API call rows.
@@ -191,7 +191,7 @@ class NsysImporter final : public Importer {
       std::int64_t pid = pid_of(global);
       std::int64_t corr = rows.int64(3);
       if (!seen.insert((static_cast<std::uint64_t>(pid) << 40) ^ static_cast<std::uint64_t>(corr)).second) {
-        builder.issue("duplicate runtime rows for one correlation id (ignored)", Severity::kInfo);
+        builder.issue(QualityCode::duplicate_runtime_rows);
         continue;
       }
       builder.add_launch({builder.thread(pid, tid_of(global)), rows.int64(0),

@@ -53,13 +53,13 @@ bool TraceBuilder::times_ok(std::int64_t start_ns, std::int64_t duration_ns) {
   constexpr std::int64_t kLimit = std::int64_t{1} << 61;
   if (start_ns > -kLimit && start_ns < kLimit && duration_ns >= 0 && duration_ns < kLimit) return true;
   ++dropped_;
-  issue("event with an impossible time (negative duration or far out of range; dropped)", Severity::kError,
+  issue(QualityCode::impossible_event_time,
         "start " + std::to_string(start_ns) + " ns, duration " + std::to_string(duration_ns) + " ns");
   return false;
 }
 
-void TraceBuilder::issue(std::string_view what, Severity severity, std::string_view detail) {
-  auto [it, added] = issues_.try_emplace(std::string(what), IssueCount{severity, 0, std::string(detail)});
+void TraceBuilder::issue(QualityCode code, std::string_view detail) {
+  auto [it, added] = issues_.try_emplace(code, code, 0);
   ++it->second.count;
   if (it->second.detail.empty() && !detail.empty()) it->second.detail = std::string(detail.substr(0, 200));
 }
@@ -224,7 +224,7 @@ void TraceBuilder::nest_ops(Linked& linked) {
       const auto& top = ops_[static_cast<std::size_t>(stack.back())];
       if (top.thread == op.thread && top.start_ns + top.duration_ns >= end) break;
       if (top.thread == op.thread && top.start_ns + top.duration_ns > op.start_ns) {
-        issue("host op overlaps its parent partially", Severity::kInfo, str(op.name));
+        issue(QualityCode::host_op_partial_overlap, str(op.name));
       }
       stack.pop_back();
     }
@@ -253,8 +253,8 @@ void TraceBuilder::nest_ops(Linked& linked) {
     }
   }
   if (outside_steps > 0) {
-    issues_["host ops outside any profiler step (counted in the nearest step)"] =
-        IssueCount{Severity::kInfo, outside_steps, ""};
+    issues_.insert_or_assign(QualityCode::host_ops_outside_steps,
+                             QualityIssue(QualityCode::host_ops_outside_steps, outside_steps));
   }
   // Keep scope parents for activities whose launch has no op.
   scope_parent_ = std::move(scope_parent);
@@ -353,19 +353,17 @@ void TraceBuilder::link_activities(Linked& linked) {
         auto it = launch_by_proc_corr.find(process_key(a.process, a.correlation));
         if (it != launch_by_proc_corr.end()) launch = it->second;
         if (launch == -3) {
-          issue("kernel correlation id launched more than once (kernel not linked to an op)",
-                Severity::kError, "correlation " + std::to_string(a.correlation));
+          issue(QualityCode::correlation_launched_twice, "correlation " + std::to_string(a.correlation));
           launch = -1;
         }
       } else {
         auto it = launch_by_corr.find(a.correlation);
         if (it != launch_by_corr.end()) launch = it->second;
         if (launch == -2) {
-          issue("kernel correlation id used by several processes (not linked)", Severity::kWarning);
+          issue(QualityCode::correlation_in_several_processes);
           launch = -1;
         } else if (launch == -3) {
-          issue("kernel correlation id launched more than once (kernel not linked to an op)",
-                Severity::kError, "correlation " + std::to_string(a.correlation));
+          issue(QualityCode::correlation_launched_twice, "correlation " + std::to_string(a.correlation));
           launch = -1;
         }
       }
@@ -425,16 +423,15 @@ void TraceBuilder::link_activities(Linked& linked) {
     }
     linked.act_op[i] = op;
   }
-  auto put = [&](const char* what, std::int64_t count, Severity severity, const char* detail) {
-    if (count > 0) issues_[what] = IssueCount{severity, count, detail};
+  auto put = [&](QualityCode code, std::int64_t count, const char* detail) {
+    if (count > 0) issues_.insert_or_assign(code, QualityIssue(code, count, detail));
   };
-  put("kernels linked to their op by External id", by_id, Severity::kInfo, "");
-  put("kernels replayed from a CUDA graph, attributed to the op of their captured launch", replay_matched,
-      Severity::kInfo, "matched by kernel name and occurrence within the graph launch");
-  put("kernels replayed from a CUDA graph, matched to a captured launch by order only", replay_by_order,
-      Severity::kWarning, "the capture trace does not name the kernels of its launches");
-  put("kernels replayed from a CUDA graph without a matching captured launch", replay_unmatched,
-      Severity::kWarning, "attributed to the graph launch instead");
+  put(QualityCode::kernels_linked_by_external_id, by_id, "");
+  put(QualityCode::graph_replay_matched, replay_matched,
+      "matched by kernel name and occurrence within the graph launch");
+  put(QualityCode::graph_replay_matched_by_order, replay_by_order,
+      "the capture trace does not name the kernels of its launches");
+  put(QualityCode::graph_replay_unmatched, replay_unmatched, "attributed to the graph launch instead");
   // The captured region: the outermost ops around every captured launch; capture ops outside it (eager work
   // while capturing) are not part of the graph.
   for (const auto& [name, list] : captured) {
@@ -450,17 +447,15 @@ void TraceBuilder::link_activities(Linked& linked) {
       linked.capture_hi = std::max(linked.capture_hi, r.start_ns + r.duration_ns);
     }
   }
-  put("kernels linked to their op by time containment of the launch", by_time, Severity::kInfo,
+  put(QualityCode::kernels_linked_by_time, by_time,
       "External id missing or not matching an op around the launch on the same thread");
   if (ops_.empty()) {
-    put("kernels attributed through the launch's enclosing range (the trace has no ops)", no_op, Severity::kInfo, "");
+    put(QualityCode::kernels_via_enclosing_range, no_op, "");
   } else {
-    put("kernels whose launch is outside any op", no_op, Severity::kWarning,
-        "attributed to the enclosing scope, if any");
+    put(QualityCode::kernels_launched_outside_ops, no_op, "attributed to the enclosing scope, if any");
   }
-  put("kernels without a launch in the trace (orphans: unattributed, outside every iteration)", orphan,
-      Severity::kWarning, "launched before the profiling window or by an untraced thread");
-  put("device activities without a correlation id (unattributed)", no_correlation, Severity::kInfo,
+  put(QualityCode::orphan_kernels, orphan, "launched before the profiling window or by an untraced thread");
+  put(QualityCode::activities_without_correlation, no_correlation,
       "e.g. range-profiler entries, Nsight Compute rows");
 }
 
@@ -480,15 +475,12 @@ void TraceBuilder::place_capture_ops(Linked& linked) {
     linked.op_iteration[i] = iteration;
     ++(inside ? kept : left_out);
   }
-  auto put = [&](const char* what, std::int64_t count, Severity severity, const char* detail) {
-    if (count > 0) issues_[what] = IssueCount{severity, count, detail};
+  auto put = [&](QualityCode code, std::int64_t count, const char* detail) {
+    if (count > 0) issues_.insert_or_assign(code, QualityIssue(code, count, detail));
   };
-  put("ops of the CUDA graph capture (placed at the graph launch, zero host time)", kept, Severity::kInfo,
-      "their host time was spent while capturing, not in this run");
-  put(linked.capture_anchor == kNone
-          ? "ops of the capture trace left out: no replayed kernel matched its launches"
-          : "ops of the capture trace outside the captured region (left out)",
-      left_out, linked.capture_anchor == kNone ? Severity::kWarning : Severity::kInfo, "");
+  put(QualityCode::capture_ops_placed, kept, "their host time was spent while capturing, not in this run");
+  put(linked.capture_anchor == kNone ? QualityCode::capture_ops_unmatched : QualityCode::capture_ops_outside_region,
+      left_out, "");
 }
 
 void TraceBuilder::compute_flops(Linked& linked) {
@@ -508,7 +500,7 @@ void TraceBuilder::compute_flops(Linked& linked) {
     const FlopsResult* r = &it->second;
     linked.op_flops[i] = r;
     if (r->invalid_args)
-      issue("op with impossible argument shapes (FLOPs unknown)", Severity::kError, str(op.name));
+      issue(QualityCode::impossible_op_shapes, str(op.name));
     auto parent = linked.op_parent[i];
     bool above = parent >= 0 && covered[static_cast<std::size_t>(parent)] != 0;
     linked.op_source[i] = nested_flops_source(above, r->known);
@@ -665,7 +657,7 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
   FS_RETURN_IF_ERROR(status);
 
   std::vector<QualityIssue> quality;
-  for (const auto& [what, c] : issues_) quality.push_back({what, c.count, c.severity, c.detail});
+  for (const auto& [code, q] : issues_) quality.push_back(q);
   FS_RETURN_IF_ERROR(sink.add_quality(quality));
   return sink.finish();
 }

@@ -164,7 +164,7 @@ class TraceBuilder {
   // True when start + duration cannot overflow anything finish() computes; otherwise counts an error.
   bool times_ok(std::int64_t start_ns, std::int64_t duration_ns);
   // Counts one occurrence of a data problem; the first detail given is kept as an example.
-  void issue(std::string_view what, Severity severity, std::string_view detail = {});
+  void issue(QualityCode code, std::string_view detail = {});
 
   RunInfo& info() { return info_; }
   std::size_t activity_count() const { return activities_.size(); }
@@ -176,11 +176,6 @@ class TraceBuilder {
  private:
   struct Iteration {
     std::int64_t number, start_ns, duration_ns;
-  };
-  struct IssueCount {
-    Severity severity;
-    std::int64_t count;
-    std::string detail;
   };
   struct ThreadKey {
     std::int64_t process, tid;
@@ -234,7 +229,7 @@ class TraceBuilder {
   std::vector<std::int32_t> scope_parent_;
   std::vector<ModuleRecord> modules_;
   std::unordered_map<std::string, Id> module_by_path_;
-  std::map<std::string, IssueCount> issues_;
+  std::map<QualityCode, QualityIssue> issues_;  // in catalogue order
 };
 
 }  // namespace flopscope

@@ -477,28 +477,18 @@ WeightPathResult map_weight_paths(RunData& run, const WeightsReport& weights,
   result.tensors = static_cast<std::int64_t>(run.params.size());
 
   std::sort(no_tensors.begin(), no_tensors.end());
-  run.quality.push_back({"module paths named by attribute from the weights file " + weights_path + " (" +
-                             std::to_string(result.by_order) + " by call order among look-alike siblings)",
-                         result.mapped, Severity::kInfo, ""});
-  if (!result.trace_has_shapes) {
-    run.quality.push_back(
-        {"the trace has no input shapes (record_shapes=False): modules cannot be matched to the "
-         "weights file's tensors",
-         1, Severity::kWarning, ""});
-  }
+  run.quality.emplace_back(QualityCode::paths_from_weights_file, result.mapped,
+                           weights_path + " (" + std::to_string(result.by_order) +
+                               " by call order among look-alike siblings)");
+  if (!result.trace_has_shapes) run.quality.emplace_back(QualityCode::trace_without_shapes, 1);
   if (result.no_tensors > 0) {
-    run.quality.push_back({"modules with no tensors of their own in the weights file: class-based name kept",
-                           result.no_tensors, Severity::kInfo, list_text(no_tensors)});
+    run.quality.emplace_back(QualityCode::modules_without_own_tensors, result.no_tensors, list_text(no_tensors));
   }
   if (result.ambiguous > 0) {
-    run.quality.push_back({"modules not mapped to an attribute path (ambiguous): class-based name kept",
-                           result.ambiguous, Severity::kWarning, list_text(ambiguous)});
+    run.quality.emplace_back(QualityCode::modules_ambiguous_in_weights, result.ambiguous, list_text(ambiguous));
   }
   if (result.tensors_unplaced > 0) {
-    run.quality.push_back(
-        {"tensors of the weights file whose module is not in the trace (not called, or not "
-         "mapped)",
-         result.tensors_unplaced, Severity::kInfo, ""});
+    run.quality.emplace_back(QualityCode::weight_tensors_unplaced, result.tensors_unplaced);
   }
   return result;
 }

@@ -91,8 +91,10 @@ class ProfileCommand final : public Command {
     if (!profile.ok()) return report_error(profile.status());
     RunData& run = profile->run;
     for (const auto& q : run.quality) {
-      if (q.what == kActivationCostIssue) std::fprintf(stderr, "flopscope: --activations: %s\n", q.detail.c_str());
-      if (q.what == kReferenceBlasIssue)
+      // What --activations cost and the reference-BLAS warning are also said on stderr.
+      if (q.code == QualityCode::activation_statistics)
+        std::fprintf(stderr, "flopscope: --activations: %s\n", q.detail.c_str());
+      if (q.code == QualityCode::reference_blas)
         std::fprintf(stderr, "flopscope: warning: running on the reference BLAS: %s\n", q.detail.c_str());
     }
 

@@ -208,17 +208,13 @@ class TraceCommand final : public Command {
     }
 
     std::vector<QualityIssue> extra;
-    extra.push_back(
-        {"recorded by flopscope trace: torch " + chosen->torch_version + ", " +
-             (chosen->backend == "kineto" ? "torch.profiler (Kineto)"
-                                          : "the profiler's event tree (this torch has no Kineto)") +
-             "; host clock; analytic FLOPs from shapes; module paths from named_modules()",
-         1, Severity::kInfo, cmd});
+    extra.emplace_back(QualityCode::recorded_by_trace, 1,
+                       "torch " + chosen->torch_version + ", " +
+                           (chosen->backend == "kineto" ? "torch.profiler (Kineto)"
+                                                        : "the profiler's event tree (this torch has no Kineto)") +
+                           "; " + cmd);
     if (chosen->meta) {
-      extra.push_back(
-          {"counted on the meta device (--meta): shapes only, no values computed and no weights "
-           "read; op times are not the model's",
-           1, Severity::kInfo, ""});
+      extra.emplace_back(QualityCode::meta_device, 1);
       std::int64_t calls = 0;
       std::string listed;
       for (const auto& v : chosen->value_dependent) {
@@ -228,33 +224,28 @@ class TraceCommand final : public Command {
         }
       }
       if (calls > 0) {
-        extra.push_back(
-            {"ops whose cost depends on tensor values (output size or a value read back): not countable "
-             "from shapes on the meta device",
-             calls, Severity::kWarning, listed});
+        extra.emplace_back(QualityCode::value_dependent_ops, calls, listed);
       }
     }
     if (code != 0) {
-      extra.push_back({"the program " + how_ + ": the run holds what was recorded until then", 1,
-                       Severity::kWarning, cmd});
+      extra.emplace_back(QualityCode::program_failed, 1, "the program " + how_ + "; " + cmd);
     }
     if (!chosen->complete) {
-      extra.push_back({fmt::format("recorded {} of the {} requested iterations", chosen->iterations,
-                                   chosen->iterations_requested),
-                       1, Severity::kInfo, ""});
+      extra.emplace_back(QualityCode::iterations_incomplete, 1,
+                         fmt::format("recorded {} of the {} requested iterations", chosen->iterations,
+                                     chosen->iterations_requested));
     }
     if (with_trace > 1) {
-      extra.push_back({fmt::format("{} Python processes recorded traces; this run holds process {}'s",
-                                   with_trace, chosen->pid),
-                       with_trace - 1, Severity::kWarning, ""});
+      extra.emplace_back(QualityCode::several_processes, with_trace - 1,
+                         fmt::format("{} Python processes recorded traces; this run holds process {}'s",
+                                     with_trace, chosen->pid));
       std::fprintf(stderr, "flopscope: %d Python processes recorded traces; %s holds process %lld's\n",
                    with_trace, output_.c_str(), static_cast<long long>(chosen->pid));
     }
     if (activations_ && chosen->has_activations) {
-      extra.push_back({"module calls with activation statistics (--activations)",
-                       static_cast<std::int64_t>(chosen->activations.size()), Severity::kInfo,
-                       fmt::format("{:.1f} ms computing statistics (left out of the trace's ops)",
-                                   chosen->activation_cost_ns / 1e6)});
+      extra.emplace_back(QualityCode::activation_statistics, static_cast<std::int64_t>(chosen->activations.size()),
+                         fmt::format("{:.1f} ms computing statistics (left out of the trace's ops)",
+                                     chosen->activation_cost_ns / 1e6));
     }
 
     ImportOptions options;

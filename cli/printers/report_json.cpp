@@ -215,8 +215,11 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                       {"kernel_time_attributed_ns", a.kernel_time_attributed_ns}};
   ordered_json quality = ordered_json::array();
   for (const auto& q : s.quality) {
-    quality.push_back(
-        {{"what", q.what}, {"count", q.count}, {"severity", to_string(q.severity)}, {"detail", q.detail}});
+    quality.push_back({{"code", std::string(q.id())},
+                       {"what", std::string(q.text())},
+                       {"count", q.count},
+                       {"severity", to_string(q.severity)},
+                       {"detail", q.detail}});
   }
   j["data_quality"] = std::move(quality);
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -53,9 +53,11 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
     out += facts;
   }
   if (!s.quality.empty()) {
-    out += "\n**Data quality**\n\n| what | count | severity |\n|---|---:|---|\n";
-    for (const auto& q : s.quality)
-      out += fmt::format("| {} | {} | {} |\n", markdown_escape(q.what), q.count, to_string(q.severity));
+    out += "\n**Data quality**\n\n| code | what | count | severity | detail |\n|---|---|---:|---|---|\n";
+    for (const auto& q : s.quality) {
+      out += fmt::format("| `{}` | {} | {} | {} | {} |\n", q.id(), markdown_escape(std::string(q.text())), q.count,
+                         to_string(q.severity), markdown_escape(q.detail));
+    }
   }
   return out;
 }

@@ -127,7 +127,7 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   if (!s.quality.empty()) {
     out += "\ndata quality\n";
     for (const auto& q : s.quality) {
-      out += fmt::format("  [{}] {}: {}{}\n", to_string(q.severity), q.what, q.count,
+      out += fmt::format("  [{}] {} x{}: {}{}\n", to_string(q.severity), q.id(), q.count, q.text(),
                          q.detail.empty() ? "" : " (" + q.detail + ")");
     }
   }

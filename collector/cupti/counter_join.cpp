@@ -53,16 +53,16 @@ CounterJoinResult join_counters(const std::vector<std::string>& metrics, const s
 
 std::vector<QualityIssue> CounterJoinResult::issues() const {
   std::vector<QualityIssue> out;
-  auto add = [&](std::int64_t n, const char* what, Severity s, const char* detail) {
-    if (n > 0) out.push_back({what, n, s, detail});
+  auto add = [&](std::int64_t n, QualityCode code, const char* detail) {
+    if (n > 0) out.emplace_back(code, n, detail);
   };
-  add(name_mismatch, "counter range kernel name mismatch", Severity::kError,
+  add(name_mismatch, QualityCode::counter_range_name_mismatch,
       "the i-th counter range's launch names a different kernel than the traced kernel; counters dropped");
-  add(no_traced_kernel, "counter range without traced kernel", Severity::kWarning,
+  add(no_traced_kernel, QualityCode::counter_range_without_kernel,
       "a launch had counters but no kernel activity record (dropped by CUPTI?)");
-  add(range_without_launch, "counter range without launch", Severity::kError,
+  add(range_without_launch, QualityCode::counter_range_without_launch,
       "more counter ranges than launch callbacks in the context (kernels launched without an API call?)");
-  add(launch_without_range, "launch without counter range", Severity::kWarning,
+  add(launch_without_range, QualityCode::launch_without_counter_range,
       "a kernel launch got no counter range (dropped range or profiling stopped early)");
   return out;
 }

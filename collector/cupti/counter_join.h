@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "db/model/quality_catalogue.h"
 #include "db/model/records.h"
 
 namespace flopscope::gpu {

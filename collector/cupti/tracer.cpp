@@ -406,26 +406,26 @@ RunData Tracer::take_run(const RunInfo& info) {
     run.kernels[i].module_id = add_module(scopes_.path(kernel_scope[i]), add_module);
   }
 
-  auto add = [&](std::int64_t n, const char* what, Severity s, const char* detail) {
-    if (n > 0) run.quality.push_back({what, n, s, detail});
+  auto add = [&](std::int64_t n, QualityCode code, const char* detail) {
+    if (n > 0) run.quality.emplace_back(code, n, detail);
   };
-  add(unattributed, "kernel without launch scope", Severity::kWarning,
+  add(unattributed, QualityCode::kernel_without_launch_scope,
       "no launch callback or external correlation matched the kernel's correlation id; attributed to the root");
-  add(graph_unmapped, "graph kernel without node scope", Severity::kWarning,
+  add(graph_unmapped, QualityCode::graph_kernel_without_node_scope,
       "the CUDA graph node was created before flopscope attached; attributed by the graph launch instead");
-  add(no_timestamp, "kernel without timestamp", Severity::kWarning, "CUPTI recorded no start/end time");
-  add(dropped_records_, "activity records dropped", Severity::kError, "CUPTI ran out of activity buffer space");
-  add(unreadable_buffers_, "unreadable activity buffer", Severity::kError,
+  add(no_timestamp, QualityCode::kernel_without_timestamp, "CUPTI recorded no start/end time");
+  add(dropped_records_, QualityCode::activity_records_dropped, "CUPTI ran out of activity buffer space");
+  add(unreadable_buffers_, QualityCode::unreadable_activity_buffer,
       "CUPTI could not iterate an activity buffer; the rest of that buffer is lost");
-  add(unbalanced_pops_, "unbalanced scope pop", Severity::kWarning, "a range pop without a matching push");
-  add(graph_launches_with_counters_, "graph launch without counters", Severity::kWarning,
+  add(unbalanced_pops_, QualityCode::unbalanced_scope_pop, "a range pop without a matching push");
+  add(graph_launches_with_counters_, QualityCode::graph_launch_without_counters,
       "auto-range counters are collected per kernel launch call; kernels run by CUDA graph launches have none");
   if (counters_) {
     for (auto& q : join.issues()) run.quality.push_back(std::move(q));
-    add(counters_->dropped_ranges(), "counter ranges dropped", Severity::kError,
+    add(counters_->dropped_ranges(), QualityCode::counter_ranges_dropped,
         "the range profiler dropped ranges (counter data image full)");
     if (Status s = counters_->error(); !s.ok()) {
-      run.quality.push_back({"counters not collected", 1, Severity::kError, s.message()});
+      run.quality.emplace_back(QualityCode::counters_not_collected, 1, s.message());
     }
   }
   return run;

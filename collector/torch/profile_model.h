@@ -13,11 +13,6 @@
 
 namespace flopscope {
 
-// The data-quality row that says what --activations cost (its detail is printed by `profile`).
-inline constexpr const char* kActivationCostIssue = "module calls with activation statistics (--activations)";
-// The warning row when LibTorch runs on the reference BLAS (its detail is printed by `profile`).
-inline constexpr const char* kReferenceBlasIssue = "reference BLAS in use";
-
 struct ProfileModelOptions {
   TorchProfileOptions torch;
   bool extract_graph = true;  // a failed extraction is a data-quality warning, not an error

@@ -20,22 +20,20 @@ StatusOr<TorchProfile> run_profile_pipeline(const ProfileModelOptions& options) 
   // Which BLAS the timings describe: stored with the run; the slow reference BLAS is a warning.
   BlasBackend blas = detect_blas_backend();
   if (blas.slow_reference) {
-    run.quality.push_back(
-        {kReferenceBlasIssue, 1, Severity::kWarning,
-         "LibTorch calls " + blas.detail +
-             "; GEMM timings are 5-10x those of OpenBLAS (scripts/install-deps.sh selects it)"});
+    run.quality.emplace_back(
+        QualityCode::reference_blas, 1,
+        "LibTorch calls " + blas.detail + "; GEMM timings are 5-10x those of OpenBLAS (scripts/install-deps.sh selects it)");
   } else {
-    run.quality.push_back({"BLAS backend", 1, Severity::kInfo, blas.name + " " + blas.detail});
+    run.quality.emplace_back(QualityCode::blas_backend, 1, blas.name + " " + blas.detail);
   }
   if (options.torch.activations) {
     double forward_ns = 0;
     for (double t : profile.iteration_wall_ns) forward_ns += t;
-    run.quality.push_back(
-        {kActivationCostIssue, static_cast<std::int64_t>(run.activations.size()), Severity::kInfo,
-         fmt::format(
-             "{:.1f} ms computing statistics of {} module calls, {:.1f}% of the measured forward time",
-             profile.activation_cost_ns / 1e6, run.activations.size(),
-             forward_ns > 0 ? 100 * profile.activation_cost_ns / forward_ns : 0.0)});
+    run.quality.emplace_back(
+        QualityCode::activation_statistics, static_cast<std::int64_t>(run.activations.size()),
+        fmt::format("{:.1f} ms computing statistics of {} module calls, {:.1f}% of the measured forward time",
+                    profile.activation_cost_ns / 1e6, run.activations.size(),
+                    forward_ns > 0 ? 100 * profile.activation_cost_ns / forward_ns : 0.0));
   }
   if (module) {
     // The computation graph, with shapes from this run, for `flopscope graph run.db` and the GUI.
@@ -43,8 +41,7 @@ StatusOr<TorchProfile> run_profile_pipeline(const ProfileModelOptions& options) 
       run.graph_nodes = std::move(graph->nodes);
       run.graph_edges = std::move(graph->edges);
     } else {
-      run.quality.push_back(
-          {"computation graph not extracted", 1, Severity::kWarning, graph.status().message()});
+      run.quality.emplace_back(QualityCode::graph_not_extracted, 1, graph.status().message());
     }
   }
   return profile;

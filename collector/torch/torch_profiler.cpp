@@ -391,7 +391,7 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
           for (const auto& mr : run.modules)
             if (mr.id == id) paths += (paths.empty() ? "" : "\n") + mr.path;
         }
-        run.quality.push_back({kAmbiguousAttribution, observer->ambiguous_ops(), Severity::kError, paths});
+        run.quality.emplace_back(QualityCode::ambiguous_module_attribution, observer->ambiguous_ops(), paths);
       }
     }
     run.info.iterations = measured;

@@ -45,10 +45,6 @@ class ModuleTree {
   std::unordered_map<Id, std::size_t> index_;
 };
 
-// The data-quality row that lists modules whose ops could not be attributed exactly (detail: their
-// paths, one per line). Gates that match one of them cannot be trusted.
-inline constexpr const char* kAmbiguousAttribution = "ops with ambiguous module attribution";
-
 // Parses TorchScript's module hierarchy entries ("TOP(SonnetMini)::forward", "0(Block)::forward",
 // "SELF(Attention)::attend", "::embedding") into module frames: TOP, SELF and free-function frames are
 // dropped.

@@ -187,12 +187,4 @@ struct DiscardedOpRecord {
   bool operator==(const DiscardedOpRecord&) const = default;
 };
 
-// One row of the data-quality table: a kind of problem, how often it happened, how bad it is.
-struct QualityIssue {
-  std::string what;
-  std::int64_t count = 0;
-  Severity severity = Severity::kInfo;
-  std::string detail;
-};
-
 }  // namespace flopscope

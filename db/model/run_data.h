@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "db/model/quality_catalogue.h"
 #include "db/model/records.h"
 
 namespace flopscope {

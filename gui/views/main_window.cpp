@@ -180,10 +180,12 @@ void MainWindow::setSession(SessionPtr session) {
     if (!run) continue;
     for (const auto& qi : run->summary.quality) {
       if (qi.severity != Severity::kInfo) issues += qi.count;  // info rows are notes, not problems
-      lines << QStringLiteral("%1: %2 \u00d7%3 (%4) %5")
-                   .arg(QFileInfo(run->path).fileName(), QString::fromStdString(qi.what))
+      lines << QStringLiteral("%1: [%2] %3 \u00d7%4: %5 %6")
+                   .arg(QFileInfo(run->path).fileName(), QString::fromLatin1(to_string(qi.severity)),
+                        QString::fromUtf8(qi.id().data(), static_cast<qsizetype>(qi.id().size())))
                    .arg(qi.count)
-                   .arg(QString::fromLatin1(to_string(qi.severity)), QString::fromStdString(qi.detail));
+                   .arg(QString::fromUtf8(qi.text().data(), static_cast<qsizetype>(qi.text().size())),
+                        QString::fromStdString(qi.detail));
     }
   }
   quality_->setText(issues ? tr("%1 data-quality issues").arg(issues) : tr("no data-quality issues"));

@@ -23,6 +23,20 @@ def modules(db):
         return {path: type_ for path, type_ in c.execute("SELECT path, type FROM module")}
 
 
+def documented_quality_codes():
+    """The codes docs/data-quality.md lists (its table is checked against the catalogue by a unit test)."""
+    with open(os.path.join(SOURCE_DIR, "docs", "data-quality.md")) as f:
+        return {line.split("`")[1] for line in f if line.startswith("| `")}
+
+
+def undocumented_quality_rows(db):
+    """data_quality rows of a run database whose code is 'legacy' or not in the catalogue: none expected
+    from this build's writers."""
+    known = documented_quality_codes() - {"legacy"}
+    with sqlite3.connect(db) as c:
+        return [r for r in c.execute("SELECT code, what FROM data_quality") if r[0] not in known]
+
+
 def sample(version):
     return os.path.join(SAMPLES, f"sonnet-mini-{version}.pt")
 

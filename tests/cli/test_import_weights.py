@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 import unittest
 
-from cli_helpers import SOURCE_DIR, CliTestCase, SonnetMiniVerdicts, modules, run
+from cli_helpers import SOURCE_DIR, CliTestCase, SonnetMiniVerdicts, modules, run, undocumented_quality_rows
 
 PYTHON = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -20,7 +20,7 @@ RECORD = os.path.join(HERE, "trace_programs", "kineto_class_paths.py")
 
 def quality(db):
     with sqlite3.connect(db) as c:
-        return c.execute("SELECT what, count, severity, detail FROM data_quality").fetchall()
+        return c.execute("SELECT code, count, severity, detail FROM data_quality").fetchall()
 
 
 def named_modules(version):
@@ -78,17 +78,22 @@ class ImportWithWeights(SonnetMiniVerdicts, unittest.TestCase):
         self.assertEqual(got["layers.2.attn.position_adaptive_bias"], "PositionAdaptiveBias")
         self.assertIn("module paths from", self.import_stdout)
 
+    def test_quality_rows_have_catalogue_codes(self):
+        for v, db in self.db.items():
+            self.assertEqual(undocumented_quality_rows(db), [], v)
+
     def test_unmapped_modules_are_listed(self):
-        rows = {what: (count, severity, detail) for what, count, severity, detail in quality(self.db["v1"])}
-        no_tensors = [r for w, r in rows.items() if w.startswith("modules with no tensors of their own")]
+        rows = {code: (count, severity, detail) for code, count, severity, detail in quality(self.db["v1"])}
+        no_tensors = [r for w, r in rows.items() if w == "modules_without_own_tensors"]
         self.assertEqual(len(no_tensors), 1, rows)
         count, _, detail = no_tensors[0]
         self.assertEqual(count, 4)
         for i in range(4):
             self.assertIn(f"layers.{i}.mlp.GELU", detail)
-        self.assertFalse([w for w in rows if w.startswith("modules not mapped")], rows)
-        named = [r for w, r in rows.items() if w.startswith("module paths named by attribute")]
-        self.assertEqual(named[0][0], len(modules(self.db["v1"])) - 1 - 4)  # all but the root and the GELUs
+        self.assertNotIn("modules_ambiguous_in_weights", rows)
+        named = rows["paths_from_weights_file"]
+        self.assertEqual(named[0], len(modules(self.db["v1"])) - 1 - 4)  # all but the root and the GELUs
+        self.assertIn("by call order among look-alike siblings", named[2])
 
     def test_tensors_joined_to_modules(self):
         with sqlite3.connect(self.db["v1"]) as c:
@@ -112,7 +117,7 @@ class ImportWithWeights(SonnetMiniVerdicts, unittest.TestCase):
         self.assertIn("layers.3.mlp.up", got)
         self.assertIn("layers.0.attn.Linear_0", got)
         self.assertNotIn("layers.0.attn.q_proj", got)
-        rows = [(w, c, d) for w, c, _, d in quality(db) if w.startswith("modules not mapped")]
+        rows = [(w, c, d) for w, c, _, d in quality(db) if w == "modules_ambiguous_in_weights"]
         self.assertEqual(len(rows), 1)
         self.assertEqual(rows[0][1], 4 * (4 + 2) + 2)
         self.assertIn("layers.1.LayerNorm_1", got)

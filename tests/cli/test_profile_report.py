@@ -4,7 +4,7 @@ import os
 import sqlite3
 import unittest
 
-from cli_helpers import CliTestCase, SOURCE_DIR, run, sample
+from cli_helpers import CliTestCase, SOURCE_DIR, run, sample, undocumented_quality_rows
 
 TOKENS = 64
 
@@ -79,11 +79,16 @@ class ProfileReport(CliTestCase):
     def test_run_records_openblas(self):
         # install-deps.sh selects OpenBLAS for libblas.so.3; the reference BLAS makes every timing 5-10x slower.
         con = sqlite3.connect(self.db)
-        rows = con.execute("SELECT what, detail FROM data_quality WHERE what LIKE '%BLAS%'").fetchall()
+        rows = con.execute("SELECT code, detail FROM data_quality WHERE what LIKE '%BLAS%'").fetchall()
         con.close()
         self.assertEqual(len(rows), 1, rows)
-        self.assertEqual(rows[0][0], "BLAS backend", rows)
+        self.assertEqual(rows[0][0], "blas_backend", rows)
         self.assertTrue(rows[0][1].startswith("OpenBLAS"), rows)
+
+    def test_quality_rows_have_catalogue_codes(self):
+        self.assertEqual(undocumented_quality_rows(self.db), [])
+        codes = [q["code"] for q in self.report["data_quality"]]
+        self.assertIn("blas_backend", codes)
 
     def test_reference_blas_is_named_in_a_warning(self):
         ref = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"
@@ -101,7 +106,7 @@ class ProfileReport(CliTestCase):
             self.assertEqual(proc.returncode, 0, proc.stderr)
             self.assertIn("warning: running on the reference BLAS", proc.stderr)
             con = sqlite3.connect(db)
-            rows = con.execute("SELECT severity FROM data_quality WHERE what = 'reference BLAS in use'").fetchall()
+            rows = con.execute("SELECT severity FROM data_quality WHERE code = 'reference_blas'").fetchall()
             con.close()
             self.assertEqual(rows, [("warning",)])
 

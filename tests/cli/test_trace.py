@@ -10,7 +10,8 @@ import tempfile
 import time
 import unittest
 
-from cli_helpers import FLOPSCOPE, SOURCE_DIR, CliTestCase, SonnetMiniVerdicts, modules, run, sample
+from cli_helpers import (FLOPSCOPE, SOURCE_DIR, CliTestCase, SonnetMiniVerdicts, modules, run, sample,
+                         undocumented_quality_rows)
 
 PYTHON = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,6 +54,12 @@ class SonnetMiniEager(SonnetMiniVerdicts, unittest.TestCase):
         self.assertEqual(eager["layers.0.attn.position_adaptive_bias"], "PositionAdaptiveBias")
         self.assertEqual(eager[""], "SonnetMini")
         self.assertNotIn("layers.0.attn.position_adaptive_bias", modules(self.db["v2"]))
+
+    def test_quality_rows_have_catalogue_codes(self):
+        for v, db in self.db.items():
+            self.assertEqual(undocumented_quality_rows(db), [], v)
+        codes = [q["code"] for q in report(self.db["v1"])["data_quality"]]
+        self.assertIn("recorded_by_trace", codes)
 
     def test_flops_per_module_match_torchscript_within_0_1_percent(self):
         eager = {m["path"]: m["inclusive"]["flops"] for m in report(self.db["v1"])["modules"]}
@@ -133,7 +140,9 @@ class Unchanged(CliTestCase):
         self.assertEqual(sorted(os.listdir(self.dir)), ["work"])  # the companion's folder is gone
         # The run is kept and says the program failed.
         r = report(os.path.join(work, "run.db"))
-        self.assertIn("exited with status 3", json.dumps(r["data_quality"]))
+        failed = [q for q in r["data_quality"] if q["code"] == "program_failed"]
+        self.assertEqual(len(failed), 1, r["data_quality"])
+        self.assertIn("exited with status 3", failed[0]["detail"])
 
     def test_ctrl_c_writes_the_run(self):
         db = self.path("loop.db")

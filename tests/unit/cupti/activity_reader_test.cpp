@@ -122,7 +122,7 @@ TEST(ActivityReader, BufferReachesTheRunDatabase) {
   }
   EXPECT_TRUE(found);
   bool no_timestamp_row = false;
-  for (const auto& q : back->quality) no_timestamp_row |= q.what == "kernel without timestamp" && q.count == 1;
+  for (const auto& q : back->quality) no_timestamp_row |= q.code == QualityCode::kernel_without_timestamp && q.count == 1;
   EXPECT_TRUE(no_timestamp_row);
 }
 

@@ -60,7 +60,7 @@ TEST(Counters, RangesJoinLaunchesByOrdinalAndNamesAreChecked) {
   EXPECT_DOUBLE_EQ(gemm.dram_bytes_written, 1e6);
   EXPECT_FALSE(run.kernels[2].has_counters);
   bool mismatch = false;
-  for (const auto& q : run.quality) mismatch |= q.what == "counter range kernel name mismatch" && q.count == 1;
+  for (const auto& q : run.quality) mismatch |= q.code == QualityCode::counter_range_name_mismatch && q.count == 1;
   EXPECT_TRUE(mismatch);
 }
 
@@ -106,7 +106,7 @@ TEST(Counters, PermissionRefusalSaysHowToFixIt) {
   EXPECT_NE(s.message().find("NVreg_RestrictProfilingToAdminUsers=0"), std::string::npos);
   RunData run = tracer.take_run({});
   bool row = false;
-  for (const auto& q : run.quality) row |= q.what == "counters not collected";
+  for (const auto& q : run.quality) row |= q.code == QualityCode::counters_not_collected;
   EXPECT_TRUE(row);
 }
 

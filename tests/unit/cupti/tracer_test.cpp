@@ -25,9 +25,9 @@ std::map<std::string, std::string> kernel_modules(const RunData& run) {
   return out;
 }
 
-const QualityIssue* find_issue(const RunData& run, const std::string& what) {
+const QualityIssue* find_issue(const RunData& run, QualityCode code) {
   for (const auto& q : run.quality) {
-    if (q.what == what) return &q;
+    if (q.code == code) return &q;
   }
   return nullptr;
 }
@@ -101,7 +101,7 @@ TEST(Tracer, KernelsGetTheModulePathOfTheirLaunch) {
       EXPECT_EQ(m.parent_id, kNoId);
     }
   }
-  const QualityIssue* orphan = find_issue(run, "kernel without launch scope");
+  const QualityIssue* orphan = find_issue(run, QualityCode::kernel_without_launch_scope);
   ASSERT_NE(orphan, nullptr);
   EXPECT_EQ(orphan->count, 1);
   EXPECT_EQ(fake.external_pushed.size(), 1u);
@@ -131,7 +131,7 @@ TEST(Tracer, CopiesAreAttributedThroughTheirRuntimeCall) {
   ASSERT_EQ(run.kernels.size(), 1u);
   EXPECT_EQ(kernel_modules(run)["[memcpy DtoH]"], "io");
   EXPECT_DOUBLE_EQ(run.kernels[0].bytes, 512);
-  EXPECT_EQ(find_issue(run, "kernel without launch scope"), nullptr);
+  EXPECT_EQ(find_issue(run, QualityCode::kernel_without_launch_scope), nullptr);
 }
 
 TEST(Tracer, UnbalancedPopIsCountedNotFatal) {
@@ -142,7 +142,7 @@ TEST(Tracer, UnbalancedPopIsCountedNotFatal) {
   d.pop();
   tracer.stop();
   RunData run = tracer.take_run({});
-  ASSERT_NE(find_issue(run, "unbalanced scope pop"), nullptr);
+  ASSERT_NE(find_issue(run, QualityCode::unbalanced_scope_pop), nullptr);
 }
 
 TEST(Tracer, GraphKernelsTakeTheScopeOfTheirNodeAtCapture) {
@@ -177,7 +177,7 @@ TEST(Tracer, GraphKernelsTakeTheScopeOfTheirNodeAtCapture) {
   EXPECT_EQ(mods["g_a"], "blocks.0");
   EXPECT_EQ(mods["g_b"], "blocks.1");
   EXPECT_EQ(mods["g_unknown"], "step");  // falls back to the graph launch's scope
-  const QualityIssue* q = find_issue(run, "graph kernel without node scope");
+  const QualityIssue* q = find_issue(run, QualityCode::graph_kernel_without_node_scope);
   ASSERT_NE(q, nullptr);
   EXPECT_EQ(q->count, 1);
   for (const auto& k : run.kernels) {

@@ -105,9 +105,9 @@ RunData sample_run() {
   r.graph_nodes = {{30, "input", "x", kNoId, "", "int64[1,4096]"},
                    {31, "aten::linear", "q_proj", 3, "layers.0.attn.q_proj", "float32[1,4096,64]"}};
   r.graph_edges = {{30, 31, "int64[1,4096]"}, {31, 30, ""}};
-  r.quality = {{"op without FLOPs formula: aten::gelu", 17, Severity::kWarning, "3.2% of op time"},
-               {"kernels without an op", 2, Severity::kError, ""},
-               {"clock skew corrected", 1, Severity::kInfo, "12 ns"}};
+  r.quality = {{QualityCode::ops_without_flops_formula, 17, "aten::gelu: 3.2% of op time"},
+               {QualityCode::correlation_launched_twice, 2, ""},
+               {QualityCode::host_op_partial_overlap, 1, "aten::add"}};
   ActivationRecord act;
   act.module_id = 3;
   act.iteration = 2;
@@ -251,8 +251,8 @@ void expect_equal(const GraphEdge& a, const GraphEdge& b) {
 }
 
 void expect_equal(const QualityIssue& a, const QualityIssue& b) {
-  const auto& [what, count, severity, detail] = a;
-  EXPECT_EQ(what, b.what);
+  const auto& [code, count, severity, detail] = a;
+  EXPECT_EQ(code, b.code);
   EXPECT_EQ(count, b.count);
   EXPECT_EQ(severity, b.severity);
   EXPECT_EQ(detail, b.detail);

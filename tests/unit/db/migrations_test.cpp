@@ -146,18 +146,18 @@ std::string v3_kernel(int id, double tensor_ops, double read, double written) {
          ", 0, 0);";
 }
 
-// Writes a run of `source_kind` at schema version 3 with the given kernel rows and reads it back.
-StatusOr<RunData> read_v3_run(const std::string& path, const std::string& source_kind,
-                              const std::string& kernels) {
+// Writes a run of `source_kind` at an older schema `version` with the given rows (SQL) and reads it back.
+StatusOr<RunData> read_old_run(const std::string& path, std::size_t version, const std::string& source_kind,
+                               const std::string& rows) {
   {
     auto db = Database::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     if (!db.ok()) return db.status();
-    FS_RETURN_IF_ERROR(migrate(*db, schema_steps().first(3)));
+    FS_RETURN_IF_ERROR(migrate(*db, schema_steps().first(version)));
     FS_RETURN_IF_ERROR(db->exec("PRAGMA application_id = " + std::to_string(kRunDatabaseApplicationId) +
                                 "; INSERT INTO run VALUES (1, '0.1.0', '" + source_kind +
                                 "', 't', '', 'A100', 'h', '', 1, 0, 0, 0, 'flopscope import t'); "
                                 "INSERT INTO module VALUES (0, NULL, '', ''); " +
-                                kernels + "INSERT INTO run_complete VALUES (1, 1);"));
+                                rows + "INSERT INTO run_complete VALUES (1, 1);"));
   }
   return read_run_database(path);
 }
@@ -167,7 +167,7 @@ TEST(Migrations, Version4MovesNcuTensorInstructionsAndTotalDramOutOfTheWrongColu
   TempDir dir;
   // An Nsight Compute import of version 3: sm__inst_executed_pipe_tensor.sum in tensor_ops, a total-only
   // dram__bytes.sum in the read column (kernel 1); a measured split (kernel 2).
-  auto ncu = read_v3_run(dir.file("ncu.db"), "ncu", v3_kernel(1, 2048, 128, 0) + v3_kernel(2, 0, 1500, 20));
+  auto ncu = read_old_run(dir.file("ncu.db"), 3, "ncu", v3_kernel(1, 2048, 128, 0) + v3_kernel(2, 0, 1500, 20));
   ASSERT_TRUE(ncu.ok()) << ncu.status().message();
   ASSERT_EQ(ncu->kernels.size(), 2u);
   EXPECT_EQ(ncu->kernels[0].tensor_pipe_inst, 2048);
@@ -178,12 +178,50 @@ TEST(Migrations, Version4MovesNcuTensorInstructionsAndTotalDramOutOfTheWrongColu
   EXPECT_EQ(ncu->kernels[1].dram_bytes_read, 1500);
   EXPECT_EQ(ncu->kernels[1].dram_bytes_written, 20);
   // A CUPTI run's tensor_ops are sm__ops_path_tensor_* operations and its DRAM columns a real split: kept.
-  auto cupti = read_v3_run(dir.file("cupti.db"), "cupti", v3_kernel(1, 4096, 64, 0));
+  auto cupti = read_old_run(dir.file("cupti.db"), 3, "cupti", v3_kernel(1, 4096, 64, 0));
   ASSERT_TRUE(cupti.ok()) << cupti.status().message();
   EXPECT_EQ(cupti->kernels[0].tensor_ops, 4096);
   EXPECT_EQ(cupti->kernels[0].tensor_pipe_inst, 0);
   EXPECT_EQ(cupti->kernels[0].dram_bytes_read, 64);
   EXPECT_EQ(cupti->kernels[0].dram_bytes, 64);
+}
+
+TEST(Migrations, Version6GivesOldQualityRowsTheCodeOfTheirText) {
+  if (schema_steps().size() < 6) GTEST_SKIP() << "no version 6";
+  TempDir dir;
+  // Rows as flopscope wrote them before the catalogue: English text, some with a name or number in it.
+  auto run = read_old_run(
+      dir.file("v5.db"), 5, "kineto",
+      "INSERT INTO data_quality VALUES "
+      "('ops with ambiguous module attribution', 2, 'error', 'a.b'), "
+      "('module paths named by attribute from the weights file w.pt (3 by call order among look-alike "
+      "siblings)', 40, 'info', ''), "
+      "('recorded by flopscope trace: torch 2.3.0, torch.profiler (Kineto); host clock; analytic FLOPs from "
+      "shapes; module paths from named_modules()', 1, 'info', 'python x.py'), "
+      "('the program exited with status 3: the run holds what was recorded until then', 1, 'warning', "
+      "'python x.py'), "
+      "('recorded 2 of the 5 requested iterations', 1, 'info', ''), "
+      "('3 Python processes recorded traces; this run holds process 42''s', 2, 'warning', ''), "
+      "('companion: a note', 1, 'info', ''), "
+      "('clock skew corrected', 1, 'info', '12 ns');");
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  const std::vector<std::pair<QualityCode, std::string>> want = {
+      {QualityCode::ambiguous_module_attribution, "a.b"},
+      {QualityCode::paths_from_weights_file, "w.pt (3 by call order among look-alike siblings)"},
+      {QualityCode::recorded_by_trace, "torch 2.3.0, torch.profiler (Kineto); python x.py"},
+      {QualityCode::program_failed, "the program exited with status 3; python x.py"},
+      {QualityCode::iterations_incomplete, "recorded 2 of the 5 requested iterations"},
+      {QualityCode::several_processes, "3 Python processes recorded traces; this run holds process 42's"},
+      {QualityCode::companion_note, "a note"},
+      {QualityCode::legacy, "clock skew corrected: 12 ns"},  // a text no flopscope wrote: kept, no code
+  };
+  ASSERT_EQ(run->quality.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(run->quality[i].code, want[i].first) << i;
+    EXPECT_EQ(run->quality[i].detail, want[i].second) << i;
+  }
+  EXPECT_EQ(run->quality[0].severity, Severity::kError);  // the severity stored is kept: gates still exit 2
+  EXPECT_EQ(run->quality[1].count, 40);
 }
 
 TEST(Migrations, ShippedStepsAreConsecutive) {

@@ -33,7 +33,7 @@ RunData round(int iterations, Id first_module_id, std::int64_t op_ns) {
     r.ops.push_back(child);
   }
   r.discarded.push_back({1, 1, "constant"});
-  r.quality.push_back({"ops without a FLOPs formula", 2, Severity::kInfo, "aten::x"});
+  r.quality.emplace_back(QualityCode::ops_without_flops_formula, 2, "aten::x");
   return r;
 }
 

@@ -194,7 +194,7 @@ RunData sonnet_run(const FixtureOptions& o) {
     b.param(p + ".mlp.down.weight", p + ".mlp.down", {128, 512}, 0.09);
   }
   b.param("lm_head.weight", "lm_head", {512, 128}, 0.09);
-  run.quality.push_back({"ops without a FLOPs formula", 1, Severity::kInfo, "aten::arange"});
+  run.quality.emplace_back(QualityCode::ops_without_flops_formula, 1, "aten::arange");
   return std::move(b.run);
 }
 

@@ -1,7 +1,9 @@
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
 #include <QTest>
 #include <QTreeView>
 #include <gtest/gtest.h>
@@ -151,6 +153,19 @@ TEST(Interaction, RecentFilesRememberOpenedRuns) {
   w.setSession(fixture_session(Variant::kV1, Variant::kV2));
   ASSERT_FALSE(w.recentFiles().isEmpty());
   EXPECT_TRUE(w.recentFiles().first().contains(QStringLiteral("v1.db\t")));
+}
+
+TEST(Interaction, StatusBarListsDataQualityByCode) {
+  // The v1 fixture run holds one ops_without_flops_formula row (aten::arange), a warning in the catalogue.
+  MainWindow w;
+  w.setSession(fixture_session(Variant::kV1));
+  QString tip;
+  for (auto* label : w.statusBar()->findChildren<QLabel*>()) {
+    if (label->text().contains(QStringLiteral("data-quality"))) tip = label->toolTip();
+  }
+  EXPECT_TRUE(tip.contains(QStringLiteral("[warning] ops_without_flops_formula \u00d71: ops without a FLOPs formula")))
+      << tip.toStdString();
+  EXPECT_TRUE(tip.contains(QStringLiteral("aten::arange"))) << tip.toStdString();
 }
 
 }  // namespace

@@ -89,12 +89,12 @@ TEST_F(BadInput, MalformedEventsAreCountedNotFatal) {
     ]})");
   auto run = testing::import_file(dir + "/m.json");
   ASSERT_TRUE(run.ok()) << run.status().message();
-  EXPECT_EQ(testing::issue_count(*run, "malformed trace events"), 1);
+  EXPECT_EQ(testing::issue_count(*run, QualityCode::malformed_trace_events), 1);
   ASSERT_EQ(run->kernels.size(), 2U);
   EXPECT_EQ(run->kernels[0].op_id, 0);
   EXPECT_EQ(run->kernels[0].grid, (std::array<int, 3>{1, 2, 3}));
   EXPECT_EQ(run->kernels[1].op_id, kNoId);  // orphan, still in totals
-  EXPECT_EQ(testing::issue_count(*run, "kernels without a launch"), 1);
+  EXPECT_EQ(testing::issue_count(*run, QualityCode::orphan_kernels), 1);
   ASSERT_EQ(run->ops.size(), 1U);
   EXPECT_EQ(run->ops[0].flops_source, FlopsSource::kFormula);
   EXPECT_DOUBLE_EQ(run->ops[0].flops, 2.0 * 2 * 3 * 4);

@@ -116,9 +116,10 @@ TEST(CompanionImport, SideFileAddsWeightsAndActivationsByPath) {
   EXPECT_EQ(module_path(run, run.activations[0].module_id), "block.0.shared");
   EXPECT_TRUE(std::isinf(run.activations[0].out_l2));
   EXPECT_TRUE(run.activations[0].has_rel_change);
-  EXPECT_EQ(testing::issue_count(run, "activation statistics of modules not in the trace"), 1);
-  EXPECT_EQ(testing::issue_count(run, "parameters or buffers without statistics"), 1);
-  EXPECT_EQ(testing::issue_count(run, "companion: a note"), 1);
+  EXPECT_EQ(testing::issue_count(run, QualityCode::activations_of_unknown_modules), 1);
+  EXPECT_EQ(testing::issue_count(run, QualityCode::params_without_statistics), 1);
+  EXPECT_EQ(testing::issue_count(run, QualityCode::companion_note), 1);
+  EXPECT_EQ(testing::issue_detail(run, QualityCode::companion_note), "a note");
 }
 
 TEST(CompanionImport, UnreadableSideFileIsOneLine) {

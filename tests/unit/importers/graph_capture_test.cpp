@@ -64,8 +64,8 @@ TEST(GraphCapture, VllmDecodeReplaysAttributedToTheCapture) {
   }
   EXPECT_EQ(replayed, 421);
   EXPECT_EQ(with_op, 421);
-  EXPECT_EQ(testing::issue_count(*run, "kernels replayed from a CUDA graph, attributed"), 421);
-  EXPECT_EQ(testing::issue_count(*run, "kernels replayed from a CUDA graph without"), 0);
+  EXPECT_EQ(testing::issue_count(*run, QualityCode::graph_replay_matched), 421);
+  EXPECT_EQ(testing::issue_count(*run, QualityCode::graph_replay_unmatched), 0);
   EXPECT_GT(in_graph_module, 400);
   // The trace names the split graph and every compiled piece inside it "GraphModule_0", so the capture's
   // tree is the model, its GraphModule and the pieces' GraphModule; every replay lands in that tree, none
@@ -136,11 +136,11 @@ TEST(GraphCapture, EveryLaunchOfTheGraphIsMatchedFromItsStart) {
                          kCaptureTrace);
   ASSERT_TRUE(run.ok()) << run.status().message();
   ASSERT_EQ(run->kernels.size(), 5U);  // the capture's eager fill kernel is not one of them
-  EXPECT_EQ(testing::issue_count(*run, "kernels replayed from a CUDA graph, attributed"), 4);
-  EXPECT_EQ(testing::issue_count(*run, "kernels replayed from a CUDA graph without"), 1);
+  EXPECT_EQ(testing::issue_count(*run, QualityCode::graph_replay_matched), 4);
+  EXPECT_EQ(testing::issue_count(*run, QualityCode::graph_replay_unmatched), 1);
   // The capture's ops: linear and relu (the eager fill_ before the captured region is left out).
   ASSERT_EQ(run->ops.size(), 2U);
-  EXPECT_EQ(testing::issue_count(*run, "ops of the capture trace outside the captured region"), 1);
+  EXPECT_EQ(testing::issue_count(*run, QualityCode::capture_ops_outside_region), 1);
   for (const auto& op : run->ops) {
     EXPECT_EQ(op.duration_ns, 0);
     EXPECT_EQ(op.start_ns, 10000);  // at the first graph launch, 10 us after the run's first event
@@ -177,7 +177,7 @@ TEST(GraphCapture, CaptureWithoutKernelNamesMatchesByOrderAndSaysSo) {
                          capture);
   ASSERT_TRUE(run.ok()) << run.status().message();
   EXPECT_EQ(
-      testing::issue_count(*run, "kernels replayed from a CUDA graph, matched to a captured launch by order"),
+      testing::issue_count(*run, QualityCode::graph_replay_matched_by_order),
       2);
   ASSERT_EQ(run->kernels.size(), 2U);
   EXPECT_EQ(op_by_id(*run, run->kernels[0].op_id)->name, "aten::linear");

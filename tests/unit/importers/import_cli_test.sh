@@ -66,7 +66,7 @@ out=$("$bin" --no-progress import "$exec" --graph-capture "$cap" -o "$tmp/graph.
 echo "$out" | grep -q "425 kernels .* linked to an op 434/434" || bad "graph import summary: $out"
 rm -f "$tmp/graph.db"
 "$bin" report "$exec" --graph-capture "$cap" > "$tmp/graph.txt" || bad "report --graph-capture failed"
-grep -q "kernels replayed from a CUDA graph, attributed to the op of their captured launch.*421" "$tmp/graph.txt" ||
+grep -q "\[info\] graph_replay_matched x421: kernels replayed from a CUDA graph, attributed to the op" "$tmp/graph.txt" ||
   bad "report lacks the replay attribution: $(grep -i graph "$tmp/graph.txt")"
 "$bin" report "$exec" --graph-capture "$ncu" > /dev/null 2> "$tmp/err.txt"
 [ $? -eq 2 ] && [ "$(wc -l < "$tmp/err.txt")" -eq 1 ] && grep -q "a graph capture must be a PyTorch profiler trace" "$tmp/err.txt" ||

@@ -45,11 +45,18 @@ std::string gunzip(const std::string& path) {
   return out;
 }
 
-std::int64_t issue_count(const RunData& run, const std::string& what_prefix) {
+std::int64_t issue_count(const RunData& run, QualityCode code) {
   for (const auto& q : run.quality) {
-    if (q.what.rfind(what_prefix, 0) == 0) return q.count;
+    if (q.code == code) return q.count;
   }
   return 0;
+}
+
+std::string issue_detail(const RunData& run, QualityCode code) {
+  for (const auto& q : run.quality) {
+    if (q.code == code) return q.detail;
+  }
+  return "";
 }
 
 std::string module_path(const RunData& run, Id module_id) {

@@ -14,8 +14,9 @@ StatusOr<RunData> import_file(const std::string& path);
 std::string temp_dir();
 void write_text(const std::string& path, const std::string& text);
 std::string gunzip(const std::string& path);
-// Count of a quality row by its `what`, 0 when absent.
-std::int64_t issue_count(const RunData& run, const std::string& what_prefix);
+// Count of the quality row of `code`, 0 when absent; its detail, "" when absent.
+std::int64_t issue_count(const RunData& run, QualityCode code);
+std::string issue_detail(const RunData& run, QualityCode code);
 std::string module_path(const RunData& run, Id module_id);
 
 }  // namespace flopscope::testing

@@ -133,7 +133,7 @@ TEST(KinetoImport, AlexNetLinksEveryKernelThroughTimeContainment) {
   }
   EXPECT_EQ(kernels, 79);
   EXPECT_EQ(with_op, 79);
-  EXPECT_GE(issue_count(*run, "kernels linked to their op by time containment"), 78);
+  EXPECT_GE(issue_count(*run, QualityCode::kernels_linked_by_time), 78);
   // The op found contains the kernel's launch, so it is a real aten op, not an unrelated id match.
   for (const auto& k : run->kernels) {
     if (k.kind != KernelKind::kKernel) continue;

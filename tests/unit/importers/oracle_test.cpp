@@ -125,7 +125,7 @@ TEST(FlopsOracle, SglangQwen3GemmAndAttentionAgainstTraceLensCsv) {
   check(attention, 1025.0 / 1024.0);
   // The serving annotation (execute_..., step[...]) is a range, not the owner of every op.
   RunSummary s = summarize(*run);
-  EXPECT_GT(testing::issue_count(*run, "user annotations"), 0);
+  EXPECT_GT(testing::issue_count(*run, QualityCode::user_annotations_as_ranges), 0);
   int layer = s.find("Qwen3Model.Qwen3DecoderLayer_0");
   ASSERT_GE(layer, 0);
   EXPECT_DOUBLE_EQ(s.modules[static_cast<std::size_t>(layer)].calls, 1);
