@@ -1,12 +1,12 @@
 # flopscope_graphs: graph model, collapse, colouring, diff overlay, DOT writer (no Graphviz, no LibTorch).
-# flopscope_graph_render: in-process layout and rendering through Graphviz cgraph + gvc.
+# flopscope_graph_render: in-process layout (coordinates for the GUI) and rendering through Graphviz cgraph + gvc.
 # flopscope_graph_torch: the one LibTorch translation unit, extracting forward's graph from TorchScript.
 # Stubs that report the missing component replace the last two when Graphviz or LibTorch is absent.
 set(flopscope_graphs_sources
   graph_model.cpp run_costs.cpp collapse.cpp graph_diff.cpp heat.cpp heatmap_dot.cpp dot_writer.cpp output_format.cpp
   profiled_shapes.cpp icicle.cpp icicle_svg.cpp)
 if(NOT FLOPSCOPE_HAVE_GRAPHVIZ)
-  list(APPEND flopscope_graphs_sources render_unavailable.cpp)
+  list(APPEND flopscope_graphs_sources render_unavailable.cpp layout_unavailable.cpp)
 endif()
 if(NOT FLOPSCOPE_HAVE_TORCH)
   list(APPEND flopscope_graphs_sources extract_unavailable.cpp)
@@ -16,7 +16,7 @@ target_include_directories(flopscope_graphs PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(flopscope_graphs PUBLIC flopscope_model flopscope_analyzer PRIVATE fmt::fmt flopscope_warnings)
 
 if(FLOPSCOPE_HAVE_GRAPHVIZ)
-  add_library(flopscope_graph_render STATIC graphviz_render.cpp)
+  add_library(flopscope_graph_render STATIC graphviz_render.cpp graph_layout.cpp)
   target_link_libraries(flopscope_graph_render PUBLIC flopscope_graphs PRIVATE PkgConfig::GRAPHVIZ flopscope_warnings)
 endif()
 

@@ -6,6 +6,7 @@
 #include <QTreeView>
 #include <gtest/gtest.h>
 
+#include "graphs/heat.h"
 #include "gui/models/module_tree_model.h"
 #include "gui/models/roles.h"
 #include "gui/views/diff_page.h"
@@ -119,12 +120,15 @@ TEST(Interaction, DiffSessionOpensOnTheDiffAndColoursVanishedNodesRed) {
   EXPECT_EQ(w.currentView(), static_cast<QWidget*>(w.diffPage()));
   EXPECT_EQ(w.graphPage()->colorMode(), GraphPage::ColorMode::kDiff);
   w.graphPage()->expandAll();
+  // The removed ops in the DOT writer's diff palette (graphs/heat), as `flopscope graph --diff` draws them.
+  const auto removed = graphs::diff_style(graphs::DiffState::kRemoved);
   int red = 0;
-  for (auto* item : w.graphPage()->nodeItems())
-    if (item->modulePath().find("position_adaptive_bias") != std::string::npos) {
-      EXPECT_EQ(item->fill().hue(), QColor(0xc6, 0x28, 0x28).hue());
-      ++red;
-    }
+  for (auto* item : w.graphPage()->nodeItems()) {
+    const bool bias = item->modulePath().find("position_adaptive_bias") != std::string::npos;
+    EXPECT_EQ(item->fill() == QColor(removed.fill) && item->border() == QColor(removed.border), bias)
+        << item->label().toStdString();
+    red += bias ? 1 : 0;
+  }
   EXPECT_EQ(red, 14);
 }
 
