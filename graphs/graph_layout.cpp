@@ -9,11 +9,12 @@ namespace flopscope::graphs {
 namespace {
 
 // An attribute as Graphviz holds it after parsing (the node/edge/graph default when the object sets none),
-// "" when the graph declares no such attribute. Graphviz takes non-const names it does not modify.
-std::string attr(void* object, const char* name) {
+// or `fallback` (Graphviz's own default) when it is unset or empty. Graphviz takes non-const names it does
+// not modify.
+std::string attr(void* object, const char* name, const char* fallback = "") {
   std::string key = name;
   const char* value = agget(object, key.data());
-  return value ? value : "";
+  return value && *value ? value : fallback;
 }
 
 double number_attr(void* object, const char* name, double fallback) {
@@ -72,7 +73,7 @@ void read_clusters(Agraph_t* g, const Flip& flip, int depth, std::vector<LaidOut
     c.depth = depth;
     c.style = attr(sub, "style");
     c.fill = attr(sub, "fillcolor");
-    c.border = attr(sub, "color");
+    c.border = attr(sub, "color", "#000000");
     if (textlabel_t* label = GD_label(sub)) {
       c.label = label_text(label->text);
       c.label_box = flip.centered(label->pos, label->dimen.x, label->dimen.y);
@@ -121,8 +122,8 @@ StatusOr<GraphLayout> layout_view(const ViewGraph& view, const DotOptions& optio
     node.shape = attr(n, "shape");
     node.style = attr(n, "style");
     node.fill = attr(n, "fillcolor");
-    node.border = attr(n, "color");
-    node.font_color = attr(n, "fontcolor");
+    node.border = attr(n, "color", "#000000");
+    node.font_color = attr(n, "fontcolor", "#000000");
     node.pen_width = number_attr(n, "penwidth", 1);
     seen[static_cast<std::size_t>(index)] = true;
 
@@ -131,7 +132,7 @@ StatusOr<GraphLayout> layout_view(const ViewGraph& view, const DotOptions& optio
       edge.src = index;
       edge.dst = view_index(aghead(e));
       if (edge.dst < 0) continue;
-      edge.color = attr(e, "color");
+      edge.color = attr(e, "color", "#000000");
       edge.style = attr(e, "style");
       edge.pen_width = number_attr(e, "penwidth", 1);
       edge.arrow_size = number_attr(e, "arrowsize", 1);

@@ -65,9 +65,11 @@ TEST(GraphLayout, NodesDoNotOverlapAndClustersContainTheirNodes) {
     }
     EXPECT_GT(held, 0) << c.module_path;
     EXPECT_TRUE(c.box.contains(c.label_box, 0.5)) << c.module_path;
-    for (const auto& inner : g.clusters)
-      if (inner.module_path != c.module_path && inside(inner.module_path, c.module_path))
+    for (const auto& inner : g.clusters) {
+      if (inner.module_path != c.module_path && inside(inner.module_path, c.module_path)) {
         EXPECT_TRUE(c.box.contains(inner.box, 0.5)) << inner.module_path << " outside " << c.module_path;
+      }
+    }
   }
 }
 
