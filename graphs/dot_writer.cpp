@@ -293,7 +293,7 @@ struct Writer {
         "fillcolor=\"#ffffff\", "
         "color=\"#777777\", margin=\"0.08,0.03\", height=0.3];\n";
     out += "  edge [color=\"#7f7f7f\", arrowsize=0.6, penwidth=0.8];\n";
-    if (options.legend) out += "  legend [shape=plaintext, style=\"\", fontsize=10, label=" + legend() + "];\n";
+    out += "  legend [shape=plaintext, style=\"\", fontsize=10, label=" + legend() + "];\n";
     write_contents("", "  ");
     for (const auto& e : view.edges) {
       out += "  n" + std::to_string(e.src) + " -> n" + std::to_string(e.dst);

@@ -19,8 +19,6 @@ struct DotOptions {
   // Diff graphs: colour nodes and edges by diff state; false colours them as a single run (by color_by, on
   // the new version's costs), keeping the diff text in the labels.
   bool diff_colors = true;
-  // The legend node (a table of the colours); front ends that draw their own keys leave it out.
-  bool legend = true;
 };
 
 std::string write_dot(const ViewGraph& view, const DotOptions& options = {});

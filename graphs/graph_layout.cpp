@@ -112,7 +112,11 @@ StatusOr<GraphLayout> layout_view(const ViewGraph& view, const DotOptions& optio
   std::vector<bool> seen(view.nodes.size(), false);
   for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
     int index = view_index(n);
-    if (index < 0) continue;  // the legend
+    if (index < 0) {
+      out.legend_box = flip.centered(ND_coord(n), ND_width(n) * 72.0, ND_height(n) * 72.0);
+      out.legend_html = attr(n, "label");  // an HTML-like label is stored without its outer < >
+      continue;
+    }
     if (static_cast<std::size_t>(index) >= view.nodes.size()) return Internal("Graphviz layout: unknown node " + attr(n, "label"));
     LaidOutNode& node = out.nodes[static_cast<std::size_t>(index)];
     node.view_node = index;

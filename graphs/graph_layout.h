@@ -82,7 +82,11 @@ struct GraphLayout {
   std::string title;  // the graph label (file name, collapse depth, colouring)
   LayoutBox title_box;
   double title_font_size = 14;
-  std::vector<LaidOutNode> nodes;        // in ViewGraph::nodes order; the legend is not included
+  // The legend: where it sits and its table as the DOT writer wrote it (HTML-like: <table>, <tr>, <td
+  // bgcolor=...>, <b>), for a front end to draw as rich text.
+  LayoutBox legend_box;
+  std::string legend_html;
+  std::vector<LaidOutNode> nodes;        // in ViewGraph::nodes order; the legend is not among them
   std::vector<LaidOutCluster> clusters;  // outer before inner
   std::vector<LaidOutEdge> edges;
 };

@@ -1,6 +1,7 @@
 #include "gui/views/graph_items.h"
 
 #include <QFont>
+#include <QFontMetricsF>
 #include <QGraphicsSceneMouseEvent>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -16,10 +17,15 @@ QRectF to_rect(const graphs::LayoutBox& b) { return QRectF(b.x, b.y, b.width, b.
 
 bool has_style(const std::string& style, const char* word) { return style.find(word) != std::string::npos; }
 
-// Graphviz sized the boxes for Helvetica at the DOT font size in points, one point per scene unit.
-QFont layout_font(double size) {
+// Graphviz sized the boxes for Helvetica at the DOT font size in points, one point per scene unit. Qt may
+// pick a wider face for "Helvetica" than Graphviz measured with, so text shrinks until it fits `width`.
+QFont layout_font(double size, const QString& text, double width) {
   QFont f(QStringLiteral("Helvetica"));
   f.setPixelSize(std::max(1, static_cast<int>(std::lround(size))));
+  double widest = 0;
+  const QFontMetricsF metrics(f);
+  for (const QString& line : text.split(QLatin1Char('\n'))) widest = std::max(widest, metrics.horizontalAdvance(line));
+  if (widest > width && width > 0) f.setPixelSize(std::max(5, static_cast<int>(size * width / widest)));
   return f;
 }
 
@@ -111,7 +117,7 @@ void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
     p->drawRect(rect_);
   }
   p->setPen(font_color_);
-  p->setFont(layout_font(font_size_));
+  p->setFont(layout_font(font_size_, label_, rect_.width() - 4));
   p->drawText(rect_, Qt::AlignCenter, label_);
 }
 
@@ -145,8 +151,10 @@ void GraphClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidg
   p->setPen(pen);
   p->drawRoundedRect(rect_, 6, 6);
   p->setPen(QColor(0, 0, 0));
-  p->setFont(layout_font(font_size_));
-  p->drawText(header_.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("\u25be ") + label_);
+  const QString title = QStringLiteral("\u25be ") + label_;
+  const QRectF band = header_.adjusted(6, 0, -6, 0);
+  p->setFont(layout_font(font_size_, title, band.width()));
+  p->drawText(band, Qt::AlignLeft | Qt::AlignVCenter, title);
 }
 
 void GraphClusterItem::mousePressEvent(QGraphicsSceneMouseEvent* event) {

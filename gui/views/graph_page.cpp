@@ -5,6 +5,8 @@
 #include <QGraphicsPathItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QTextDocument>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -129,7 +131,6 @@ std::set<std::string> GraphPage::defaultCollapsed(const graphs::OpGraph& graph, 
 
 graphs::DotOptions GraphPage::dotOptions() const {
   graphs::DotOptions o;
-  o.legend = false;
   o.diff_colors = mode_ == ColorMode::kDiff;
   switch (mode_) {
     case ColorMode::kPlain: o.color_by.reset(); break;
@@ -172,6 +173,16 @@ void GraphPage::rebuild() {
     font.setPixelSize(static_cast<int>(std::lround(layout_.title_font_size)));
     auto* title = scene_->addSimpleText(QString::fromStdString(layout_.title), font);
     title->setPos(layout_.title_box.x, layout_.title_box.y);
+  }
+  if (!layout_.legend_html.empty()) {  // the DOT writer's legend table, where Graphviz put it
+    auto* legend = scene_->addText(QString());
+    QFont font(QStringLiteral("Helvetica"));
+    font.setPixelSize(10);
+    legend->setFont(font);
+    legend->document()->setDocumentMargin(0);
+    legend->setHtml(QString::fromStdString(layout_.legend_html));
+    legend->setPos(layout_.legend_box.x, layout_.legend_box.y);
+    legend->setZValue(3);  // above the clusters when Qt's font runs wider than Graphviz measured
   }
   for (const auto& c : layout_.clusters) {
     auto* item = new GraphClusterItem(c, toggle);

@@ -58,7 +58,7 @@ class GraphPage : public QWidget {
   const graphs::ViewGraph& viewGraph() const { return view_graph_; }
   const graphs::GraphLayout& layout() const { return layout_; }
   const std::set<std::string>& collapsedModules() const { return collapsed_; }
-  // What the page asks the DOT writer for in the current colour mode (no legend: the combo box names it).
+  // What the page asks the DOT writer for in the current colour mode.
   graphs::DotOptions dotOptions() const;
   // The modules collapsed so that at most max_nodes are drawn: whole depths, deepest first (graphs/).
   static std::set<std::string> defaultCollapsed(const graphs::OpGraph& graph,

@@ -16,11 +16,7 @@ bool inside(const std::string& module, const std::string& cluster) {
                                module[cluster.size()] == '.');
 }
 
-graphs::DotOptions gui_options() {
-  graphs::DotOptions o;
-  o.legend = false;
-  return o;
-}
+graphs::DotOptions gui_options() { return {}; }
 
 TEST(SessionGraph, ClustersContainTheirNodesAndNodesDoNotOverlap) {
   if (!graphs::graphviz_rendering_available()) GTEST_SKIP() << "built without Graphviz";
