@@ -73,12 +73,12 @@ void parse_cli_dot(const std::string& dot, std::map<int, DrawnNode>& nodes, std:
 
 std::string hex(const QColor& c) { return c.name().toStdString(); }
 
-void expect_same_picture(const QStringList& files, const QStringList& cli_args) {
+void expect_same_picture(const QString& name, const QStringList& files, const QStringList& cli_args) {
 #ifndef FLOPSCOPE_CLI
   GTEST_SKIP() << "the flopscope CLI is not built";
 #else
   if (!graphs::graphviz_rendering_available()) GTEST_SKIP() << "built without Graphviz";
-  const QString dir = output_dir(QStringLiteral("same-picture"));
+  const QString dir = output_dir(QStringLiteral("same-picture-") + name);  // own folder: ctest -j runs both
   write_database(sonnet_run({Variant::kV1}), (dir + QStringLiteral("/v1.db")).toStdString());
   FixtureOptions v2{Variant::kV2};
   v2.seed = 2;
@@ -118,11 +118,11 @@ void expect_same_picture(const QStringList& files, const QStringList& cli_args) 
 }
 
 TEST(GraphSamePicture, OneRunHeatMatchesFlopscopeGraph) {
-  expect_same_picture({QStringLiteral("v1.db")}, {QStringLiteral("v1.db")});
+  expect_same_picture(QStringLiteral("run"), {QStringLiteral("v1.db")}, {QStringLiteral("v1.db")});
 }
 
 TEST(GraphSamePicture, DiffMatchesFlopscopeGraphDiff) {
-  expect_same_picture({QStringLiteral("v1.db"), QStringLiteral("v2.db")},
+  expect_same_picture(QStringLiteral("diff"), {QStringLiteral("v1.db"), QStringLiteral("v2.db")},
                       {QStringLiteral("v1.db"), QStringLiteral("--diff"), QStringLiteral("v2.db")});
 }
 
