@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 #include "graphs/graph_diff.h"
@@ -181,8 +182,11 @@ void GraphPage::rebuild() {
     legend->setFont(font);
     legend->document()->setDocumentMargin(0);
     legend->setHtml(QString::fromStdString(layout_.legend_html));
+    // Qt's table layout runs larger than Graphviz's: shrink it into the box Graphviz left for it.
+    const QRectF drawn = legend->boundingRect();
+    if (drawn.width() > 0 && drawn.height() > 0)
+      legend->setScale(std::min({1.0, layout_.legend_box.width / drawn.width(), layout_.legend_box.height / drawn.height()}));
     legend->setPos(layout_.legend_box.x, layout_.legend_box.y);
-    legend->setZValue(3);  // above the clusters when Qt's font runs wider than Graphviz measured
   }
   for (const auto& c : layout_.clusters) {
     auto* item = new GraphClusterItem(c, toggle);
