@@ -261,6 +261,8 @@ void GraphPage::highlightModule(const QString& path) {
   if (first) view_->centerOn(first);
 }
 
+QString GraphPage::infoText() const { return info_->text(); }
+
 int GraphPage::highlightedNodeCount() const {
   int n = 0;
   for (auto* item : nodes_) n += item->isHighlighted() ? 1 : 0;

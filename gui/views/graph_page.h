@@ -65,6 +65,7 @@ class GraphPage : public QWidget {
                                                 std::size_t max_nodes = graphs::kDefaultMaxNodes);
   const std::vector<GraphNodeItem*>& nodeItems() const { return nodes_; }
   int highlightedNodeCount() const;
+  QString infoText() const;  // the line above the graph: counts, or why there is no picture
   QString highlightedModule() const { return highlighted_; }
 
  public Q_SLOTS:

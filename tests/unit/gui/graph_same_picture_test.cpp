@@ -126,5 +126,19 @@ TEST(GraphSamePicture, DiffMatchesFlopscopeGraphDiff) {
                       {QStringLiteral("v1.db"), QStringLiteral("--diff"), QStringLiteral("v2.db")});
 }
 
+// A build without Graphviz has no layout: the page draws nothing and says why in one line.
+TEST(GraphSamePicture, WithoutGraphvizThePageSaysSoInOneLine) {
+  GraphPage page;
+  page.setSession(fixture_session(Variant::kV1));
+  if (graphs::graphviz_rendering_available()) {
+    EXPECT_FALSE(page.nodeItems().empty());
+    EXPECT_TRUE(page.infoText().contains(QStringLiteral("graph nodes"))) << page.infoText().toStdString();
+    return;
+  }
+  EXPECT_TRUE(page.nodeItems().empty());
+  EXPECT_TRUE(page.infoText().contains(QStringLiteral("without Graphviz"))) << page.infoText().toStdString();
+  EXPECT_FALSE(page.infoText().contains(QLatin1Char('\n')));
+}
+
 }  // namespace
 }  // namespace flopscope::gui::testing
