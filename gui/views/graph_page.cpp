@@ -160,7 +160,7 @@ void GraphPage::rebuild() {
   view_graph_ = graphs::collapse(session_->graph, collapsed_);
   auto laid_out = graphs::layout_view(view_graph_, dotOptions());
   if (!laid_out.ok()) {  // e.g. a build without Graphviz: one line, no picture
-    info_->setText(QString::fromStdString(laid_out.status().message()));
+    info_->setText(QString::fromStdString(laid_out.status().message()).simplified());
     return;
   }
   layout_ = std::move(*laid_out);
