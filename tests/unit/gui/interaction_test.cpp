@@ -119,6 +119,38 @@ TEST(Interaction, CollapsingAClusterRebuildsTheGraph) {
   EXPECT_EQ(page.nodeItems().size(), expanded);
 }
 
+TEST(Interaction, ClickingAClusterHeaderCollapsesItAndDoubleClickingTheBoxExpandsIt) {
+  if (!graphs::graphviz_rendering_available()) GTEST_SKIP() << "the Graph tab needs Graphviz for its layout";
+  GraphPage page;
+  page.resize(1200, 900);
+  page.setSession(fixture_session(Variant::kV1));
+  page.expandAll();
+  page.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  const std::size_t expanded = page.nodeItems().size();
+  const graphs::LaidOutCluster* attn = nullptr;
+  for (const auto& c : page.layout().clusters)
+    if (c.module_path == "layers.0.attn") attn = &c;
+  ASSERT_NE(attn, nullptr);
+  // The header is the band of the cluster's label, where Graphviz put it.
+  const QPointF header(attn->label_box.x + attn->label_box.width / 2, attn->label_box.y + attn->label_box.height / 2);
+  page.view()->centerOn(header);
+  QTest::mouseClick(page.view()->viewport(), Qt::LeftButton, {}, page.view()->mapFromScene(header));
+  QTest::qWait(20);  // the page queues the rebuild
+  ASSERT_EQ(page.collapsedModules(), (std::set<std::string>{"layers.0.attn"}));
+  EXPECT_LT(page.nodeItems().size(), expanded);
+  GraphNodeItem* box = nullptr;
+  for (auto* item : page.nodeItems())
+    if (item->modulePath() == "layers.0.attn") box = item;
+  ASSERT_NE(box, nullptr);
+  const QPointF centre = box->boundingRect().center();
+  page.view()->centerOn(centre);
+  QTest::mouseDClick(page.view()->viewport(), Qt::LeftButton, {}, page.view()->mapFromScene(centre));
+  QTest::qWait(20);
+  EXPECT_TRUE(page.collapsedModules().empty());
+  EXPECT_EQ(page.nodeItems().size(), expanded);
+}
+
 TEST(Interaction, DiffSessionOpensOnTheDiffAndColoursVanishedNodesRed) {
   if (!graphs::graphviz_rendering_available()) GTEST_SKIP() << "the Graph tab needs Graphviz for its layout";
   MainWindow w;
