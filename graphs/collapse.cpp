@@ -10,6 +10,16 @@ bool collapsed_at(const OpNode& n, int depth) {
   return depth != kOpLevel && module_depth(n.module_path) >= depth;
 }
 
+// The outermost module of `modules` that holds `path` (itself or an ancestor), or null.
+const std::string* collapsed_ancestor(const std::string& path, const std::set<std::string>& modules) {
+  if (modules.empty() || path.empty()) return nullptr;
+  for (int d = 1, depth = module_depth(path); d <= depth; ++d) {
+    auto it = modules.find(module_prefix(path, d));
+    if (it != modules.end()) return &*it;
+  }
+  return nullptr;
+}
+
 void add_cost(NodeCost& into, const NodeCost& c) {
   if (!c.known) return;
   into.known = true;
@@ -51,10 +61,25 @@ int choose_depth(const OpGraph& graph, std::size_t max_nodes) {
   return 1;
 }
 
+std::set<std::string> modules_at_depth(const OpGraph& graph, int depth) {
+  std::set<std::string> modules;
+  if (depth == kOpLevel) return modules;
+  for (const auto& n : graph.nodes) {
+    if (collapsed_at(n, depth)) modules.insert(module_prefix(n.module_path, depth));
+  }
+  return modules;
+}
+
 ViewGraph collapse(const OpGraph& graph, int depth) {
+  ViewGraph view = collapse(graph, modules_at_depth(graph, depth));
+  view.depth = depth;
+  return view;
+}
+
+ViewGraph collapse(const OpGraph& graph, const std::set<std::string>& modules) {
   ViewGraph view;
   view.title = graph.title;
-  view.depth = depth;
+  view.depth = modules.empty() ? kOpLevel : kChosenModules;
   view.module_types = graph.module_types;
   view.base_module_types = graph.base_module_types;
   view.has_costs = graph.has_costs;
@@ -64,7 +89,8 @@ ViewGraph collapse(const OpGraph& graph, int depth) {
   std::map<std::string, int> box_of;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     const OpNode& n = graph.nodes[i];
-    if (!collapsed_at(n, depth)) {
+    const std::string* module = collapsed_ancestor(n.module_path, modules);
+    if (!module) {
       ViewNode v;
       v.kind = n.kind;
       v.label = n.label;
@@ -80,7 +106,7 @@ ViewGraph collapse(const OpGraph& graph, int depth) {
       view.nodes.push_back(std::move(v));
       continue;
     }
-    std::string path = module_prefix(n.module_path, depth);
+    const std::string& path = *module;
     auto [it, inserted] = box_of.try_emplace(path, static_cast<int>(view.nodes.size()));
     if (inserted) {
       ViewNode v;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,8 @@
 
 namespace flopscope::graphs {
 
-inline constexpr int kOpLevel = -1;  // no collapse
+inline constexpr int kOpLevel = -1;        // no collapse
+inline constexpr int kChosenModules = -3;  // collapsed by a set of module paths, not one depth
 inline constexpr std::size_t kDefaultMaxNodes = 300;
 
 struct ViewNode {
@@ -38,7 +40,7 @@ struct ViewEdge {
 
 struct ViewGraph {
   std::string title;
-  int depth = kOpLevel;  // the depth the view was collapsed to
+  int depth = kOpLevel;  // the depth the view was collapsed to, or kChosenModules
   std::vector<ViewNode> nodes;
   std::vector<ViewEdge> edges;
   std::map<std::string, std::string> module_types;
@@ -47,8 +49,15 @@ struct ViewGraph {
   bool is_diff = false;
 };
 
-// Modules at `depth` (counting path components, ModuleList indices included) become single boxes holding
-// everything below them; shallower modules become clusters. kOpLevel draws every op.
+// Each module in `modules` becomes a single box holding everything below it (the outermost one wins when
+// both a module and one inside it are listed); the modules above the drawn nodes become clusters.
+ViewGraph collapse(const OpGraph& graph, const std::set<std::string>& modules);
+
+// The modules at `depth` (counting path components, ModuleList indices included) that hold nodes;
+// kOpLevel gives none.
+std::set<std::string> modules_at_depth(const OpGraph& graph, int depth);
+
+// collapse(graph, modules_at_depth(graph, depth)), remembering the depth for the title.
 ViewGraph collapse(const OpGraph& graph, int depth);
 
 // How many nodes collapse(graph, depth) would draw.

@@ -60,6 +60,7 @@ struct Writer {
   const ViewGraph& view;
   const DotOptions& options;
   CostMetric metric;
+  bool diff_colors;  // nodes and edges coloured by diff state
   bool heat;
   HeatScale scale;
   std::string out;
@@ -81,7 +82,8 @@ struct Writer {
       : view(v),
         options(o),
         metric(o.color_by.value_or(CostMetric::kFlops)),
-        heat(o.color_by.has_value() && v.has_costs && !v.is_diff),
+        diff_colors(v.is_diff && o.diff_colors),
+        heat(o.color_by.has_value() && v.has_costs && !diff_colors),
         scale(values(v, metric)) {
     for (std::size_t i = 0; i < v.nodes.size(); ++i) {
       const ViewNode& n = v.nodes[i];
@@ -174,7 +176,7 @@ struct Writer {
     std::string style = n.is_module ? "filled" : "rounded,filled";
     if (n.is_module) out += ", shape=box3d";
     if (n.kind == "input" || n.kind == "output") out += ", shape=oval";
-    if (view.is_diff) {
+    if (diff_colors) {
       DiffStyle s = diff_style(st);
       out += ", color=\"" + std::string(s.border) + "\", fillcolor=\"" + s.fill + "\"";
       if (st == DiffState::kRemoved) style += ",dashed";
@@ -201,10 +203,10 @@ struct Writer {
     std::string border = "#aaaaaa";
     std::string style = "rounded,filled";
     const auto& states = states_in[path];
-    if (view.is_diff && states.size() == 1 && *states.begin() == DiffState::kRemoved) {
+    if (diff_colors && states.size() == 1 && *states.begin() == DiffState::kRemoved) {
       border = diff_style(DiffState::kRemoved).border;
       style = "rounded,filled,dashed";
-    } else if (view.is_diff && states.size() == 1 && *states.begin() == DiffState::kAdded) {
+    } else if (diff_colors && states.size() == 1 && *states.begin() == DiffState::kAdded) {
       border = diff_style(DiffState::kAdded).border;
     }
     out +=
@@ -227,8 +229,11 @@ struct Writer {
   std::string depth_text() const {
     std::size_t ops = 0;
     for (const auto& n : view.nodes) ops += static_cast<std::size_t>(n.members);
-    std::string text = view.depth == kOpLevel ? "op level (no collapse)"
-                                              : "collapsed to module depth " + std::to_string(view.depth);
+    std::size_t boxes = 0;
+    for (const auto& n : view.nodes) boxes += n.is_module ? 1 : 0;
+    std::string text = view.depth == kOpLevel         ? "op level (no collapse)"
+                       : view.depth == kChosenModules ? std::to_string(boxes) + " modules collapsed"
+                                                      : "collapsed to module depth " + std::to_string(view.depth);
     text += ": " + std::to_string(view.nodes.size()) + " nodes";
     if (view.depth != kOpLevel) text += " for " + std::to_string(ops) + " ops";
     return text;
@@ -240,7 +245,7 @@ struct Writer {
       t += "<tr><td bgcolor=\"" + fill + "\" color=\"" + border +
            "\" width=\"24\"> </td><td align=\"left\" border=\"0\">" + html_escape(text) + "</td></tr>";
     };
-    if (view.is_diff) {
+    if (diff_colors) {
       t += "<tr><td colspan=\"2\" border=\"0\"><b>diff</b></td></tr>";
       row(diff_style(DiffState::kRemoved).fill, diff_style(DiffState::kRemoved).border,
           "removed (red, dashed)");
@@ -273,7 +278,7 @@ struct Writer {
 
   std::string run() {
     std::string title = view.title + "\n" + depth_text();
-    if (view.is_diff) {
+    if (diff_colors) {
       title += " \xC2\xB7 diff overlay";
     } else if (heat) {
       title += " \xC2\xB7 colour: " + std::string(metric_name(metric)) + " per iteration";
@@ -294,7 +299,7 @@ struct Writer {
       out += "  n" + std::to_string(e.src) + " -> n" + std::to_string(e.dst);
       std::string attrs;
       if (!e.label.empty()) attrs += "tooltip=" + dot_quote(e.label);
-      if (view.is_diff && e.diff != DiffState::kSame) {
+      if (diff_colors && e.diff != DiffState::kSame) {
         if (!attrs.empty()) attrs += ", ";
         attrs += "color=\"" + std::string(diff_style(e.diff).border) + "\"";
         if (e.diff == DiffState::kRemoved) attrs += ", style=dashed";

@@ -16,6 +16,9 @@ struct DotOptions {
   std::optional<CostMetric> color_by = CostMetric::kFlops;
   // Diff graphs: a collapsed module whose cost moved by more than this fraction is drawn as changed.
   double relative_threshold = 0.01;
+  // Diff graphs: colour nodes and edges by diff state; false colours them as a single run (by color_by, on
+  // the new version's costs), keeping the diff text in the labels.
+  bool diff_colors = true;
 };
 
 std::string write_dot(const ViewGraph& view, const DotOptions& options = {});

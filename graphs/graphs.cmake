@@ -1,5 +1,5 @@
 # flopscope_graphs: graph model, collapse, colouring, diff overlay, DOT writer (no Graphviz, no LibTorch).
-# flopscope_graph_render: in-process layout and rendering through Graphviz cgraph + gvc.
+# flopscope_graph_render: in-process layout (coordinates for the GUI) and rendering through Graphviz cgraph + gvc.
 # flopscope_graph_torch: the one LibTorch translation unit, extracting forward's graph from TorchScript;
 # linked into libflopscope-torch.so only. Front ends reach it through extract_plugin.cpp.
 # Stubs that report the missing component replace them when Graphviz or LibTorch is absent.
@@ -7,7 +7,7 @@ set(flopscope_graphs_sources
   graph_model.cpp run_costs.cpp collapse.cpp graph_diff.cpp heat.cpp heatmap_dot.cpp dot_writer.cpp output_format.cpp
   profiled_shapes.cpp icicle.cpp icicle_svg.cpp roofline_plot.cpp roofline_svg.cpp)
 if(NOT FLOPSCOPE_HAVE_GRAPHVIZ)
-  list(APPEND flopscope_graphs_sources render_unavailable.cpp)
+  list(APPEND flopscope_graphs_sources render_unavailable.cpp layout_unavailable.cpp)
 endif()
 if(FLOPSCOPE_HAVE_TORCH)
   list(APPEND flopscope_graphs_sources extract_plugin.cpp)
@@ -22,7 +22,7 @@ if(FLOPSCOPE_HAVE_TORCH)
 endif()
 
 if(FLOPSCOPE_HAVE_GRAPHVIZ)
-  add_library(flopscope_graph_render STATIC graphviz_render.cpp)
+  add_library(flopscope_graph_render STATIC graphviz_render.cpp graph_layout.cpp)
   target_link_libraries(flopscope_graph_render PUBLIC flopscope_graphs PRIVATE PkgConfig::GRAPHVIZ flopscope_warnings)
 endif()
 

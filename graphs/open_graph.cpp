@@ -48,6 +48,14 @@ Status complete_graph_from_source(RunData& run, const std::string& run_path) {
   return {};
 }
 
+OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string title) {
+  OpGraph graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
+  attach_run_costs(graph, run);
+  attach_module_costs(graph, summary);
+  graph.title = std::move(title);
+  return graph;
+}
+
 StatusOr<OpGraph> open_op_graph(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return NotFound(path + ": no such file");
@@ -65,9 +73,7 @@ StatusOr<OpGraph> open_op_graph(const std::string& path) {
           "none could be extracted: " +
           s.message());
     }
-    graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
-    attach_run_costs(graph, run);
-    attach_module_costs(graph, summarize(run));
+    graph = run_op_graph(run, summarize(run), "");
   }
   graph.title = std::filesystem::path(path).filename().string();
   return graph;

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "analyzer/summary.h"
 #include "db/model/run_data.h"
 #include "db/model/status.h"
 #include "graphs/graph_model.h"
@@ -15,6 +16,10 @@ namespace flopscope::graphs {
 // relative to the folders above the database, then beside it) when that file exists and its SHA-256
 // matches the run's. OK when the run has or now has a graph; otherwise the reason, naming the files.
 Status complete_graph_from_source(RunData& run, const std::string& run_path);
+
+// The graph of an opened run (graph_node/graph_edge rows) with costs per iteration: FLOPs, time and bytes
+// on nodes (matched to op calls) and module clusters (from the summary). Empty when the run has no graph.
+OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string title);
 
 // The graph of `path` with costs per iteration when it is a run: FLOPs, time and bytes on nodes and
 // module clusters. The title is the file name.

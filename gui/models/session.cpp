@@ -2,6 +2,9 @@
 
 #include <QFileInfo>
 
+#include "graphs/graph_diff.h"
+#include "graphs/open_graph.h"
+
 namespace flopscope::gui {
 
 QString Session::title() const {
@@ -33,12 +36,17 @@ std::shared_ptr<const LoadedRun> make_loaded_run(QString path, RunData data) {
 
 namespace {
 
+graphs::OpGraph op_graph(const LoadedRun& run) {
+  return graphs::run_op_graph(run.data, run.summary, QFileInfo(run.path).fileName().toStdString());
+}
+
 std::shared_ptr<Session> build_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
                                        std::optional<TimelineIndex> timeline) {
   auto s = std::make_shared<Session>();
   s->diff = b ? diff_modules(a->summary, a->data, b->summary, b->data) : single_run_tree(a->summary, a->data);
   s->timeline = timeline ? std::move(*timeline) : TimelineIndex::build(a->data);
-  s->graph = graph_union({&a->data, b ? &b->data : nullptr, &s->diff});
+  s->graph = op_graph(*a);
+  if (b) s->graph = graphs::diff_graphs(s->graph, op_graph(*b), graphs::diff_options(graphs::CostMetric::kFlops));
   s->a = std::move(a);
   s->b = std::move(b);
   return s;

@@ -14,7 +14,7 @@
 #include "analyzer/fleet/ranks.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
-#include "gui/models/graph_layout.h"
+#include "graphs/graph_model.h"
 #include "gui/models/module_diff.h"
 #include "gui/models/timeline_index.h"
 
@@ -43,7 +43,9 @@ struct Session {
   std::shared_ptr<const LoadedRun> b;    // null unless two runs were opened (diff mode)
   ModuleDiff diff;                       // the union module tree; statuses only in diff mode
   TimelineIndex timeline;                // of run a
-  GraphUnion graph;                      // run a's graph, or both runs' in diff mode
+  // Run a's op graph with costs, or in diff mode the union of both (graphs/ decides node identity, costs
+  // and "changed", as for `flopscope graph --diff`); the Graph tab collapses and lays it out.
+  graphs::OpGraph graph;
   std::shared_ptr<const RankSet> ranks;  // set when a distributed run was opened; a is runs[rank_index]
   int rank_index = 0;
 

@@ -1,31 +1,61 @@
 #include "gui/views/graph_items.h"
 
+#include <QFont>
+#include <QFontMetricsF>
 #include <QGraphicsSceneMouseEvent>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
-
-#include "gui/models/colors.h"
+#include <cmath>
 
 namespace flopscope::gui {
 
 namespace {
 
-constexpr double kHeaderH = 20;
+const QColor kHalo(25, 118, 210);
 
-bool is_dark(const QColor& c) { return c.lightnessF() < 0.5; }
+QRectF to_rect(const graphs::LayoutBox& b) { return QRectF(b.x, b.y, b.width, b.height); }
+
+bool has_style(const std::string& style, const char* word) { return style.find(word) != std::string::npos; }
+
+// Graphviz sized the boxes for Helvetica at the DOT font size in points, one point per scene unit. Qt may
+// pick a wider face for "Helvetica" than Graphviz measured with, so text shrinks until it fits `width`.
+QFont layout_font(double size, const QString& text, double width) {
+  QFont f(QStringLiteral("Helvetica"));
+  f.setPixelSize(std::max(1, static_cast<int>(std::lround(size))));
+  double widest = 0;
+  const QFontMetricsF metrics(f);
+  for (const QString& line : text.split(QLatin1Char('\n'))) widest = std::max(widest, metrics.horizontalAdvance(line));
+  if (widest > width && width > 0) f.setPixelSize(std::max(5, static_cast<int>(size * width / widest)));
+  return f;
+}
+
+QString diff_text(graphs::DiffState d) {
+  return d == graphs::DiffState::kSame ? QString() : QStringLiteral("\n") + QString::fromLatin1(graphs::to_string(d));
+}
 
 }  // namespace
 
-GraphNodeItem::GraphNodeItem(int index, const GraphLayoutNode& node)
+QColor layout_color(const std::string& name, const QColor& fallback) {
+  QColor c(QString::fromStdString(name));
+  return c.isValid() ? c : fallback;
+}
+
+GraphNodeItem::GraphNodeItem(int index, const graphs::LaidOutNode& node, const graphs::ViewNode& view_node)
     : index_(index),
-      module_path_(node.module_path),
+      module_path_(view_node.module_path),
       label_(QString::fromStdString(node.label)),
-      rect_(node.rect),
-      collapsed_(node.collapsed) {
-  setToolTip(QStringLiteral("%1\n%2%3")
-                 .arg(QString::fromStdString(node.kind), QString::fromStdString(node.module_path),
-                      node.status == DiffStatus::kSame ? QString()
-                                                       : QStringLiteral("\n") + QString::fromLatin1(to_string(node.status)).toUpper()));
+      rect_(to_rect(node.box)),
+      fill_(layout_color(node.fill, Qt::white)),
+      border_(layout_color(node.border, Qt::black)),
+      font_color_(layout_color(node.font_color, Qt::black)),
+      pen_width_(node.pen_width),
+      font_size_(node.font_size),
+      dashed_(has_style(node.style, "dashed")),
+      rounded_(has_style(node.style, "rounded")),
+      oval_(node.shape == "oval" || node.shape == "ellipse"),
+      collapsed_(view_node.is_module) {
+  setToolTip(QString::fromStdString(view_node.is_module ? view_node.module_path : view_node.identity) +
+             diff_text(view_node.diff));
   setAcceptHoverEvents(true);
   setZValue(2);
 }
@@ -53,57 +83,57 @@ void GraphNodeItem::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
   QGraphicsItem::mouseDoubleClickEvent(event);
 }
 
-void GraphNodeItem::setFill(const QColor& fill) {
-  if (fill_ == fill) return;
-  fill_ = fill;
-  update();
-}
-
-void GraphNodeItem::setStatus(DiffStatus status, bool show_diff) {
-  status_ = status;
-  show_diff_ = show_diff;
-  update();
-}
-
 void GraphNodeItem::setHighlighted(bool on) {
   if (highlighted_ == on) return;
   highlighted_ = on;
   update();
 }
 
-QRectF GraphNodeItem::boundingRect() const { return rect_.adjusted(-6, -6, 6, 6); }
+QRectF GraphNodeItem::boundingRect() const { return rect_.adjusted(-8, -8, 8, 8); }
 
 void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
-  QPen pen(QColor(90, 90, 90), 1);
-  if (show_diff_ && status_ != DiffStatus::kSame) {
-    pen = QPen(status_color(status_), 2.5);
-    if (status_ == DiffStatus::kVanished) pen.setStyle(Qt::DashLine);
-  }
+  QPen pen(border_, pen_width_);
+  if (dashed_) pen.setStyle(Qt::DashLine);
   if (highlighted_) {  // a halo around the node, so a diff border stays visible under the selection
-    p->setPen(QPen(QColor(25, 118, 210), 3));
+    p->setPen(QPen(kHalo, 3));
     p->setBrush(Qt::NoBrush);
-    p->drawRoundedRect(rect_.adjusted(-3.5, -3.5, 3.5, 3.5), 10, 10);
+    p->drawRoundedRect(rect_.adjusted(-3.5, -3.5, 3.5, 3.5), 8, 8);
   }
   p->setPen(pen);
   p->setBrush(fill_);
-  p->drawRoundedRect(rect_, collapsed_ ? 2 : 8, collapsed_ ? 2 : 8);
-  if (collapsed_) {  // a collapsed module: a double border
-    p->setBrush(Qt::NoBrush);
-    p->setPen(QPen(pen.color(), 1));
-    p->drawRect(rect_.adjusted(3, 3, -3, -3));
+  if (oval_) {
+    p->drawEllipse(rect_);
+  } else if (collapsed_) {  // box3d, as Graphviz draws it: a box with a raised top and right side
+    const double d = 4;
+    QRectF front = rect_.adjusted(0, d, -d, 0);
+    QPolygonF side({front.topLeft(), front.topLeft() + QPointF(d, -d), rect_.topRight(), rect_.bottomRight() - QPointF(0, d),
+                    front.bottomRight(), front.topRight()});
+    p->drawPolygon(side);
+    p->drawRect(front);
+    p->drawLine(front.topRight(), rect_.topRight());
+  } else if (rounded_) {
+    p->drawRoundedRect(rect_, 6, 6);
+  } else {
+    p->drawRect(rect_);
   }
-  p->setPen(is_dark(fill_) ? Qt::white : Qt::black);
+  p->setPen(font_color_);
+  p->setFont(layout_font(font_size_, label_, rect_.width() - 4));
   p->drawText(rect_, Qt::AlignCenter, label_);
 }
 
-GraphClusterItem::GraphClusterItem(const GraphLayoutCluster& cluster, Toggle toggle)
-    : path_(cluster.path),
+GraphClusterItem::GraphClusterItem(const graphs::LaidOutCluster& cluster, Toggle toggle)
+    : path_(cluster.module_path),
       label_(QString::fromStdString(cluster.label)),
-      rect_(cluster.rect),
-      depth_(cluster.depth),
+      rect_(to_rect(cluster.box)),
+      header_(rect_.left(), rect_.top(), rect_.width(),
+              std::max(16.0, cluster.label_box.y + cluster.label_box.height - rect_.top())),
+      fill_(layout_color(cluster.fill, QColor(0xf7, 0xf7, 0xf7))),
+      border_(layout_color(cluster.border, QColor(0xaa, 0xaa, 0xaa))),
+      font_size_(cluster.font_size),
+      dashed_(has_style(cluster.style, "dashed")),
       toggle_(std::move(toggle)) {
-  setToolTip(QStringLiteral("%1\nclick the header to collapse").arg(QString::fromStdString(cluster.path)));
-  setZValue(depth_ * 0.01);
+  setToolTip(QStringLiteral("%1\nclick the header to collapse").arg(QString::fromStdString(cluster.module_path)));
+  setZValue(cluster.depth * 0.01);
 }
 
 void GraphClusterItem::setHighlighted(bool on) {
@@ -115,17 +145,20 @@ void GraphClusterItem::setHighlighted(bool on) {
 QRectF GraphClusterItem::boundingRect() const { return rect_.adjusted(-3, -3, 3, 3); }
 
 void GraphClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
-  const int shade = std::max(215, 250 - 7 * depth_);
-  p->setBrush(QColor(shade, shade, std::min(255, shade + 5)));
-  p->setPen(highlighted_ ? QPen(QColor(25, 118, 210), 3) : QPen(QColor(150, 150, 160), 1));
+  QPen pen = highlighted_ ? QPen(kHalo, 3) : QPen(border_, 1);
+  if (dashed_ && !highlighted_) pen.setStyle(Qt::DashLine);
+  p->setBrush(fill_);
+  p->setPen(pen);
   p->drawRoundedRect(rect_, 6, 6);
-  p->setPen(QColor(50, 50, 60));
-  p->drawText(QRectF(rect_.left() + 8, rect_.top() + 2, rect_.width() - 16, kHeaderH), Qt::AlignLeft | Qt::AlignVCenter,
-              QStringLiteral("\u25be ") + label_);
+  p->setPen(QColor(0, 0, 0));
+  const QString title = QStringLiteral("\u25be ") + label_;
+  const QRectF band = header_.adjusted(6, 0, -6, 0);
+  p->setFont(layout_font(font_size_, title, band.width()));
+  p->drawText(band, Qt::AlignLeft | Qt::AlignVCenter, title);
 }
 
 void GraphClusterItem::mousePressEvent(QGraphicsSceneMouseEvent* event) {
-  if (event->button() == Qt::LeftButton && event->pos().y() <= rect_.top() + kHeaderH && toggle_) {
+  if (event->button() == Qt::LeftButton && header_.contains(event->pos()) && toggle_) {
     event->accept();
     toggle_(path_);  // queued by the page: the scene is rebuilt after this returns
     return;
@@ -133,18 +166,30 @@ void GraphClusterItem::mousePressEvent(QGraphicsSceneMouseEvent* event) {
   QGraphicsItem::mousePressEvent(event);
 }
 
-QPainterPath edge_path(const QRectF& from, const QRectF& to) {
-  QPointF a(from.center().x(), from.bottom());
-  QPointF b(to.center().x(), to.top());
-  QPainterPath path(a);
-  double dy = std::max(20.0, std::abs(b.y() - a.y()) / 2);
-  path.cubicTo(a + QPointF(0, dy), b - QPointF(0, dy), b);
-  // Arrow head.
-  QPointF tip = b;
-  path.moveTo(tip);
-  path.lineTo(tip + QPointF(-4, -7));
-  path.moveTo(tip);
-  path.lineTo(tip + QPointF(4, -7));
+QPainterPath edge_path(const graphs::LaidOutEdge& edge) {
+  QPainterPath path;
+  if (edge.points.empty()) return path;
+  path.moveTo(edge.points[0].x, edge.points[0].y);
+  for (std::size_t i = 1; i + 2 < edge.points.size(); i += 3) {
+    const auto& a = edge.points[i];
+    const auto& b = edge.points[i + 1];
+    const auto& c = edge.points[i + 2];
+    path.cubicTo(a.x, a.y, b.x, b.y, c.x, c.y);
+  }
+  return path;
+}
+
+QPainterPath arrow_head(const graphs::LaidOutEdge& edge) {
+  QPainterPath path;
+  if (!edge.arrow_tip || edge.points.empty()) return path;
+  const QPointF tip(edge.arrow_tip->x, edge.arrow_tip->y);
+  const QPointF base(edge.points.back().x, edge.points.back().y);
+  QPointF along = tip - base;
+  const double length = std::hypot(along.x(), along.y());
+  if (length <= 0) return path;
+  // Graphviz's "normal" arrow: as wide as 0.35 of its length on each side.
+  const QPointF across(-along.y() * 0.35, along.x() * 0.35);
+  path.addPolygon(QPolygonF({tip, base + across, base - across, tip}));
   return path;
 }
 

@@ -4,6 +4,9 @@
 #include <QFileDialog>
 #include <QGraphicsPathItem>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QTextDocument>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -11,9 +14,10 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
-#include "gui/models/colors.h"
+#include "graphs/graph_diff.h"
 #include "gui/views/export.h"
 #include "gui/views/graph_items.h"
 
@@ -50,7 +54,7 @@ GraphPage::GraphPage(QWidget* parent)
   auto* collapse = new QPushButton(tr("Collapse"), this);
   connect(collapse, &QPushButton::clicked, this, [this] {
     if (!session_) return;
-    collapsed_ = default_collapsed(session_->graph, 60);
+    collapsed_ = defaultCollapsed(session_->graph, 60);
     rebuild();
   });
   auto* fit_button = new QPushButton(tr("Fit"), this);
@@ -87,7 +91,7 @@ void GraphPage::setSession(SessionPtr session) {
   highlighted_.clear();
   collapsed_.clear();
   if (session_)
-    collapsed_ = default_collapsed(session_->graph);
+    collapsed_ = defaultCollapsed(session_->graph);
   const ColorMode mode = session_ && session_->is_diff() ? ColorMode::kDiff : ColorMode::kFlops;
   mode_ = mode;
   color_box_->blockSignals(true);
@@ -127,10 +131,30 @@ void GraphPage::showTop() {
   view_->centerOn(bounds.center().x(), bounds.top() + view_->viewport()->height() / (2 * s) - 10);
 }
 
+std::set<std::string> GraphPage::defaultCollapsed(const graphs::OpGraph& graph, std::size_t max_nodes) {
+  return graphs::modules_at_depth(graph, graphs::choose_depth(graph, max_nodes));
+}
+
+graphs::DotOptions GraphPage::dotOptions() const {
+  graphs::DotOptions o;
+  o.diff_colors = mode_ == ColorMode::kDiff;
+  switch (mode_) {
+    case ColorMode::kPlain: o.color_by.reset(); break;
+    case ColorMode::kTime: o.color_by = graphs::CostMetric::kTime; break;
+    case ColorMode::kBytes: o.color_by = graphs::CostMetric::kBytes; break;
+    case ColorMode::kFlops:
+    case ColorMode::kDiff: o.color_by = graphs::CostMetric::kFlops; break;
+  }
+  o.relative_threshold = graphs::changed_threshold(o.color_by.value_or(graphs::CostMetric::kFlops));
+  return o;
+}
+
 void GraphPage::rebuild() {
   scene_->clear();
   nodes_.clear();
   clusters_.clear();
+  view_graph_ = {};
+  layout_ = {};
   if (!session_) return;
   if (session_->graph.nodes.empty()) {
     QString why = session_->a->graph_note;
@@ -139,46 +163,67 @@ void GraphPage::rebuild() {
     info_->setToolTip(info_->text());
     return;
   }
-  layout_ = layout_graph(session_->graph, collapsed_);
+  view_graph_ = graphs::collapse(session_->graph, collapsed_);
+  auto laid_out = graphs::layout_view(view_graph_, dotOptions());
+  if (!laid_out.ok()) {  // e.g. a build without Graphviz: one line, no picture
+    info_->setText(QString::fromStdString(laid_out.status().message()).simplified());
+    return;
+  }
+  layout_ = std::move(*laid_out);
   // Cluster and node actions rebuild the scene: queue them so the clicked item is not deleted under itself.
   auto queue = [this](auto fn) {
     return [this, fn](const std::string& path) { QTimer::singleShot(0, this, [fn, path] { fn(path); }); };
   };
   auto toggle = queue([this](const std::string& path) { toggleCluster(path); });
+  if (!layout_.title.empty()) {
+    QFont font(QStringLiteral("Helvetica"));
+    font.setPixelSize(static_cast<int>(std::lround(layout_.title_font_size)));
+    auto* title = scene_->addSimpleText(QString::fromStdString(layout_.title), font);
+    title->setPos(layout_.title_box.x, layout_.title_box.y);
+  }
+  if (!layout_.legend_html.empty()) {  // the DOT writer's legend table, where Graphviz put it
+    auto* legend = scene_->addText(QString());
+    QFont font(QStringLiteral("Helvetica"));
+    font.setPixelSize(10);
+    legend->setFont(font);
+    legend->document()->setDocumentMargin(0);
+    legend->setHtml(QString::fromStdString(layout_.legend_html));
+    // Qt's table layout runs larger than Graphviz's: shrink it into the box Graphviz left for it.
+    const QRectF drawn = legend->boundingRect();
+    if (drawn.width() > 0 && drawn.height() > 0)
+      legend->setScale(std::min({1.0, layout_.legend_box.width / drawn.width(), layout_.legend_box.height / drawn.height()}));
+    legend->setPos(layout_.legend_box.x, layout_.legend_box.y);
+  }
   for (const auto& c : layout_.clusters) {
     auto* item = new GraphClusterItem(c, toggle);
     scene_->addItem(item);
     clusters_.push_back(item);
   }
   for (const auto& e : layout_.edges) {
-    QPen pen(QColor(110, 110, 110), 1.2);
-    if (mode_ == ColorMode::kDiff && e.status != DiffStatus::kSame) {
-      pen = QPen(status_color(e.status), 1.6);
-      if (e.status == DiffStatus::kVanished) pen.setStyle(Qt::DashLine);
-    }
-    auto* item = scene_->addPath(edge_path(layout_.nodes[e.src].rect, layout_.nodes[e.dst].rect), pen);
-    item->setZValue(1);
+    QColor color = layout_color(e.color, QColor(0x7f, 0x7f, 0x7f));
+    QPen pen(color, e.pen_width);
+    if (e.style.find("dashed") != std::string::npos) pen.setStyle(Qt::DashLine);
+    scene_->addPath(edge_path(e), pen)->setZValue(1);
+    scene_->addPath(arrow_head(e), QPen(color, e.pen_width), QBrush(color))->setZValue(1);
   }
   for (std::size_t i = 0; i < layout_.nodes.size(); ++i) {
-    auto* item = new GraphNodeItem(static_cast<int>(i), layout_.nodes[i]);
+    auto* item = new GraphNodeItem(static_cast<int>(i), layout_.nodes[i], view_graph_.nodes[i]);
     item->setActions([this](const std::string& path) { Q_EMIT moduleClicked(QString::fromStdString(path)); }, toggle);
     scene_->addItem(item);
     nodes_.push_back(item);
   }
   scene_->setSceneRect(scene_->itemsBoundingRect().adjusted(-40, -40, 40, 40));
   int collapsed_nodes = 0;
-  for (const auto& n : layout_.nodes) collapsed_nodes += n.collapsed ? 1 : 0;
+  for (const auto& n : view_graph_.nodes) collapsed_nodes += n.is_module ? 1 : 0;
   info_->setText(tr("%1 graph nodes, %2 drawn (%3 collapsed modules). Click a cluster header to collapse, "
                     "double-click a module box to expand.")
-                     .arg(layout_.source_nodes)
-                     .arg(layout_.nodes.size())
+                     .arg(session_->graph.nodes.size())
+                     .arg(view_graph_.nodes.size())
                      .arg(collapsed_nodes));
-  applyColors();
   if (!highlighted_.isEmpty()) highlightModule(highlighted_);
 }
 
 void GraphPage::setColorMode(ColorMode mode) {
-  const bool edges_change = (mode == ColorMode::kDiff) != (mode_ == ColorMode::kDiff);
   mode_ = mode;
   int i = color_box_->findData(static_cast<int>(mode));
   if (i != color_box_->currentIndex()) {
@@ -186,37 +231,17 @@ void GraphPage::setColorMode(ColorMode mode) {
     color_box_->setCurrentIndex(i);
     color_box_->blockSignals(false);
   }
-  if (edges_change)
-    rebuild();
-  else
-    applyColors();
+  rebuild();  // colours and the cost lines in the labels come from the DOT writer, so the layout is redone
 }
 
-void GraphPage::applyColors() {
-  auto value = [&](const GraphLayoutNode& n) {
-    switch (mode_) {
-      case ColorMode::kFlops: return n.flops;
-      case ColorMode::kTime: return n.time_ns;
-      case ColorMode::kBytes: return n.bytes;
-      default: return 0.0;
-    }
-  };
-  double max = 0;
-  for (const auto& n : layout_.nodes) max = std::max(max, value(n));
-  for (auto* item : nodes_) {
-    const auto& n = layout_.nodes[item->index()];
-    QColor fill = Qt::white;
-    if (mode_ == ColorMode::kDiff) {
-      QColor c = status_color(n.status);
-      fill = c.isValid() ? QColor::fromHslF(c.hslHueF(), 0.7, 0.9) : QColor(Qt::white);
-    } else if (mode_ != ColorMode::kPlain && max > 0) {
-      double v = value(n);
-      // Log scale over three decades below the hottest node.
-      fill = v > 0 ? heat_color(1 + std::log10(v / max) / 3) : QColor(240, 240, 240);
-    }
-    item->setFill(fill);
-    item->setStatus(n.status, mode_ == ColorMode::kDiff);
+int GraphPage::nodeForModule(const std::string& path) const {
+  for (std::size_t i = 0; i < view_graph_.nodes.size(); ++i) {
+    const auto& n = view_graph_.nodes[i];
+    const auto& m = n.module_path;
+    if (n.is_module && path.size() > m.size() && path.compare(0, m.size(), m) == 0 && path[m.size()] == '.')
+      return static_cast<int>(i);
   }
+  return -1;
 }
 
 void GraphPage::highlightModule(const QString& path) {
@@ -232,7 +257,7 @@ void GraphPage::highlightModule(const QString& path) {
     if (on && !first) first = item;
   }
   if (!first && !path.isEmpty()) {  // inside a collapsed module: highlight its box
-    int i = layout_.find_node_for_module(p);
+    int i = nodeForModule(p);
     if (i >= 0) {
       nodes_[i]->setHighlighted(true);
       first = nodes_[i];
@@ -241,6 +266,8 @@ void GraphPage::highlightModule(const QString& path) {
   for (auto* c : clusters_) c->setHighlighted(!path.isEmpty() && c->path() == p);
   if (first) view_->centerOn(first);
 }
+
+QString GraphPage::infoText() const { return info_->text(); }
 
 int GraphPage::highlightedNodeCount() const {
   int n = 0;

@@ -1,6 +1,8 @@
 // Graph page: the computation graph as interactive items (pan by dragging, zoom with the wheel, click a
 // cluster header to collapse it, double-click a module box to expand it), coloured by FLOPs, time or
-// bytes, or by diff status in diff mode; exports PDF/SVG/PNG.
+// bytes, or by diff status in diff mode; exports PDF/SVG/PNG. The picture is graphs/'s: collapse() builds
+// the view, layout_view() places it with Graphviz exactly as `flopscope graph` does, and the items only
+// draw those coordinates and colours.
 #pragma once
 
 #include <QGraphicsView>
@@ -9,7 +11,9 @@
 #include <string>
 
 #include "db/model/status.h"
-#include "gui/models/graph_layout.h"
+#include "graphs/collapse.h"
+#include "graphs/dot_writer.h"
+#include "graphs/graph_layout.h"
 #include "gui/models/session.h"
 
 class QComboBox;
@@ -51,9 +55,17 @@ class GraphPage : public QWidget {
 
   QGraphicsScene* scene() const { return scene_; }
   ZoomableView* view() const { return view_; }
-  const GraphLayout& layout() const { return layout_; }
+  const graphs::ViewGraph& viewGraph() const { return view_graph_; }
+  const graphs::GraphLayout& layout() const { return layout_; }
+  const std::set<std::string>& collapsedModules() const { return collapsed_; }
+  // What the page asks the DOT writer for in the current colour mode.
+  graphs::DotOptions dotOptions() const;
+  // The modules collapsed so that at most max_nodes are drawn: whole depths, deepest first (graphs/).
+  static std::set<std::string> defaultCollapsed(const graphs::OpGraph& graph,
+                                                std::size_t max_nodes = graphs::kDefaultMaxNodes);
   const std::vector<GraphNodeItem*>& nodeItems() const { return nodes_; }
   int highlightedNodeCount() const;
+  QString infoText() const;  // the line above the graph: counts, or why there is no picture
   QString highlightedModule() const { return highlighted_; }
   QString message() const;  // the line beside the buttons: node counts, or why there is no graph
 
@@ -65,11 +77,12 @@ class GraphPage : public QWidget {
 
  private:
   void rebuild();
-  void applyColors();
+  int nodeForModule(const std::string& path) const;  // the collapsed box holding path, or -1
 
   SessionPtr session_;
   std::set<std::string> collapsed_;
-  GraphLayout layout_;
+  graphs::ViewGraph view_graph_;
+  graphs::GraphLayout layout_;
   ColorMode mode_ = ColorMode::kFlops;
   QString highlighted_;
   QGraphicsScene* scene_;

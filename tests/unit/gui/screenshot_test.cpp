@@ -9,6 +9,7 @@
 #include "gui/models/roles.h"
 #include "gui/views/diff_page.h"
 #include "gui/views/export.h"
+#include "graphs/render.h"
 #include "gui/views/graph_page.h"
 #include "gui/views/heatmap_page.h"
 #include "gui/views/main_window.h"
@@ -54,7 +55,10 @@ TEST(Screenshots, EveryViewOfOneRun) {
   for (std::size_t i = 0; i < 5; ++i) bias_in_top5 |= heat.rows[i].path.find("position_adaptive_bias") != std::string::npos;
   EXPECT_TRUE(bias_in_top5);  // its O(N^2) work makes it one of the slowest modules
   EXPECT_GT(w.timelinePage()->timeline()->lastPaintedSpans(), 10u);
-  EXPECT_GT(w.graphPage()->nodeItems().size(), 5u);
+  // Without Graphviz the Graph tab has no layout and says so (graph_same_picture_test).
+  if (graphs::graphviz_rendering_available()) {
+    EXPECT_GT(w.graphPage()->nodeItems().size(), 5u);
+  }
 }
 
 TEST(Screenshots, DiffViews) {
@@ -64,7 +68,12 @@ TEST(Screenshots, DiffViews) {
   w.setSession(fixture_session(Variant::kV1, Variant::kV2));
   w.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-  for (const char* view : {"diff", "tree", "graph"}) EXPECT_GT(distinct_colors(shoot(w, view, dir)), 20) << view;
+  const bool graph = graphs::graphviz_rendering_available();  // else the Graph tab is one line of text
+  for (const char* view : {"diff", "tree", "graph"}) {
+    if (graph || QLatin1String(view) != QLatin1String("graph")) {
+      EXPECT_GT(distinct_colors(shoot(w, view, dir)), 20) << view;
+    }
+  }
   EXPECT_TRUE(w.diffPage()->headline().contains(QStringLiteral("2 VANISHED")));
   EXPECT_EQ(w.diffPage()->model()->index(0, DiffTableModel::kModule).data().toString(),
             QStringLiteral("layers.0.attn.position_adaptive_bias"));
@@ -85,7 +94,9 @@ TEST(Screenshots, DiffViews) {
   ASSERT_TRUE(svg.open(QIODevice::ReadOnly));
   const QByteArray text = svg.readAll();
   EXPECT_TRUE(text.contains("<svg"));
-  EXPECT_TRUE(text.contains("stroke-dasharray") || text.contains("stroke-dash")) << "vanished nodes are dashed";
+  if (graph) {
+    EXPECT_TRUE(text.contains("stroke-dasharray") || text.contains("stroke-dash")) << "vanished nodes are dashed";
+  }
   EXPECT_FALSE(w.graphPage()->exportTo(dir + QStringLiteral("/graph.bmp")).ok());
 }
 

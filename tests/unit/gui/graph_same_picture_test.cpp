@@ -1,0 +1,144 @@
+// The Graph tab and `flopscope graph` draw the same picture of the same run: the CLI binary writes its DOT
+// for a run database, the GUI opens the same file, and every drawn node (label, fill, border, font colour)
+// and every module cluster agree. One run (FLOPs heat) and a diff (v1 against v2).
+#include <QFile>
+#include <QProcess>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+#include <set>
+
+#include "gui/models/run_loader.h"
+#include "gui/views/graph_items.h"
+#include "gui/views/graph_page.h"
+#include "graphs/render.h"
+#include "tests/unit/gui/qt_environment.h"
+
+namespace flopscope::gui::testing {
+namespace {
+
+struct DrawnNode {
+  std::string label, fill, border, font;
+  bool operator==(const DrawnNode& o) const {
+    return label == o.label && fill == o.fill && border == o.border && font == o.font;
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const DrawnNode& n) {
+  return os << "[" << n.label << "] fill " << n.fill << " border " << n.border << " font " << n.font;
+}
+
+// A DOT string's text as drawn: the writer escapes '"', '\' and newlines.
+std::string unquote(const std::string& quoted) {
+  std::string out;
+  for (std::size_t i = 0; i < quoted.size(); ++i) {
+    if (quoted[i] != '\\' || i + 1 == quoted.size()) {
+      out += quoted[i];
+      continue;
+    }
+    char c = quoted[++i];
+    out += c == 'n' ? '\n' : c;
+  }
+  return out;
+}
+
+std::string attribute(const std::string& attrs, const std::string& name, const std::string& fallback) {
+  std::smatch m;
+  if (std::regex_search(attrs, m, std::regex("(^|[ ,])" + name + "=\"([^\"]*)\""))) return m[2];
+  return fallback;
+}
+
+// The CLI's nodes by name ("n12") and its clusters' module paths, parsed from the DOT it wrote. Defaults as
+// in the writer's `node [...]` statement.
+void parse_cli_dot(const std::string& dot, std::map<int, DrawnNode>& nodes, std::set<std::string>& clusters) {
+  static const std::regex node_line(R"re(^\s*n(\d+) \[label="((?:[^"\\]|\\.)*)"(.*)\];$)re");
+  static const std::regex cluster_tooltip(R"re(^\s*label="(?:[^"\\]|\\.)*"; tooltip="((?:[^"\\]|\\.)*)";$)re");
+  std::size_t start = 0;
+  while (start < dot.size()) {
+    std::size_t end = dot.find('\n', start);
+    if (end == std::string::npos) end = dot.size();
+    const std::string line = dot.substr(start, end - start);
+    start = end + 1;
+    std::smatch m;
+    if (std::regex_match(line, m, node_line)) {
+      const std::string attrs = m[3];
+      nodes[std::stoi(m[1])] = {unquote(m[2]), attribute(attrs, "fillcolor", "#ffffff"),
+                                attribute(attrs, "color", "#777777"), attribute(attrs, "fontcolor", "#000000")};
+    } else if (std::regex_match(line, m, cluster_tooltip)) {
+      clusters.insert(unquote(m[1]));
+    }
+  }
+}
+
+std::string hex(const QColor& c) { return c.name().toStdString(); }
+
+void expect_same_picture(const QString& name, const QStringList& files, const QStringList& cli_args) {
+#ifndef FLOPSCOPE_CLI
+  GTEST_SKIP() << "the flopscope CLI is not built";
+#else
+  if (!graphs::graphviz_rendering_available()) GTEST_SKIP() << "built without Graphviz";
+  const QString dir = output_dir(QStringLiteral("same-picture-") + name);  // own folder: ctest -j runs both
+  write_database(sonnet_run({Variant::kV1}), (dir + QStringLiteral("/v1.db")).toStdString());
+  FixtureOptions v2{Variant::kV2};
+  v2.seed = 2;
+  write_database(sonnet_run(v2), (dir + QStringLiteral("/v2.db")).toStdString());
+
+  QProcess cli;
+  cli.setWorkingDirectory(dir);
+  cli.start(QStringLiteral(FLOPSCOPE_CLI), QStringList{QStringLiteral("graph")} + cli_args +
+                                               QStringList{QStringLiteral("-o"), QStringLiteral("cli.dot")});
+  ASSERT_TRUE(cli.waitForFinished(60000));
+  ASSERT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
+  QFile file(dir + QStringLiteral("/cli.dot"));
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  std::map<int, DrawnNode> cli_nodes;
+  std::set<std::string> cli_clusters;
+  parse_cli_dot(file.readAll().toStdString(), cli_nodes, cli_clusters);
+  ASSERT_GT(cli_nodes.size(), 20u);
+
+  QStringList paths;
+  for (const auto& f : files) paths << dir + QStringLiteral("/") + f;
+  auto session = load_session(paths);
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  GraphPage page;
+  page.setSession(*session);  // the default view: the CLI's --depth auto, FLOPs heat or diff colours
+  ASSERT_EQ(page.nodeItems().size(), cli_nodes.size());
+  for (auto* item : page.nodeItems()) {
+    auto it = cli_nodes.find(item->index());
+    ASSERT_NE(it, cli_nodes.end()) << item->index();
+    const auto& laid_out = page.layout().nodes[static_cast<std::size_t>(item->index())];
+    DrawnNode gui{item->label().toStdString(), hex(item->fill()), hex(item->border()), laid_out.font_color};
+    EXPECT_EQ(gui, it->second) << "node n" << item->index();
+  }
+  std::set<std::string> gui_clusters;
+  for (const auto& c : page.layout().clusters) gui_clusters.insert(c.module_path);
+  EXPECT_EQ(gui_clusters, cli_clusters);
+#endif
+}
+
+TEST(GraphSamePicture, OneRunHeatMatchesFlopscopeGraph) {
+  expect_same_picture(QStringLiteral("run"), {QStringLiteral("v1.db")}, {QStringLiteral("v1.db")});
+}
+
+TEST(GraphSamePicture, DiffMatchesFlopscopeGraphDiff) {
+  expect_same_picture(QStringLiteral("diff"), {QStringLiteral("v1.db"), QStringLiteral("v2.db")},
+                      {QStringLiteral("v1.db"), QStringLiteral("--diff"), QStringLiteral("v2.db")});
+}
+
+// A build without Graphviz has no layout: the page draws nothing and says why in one line.
+TEST(GraphSamePicture, WithoutGraphvizThePageSaysSoInOneLine) {
+  GraphPage page;
+  page.setSession(fixture_session(Variant::kV1));
+  if (graphs::graphviz_rendering_available()) {
+    EXPECT_FALSE(page.nodeItems().empty());
+    EXPECT_TRUE(page.infoText().contains(QStringLiteral("graph nodes"))) << page.infoText().toStdString();
+    return;
+  }
+  EXPECT_TRUE(page.nodeItems().empty());
+  EXPECT_TRUE(page.infoText().contains(QStringLiteral("without Graphviz"))) << page.infoText().toStdString();
+  EXPECT_FALSE(page.infoText().contains(QLatin1Char('\n')));
+}
+
+}  // namespace
+}  // namespace flopscope::gui::testing
