@@ -83,7 +83,7 @@ TEST(ProfiledGraph, PipelineGraphFromTheRunningModuleEqualsAFreshLoad) {
   auto profile = run_profile_pipeline(options);
   ASSERT_TRUE(profile.ok()) << profile.status().message();
   const RunData& run = profile->run;
-  for (const auto& q : run.quality) EXPECT_NE(q.what, "computation graph not extracted") << q.detail;
+  for (const auto& q : run.quality) EXPECT_NE(q.code, QualityCode::graph_not_extracted) << q.detail;
   auto fresh = extract_graph_from_file(options.torch.model_path, &run);
   ASSERT_TRUE(fresh.ok()) << fresh.status().message();
   ASSERT_GT(run.graph_nodes.size(), 10u);
