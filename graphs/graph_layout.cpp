@@ -88,12 +88,11 @@ void read_clusters(Agraph_t* g, const Flip& flip, int depth, std::vector<LaidOut
 
 StatusOr<GraphLayout> layout_view(const ViewGraph& view, const DotOptions& options) {
   const std::string dot = write_dot(view, options);
-  graphviz::Session session;
-  const graphviz::ErrorCapture& errors = session.errors;
-  graphviz::Context gvc;
-  if (!gvc.get()) return errors.error("context creation");
-  graphviz::Graph graph(dot);
-  if (!graph.get()) return errors.error("reading the graph");
+  graphviz::ParsedGraph parsed(dot);
+  FS_RETURN_IF_ERROR(parsed.status());
+  const graphviz::ErrorCapture& errors = parsed.session.errors;
+  const graphviz::Context& gvc = parsed.gvc;
+  const graphviz::Graph& graph = parsed.graph;
   graphviz::Layout layout(gvc.get(), graph.get(), "dot");
   if (!layout.ok()) return errors.error("layout");
 

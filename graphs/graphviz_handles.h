@@ -132,4 +132,19 @@ struct Session {
   ErrorCapture errors;
 };
 
+// A session, a context and the DOT text parsed: the first steps of every Graphviz call. status() is
+// OK, or names the step that failed with Graphviz's own message. Members are destroyed in reverse
+// order, so the graph goes before the context and the session's lock is released last.
+struct ParsedGraph {
+  explicit ParsedGraph(const std::string& dot) : graph(dot) {}
+  Session session;
+  Context gvc;
+  Graph graph;
+  Status status() const {
+    if (!gvc.get()) return session.errors.error("context creation");
+    if (!graph.get()) return session.errors.error("reading the graph");
+    return {};
+  }
+};
+
 }  // namespace flopscope::graphs::graphviz

@@ -34,12 +34,11 @@ bool graphviz_rendering_available() {
 
 StatusOr<std::string> render_dot(const std::string& dot, GraphFormat format, const RenderOptions& options) {
   if (format == GraphFormat::kDot) return dot;
-  graphviz::Session session;
-  const graphviz::ErrorCapture& errors = session.errors;
-  graphviz::Context gvc;
-  if (!gvc.get()) return errors.error("context creation");
-  graphviz::Graph graph(dot);
-  if (!graph.get()) return errors.error("reading the graph");
+  graphviz::ParsedGraph parsed(dot);
+  FS_RETURN_IF_ERROR(parsed.status());
+  const graphviz::ErrorCapture& errors = parsed.session.errors;
+  const graphviz::Context& gvc = parsed.gvc;
+  const graphviz::Graph& graph = parsed.graph;
   if (format == GraphFormat::kPng) {
     // Graphviz 2.42 takes non-const strings it does not modify.
     std::string name = "dpi", dpi = std::to_string(static_cast<int>(options.png_dpi)), none;
