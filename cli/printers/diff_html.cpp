@@ -12,7 +12,8 @@ namespace {
 
 constexpr const char* kStyle = R"(body{font-family:system-ui,sans-serif;margin:2em;color:#222}
 table{border-collapse:collapse;font-size:13px;margin:1em 0}th,td{border:1px solid #ccc;padding:3px 8px}
-th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+summary h2{display:inline}
 .v-VANISHED{color:#0a7d2c;font-weight:600}.v-DORMANT{color:#b35900;font-weight:600}.v-NEW{color:#b00020;font-weight:600}.v-MOVED{color:#555;font-weight:600}
 .pass{color:#0a7d2c}.fail{color:#b00020;font-weight:600}.graph img{max-width:100%;height:auto}
 code{background:#f5f5f5;padding:0 3px}.summary{font-size:1.15em;font-weight:600;padding:.5em .8em;background:#f4f8ff;border-left:4px solid #3b528b})";
@@ -67,8 +68,6 @@ std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& ga
   }
   if (!any) out += "<li>No module vanished, appeared, moved or went dormant.</li>\n";
   out += "</ul>\n";
-  std::string graph = svg_image(svg);
-  if (!graph.empty()) out += "<h2>Diff graph</h2>\n<div class=\"graph\">\n" + graph + "\n</div>\n";
   out += fmt::format("<h2>Modules ({})</h2>\n", html_escape(module_counts_text(d)));
   out += module_table(d, o).to_html();
   std::size_t more = 0;
@@ -79,6 +78,11 @@ std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& ga
     out += "<h2>Warnings</h2>\n<ul>\n";
     for (const auto& w : d.warnings) out += "<li>" + html_escape(w) + "</li>\n";
     out += "</ul>\n";
+  }
+  // The graph last and folded: the summary and the tables are what a reviewer reads first.
+  std::string graph = svg_image(svg);
+  if (!graph.empty()) {
+    out += "<details class=\"graph\"><summary><h2>Diff graph</h2></summary>\n" + graph + "\n</details>\n";
   }
   return out + "</body></html>\n";
 }
