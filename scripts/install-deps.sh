@@ -22,6 +22,8 @@ packages=(
   libpq-dev postgresql libcpp-httplib-dev prometheus
   # tests, fuzzing, benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev xvfb xauth poppler-utils
+  # tests: the HTML report as a browser shows it (headless)
+  chromium
 )
 
 missing=()
