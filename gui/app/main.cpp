@@ -119,6 +119,7 @@ int main(int argc, char** argv) {
   const QStringList files = args.positionalArguments();
   if (args.isSet(QStringLiteral("screenshot"))) return screenshot(args, files);
   flopscope::gui::MainWindow window;
+  window.restoreWindowState();
   window.show();
   if (args.isSet(QStringLiteral("select")))
     QObject::connect(&window, &flopscope::gui::MainWindow::sessionShown, &window,

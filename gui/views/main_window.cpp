@@ -11,6 +11,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QCoreApplication>
+#include <QCloseEvent>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -28,6 +30,8 @@ namespace {
 
 constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentFiles";
+const char* const kGeometryKey = "window/geometry";
+const char* const kStateKey = "window/state";
 const char* const kFileFilter = "Runs and traces (*.db *.sqlite *.json *.json.gz *.csv);;All files (*)";
 
 }  // namespace
@@ -145,6 +149,42 @@ void MainWindow::buildMenus() {
     a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
     a->setData(QString::fromLatin1(names[i]));
   }
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this] {
+    QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText());
+  });
+  help->addAction(tr("&About flopscope"), this, [this] {
+    QMessageBox::about(this, tr("About flopscope"),
+                       tr("flopscope %1: per-module FLOPs, bytes and time of deep-learning inference, and diffs "
+                          "of model versions.").arg(QCoreApplication::applicationVersion()));
+  });
+}
+
+QString MainWindow::shortcutsText() const {
+  QStringList lines;
+  for (QAction* menu : menuBar()->actions()) {
+    if (!menu->menu()) continue;
+    for (QAction* a : menu->menu()->actions()) {
+      if (a->shortcut().isEmpty()) continue;
+      lines << QStringLiteral("%1\t%2").arg(a->shortcut().toString(QKeySequence::NativeText),
+                                             QString(a->text()).remove(QLatin1Char('&')).remove(QChar(0x2026)));
+    }
+  }
+  lines << tr("Click\tselect a module in every view") << tr("Double-click\tzoom the flame graph, expand a graph cluster");
+  return lines.join(QLatin1Char('\n'));
+}
+
+void MainWindow::restoreWindowState() {
+  QSettings settings;
+  restoreGeometry(settings.value(QString::fromLatin1(kGeometryKey)).toByteArray());
+  restoreState(settings.value(QString::fromLatin1(kStateKey)).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  QSettings settings;
+  settings.setValue(QString::fromLatin1(kGeometryKey), saveGeometry());
+  settings.setValue(QString::fromLatin1(kStateKey), saveState());
+  QMainWindow::closeEvent(event);
 }
 
 void MainWindow::openFiles(const QStringList& paths) {

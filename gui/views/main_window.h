@@ -49,6 +49,11 @@ class MainWindow : public QMainWindow {
   RanksPage* ranksPage() const { return ranks_; }
   QString lastError() const { return last_error_; }
   QStringList recentFiles() const;
+  // Every menu shortcut with what it does, as the Help menu lists it (built from the actions themselves).
+  QString shortcutsText() const;
+  // The window's size, position and state from the last session (the app calls it; tests and
+  // screenshots keep their fixed size). Saved when the window closes.
+  void restoreWindowState();
 
  Q_SIGNALS:
   void sessionShown();
@@ -57,6 +62,7 @@ class MainWindow : public QMainWindow {
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
 
  private:
   void buildMenus();

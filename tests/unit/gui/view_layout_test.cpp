@@ -4,6 +4,10 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QHeaderView>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QKeySequence>
 #include <QTest>
 #include <QTreeView>
 #include <gtest/gtest.h>
@@ -125,6 +129,35 @@ TEST(ViewLayout, DiffTreeOpensOnTheChange) {
   EXPECT_TRUE(w.treePage()->showUnchangedBox()->isHidden());
   unchanged = 0;
   EXPECT_GT(count(count, {}, &unchanged), shown);
+}
+
+// The Help menu lists every shortcut from the actions themselves, so it cannot go stale.
+TEST(ViewLayout, HelpListsTheMenuShortcuts) {
+  MainWindow w;
+  const QString text = w.shortcutsText();
+  EXPECT_TRUE(text.contains(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("Open"))) << text.toStdString();
+  for (int i = 1; i <= 6; ++i) EXPECT_TRUE(text.contains(QStringLiteral("Ctrl+%1").arg(i))) << text.toStdString();
+  bool help = false;
+  for (QAction* menu : w.menuBar()->actions()) help = help || menu->text().remove(QLatin1Char('&')) == QStringLiteral("Help");
+  EXPECT_TRUE(help);
+}
+
+// The window comes back at the size it was closed with (settings in Qt's test location, not the user's).
+TEST(ViewLayout, WindowGeometryIsRemembered) {
+  QStandardPaths::setTestModeEnabled(true);
+  {
+    MainWindow w;
+    w.resize(1111, 777);
+    w.show();
+    w.close();
+  }
+  MainWindow again;
+  EXPECT_EQ(again.size(), QSize(1400, 900));  // tests and screenshots keep the fixed size
+  again.restoreWindowState();
+  EXPECT_EQ(again.size(), QSize(1111, 777));
+  QSettings().clear();
+  QStandardPaths::setTestModeEnabled(false);
 }
 
 }  // namespace
