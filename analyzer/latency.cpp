@@ -1,5 +1,7 @@
 #include "analyzer/latency.h"
 
+#include "analyzer/format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -85,6 +87,22 @@ MedianDifference median_difference(std::span<const double> a, std::span<const do
   d.ci_high = percentile_sorted(diffs, 97.5);
   d.significant = (d.ci_low > 0 && d.ci_high > 0) || (d.ci_low < 0 && d.ci_high < 0);
   return d;
+}
+
+int min_samples_for_percentile(int percentile) {
+  return percentile >= 99 ? 100 : percentile >= 90 ? 10 : 1;
+}
+
+std::string percentile_text(const LatencyStats& s, int percentile) {
+  if (s.samples < min_samples_for_percentile(percentile)) return "-";
+  return time_text(percentile >= 99 ? s.p99 : percentile >= 90 ? s.p90 : s.p50);
+}
+
+std::string percentile_note(int samples) {
+  if (samples >= min_samples_for_percentile(99)) return "";
+  return "P90 needs " + std::to_string(min_samples_for_percentile(90)) + " iterations and P99 " +
+         std::to_string(min_samples_for_percentile(99)) + " (with fewer, they are the extremes); shown as - for this run's " +
+         std::to_string(samples) + (samples == 1 ? " iteration" : " iterations");
 }
 
 }  // namespace flopscope

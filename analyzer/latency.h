@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "analyzer/iteration_series.h"
@@ -22,6 +23,15 @@ struct LatencyStats {
 };
 
 LatencyStats latency_stats(IterationSeries values);
+
+// Iterations a percentile needs before it says more than the extremes: P90 10, P99 100 (with fewer,
+// P99 is the largest value seen). P50 needs 1.
+int min_samples_for_percentile(int percentile);
+// The percentile (50, 90 or 99) of `s` as "12.3 ms", or "-" when `s` has too few samples for it.
+std::string percentile_text(const LatencyStats& s, int percentile);
+// "" when every percentile shown is backed by enough iterations; otherwise one sentence saying which are
+// left out ("-") and why, for the foot of a table.
+std::string percentile_note(int samples);
 LatencyStats latency_stats(const std::vector<double>& values);
 
 // Percentile q in [0, 100] of sorted values.

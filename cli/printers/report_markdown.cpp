@@ -22,8 +22,9 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
       s.iterations,
       markdown_escape(run.info.device.empty() ? to_string(run.info.source_kind) : run.info.device),
       markdown_code(run.info.input_spec, false), lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
-      bytes_text(s.total.bytes()), time_text(it.p50), time_text(it.p99));
+      bytes_text(s.total.bytes()), time_text(it.p50), percentile_text(it, 99));
   out += coverage_by_time_text(s) + ".\n\n";
+  if (std::string note = percentile_note(it.samples); !note.empty()) out += note + ".\n\n";
   if (gpu)
     out += "Times below are device time (kernels); host op time P50 " + time_text(s.iteration_time.p50) +
            ".\n\n";
@@ -36,7 +37,7 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
                        m.path.empty() ? "(model)" : markdown_code(m.path, true), markdown_escape(m.type),
                        m.calls, lower_bound_flops_text(m.inclusive.flops, m.flops_complete), flops_text(m.self.flops),
                        bytes_text(m.inclusive.bytes()), m.inclusive.intensity(), time_text(t.p50),
-                       time_text(t.p99), percent_text(m.share_time));
+                       percentile_text(t, 99), percent_text(m.share_time));
   }
   if (!s.coverage_gaps.empty()) {
     out +=

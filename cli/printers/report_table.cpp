@@ -34,10 +34,11 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   const bool gpu = s.has_kernels;
   const LatencyStats& it = gpu ? s.iteration_gpu_time : s.iteration_time;
   out +=
-      fmt::format("total      {} ({} MACs), {} moved, {:.1f} FLOP/B; {} time per iteration P50 {}  P99 {}\n",
+      fmt::format("total      {} ({} MACs), {} moved, {:.1f} FLOP/B; {} time per iteration {}\n",
                   lower_bound_flops_text(s.total.flops, s.coverage.flops_complete), si_text(s.total.macs, ""),
-                  bytes_text(s.total.bytes()), s.total.intensity(), gpu ? "GPU" : "op", time_text(it.p50),
-                  time_text(it.p99));
+                  bytes_text(s.total.bytes()), s.total.intensity(), gpu ? "GPU" : "op",
+                  it.samples <= 1 ? time_text(it.p50) + " (1 iteration)"
+                                  : "P50 " + time_text(it.p50) + "  P99 " + percentile_text(it, 99));
   if (gpu) {
     out += fmt::format("           host op time per iteration P50 {}; communication {} per iteration\n",
                        time_text(s.iteration_time.p50), time_text(s.modules[0].comm_time_ns));
@@ -64,7 +65,7 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
     out += fmt::format("{:<{}}  {:<20} {:>6.1f} {:>13} {:>11} {:>10} {:>7.1f} {:>10} {:>10} {:>10} {:>6}",
                        module_label(m), name_w, type, m.calls, flops, si_text(m.self.flops, ""),
                        si_text(m.inclusive.bytes(), ""), m.inclusive.intensity(), time_text(t.p50),
-                       time_text(t.p90), time_text(t.p99), percent_text(m.share_time));
+                       percentile_text(t, 90), percentile_text(t, 99), percent_text(m.share_time));
     if (gpu) {
       double rate = m.gpu_time.mean > 0 ? m.inclusive.flops / (m.gpu_time.mean * 1e-9) : 0;
       out += fmt::format(" {:>10} {:>10} {:>11}", time_text(m.inclusive_time.p50), time_text(m.comm_time_ns),
@@ -72,6 +73,7 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
     }
     out += "\n";
   }
+  if (std::string note = percentile_note(it.samples); !note.empty()) out += "note: " + note + "\n";
 
   // Top ops.
   if (!s.top_ops.empty()) {

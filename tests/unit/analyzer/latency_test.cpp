@@ -73,5 +73,21 @@ TEST(Latency, MedianDifferenceSignificanceFollowsTheData) {
   EXPECT_GE(n.ci_high, 0);
 }
 
+// Tail percentiles from too few iterations are the extremes: shown as "-", and the note says why.
+TEST(Latency, TailPercentilesNeedEnoughIterations) {
+  LatencyStats five = latency_stats(std::vector<double>{1e6, 2e6, 3e6, 4e6, 5e6});
+  EXPECT_EQ(percentile_text(five, 50), "3 ms");
+  EXPECT_EQ(percentile_text(five, 90), "-");
+  EXPECT_EQ(percentile_text(five, 99), "-");
+  EXPECT_NE(percentile_note(5).find("5 iterations"), std::string::npos);
+  std::vector<double> many(100, 1e6);
+  many.back() = 9e6;
+  LatencyStats hundred = latency_stats(many);
+  EXPECT_NE(percentile_text(hundred, 90), "-");
+  EXPECT_NE(percentile_text(hundred, 99), "-");
+  EXPECT_EQ(percentile_note(100), "");
+  EXPECT_EQ(percentile_text(latency_stats(std::vector<double>(10, 2e6)), 90), "2 ms");
+}
+
 }  // namespace
 }  // namespace flopscope
