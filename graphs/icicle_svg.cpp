@@ -6,6 +6,7 @@
 
 #include "db/model/text_escape.h"
 #include "graphs/icicle.h"
+#include "graphs/svg_frame.h"
 
 namespace flopscope::graphs {
 namespace {
@@ -25,13 +26,7 @@ std::string icicle_svg(const Icicle& icicle, const RunSummary&, const std::strin
   constexpr int kTop = 48;
   const int notes_height = 16 * static_cast<int>(icicle.notes.size());
   const int height = kTop + kRow * std::max(1, icicle.depth) + 12 + notes_height;
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
-      "font-family=\"sans-serif\" font-size=\"12\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
-      "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">{2}</text>\n"
-      "<text x=\"8\" y=\"38\" fill=\"#444444\">width: {3}; total {4}</text>\n",
-      width, height, xml_escape(title), xml_escape(icicle.measure), xml_escape(icicle.root_text));
+  std::string svg = svg_frame_start(width, height, title, {"width: " + icicle.measure + "; total " + icicle.root_text});
   const double usable = width - 16;
   for (const IcicleCell& c : icicle.cells) {
     double x = 8 + c.x0 * usable;
@@ -48,11 +43,7 @@ std::string icicle_svg(const Icicle& icicle, const RunSummary&, const std::strin
       svg += fmt::format("<text x=\"{0:.2f}\" y=\"{1}\">{2}</text>", x + 3, y + 15, xml_escape(label));
     svg += "</g>\n";
   }
-  int y = kTop + kRow * std::max(1, icicle.depth) + 16;
-  for (const std::string& note : icicle.notes) {
-    svg += fmt::format("<text x=\"8\" y=\"{}\" fill=\"#7a4b00\">note: {}</text>\n", y, xml_escape(note));
-    y += 16;
-  }
+  svg += svg_notes(icicle.notes, kTop + kRow * std::max(1, icicle.depth) + 16);
   svg += "</svg>\n";
   return svg;
 }

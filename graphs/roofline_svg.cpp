@@ -9,6 +9,7 @@
 #include "analyzer/format.h"
 #include "db/model/text_escape.h"
 #include "graphs/roofline_plot.h"
+#include "graphs/svg_frame.h"
 
 namespace flopscope::graphs {
 namespace {
@@ -64,18 +65,12 @@ std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int
   const Axis ax = axis_over(x_min, x_max, kLeft, width - kRight);
   const Axis ay = axis_over(y_min, y_max, height - kBottom, kTop);
 
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
-      "font-family=\"sans-serif\" font-size=\"12\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
-      "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">{2}</text>\n"
-      "<text x=\"8\" y=\"38\" fill=\"#444444\">{3}</text>\n"
-      "<text x=\"8\" y=\"54\" fill=\"#444444\">{4}</text>\n",
-      width, total_height, xml_escape(title),
-      xml_escape(std::to_string(plot.points.size()) + " modules by their own work; x: " + plot.bytes_kind +
-                 "; y: over " + plot.clock + " (mean per iteration); plotted " + time_text(plot.time_covered_ns) +
-                 " of " + time_text(plot.time_total_ns) + " per iteration"),
-      xml_escape(roof ? "roof: " + plot.peak->name + " (" + plot.peak->source + ")" : std::string("no roof")));
+  std::string svg = svg_frame_start(
+      width, total_height, title,
+      {std::to_string(plot.points.size()) + " modules by their own work; x: " + plot.bytes_kind + "; y: over " +
+           plot.clock + " (mean per iteration); plotted " + time_text(plot.time_covered_ns) + " of " +
+           time_text(plot.time_total_ns) + " per iteration",
+       roof ? "roof: " + plot.peak->name + " (" + plot.peak->source + ")" : std::string("no roof")});
 
   // Grid and decade ticks.
   for (int k = ax.lo; k <= ax.hi; ++k) {
@@ -154,11 +149,7 @@ std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int
                        "  <tspan fill=\"#ff7f0e\">&#9679; compute-bound</tspan>  circle area: share of time</text>\n",
                        kLeft, height - 12);
   }
-  int y = height + 4;
-  for (const std::string& note : plot.notes) {
-    svg += fmt::format("<text x=\"8\" y=\"{}\" fill=\"#7a4b00\">note: {}</text>\n", y, xml_escape(note));
-    y += 16;
-  }
+  svg += svg_notes(plot.notes, height + 4);
   svg += "</svg>\n";
   return svg;
 }

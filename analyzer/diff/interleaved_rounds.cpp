@@ -1,6 +1,7 @@
 #include "analyzer/diff/interleaved_rounds.h"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 namespace flopscope {
@@ -48,10 +49,9 @@ void append_round(RunData& into, RunData round) {
     kernel_offset = std::max(kernel_offset, k.id + 1);
   }
   // Warmup iterations are not recorded; the first recorded iteration of a round may be above 0.
-  int round_first = 0;
-  bool any = false;
-  for (const auto& op : round.ops) round_first = any ? std::min(round_first, op.iteration) : op.iteration, any = true;
-  for (const auto& k : round.kernels) round_first = any ? std::min(round_first, k.iteration) : k.iteration, any = true;
+  int round_first = std::numeric_limits<int>::max();
+  for (const auto& op : round.ops) round_first = std::min(round_first, op.iteration);
+  for (const auto& k : round.kernels) round_first = std::min(round_first, k.iteration);
   auto map_iteration = [&](int i) { return i - round_first + iteration_offset; };
   auto map_op = [&](Id id) { return id == kNoId ? kNoId : id + op_offset; };
 
