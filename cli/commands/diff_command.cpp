@@ -122,19 +122,16 @@ class DiffCommand final : public Command {
     } else if (path_b_.empty()) {
       return report_error(InvalidArgument("diff needs two runs (A B), or --baseline URL and one run"));
     }
+    StatusOr<RunData> a = Internal("unset"), b = Internal("unset");
     if (rounds_ > 1) {
-      if (!baseline_ && is_torchscript_model(path_a_) && is_torchscript_model(path_b_)) {
-        if (iterations_ < rounds_) {
-          return report_error(InvalidArgument("--rounds " + std::to_string(rounds_) + " needs --iters of at least " +
-                                              std::to_string(rounds_) + " (one iteration per round)"));
-        }
-      } else {
+      if (baseline_ || !is_torchscript_model(path_a_) || !is_torchscript_model(path_b_)) {
         return report_error(InvalidArgument(
             "--rounds interleaves profiling: A and B must both be TorchScript models (.pt), not runs or traces"));
       }
-    }
-    StatusOr<RunData> a = Internal("unset"), b = Internal("unset");
-    if (rounds_ > 1) {
+      if (iterations_ < rounds_) {
+        return report_error(InvalidArgument("--rounds " + std::to_string(rounds_) + " needs --iters of at least " +
+                                            std::to_string(rounds_) + " (one iteration per round)"));
+      }
       if (Status st = profile_interleaved(a, b); !st.ok()) return report_error(st);
     } else {
       a = load(path_a_, weights_a_);

@@ -198,6 +198,13 @@ at::Tensor tensor_from_array(const InputArray& f) {
   return t.clone();  // own the memory
 }
 
+// "tokens, mask": forward()'s arguments after self, for messages.
+std::string argument_names(const c10::FunctionSchema& schema) {
+  std::string names;
+  for (std::size_t i = 1; i < schema.arguments().size(); ++i) names += (i > 1 ? ", " : "") + schema.arguments()[i].name();
+  return names;
+}
+
 // The forward() arguments of one request: in file order, or by argument name when the .npz arrays were
 // saved by keyword (every name must be an argument of forward()).
 StatusOr<std::vector<c10::IValue>> request_inputs(const InputFile& f, const c10::FunctionSchema& schema) {
@@ -215,11 +222,8 @@ StatusOr<std::vector<c10::IValue>> request_inputs(const InputFile& f, const c10:
     by_argument.push_back(found);
   }
   if (matched != f.arrays.size()) {
-    std::string names;
-    for (std::size_t i = 1; i < schema.arguments().size(); ++i)
-      names += (i > 1 ? ", " : "") + schema.arguments()[i].name();
     return InvalidArgument(f.path + ": the .npz arrays are named, but not all after forward()'s arguments (" +
-                           names + ")");
+                           argument_names(schema) + ")");
   }
   // Arguments up to the last one given; a gap before it takes the argument's default.
   while (!by_argument.empty() && by_argument.back() == nullptr) by_argument.pop_back();
@@ -281,11 +285,8 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
     if (given < required || given > expected) break;
   }
   if (given < required || given > expected) {
-    std::string names;
-    for (std::size_t i = 1; i < schema.arguments().size(); ++i)
-      names += (i > 1 ? ", " : "") + schema.arguments()[i].name();
     return InvalidArgument(
-        o.model_path + ": forward(" + names + ") takes " + std::to_string(required) +
+        o.model_path + ": forward(" + argument_names(schema) + ") takes " + std::to_string(required) +
         (required == expected ? "" : "-" + std::to_string(expected)) + " input(s), but " +
         std::to_string(given) +
         (o.requests.empty() ? " --input spec(s) were given" : " array(s) were given in a request file"));
