@@ -355,6 +355,9 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
   if (ph != "X") return;  // flows, instants, metadata, counters: nothing to attribute
   Cat c = category(cat);
   if (c == Cat::kOther) return;
+  // The companion opens module ranges with torch's C++ range (_RecordFunctionFast, torch >= 2.2), which the
+  // profiler files under cpu_op, not user_annotation: the name says what it is.
+  if (c == Cat::kOp && name.starts_with(kCompanionModulePrefix)) c = Cat::kAnnotation;
   auto trim = [](std::string_view s) {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == ',')) s.remove_suffix(1);
     return s;

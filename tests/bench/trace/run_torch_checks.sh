@@ -68,11 +68,17 @@ echo "== Hugging-Face-style model (tests/cli/trace_programs/hf_style.py)"
 "$flopscope" trace -o "$work/hf.db" -- "$py" "$src/tests/cli/trace_programs/hf_style.py" "$work/hf.json" >/dev/null 2>&1
 echo "linear calls per path: $(sqlite3 "$work/hf.db" "SELECT m.path || '=' || COUNT(*) FROM op o JOIN module m ON m.id = o.module_id WHERE o.name = 'aten::linear' AND m.path IN ('model.layers.0.shared', 'model.layers.1.shared', 'lm_head') GROUP BY m.path" | tr '\n' ' ')(want 3 each)"
 
-echo "== overhead on 64 small blocks (ns per forward, median of 200)"
+rounds=${ROUNDS:-3}
+echo "== overhead on 64 small blocks (ns per forward, median of 200; $rounds rounds, the three sides interleaved)"
 median() { "$py" -c 'import json,sys; t=sorted(json.load(open(sys.argv[1]))); print(t[len(t)//2])' "$1"; }
-"$py" "$here/small_ops.py" plain 200 "$work/plain.json"
-"$py" "$here/small_ops.py" profiler 200 "$work/profiler.json"
-"$flopscope" trace -o "$work/small.db" --iterations 1000 -- "$py" "$here/small_ops.py" traced 200 "$work/traced.json" >/dev/null 2>&1
-p=$(median "$work/plain.json"); q=$(median "$work/profiler.json"); r=$(median "$work/traced.json")
-echo "plain $p  torch.profiler $q ($(awk "BEGIN{printf \"%.2f\", $q/$p}")x)  flopscope trace $r ($(awk "BEGIN{printf \"%.2f\", $r/$p}")x plain, $(awk "BEGIN{printf \"%.2f\", $r/$q}")x torch.profiler)"
+ratios=()
+for ((i = 1; i <= rounds; i++)); do
+  "$py" "$here/small_ops.py" plain 200 "$work/plain.json"
+  "$py" "$here/small_ops.py" profiler 200 "$work/profiler.json"
+  "$flopscope" trace -o "$work/small.db" --force --iterations 1000 -- "$py" "$here/small_ops.py" traced 200 "$work/traced.json" >/dev/null 2>&1
+  p=$(median "$work/plain.json"); q=$(median "$work/profiler.json"); r=$(median "$work/traced.json")
+  ratios+=("$(awk "BEGIN{printf \"%.3f\", $r/$q}")")
+  echo "round $i: plain $p  torch.profiler $q ($(awk "BEGIN{printf \"%.2f\", $q/$p}")x)  flopscope trace $r ($(awk "BEGIN{printf \"%.2f\", $r/$p}")x plain, ${ratios[-1]}x torch.profiler)"
+done
+echo "flopscope trace vs torch.profiler, median of $rounds rounds: $(printf '%s\n' "${ratios[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')x"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

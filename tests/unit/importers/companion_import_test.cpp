@@ -17,8 +17,8 @@ using testing::module_path;
 using testing::temp_dir;
 using testing::write_text;
 
-std::string range(const char* name, int ts, int dur) {
-  return std::string(R"({"ph":"X","cat":"user_annotation","pid":1,"tid":1,"name":")") + name + R"(","ts":)" +
+std::string range(const char* name, int ts, int dur, const char* cat = "user_annotation") {
+  return std::string(R"({"ph":"X","cat":")") + cat + R"(","pid":1,"tid":1,"name":")" + name + R"(","ts":)" +
          std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + "}";
 }
 std::string op(const char* name, int ts, int dur, const char* dims) {
@@ -28,19 +28,20 @@ std::string op(const char* name, int ts, int dur, const char* dims) {
 }
 
 // Two iterations of a model whose `shared` Linear is called from two parents: each call keeps the path the
-// companion gave it (block.0.shared, then block.1.shared), unlike class-based naming.
-std::string trace() {
+// companion gave it (block.0.shared, then block.1.shared), unlike class-based naming. `module_cat`: torch's
+// C++ range (_RecordFunctionFast, torch >= 2.2) is filed under cpu_op.
+std::string trace(const char* module_cat = "user_annotation") {
   std::string e = "{\"schemaVersion\":1,\"traceEvents\":[";
   for (int it = 0; it < 2; ++it) {
     int t = it * 1000;
     std::string step = "ProfilerStep#" + std::to_string(it);
     e += range(step.c_str(), t, 900) + ",";
-    e += range("flopscope.module Model ", t + 1, 800) + ",";
-    e += range("flopscope.module Block block.0", t + 10, 300) + ",";
-    e += range("flopscope.module Linear block.0.shared", t + 20, 100) + ",";
+    e += range("flopscope.module Model ", t + 1, 800, module_cat) + ",";
+    e += range("flopscope.module Block block.0", t + 10, 300, module_cat) + ",";
+    e += range("flopscope.module Linear block.0.shared", t + 20, 100, module_cat) + ",";
     e += op("aten::linear", t + 30, 50, "[[2,4],[8,4],[8]]") + ",";
-    e += range("flopscope.module Block block.1", t + 400, 300) + ",";
-    e += range("flopscope.module Linear block.1.shared", t + 410, 100) + ",";
+    e += range("flopscope.module Block block.1", t + 400, 300, module_cat) + ",";
+    e += range("flopscope.module Linear block.1.shared", t + 410, 100, module_cat) + ",";
     e += op("aten::linear", t + 420, 50, "[[2,4],[8,4],[8]]") + ",";
     e += op("aten::relu", t + 750, 10, "[[2,8]]") + ",";
   }
@@ -78,6 +79,25 @@ TEST(CompanionImport, ModulePathsAreTakenAsGiven) {
   std::set<int> iterations;
   for (const auto& o : run.ops) iterations.insert(o.iteration);
   EXPECT_EQ(iterations.size(), 2U);
+}
+
+TEST(CompanionImport, ModuleRangesFiledAsOpsAreStillModules) {
+  std::string dir = temp_dir();
+  write_text(dir + "/trace.json", trace("cpu_op"));
+  MemoryRunSink sink;
+  ImportOptions options;
+  options.progress = false;
+  ASSERT_TRUE(import_trace(dir + "/trace.json", sink, options).ok());
+  const RunData& run = sink.data();
+  std::map<std::string, int> ops_by_path;
+  for (const auto& o : run.ops) {
+    EXPECT_FALSE(o.name.starts_with("flopscope.module")) << o.name;
+    ++ops_by_path[module_path(run, o.module_id)];
+  }
+  EXPECT_EQ(ops_by_path["block.0.shared"], 2);
+  EXPECT_EQ(ops_by_path["block.1.shared"], 2);
+  EXPECT_EQ(ops_by_path[""], 2);  // the relu
+  EXPECT_EQ(ops_by_path.size(), 3U);
 }
 
 TEST(CompanionImport, SideFileAddsWeightsAndActivationsByPath) {
