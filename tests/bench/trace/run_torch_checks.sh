@@ -68,6 +68,29 @@ echo "== Hugging-Face-style model (tests/cli/trace_programs/hf_style.py)"
 "$flopscope" trace -o "$work/hf.db" -- "$py" "$src/tests/cli/trace_programs/hf_style.py" "$work/hf.json" >/dev/null 2>&1
 echo "linear calls per path: $(sqlite3 "$work/hf.db" "SELECT m.path || '=' || COUNT(*) FROM op o JOIN module m ON m.id = o.module_id WHERE o.name = 'aten::linear' AND m.path IN ('model.layers.0.shared', 'model.layers.1.shared', 'lm_head') GROUP BY m.path" | tr '\n' ' ')(want 3 each)"
 
+echo "== torch.compile (backend aot_eager): a compiled block says so, and no op is dropped"
+if "$py" -c 'import torch, sys; sys.exit(0 if hasattr(torch, "compile") else 1)'; then
+  for m in eager compile; do
+    "$flopscope" trace -o "$work/$m.db" --warmup 2 --iterations 3 -- "$py" "$src/tests/cli/trace_programs/compiled.py" "$m" 5 >/dev/null 2>&1 ||
+      echo "trace of the $m program failed"
+  done
+  "$flopscope" report "$work/eager.db" --format json >"$work/re.json"
+  "$flopscope" report "$work/compile.db" --format json >"$work/rc.json"
+  "$py" - "$work/re.json" "$work/rc.json" <<'PY'
+import json, sys
+e, c = (json.load(open(p)) for p in sys.argv[1:3])
+fl = lambda r: {m["path"]: m["inclusive"]["flops"] for m in r["modules"]}
+fe, fc = fl(e), fl(c)
+print("total FLOPs per iteration: eager %.6g, compiled %.6g (want equal)" % (fe.get("", 0), fc.get("", 0)))
+print("block: eager %.6g, compiled %.6g; block.up: eager %.6g, compiled %.6g (its ops go to 'block')"
+      % (fe.get("block", 0), fc.get("block", 0), fe.get("block.up", 0), fc.get("block.up", 0)))
+notes = [q.get("detail", "") for q in c.get("data_quality", []) if "torch.compile" in q.get("detail", "")]
+print("compiled-region note:", notes[0][:160] if notes else "MISSING")
+PY
+else
+  echo "this torch has no torch.compile"
+fi
+
 rounds=${ROUNDS:-3}
 echo "== overhead on 64 small blocks (ns per forward, median of 200; $rounds rounds, the three sides interleaved)"
 median() { "$py" -c 'import json,sys; t=sorted(json.load(open(sys.argv[1]))); print(t[len(t)//2])' "$1"; }
