@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "analyzer/latency.h"
+
 namespace flopscope {
 namespace {
 
@@ -41,11 +43,15 @@ class Writer {
 const char* const kStates[] = {"ACTIVE", "ZEROED", "ERASED"};
 const char* const kQuantiles[][2] = {{"0.5", "p50"}, {"0.9", "p90"}, {"0.99", "p99"}};
 
-void quantile_samples(Writer& w, const char* name, const std::string& source, const std::string* module,
+void quantile_samples(Writer& w, const char* name, const ExpositionSource& s, const std::string* module,
                       const char* clock, const FleetQuantiles& q) {
   if (!q.known) return;  // unknown clock: no series, never a 0
   const double v[] = {q.p50, q.p90, q.p99};
+  const int percentile[] = {50, 90, 99};
+  const std::string& source = s.source;
   for (int i = 0; i < 3; ++i) {
+    // With too few iterations P90/P99 are the extremes: no series rather than a mislabelled one.
+    if (s.iterations < min_samples_for_percentile(percentile[i])) continue;
     if (module)
       w.sample(
           name,
@@ -115,15 +121,15 @@ std::string render_exposition(const std::vector<ExpositionSource>& sources) {
   for (const auto& s : sources) {
     if (!s.has_costs) continue;
     for (const auto& m : s.modules) {
-      quantile_samples(w, "flopscope_module_time_seconds", s.source, &m.path, "host", m.host);
-      quantile_samples(w, "flopscope_module_time_seconds", s.source, &m.path, "device", m.device);
+      quantile_samples(w, "flopscope_module_time_seconds", s, &m.path, "host", m.host);
+      quantile_samples(w, "flopscope_module_time_seconds", s, &m.path, "device", m.device);
     }
   }
   w.family("flopscope_iteration_time_seconds", "gauge", "End-to-end time per iteration of the latest run");
   for (const auto& s : sources) {
     if (!s.has_costs) continue;
-    quantile_samples(w, "flopscope_iteration_time_seconds", s.source, nullptr, "host", s.host);
-    quantile_samples(w, "flopscope_iteration_time_seconds", s.source, nullptr, "device", s.device);
+    quantile_samples(w, "flopscope_iteration_time_seconds", s, nullptr, "host", s.host);
+    quantile_samples(w, "flopscope_iteration_time_seconds", s, nullptr, "device", s.device);
   }
   w.family("flopscope_candidate_time_share", "gauge",
            "Elimination candidates (modules that behave as zero or identity): their share of iteration time");

@@ -25,6 +25,7 @@ struct ExpositionSource {
   bool has_costs = false;
   std::vector<FleetModuleRow> modules;
   FleetQuantiles host, device;  // end to end, per iteration
+  int iterations = 0;           // behind the quantiles: P90/P99 are exported only when enough back them
   bool has_candidates = false;  // the run was recorded with activations
   std::vector<ExposedCandidate> candidates;
 };

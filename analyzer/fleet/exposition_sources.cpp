@@ -18,6 +18,7 @@ ExpositionSource exposition_from_run(const RunData& run, const std::string& sour
   s.modules = std::move(fleet.modules);
   s.host = fleet.host;
   s.device = fleet.device;
+  s.iterations = fleet.iterations;
   CandidateReport candidates = find_candidates(run, summary);
   s.has_candidates = candidates.has_activations;
   for (const auto& c : candidates.candidates)

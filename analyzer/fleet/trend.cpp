@@ -2,6 +2,8 @@
 
 #include <unordered_map>
 
+#include "analyzer/latency.h"
+
 namespace flopscope {
 
 StatusOr<TrendMetric> parse_trend_metric(const std::string& name) {
@@ -56,6 +58,12 @@ std::optional<double> metric_of(const FleetModuleRow& m, TrendMetric metric, Tre
   return std::nullopt;
 }
 
+std::optional<int> trend_percentile(TrendMetric metric) {
+  if (metric == TrendMetric::kP90) return 90;
+  if (metric == TrendMetric::kP99) return 99;
+  return std::nullopt;
+}
+
 std::optional<double> relative(std::optional<double> from, std::optional<double> to) {
   if (!from || !to || *from == 0) return std::nullopt;
   return (*to - *from) / *from;
@@ -80,12 +88,21 @@ Trend build_trend(std::vector<StoredRunHeader> runs, const std::vector<ModulePoi
       TrendSeries s;
       s.module = p.module.path;
       s.type = p.module.type;
-      for (const auto& run : t.runs) s.points.push_back(TrendPoint{run.id, false, {}, {}, {}, {}});
+      for (const auto& run : t.runs) {
+        TrendPoint empty;
+        empty.run_id = run.id;
+        s.points.push_back(empty);
+      }
       t.series.push_back(std::move(s));
     }
     TrendPoint& point = t.series[it->second].points[r->second];
     point.present = true;
     point.value = metric_of(p.module, metric, clock);
+    // The store keeps the raw quantiles; with too few iterations P90/P99 are the extremes, not percentiles.
+    if (auto pct = trend_percentile(metric); pct && t.runs[r->second].iterations < min_samples_for_percentile(*pct)) {
+      point.value.reset();
+      point.too_few_iterations = true;
+    }
     point.weight_state = p.module.weight_state;
   }
   for (auto& s : t.series) {

@@ -80,6 +80,7 @@ StatusOr<ExpositionSource> load_latest(const std::string& text) {
   s.has_costs = true;
   s.host = latest.host;
   s.device = latest.device;
+  s.iterations = latest.iterations;
   for (auto& p : points) s.modules.push_back(std::move(p.module));
   return s;
 }

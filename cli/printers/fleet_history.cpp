@@ -1,22 +1,20 @@
 #include "cli/printers/fleet_history.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/latency.h"
 #include "cli/printers/diff_format.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope::cli {
 namespace {
 
-// Store text is foreign input: control characters never reach the terminal.
-std::string printable(const std::string& s) {
-  std::string out = s;
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  }
-  return out;
-}
+// Store text is foreign input: control characters never reach the terminal, formulas never a spreadsheet.
+std::string printable(const std::string& s) { return terminal_safe(s, false); }
 
 std::string value_text(TrendMetric metric, std::optional<double> v) {
   if (!v) return "unknown";
@@ -41,12 +39,7 @@ std::string metric_title(const Trend& t) {
                                          : "bytes per iteration (analytic)";
 }
 
-std::string csv_cell(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
+std::string csv_cell(const std::string& s) { return csv_field(s); }
 
 }  // namespace
 
@@ -64,11 +57,20 @@ std::string render_trend_table(const Trend& t, const std::string& glob) {
       const auto& p = s.points[i];
       table.rows.push_back({std::to_string(r.id), r.pushed_at, printable(r.git_branch),
                             printable(r.git_commit.substr(0, 10)), printable(r.model_sha256.substr(0, 10)),
-                            p.present ? value_text(t.metric, p.value) : "absent", change_text(p.vs_previous),
+                            !p.present ? "absent" : p.too_few_iterations ? "-" : value_text(t.metric, p.value),
+                            change_text(p.vs_previous),
                             change_text(p.vs_first), p.present ? printable(p.weight_state) : ""});
     }
     out += fmt::format("\n{} ({})\n", printable(module_name(s.module)), printable(s.type));
     out += table.to_text();
+  }
+  for (const auto& s : t.series) {
+    if (std::any_of(s.points.begin(), s.points.end(), [](const TrendPoint& p) { return p.too_few_iterations; })) {
+      int pct = t.metric == TrendMetric::kP99 ? 99 : 90;
+      out += fmt::format("\n-: {} needs {} iterations (with fewer it is the largest value seen); those runs have fewer\n",
+                         to_string(t.metric), min_samples_for_percentile(pct));
+      break;
+    }
   }
   return out;
 }
@@ -103,6 +105,7 @@ std::string render_trend_json(const Trend& t, const std::string& glob) {
       m["points"].push_back({{"run", p.run_id},
                              {"present", p.present},
                              {"value", opt(p.value)},
+                             {"too_few_iterations", p.too_few_iterations},
                              {"vs_previous", opt(p.vs_previous)},
                              {"vs_first", opt(p.vs_first)},
                              {"weight_state", p.weight_state}});

@@ -23,6 +23,7 @@ TEST(PrometheusExposition, StatesAreOneHotAndUnknownClocksHaveNoSeries) {
   s.kind = "run";
   s.source = "run.db";
   s.has_costs = true;
+  s.iterations = 100;  // enough for P99
   FleetModuleRow m;
   m.path = "a\"b";
   m.weight_state = "ZEROED";
@@ -41,10 +42,46 @@ TEST(PrometheusExposition, StatesAreOneHotAndUnknownClocksHaveNoSeries) {
   EXPECT_NE(text.find("# TYPE flopscope_module_flops_per_iteration gauge\n"), std::string::npos);
 }
 
-StoredRunHeader header(std::int64_t id) {
+TEST(PrometheusExposition, QuantilesWithoutEnoughIterationsAreNotExported) {
+  ExpositionSource s;
+  s.kind = "run";
+  s.source = "run.db";
+  s.has_costs = true;
+  s.iterations = 12;  // P90 needs 10, P99 100
+  s.host = {true, 1e6, 2e6, 3e6};
+  std::string text = render_exposition({s});
+  EXPECT_NE(text.find("clock=\"host\",quantile=\"0.5\"}"), std::string::npos) << text;
+  EXPECT_NE(text.find("clock=\"host\",quantile=\"0.9\"}"), std::string::npos) << text;
+  EXPECT_EQ(text.find("quantile=\"0.99\""), std::string::npos) << text;
+}
+
+StoredRunHeader header(std::int64_t id, int iterations = 100) {
   StoredRunHeader h;
   h.id = id;
+  h.iterations = iterations;
   return h;
+}
+
+TEST(Trend, P99OfRunsWithFewIterationsIsNotAValue) {
+  std::vector<ModulePoint> points;
+  for (std::int64_t run : {1, 2, 3}) {
+    ModulePoint p;
+    p.run_id = run;
+    p.module.path = "m";
+    p.module.host = {true, 10.0 * run, 20.0 * run, 30.0 * run};
+    points.push_back(p);
+  }
+  Trend t = build_trend({header(1, 100), header(2, 5), header(3, 200)}, points, TrendMetric::kP99,
+                        TrendClock::kHost);
+  const auto& p = t.series.at(0).points;
+  EXPECT_DOUBLE_EQ(*p[0].value, 30);
+  EXPECT_TRUE(p[1].present);
+  EXPECT_TRUE(p[1].too_few_iterations);
+  EXPECT_FALSE(p[1].value.has_value());
+  EXPECT_DOUBLE_EQ(*p[2].vs_previous, 2.0);  // against run 1, the last known value
+  Trend p50 = build_trend({header(1, 100), header(2, 5), header(3, 200)}, points, TrendMetric::kP50,
+                          TrendClock::kHost);
+  EXPECT_DOUBLE_EQ(*p50.series.at(0).points[1].value, 20);  // P50 needs one iteration
 }
 
 TEST(Trend, ChangesAgainstPreviousAndFirstSkipAbsentAndUnknown) {
