@@ -117,9 +117,13 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   if (gpu) {
     const auto& a = s.attribution;
     out += fmt::format(
-        "\nkernel attribution: {} kernels, {} linked to an op, {} attributed to a module; "
+        "\nkernel attribution: {} kernels{}, {} linked to an op, {} attributed to a module; "
         "{} of {} GPU time attributed ({}), unattributed {}\n",
-        a.kernels, a.kernels_with_op, a.kernels_with_module, time_text(a.kernel_time_attributed_ns),
+        a.kernels,
+        a.kernels_from_graph_replay > 0
+            ? fmt::format(" ({} replayed from a CUDA graph)", a.kernels_from_graph_replay)
+            : std::string(),
+        a.kernels_with_op, a.kernels_with_module, time_text(a.kernel_time_attributed_ns),
         time_text(a.kernel_time_ns),
         percent_text(a.kernel_time_ns > 0 ? a.kernel_time_attributed_ns / a.kernel_time_ns : 0),
         time_text(a.kernel_time_ns - a.kernel_time_attributed_ns));
