@@ -10,24 +10,18 @@ namespace {
 
 enum class Arch { kVolta, kTuring, kAmpere, kAda, kHopper, kBlackwell };
 
-TensorPipeFactor factor_of(Arch a) {
-  switch (a) {
-    case Arch::kVolta:
-      // The only tensor instruction is HMMA.884: a warp's 16x16x16 FP16 product (8,192 FLOPs) is 16 of them.
-      return {"Volta", 512, "every tensor-pipe instruction is an HMMA.884 step of 512 FLOPs"};
-    case Arch::kTuring:
-      return {"Turing", 0, "HMMA.1688, HMMA.884 and IMMA differ in work per instruction"};
-    case Arch::kAmpere:
-      return {"Ampere", 0, "HMMA.16816, HMMA.1688, TF32, DMMA and IMMA differ in work per instruction"};
-    case Arch::kAda:
-      return {"Ada", 0, "HMMA.16816, HMMA.1688 and IMMA differ in work per instruction"};
-    case Arch::kHopper:
-      return {"Hopper", 0, "warpgroup GMMA instructions vary in N; sm__ops_path_tensor_* counts the math ops"};
-    case Arch::kBlackwell:
-      return {"Blackwell", 0, "tensor instructions vary in shape; sm__ops_path_tensor_* counts the math ops"};
-  }
-  return {};
-}
+// Indexed by Arch. On Volta the only tensor instruction is HMMA.884: a warp's 16x16x16 FP16 product
+// (8,192 FLOPs) is 16 of them.
+constexpr std::array<TensorPipeFactor, 6> kFactors{{
+    {"Volta", 512, "every tensor-pipe instruction is an HMMA.884 step of 512 FLOPs"},
+    {"Turing", 0, "HMMA.1688, HMMA.884 and IMMA differ in work per instruction"},
+    {"Ampere", 0, "HMMA.16816, HMMA.1688, TF32, DMMA and IMMA differ in work per instruction"},
+    {"Ada", 0, "HMMA.16816, HMMA.1688 and IMMA differ in work per instruction"},
+    {"Hopper", 0, "warpgroup GMMA instructions vary in N; sm__ops_path_tensor_* counts the math ops"},
+    {"Blackwell", 0, "tensor instructions vary in shape; sm__ops_path_tensor_* counts the math ops"},
+}};
+
+TensorPipeFactor factor_of(Arch a) { return kFactors[static_cast<std::size_t>(a)]; }
 
 std::optional<Arch> arch_of_capability(int major, int minor) {
   if (major == 7) return minor == 5 ? Arch::kTuring : Arch::kVolta;
