@@ -33,7 +33,7 @@ struct KernelRow {
   // sm__inst_executed_pipe_tensor.sum: tensor-pipe *instructions*, not FLOPs (the FLOPs per instruction
   // depend on the architecture and the instruction shape, which the counter does not say).
   double tensor_instructions = 0;
-  double tensor_flops = 0;  // tensor_instructions x the architecture's factor (analyzer/tensor_factor), else 0
+  double tensor_flops = 0;  // tensor_instructions x the factor of analyzer/tensor_factor, else 0
   std::string module_path;  // of the first kernel; "(several)" when they differ
 };
 

@@ -291,7 +291,8 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     if (category == KernelCategory::kCommunication) comm[static_cast<std::size_t>(m)] += dur;
     if (category != KernelCategory::kCompute) continue;
     kernel_time += dur;
-    if (k.has_counters && k.flops_fp64 + k.flops_fp32 + k.flops_fp16 + k.tensor_pipe_inst * tensor_factor > 0) {
+    if (k.has_counters &&
+        k.flops_fp64 + k.flops_fp32 + k.flops_fp16 + k.tensor_pipe_inst * tensor_factor > 0) {
       // measured: known by counters
       known_kernel_time += dur;
       continue;
@@ -460,7 +461,8 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     });
     s.quality = run.quality;
     for (const auto& q : run.quality) {
-      if (q.code == QualityCode::graph_replay_matched || q.code == QualityCode::graph_replay_matched_by_order ||
+      if (q.code == QualityCode::graph_replay_matched ||
+          q.code == QualityCode::graph_replay_matched_by_order ||
           q.code == QualityCode::graph_replay_unmatched || q.code == QualityCode::graph_replay_at_launch) {
         s.attribution.kernels_from_graph_replay += q.count;
       }

@@ -21,7 +21,9 @@ constexpr std::array<TensorPipeFactor, 6> kFactors{{
     {"Blackwell", 0, "tensor instructions vary in shape; sm__ops_path_tensor_* counts the math ops"},
 }};
 
-TensorPipeFactor factor_of(Arch a) { return kFactors[static_cast<std::size_t>(a)]; }
+TensorPipeFactor factor_of(Arch a) {
+  return kFactors[static_cast<std::size_t>(a)];
+}
 
 std::optional<Arch> arch_of_capability(int major, int minor) {
   if (major == 7) return minor == 5 ? Arch::kTuring : Arch::kVolta;
@@ -63,12 +65,23 @@ std::optional<TensorPipeFactor> tensor_pipe_factor(std::string_view device) {
     Arch arch;
   };
   static constexpr std::array<Name, 17> kNames{{
-      {"v100", Arch::kVolta},        {"titan v", Arch::kVolta},   {"gv100", Arch::kVolta},
-      {"t4", Arch::kTuring},         {"rtx 20", Arch::kTuring},   {"titan rtx", Arch::kTuring},
-      {"a100", Arch::kAmpere},       {"a800", Arch::kAmpere},     {"rtx 30", Arch::kAmpere},
-      {"l40", Arch::kAda},           {"rtx 40", Arch::kAda},      {"h100", Arch::kHopper},
-      {"h200", Arch::kHopper},       {"h800", Arch::kHopper},     {"gh200", Arch::kHopper},
-      {"b200", Arch::kBlackwell},    {"gb200", Arch::kBlackwell},
+      {"v100", Arch::kVolta},
+      {"titan v", Arch::kVolta},
+      {"gv100", Arch::kVolta},
+      {"t4", Arch::kTuring},
+      {"rtx 20", Arch::kTuring},
+      {"titan rtx", Arch::kTuring},
+      {"a100", Arch::kAmpere},
+      {"a800", Arch::kAmpere},
+      {"rtx 30", Arch::kAmpere},
+      {"l40", Arch::kAda},
+      {"rtx 40", Arch::kAda},
+      {"h100", Arch::kHopper},
+      {"h200", Arch::kHopper},
+      {"h800", Arch::kHopper},
+      {"gh200", Arch::kHopper},
+      {"b200", Arch::kBlackwell},
+      {"gb200", Arch::kBlackwell},
   }};
   for (const auto& n : kNames) {
     if (s.find(n.text) != std::string::npos) return factor_of(n.arch);

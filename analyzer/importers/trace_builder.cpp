@@ -459,7 +459,8 @@ void TraceBuilder::link_activities(Linked& linked) {
     issues_.insert_or_assign(
         QualityCode::graph_replay_at_launch,
         QualityIssue(QualityCode::graph_replay_at_launch, replay_at_launch,
-                     std::to_string(graph_launch_ops_) + " graph launch" + (graph_launch_ops_ == 1 ? "" : "es") +
+                     std::to_string(graph_launch_ops_) + " graph launch" +
+                         (graph_launch_ops_ == 1 ? "" : "es") +
                          "; --graph-capture with the capture trace attributes them to the captured ops"));
   }
   // The captured region: the outermost ops around every captured launch; capture ops outside it (eager work

@@ -87,7 +87,7 @@ class TraceBuilder {
     bool graph = false;        // a CUDA graph launch: its kernels are replays of a captured graph
     bool captured = false;     // recorded while capturing a graph (capture trace)
     std::uint32_t kernel = 0;  // interned kernel name of a captured launch (0 = not given)
-    std::uint32_t api = 0;     // interned runtime call of a graph launch ("cudaGraphLaunch", "hipGraphLaunch")
+    std::uint32_t api = 0;     // interned runtime call of a graph launch, e.g. "hipGraphLaunch"
   };
   struct Activity {
     KernelKind kind = KernelKind::kKernel;

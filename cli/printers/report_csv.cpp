@@ -20,14 +20,15 @@ std::string render_report_csv(const RunData&, const RunSummary& s, const ReportO
       "time\n";
   for (int idx : module_order(s, o)) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                       csv_field(m.path), csv_field(m.type), m.depth, m.calls, m.inclusive.flops,
-                       m.self.flops, m.inclusive.macs, m.inclusive.bytes_read, m.inclusive.bytes_written,
-                       m.inclusive.intensity(), m.inclusive.measured_flops, m.inclusive.dram_bytes,
-                       split_field(m.inclusive.dram_read, m.inclusive.dram_unsplit),
-                       split_field(m.inclusive.dram_written, m.inclusive.dram_unsplit), m.inclusive.tensor_inst,
-                       m.inclusive_time.p50, m.inclusive_time.p90, m.inclusive_time.p99,
-                       m.inclusive_time.mean, m.self_time.p50, m.gpu_time.p50, m.share_flops, m.share_time);
+    out +=
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                    csv_field(m.path), csv_field(m.type), m.depth, m.calls, m.inclusive.flops, m.self.flops,
+                    m.inclusive.macs, m.inclusive.bytes_read, m.inclusive.bytes_written,
+                    m.inclusive.intensity(), m.inclusive.measured_flops, m.inclusive.dram_bytes,
+                    split_field(m.inclusive.dram_read, m.inclusive.dram_unsplit),
+                    split_field(m.inclusive.dram_written, m.inclusive.dram_unsplit), m.inclusive.tensor_inst,
+                    m.inclusive_time.p50, m.inclusive_time.p90, m.inclusive_time.p99, m.inclusive_time.mean,
+                    m.self_time.p50, m.gpu_time.p50, m.share_flops, m.share_time);
   }
   return out;
 }

@@ -26,7 +26,8 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
       markdown_code(run.info.input_spec, false),
       measured_only ? flops_text(s.total.measured_flops + s.total.tensor_flops) + " measured"
                     : lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
-      bytes_text(measured_only ? s.total.dram_bytes : s.total.bytes()), time_text(it.p50), percentile_text(it, 99));
+      bytes_text(measured_only ? s.total.dram_bytes : s.total.bytes()), time_text(it.p50),
+      percentile_text(it, 99));
   out += coverage_by_time_text(s) + ".\n\n";
   if (std::string note = percentile_note(it.samples); !note.empty()) out += note + ".\n\n";
   if (gpu)

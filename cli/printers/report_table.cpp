@@ -33,13 +33,14 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   out += "\n";
   const bool gpu = s.has_kernels;
   const LatencyStats& it = gpu ? s.iteration_gpu_time : s.iteration_time;
-  const std::string per_iteration = it.samples <= 1 ? time_text(it.p50) + " (1 iteration)"
-                                                    : "P50 " + time_text(it.p50) + "  P99 " + percentile_text(it, 99);
+  const std::string per_iteration = it.samples <= 1
+                                        ? time_text(it.p50) + " (1 iteration)"
+                                        : "P50 " + time_text(it.p50) + "  P99 " + percentile_text(it, 99);
   if (s.ops_total == 0 && (s.total.measured_flops > 0 || s.total.dram_bytes > 0)) {
     // Kernels with counters and no ops (Nsight Compute): the measured work is the only work there is.
     out += fmt::format("total      no ops to count; measured {}, {} DRAM traffic; {} time per iteration {}\n",
-                       flops_text(s.total.measured_flops + s.total.tensor_flops), bytes_text(s.total.dram_bytes),
-                       gpu ? "GPU" : "op", per_iteration);
+                       flops_text(s.total.measured_flops + s.total.tensor_flops),
+                       bytes_text(s.total.dram_bytes), gpu ? "GPU" : "op", per_iteration);
   } else {
     out += fmt::format("total      {} ({} MACs), {} moved, {:.1f} FLOP/B; {} time per iteration {}\n",
                        lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
@@ -92,14 +93,12 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
       const auto& op = s.top_ops[k];
       std::string mod = op.module_path.empty() ? "(model)" : terminal_safe(op.module_path, false);
       if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
-      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", terminal_safe(op.name, false), mod,
-                         op.calls,
-                         // No formula and nothing counted below it: unknown, not 0 (a coverage gap).
-                         op.flops_source == "none" && op.flops == 0 ? std::string("unknown")
-                                                                    : si_text(op.flops, ""),
-                         time_text(op.time_ns),
-                         gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t),
-                         gpu ? fmt::format(" {:>11}", time_text(op.device_time_ns)) : "");
+      out += fmt::format(
+          "{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", terminal_safe(op.name, false), mod, op.calls,
+          // No formula and nothing counted below it: unknown, not 0 (a coverage gap).
+          op.flops_source == "none" && op.flops == 0 ? std::string("unknown") : si_text(op.flops, ""),
+          time_text(op.time_ns), gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t),
+          gpu ? fmt::format(" {:>11}", time_text(op.device_time_ns)) : "");
     }
   }
 

@@ -81,12 +81,17 @@ TEST(NcuImport, RawPageWithUnitsRow) {
 // 2 x fma per precision; tensor-pipe instructions x 512 on Volta (7.0), left a count on Ampere (8.0).
 std::string raw_page(const std::string& cc) {
   return "\"ID\",\"Kernel Name\",\"Stream\",\"CC\",\"gpu__time_duration.sum\","
-         "\"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum\",\"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum\","
-         "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\",\"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum\","
+         "\"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum\",\"smsp__sass_thread_inst_executed_op_fmul_"
+         "pred_on.sum\","
+         "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\",\"smsp__sass_thread_inst_executed_op_hfma_"
+         "pred_on.sum\","
          "\"sm__inst_executed_pipe_tensor.sum\"\n"
          "\"\",\"\",\"\",\"\",\"nsecond\",\"inst\",\"inst\",\"inst\",\"inst\",\"inst\"\n"
-         "\"0\",\"volta_h884gemm\",\"7\",\"" + cc + "\",\"2,000\",\"2,000\",\"3,000\",\"1,000,000\",\"10\",\"4,096\"\n"
-         "\"1\",\"relu\",\"7\",\"" + cc + "\",\"500\",\"0\",\"0\",\"0\",\"0\",\"0\"\n";
+         "\"0\",\"volta_h884gemm\",\"7\",\"" +
+         cc +
+         "\",\"2,000\",\"2,000\",\"3,000\",\"1,000,000\",\"10\",\"4,096\"\n"
+         "\"1\",\"relu\",\"7\",\"" +
+         cc + "\",\"500\",\"0\",\"0\",\"0\",\"0\",\"0\"\n";
 }
 
 TEST(NcuImport, TensorPipeInstructionsToFlopsOnlyWhereTheArchitectureFixesTheWork) {
