@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "analyzer/tensor_factor.h"
 #include "analyzer/timeline.h"
 
 namespace flopscope {
 
 std::vector<KernelRow> kernel_table(const RunData& run) {
+  const auto factor = tensor_pipe_factor(run.info.device);
+  const double tensor_factor = factor ? factor->flops_per_instruction : 0;
   std::unordered_map<Id, std::size_t> op_at;
   for (std::size_t i = 0; i < run.ops.size(); ++i) op_at[run.ops[i].id] = i;
   std::unordered_map<Id, const std::string*> path_of;
@@ -42,7 +45,9 @@ std::vector<KernelRow> kernel_table(const RunData& run) {
       r.dram_bytes += measured_dram_bytes(k);
       r.dram_read += k.dram_bytes_read;
       r.dram_written += k.dram_bytes_written;
+      r.dram_unsplit += unsplit_dram_bytes(k);
       r.tensor_instructions += k.tensor_pipe_inst;
+      r.tensor_flops += k.tensor_pipe_inst * tensor_factor;
     }
     auto o = k.op_id == kNoId ? op_at.end() : op_at.find(k.op_id);
     if (k.kind != KernelKind::kKernel) continue;  // copies and memsets: bytes in k.bytes, no FLOPs

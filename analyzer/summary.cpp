@@ -20,7 +20,9 @@ void add_cost(Cost& to, const Cost& from) {
   to.dram_bytes += from.dram_bytes;
   to.dram_read += from.dram_read;
   to.dram_written += from.dram_written;
+  to.dram_unsplit += from.dram_unsplit;
   to.tensor_inst += from.tensor_inst;
+  to.tensor_flops += from.tensor_flops;
   to.ops += from.ops;
   to.kernels += from.kernels;
 }
@@ -34,7 +36,9 @@ void scale_cost(Cost& c, double f) {
   c.dram_bytes *= f;
   c.dram_read *= f;
   c.dram_written *= f;
+  c.dram_unsplit *= f;
   c.tensor_inst *= f;
+  c.tensor_flops *= f;
   c.ops *= f;
   c.kernels *= f;
 }
@@ -136,6 +140,8 @@ int RunSummary::find(const std::string& path) const {
 RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   RunSummary s;
   s.info = run.info;
+  s.tensor_factor = tensor_pipe_factor(run.info.device);
+  const double tensor_factor = s.tensor_factor ? s.tensor_factor->flops_per_instruction : 0;
   std::unordered_map<Id, int> index_of;
   s.modules = build_tree(run, index_of);
   const std::size_t n_mod = s.modules.size();
@@ -275,7 +281,9 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       c.dram_bytes += measured_dram_bytes(k);
       c.dram_read += k.dram_bytes_read;
       c.dram_written += k.dram_bytes_written;
+      c.dram_unsplit += unsplit_dram_bytes(k);
       c.tensor_inst += k.tensor_pipe_inst;
+      c.tensor_flops += k.tensor_pipe_inst * tensor_factor;
     }
     gpu_time[static_cast<std::size_t>(m)].add(iter_index(k.iteration), dur);
     // Coverage is about compute kernels: communication, copies and memsets do no FLOPs by convention.
@@ -283,7 +291,9 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     if (category == KernelCategory::kCommunication) comm[static_cast<std::size_t>(m)] += dur;
     if (category != KernelCategory::kCompute) continue;
     kernel_time += dur;
-    if (k.has_counters && k.flops_fp64 + k.flops_fp32 + k.flops_fp16 > 0) {  // measured: known by counters
+    if (k.has_counters &&
+        k.flops_fp64 + k.flops_fp32 + k.flops_fp16 + k.tensor_pipe_inst * tensor_factor > 0) {
+      // measured: known by counters
       known_kernel_time += dur;
       continue;
     }
@@ -450,6 +460,13 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       return a.time_ns > b.time_ns;
     });
     s.quality = run.quality;
+    for (const auto& q : run.quality) {
+      if (q.code == QualityCode::graph_replay_matched ||
+          q.code == QualityCode::graph_replay_matched_by_order ||
+          q.code == QualityCode::graph_replay_unmatched || q.code == QualityCode::graph_replay_at_launch) {
+        s.attribution.kernels_from_graph_replay += q.count;
+      }
+    }
     if (gap_ops > 0) {
       s.quality.emplace_back(QualityCode::ops_without_flops_formula, gap_ops,
                              std::to_string(gaps.size()) + " distinct op names; see the coverage section");

@@ -11,6 +11,7 @@
 
 #include "analyzer/latency.h"
 #include "analyzer/peaks.h"
+#include "analyzer/tensor_factor.h"
 #include "analyzer/timeline.h"
 #include "db/model/run_data.h"
 
@@ -26,12 +27,16 @@ struct Cost {
   double dram_bytes = 0;      // measured DRAM read + write, when present
   double dram_read = 0;       // the measured split, where the counters gave it (else both 0)
   double dram_written = 0;
+  double dram_unsplit = 0;    // part of dram_bytes measured as a total only: read/written then unknown
   double tensor_inst = 0;     // measured tensor-pipe instructions (a count, not FLOPs)
+  double tensor_flops = 0;    // tensor_inst x the architecture's factor (RunSummary::tensor_factor), else 0
   double ops = 0;             // op calls per iteration (all depths)
   double kernels = 0;         // kernels per iteration
   double bytes() const { return bytes_read + bytes_written; }
   // FLOPs per byte of minimum traffic; 0 when no bytes.
   double intensity() const { return bytes() > 0 ? flops / bytes() : 0; }
+  // dram_read and dram_written describe all of dram_bytes (no kernel measured the total only).
+  bool dram_split_known() const { return dram_unsplit == 0; }
 };
 
 struct ModuleSummary {
@@ -105,6 +110,7 @@ struct AttributionStats {
   std::int64_t kernels_with_module = 0;
   double kernel_time_ns = 0;
   double kernel_time_attributed_ns = 0;  // to a module other than the root
+  std::int64_t kernels_from_graph_replay = 0;  // replayed by CUDA-graph launches (the importer's count)
 };
 
 struct RunSummary {
@@ -122,6 +128,8 @@ struct RunSummary {
   CoverageByTime coverage;
   OrphanKernels orphans;
   std::optional<DevicePeak> peak;  // the override, else the table's row for the device, if any
+  // The device's architecture and whether its tensor-pipe instructions convert to FLOPs (tensor_flops).
+  std::optional<TensorPipeFactor> tensor_factor;
   Roofline roofline;               // of the total over the P50 device time per iteration (with a peak)
   Timeline timeline;  // busy, idle, overlap and gaps per device and stream (all kernels, orphans too)
   AttributionStats attribution;

@@ -440,6 +440,7 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
       TraceBuilder::Launch launch{thread(), ts, dur, args.correlation, args.external_id, pid};
       // cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch: kernels with this correlation are graph replays.
       launch.graph = name.find("GraphLaunch") != std::string_view::npos;
+      if (launch.graph) launch.api = b.intern(name);
       if (capture) {
         launch.captured = true;
         if (!args.kernel.empty()) launch.kernel = b.intern(args.kernel);

@@ -19,6 +19,7 @@ namespace {
 
 struct NcuKernel {
   std::string name;
+  std::string gpu;  // device__attribute_display_name, or "compute capability X.Y" from the raw page's CC
   std::int64_t stream = 0;
   int device = 0;
   std::array<int, 3> grid{0, 0, 0};
@@ -62,6 +63,15 @@ void take_metric(NcuKernel& k, std::string_view metric, std::string_view unit, s
   }
   if (metric == "Block Size" || metric == "launch__block_size") {
     if (k.block[0] == 0) parse_dim3(value, k.block);
+    return;
+  }
+  // The GPU decides whether tensor-pipe instructions convert to FLOPs (analyzer/tensor_factor).
+  if (metric == "device__attribute_display_name") {
+    k.gpu = value;
+    return;
+  }
+  if (metric == "CC") {
+    if (k.gpu.empty() && !value.empty()) k.gpu = "compute capability " + std::string(value);
     return;
   }
   auto number = parse_locale_number(value);
@@ -182,6 +192,12 @@ class NcuImporter final : public Importer {
     (void)bad_rows;
     if (kernels.empty()) return InvalidArgument(path + ": Nsight Compute CSV without any kernel rows");
 
+    for (const auto& [id, k] : kernels) {
+      if (!k.gpu.empty()) {
+        builder.info().device = k.gpu;
+        break;
+      }
+    }
     std::int64_t t = 0;
     std::int64_t no_duration = 0;
     for (auto& [id, k] : kernels) {

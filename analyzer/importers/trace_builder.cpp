@@ -129,6 +129,22 @@ std::int32_t innermost_at(const std::vector<T>& items, const std::vector<std::in
 
 }  // namespace
 
+void TraceBuilder::add_graph_launch_ops() {
+  // With a capture trace the captured ops own the replays (link_activities); without one, the graph launch
+  // is the nearest thing the trace has to the op that ran them, and its name says they were replayed.
+  if (std::any_of(launches_.begin(), launches_.end(), [](const Launch& l) { return l.captured; })) return;
+  for (const auto& l : launches_) {
+    if (!l.graph || l.api == 0) continue;
+    HostOp op;
+    op.thread = l.thread;
+    op.start_ns = l.start_ns;
+    op.duration_ns = l.duration_ns;
+    op.name = l.api;
+    ops_.push_back(op);
+    ++graph_launch_ops_;
+  }
+}
+
 void TraceBuilder::sort_inputs() {
   std::sort(ops_.begin(), ops_.end(), by_thread_start<HostOp>);
   std::sort(scopes_.begin(), scopes_.end(), by_thread_start<Scope>);
@@ -338,7 +354,7 @@ void TraceBuilder::link_activities(Linked& linked) {
   }
   // Per graph launch and kernel name: how many replays were matched so far.
   std::unordered_map<std::uint64_t, std::size_t> replayed_so_far;
-  std::int64_t replay_matched = 0, replay_by_order = 0, replay_unmatched = 0;
+  std::int64_t replay_matched = 0, replay_by_order = 0, replay_unmatched = 0, replay_at_launch = 0;
 
   const std::size_t n = activities_.size();
   linked.act_op.assign(n, -1);
@@ -401,9 +417,16 @@ void TraceBuilder::link_activities(Linked& linked) {
     if (launch >= 0) {
       const auto& l = launches_[static_cast<std::size_t>(launch)];
       std::int64_t ext = a.external_id != kNone ? a.external_id : l.external_id;
+      // A graph launch that is an op of its own: the innermost op at the launch is that op, not the one an
+      // External id would name around it.
+      const bool at_graph_op = l.graph && graph_launch_ops_ > 0;
+      if (at_graph_op) {
+        ext = kNone;
+        ++replay_at_launch;
+      }
       bool id = false;
       op = op_of_launch(linked, l, ext, op_by_ext, id);
-      if (op >= 0) ++(id ? by_id : by_time);
+      if (op >= 0 && !at_graph_op) ++(id ? by_id : by_time);
       if (op >= 0) {
         linked.act_module[i] = linked.op_module[static_cast<std::size_t>(op)];
         linked.act_iteration[i] = linked.op_iteration[static_cast<std::size_t>(op)];
@@ -432,6 +455,14 @@ void TraceBuilder::link_activities(Linked& linked) {
   put(QualityCode::graph_replay_matched_by_order, replay_by_order,
       "the capture trace does not name the kernels of its launches");
   put(QualityCode::graph_replay_unmatched, replay_unmatched, "attributed to the graph launch instead");
+  if (replay_at_launch > 0) {
+    issues_.insert_or_assign(
+        QualityCode::graph_replay_at_launch,
+        QualityIssue(QualityCode::graph_replay_at_launch, replay_at_launch,
+                     std::to_string(graph_launch_ops_) + " graph launch" +
+                         (graph_launch_ops_ == 1 ? "" : "es") +
+                         "; --graph-capture with the capture trace attributes them to the captured ops"));
+  }
   // The captured region: the outermost ops around every captured launch; capture ops outside it (eager work
   // while capturing) are not part of the graph.
   for (const auto& [name, list] : captured) {
@@ -509,6 +540,7 @@ void TraceBuilder::compute_flops(Linked& linked) {
 }
 
 Status TraceBuilder::finish(RunSink& sink, Progress* progress) {
+  add_graph_launch_ops();
   sort_inputs();
   Linked linked;
   // Time origin: the earliest event of any kind.

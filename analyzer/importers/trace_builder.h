@@ -9,6 +9,8 @@
 //   - kernel -> launch by correlation -> op by External id when that op contains the launch on the same
 //     thread, otherwise the innermost op containing the launch (time-containment fallback); kernels with no
 //     launch are orphans: kept, unattributed, with iteration kOrphanIteration (outside every iteration);
+//   - without a capture trace, each CUDA-graph launch becomes an op of its own (named after the runtime
+//     call, nested under the op around it, if any) that owns the kernels it replays;
 //   - op FLOPs from FlopsRegistry::builtin(), counted once at the outermost op that has a formula (ops
 //     inside it are FlopsSource::kNested);
 //   - every problem is counted in a QualityIssue row; nothing aborts the import.
@@ -85,6 +87,7 @@ class TraceBuilder {
     bool graph = false;        // a CUDA graph launch: its kernels are replays of a captured graph
     bool captured = false;     // recorded while capturing a graph (capture trace)
     std::uint32_t kernel = 0;  // interned kernel name of a captured launch (0 = not given)
+    std::uint32_t api = 0;     // interned runtime call of a graph launch, e.g. "hipGraphLaunch"
   };
   struct Activity {
     KernelKind kind = KernelKind::kKernel;
@@ -192,6 +195,7 @@ class TraceBuilder {
   // Results of the attribution passes, index-aligned with the sorted ops / activities.
   struct Linked;
   void sort_inputs();
+  void add_graph_launch_ops();
   void build_modules(Linked& linked);
   void nest_ops(Linked& linked);
   void link_activities(Linked& linked);
@@ -214,6 +218,7 @@ class TraceBuilder {
   std::vector<ThreadKey> threads_;
   std::vector<char> thread_capture_;            // per thread: from the graph-capture trace
   std::vector<std::int64_t> capture_executed_;  // correlations of capture-time activities
+  std::int64_t graph_launch_ops_ = 0;           // graph launches added as ops (no capture trace)
   std::vector<std::vector<OpArg>> args_{{}};
   struct TransparentHash {
     using is_transparent = void;

@@ -9,7 +9,7 @@
 
 namespace flopscope::cli {
 
-inline constexpr int kReportJsonVersion = 3;
+inline constexpr int kReportJsonVersion = 4;
 
 enum class SortKey { kModel, kFlops, kTime, kBytes };
 

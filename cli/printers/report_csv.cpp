@@ -5,6 +5,13 @@
 #include "db/model/text_escape.h"
 
 namespace flopscope::cli {
+namespace {
+// A measured split, or an empty field where part of the traffic was measured as a total only.
+std::string split_field(double value, double unsplit) {
+  return unsplit > 0 ? std::string() : fmt::format("{}", value);
+}
+}  // namespace
+
 std::string render_report_csv(const RunData&, const RunSummary& s, const ReportOptions& o) {
   std::string out =
       "path,type,depth,calls,flops,self_flops,macs,bytes_read,bytes_written,intensity,measured_flops,dram_"
@@ -13,13 +20,15 @@ std::string render_report_csv(const RunData&, const RunSummary& s, const ReportO
       "time\n";
   for (int idx : module_order(s, o)) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                       csv_field(m.path), csv_field(m.type), m.depth, m.calls, m.inclusive.flops,
-                       m.self.flops, m.inclusive.macs, m.inclusive.bytes_read, m.inclusive.bytes_written,
-                       m.inclusive.intensity(), m.inclusive.measured_flops, m.inclusive.dram_bytes,
-                       m.inclusive.dram_read, m.inclusive.dram_written, m.inclusive.tensor_inst,
-                       m.inclusive_time.p50, m.inclusive_time.p90, m.inclusive_time.p99,
-                       m.inclusive_time.mean, m.self_time.p50, m.gpu_time.p50, m.share_flops, m.share_time);
+    out +=
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                    csv_field(m.path), csv_field(m.type), m.depth, m.calls, m.inclusive.flops, m.self.flops,
+                    m.inclusive.macs, m.inclusive.bytes_read, m.inclusive.bytes_written,
+                    m.inclusive.intensity(), m.inclusive.measured_flops, m.inclusive.dram_bytes,
+                    split_field(m.inclusive.dram_read, m.inclusive.dram_unsplit),
+                    split_field(m.inclusive.dram_written, m.inclusive.dram_unsplit), m.inclusive.tensor_inst,
+                    m.inclusive_time.p50, m.inclusive_time.p90, m.inclusive_time.p99, m.inclusive_time.mean,
+                    m.self_time.p50, m.gpu_time.p50, m.share_flops, m.share_time);
   }
   return out;
 }
@@ -32,7 +41,8 @@ std::string render_kernels_csv(const RunData& run) {
     out += fmt::format("{},{},{},{},{}x{}x{},{}x{}x{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.name),
                        r.category, r.count, r.device_time_ns, r.grid[0], r.grid[1], r.grid[2], r.block[0],
                        r.block[1], r.block[2], r.flops, r.bytes, r.unknown_count, r.has_counters ? 1 : 0,
-                       r.measured_flops, r.dram_bytes, r.dram_read, r.dram_written, r.tensor_instructions,
+                       r.measured_flops, r.dram_bytes, split_field(r.dram_read, r.dram_unsplit),
+                       split_field(r.dram_written, r.dram_unsplit), r.tensor_instructions,
                        csv_field(r.module_path));
   }
   return out;

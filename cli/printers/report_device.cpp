@@ -55,15 +55,31 @@ std::string device_facts_text(const RunSummary& s, const std::string& prefix) {
   }
   const Cost& t = s.total;
   if (t.measured_flops > 0 || t.dram_bytes > 0 || t.tensor_inst > 0) {
+    // Only dram__bytes.sum for some kernels: their traffic is not put in either column.
     const std::string split =
-        t.dram_read + t.dram_written > 0
+        t.dram_split_known()
             ? fmt::format("read {}, written {}", bytes_text(t.dram_read), bytes_text(t.dram_written))
-            : std::string("read/write split not measured");
-    out += fmt::format("{}measured (hardware counters, per iteration): {}, {} DRAM traffic ({}){}\n", prefix,
-                       flops_text(t.measured_flops), bytes_text(t.dram_bytes), split,
-                       t.tensor_inst > 0 ? fmt::format(", {} tensor-pipe instructions (a count, not FLOPs)",
-                                                       si_text(t.tensor_inst, ""))
-                                         : std::string());
+        : t.dram_read + t.dram_written > 0
+            ? fmt::format("read/write split not measured for {} of it; the rest read {}, written {}",
+                          bytes_text(t.dram_unsplit), bytes_text(t.dram_read), bytes_text(t.dram_written))
+            : std::string("total only: read/write split not measured");
+    // Tensor-pipe instructions become FLOPs only on an architecture with a fixed factor
+    // (analyzer/tensor_factor).
+    std::string tensor;
+    if (t.tensor_inst > 0) {
+      const auto& f = s.tensor_factor;
+      tensor =
+          f && f->converts()
+              ? fmt::format(", {} tensor-pipe instructions = {} on tensor cores ({:g} per instruction, {})",
+                            si_text(t.tensor_inst, ""), flops_text(t.tensor_flops), f->flops_per_instruction,
+                            f->architecture)
+          : f ? fmt::format(", {} tensor-pipe instructions (a count, not FLOPs: no fixed factor on {})",
+                            si_text(t.tensor_inst, ""), f->architecture)
+              : fmt::format(", {} tensor-pipe instructions (a count, not FLOPs)", si_text(t.tensor_inst, ""));
+    }
+    out += fmt::format("{}measured (hardware counters, per iteration): {}{}, {} DRAM traffic ({}){}\n",
+                       prefix, flops_text(t.measured_flops), t.tensor_flops > 0 ? " on CUDA cores" : "",
+                       bytes_text(t.dram_bytes), split, tensor);
   }
   if (s.peak && s.has_kernels && s.total.bytes() > 0) {
     const auto& r = s.roofline;

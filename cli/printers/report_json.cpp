@@ -11,16 +11,27 @@ namespace flopscope::cli {
 namespace {
 using nlohmann::ordered_json;
 
-ordered_json cost_json(const Cost& c) {
+// A measured split, or null where part of the traffic was measured as a total only (split unknown).
+ordered_json split_json(double value, double unsplit) {
+  return unsplit > 0 ? ordered_json(nullptr) : ordered_json(value);
+}
+
+// Tensor FLOPs from tensor-pipe instructions, or null where the architecture has no factor for them.
+ordered_json tensor_flops_json(double value, const std::optional<TensorPipeFactor>& factor) {
+  return factor && factor->converts() ? ordered_json(value) : ordered_json(nullptr);
+}
+
+ordered_json cost_json(const Cost& c, const std::optional<TensorPipeFactor>& factor) {
   return {{"flops", c.flops},
           {"macs", c.macs},
           {"bytes_read", c.bytes_read},
           {"bytes_written", c.bytes_written},
           {"intensity", c.intensity()},
           {"measured_flops", c.measured_flops},
+          {"measured_tensor_flops", tensor_flops_json(c.tensor_flops, factor)},
           {"dram_bytes", c.dram_bytes},
-          {"dram_bytes_read", c.dram_read},
-          {"dram_bytes_written", c.dram_written},
+          {"dram_bytes_read", split_json(c.dram_read, c.dram_unsplit)},
+          {"dram_bytes_written", split_json(c.dram_written, c.dram_unsplit)},
           {"tensor_pipe_instructions", c.tensor_inst},
           {"ops", c.ops},
           {"kernels", c.kernels}};
@@ -67,7 +78,7 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
               {"command_line", i.command_line}};
   j["units"] = {{"flops", "FLOPs per iteration"}, {"bytes", "bytes per iteration"}, {"time", "nanoseconds"}};
   j["iterations"] = s.iterations;
-  j["total"] = cost_json(s.total);
+  j["total"] = cost_json(s.total, s.tensor_factor);
   j["iteration_time_ns"] = stats_json(s.iteration_time);
   j["iteration_gpu_time_ns"] = s.has_kernels ? stats_json(s.iteration_gpu_time) : ordered_json(nullptr);
 
@@ -80,8 +91,8 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
          {"parent", m.parent < 0 ? ordered_json(nullptr)
                                  : ordered_json(s.modules[static_cast<std::size_t>(m.parent)].path)},
          {"calls", m.calls},
-         {"self", cost_json(m.self)},
-         {"inclusive", cost_json(m.inclusive)},
+         {"self", cost_json(m.self, s.tensor_factor)},
+         {"inclusive", cost_json(m.inclusive, s.tensor_factor)},
          {"time_ns", {{"self", stats_json(m.self_time)}, {"inclusive", stats_json(m.inclusive_time)}}},
          {"gpu_time_ns", s.has_kernels ? stats_json(m.gpu_time) : ordered_json(nullptr)},
          {"comm_time_ns", m.comm_time_ns},
@@ -141,9 +152,10 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                          {"unknown_count", r.unknown_count},
                          {"has_counters", r.has_counters},
                          {"measured_flops", r.measured_flops},
+                         {"measured_tensor_flops", tensor_flops_json(r.tensor_flops, s.tensor_factor)},
                          {"dram_bytes", r.dram_bytes},
-                         {"dram_bytes_read", r.dram_read},
-                         {"dram_bytes_written", r.dram_written},
+                         {"dram_bytes_read", split_json(r.dram_read, r.dram_unsplit)},
+                         {"dram_bytes_written", split_json(r.dram_written, r.dram_unsplit)},
                          {"tensor_pipe_instructions", r.tensor_instructions},
                          {"module", r.module_path}});
     }

@@ -17,12 +17,17 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
   const bool gpu = s.has_kernels;
   const LatencyStats& it = gpu ? s.iteration_gpu_time : s.iteration_time;
   std::string out = fmt::format("## flopscope report: {}\n\n", markdown_code(run.info.source_path, false));
+  // Kernels with counters and no ops (Nsight Compute): the measured work is the only work there is.
+  const bool measured_only = s.ops_total == 0 && (s.total.measured_flops > 0 || s.total.dram_bytes > 0);
   out += fmt::format(
       "{} iterations on {}; input {}. Total per iteration: **{}**, {} moved, P50 {} / P99 {}.\n\n",
       s.iterations,
       markdown_escape(run.info.device.empty() ? to_string(run.info.source_kind) : run.info.device),
-      markdown_code(run.info.input_spec, false), lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
-      bytes_text(s.total.bytes()), time_text(it.p50), percentile_text(it, 99));
+      markdown_code(run.info.input_spec, false),
+      measured_only ? flops_text(s.total.measured_flops + s.total.tensor_flops) + " measured"
+                    : lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
+      bytes_text(measured_only ? s.total.dram_bytes : s.total.bytes()), time_text(it.p50),
+      percentile_text(it, 99));
   out += coverage_by_time_text(s) + ".\n\n";
   if (std::string note = percentile_note(it.samples); !note.empty()) out += note + ".\n\n";
   if (gpu)

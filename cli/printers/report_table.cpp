@@ -33,12 +33,20 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   out += "\n";
   const bool gpu = s.has_kernels;
   const LatencyStats& it = gpu ? s.iteration_gpu_time : s.iteration_time;
-  out +=
-      fmt::format("total      {} ({} MACs), {} moved, {:.1f} FLOP/B; {} time per iteration {}\n",
-                  lower_bound_flops_text(s.total.flops, s.coverage.flops_complete), si_text(s.total.macs, ""),
-                  bytes_text(s.total.bytes()), s.total.intensity(), gpu ? "GPU" : "op",
-                  it.samples <= 1 ? time_text(it.p50) + " (1 iteration)"
-                                  : "P50 " + time_text(it.p50) + "  P99 " + percentile_text(it, 99));
+  const std::string per_iteration = it.samples <= 1
+                                        ? time_text(it.p50) + " (1 iteration)"
+                                        : "P50 " + time_text(it.p50) + "  P99 " + percentile_text(it, 99);
+  if (s.ops_total == 0 && (s.total.measured_flops > 0 || s.total.dram_bytes > 0)) {
+    // Kernels with counters and no ops (Nsight Compute): the measured work is the only work there is.
+    out += fmt::format("total      no ops to count; measured {}, {} DRAM traffic; {} time per iteration {}\n",
+                       flops_text(s.total.measured_flops + s.total.tensor_flops),
+                       bytes_text(s.total.dram_bytes), gpu ? "GPU" : "op", per_iteration);
+  } else {
+    out += fmt::format("total      {} ({} MACs), {} moved, {:.1f} FLOP/B; {} time per iteration {}\n",
+                       lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
+                       si_text(s.total.macs, ""), bytes_text(s.total.bytes()), s.total.intensity(),
+                       gpu ? "GPU" : "op", per_iteration);
+  }
   if (gpu) {
     out += fmt::format("           host op time per iteration P50 {}; communication {} per iteration\n",
                        time_text(s.iteration_time.p50), time_text(s.modules[0].comm_time_ns));
@@ -85,10 +93,12 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
       const auto& op = s.top_ops[k];
       std::string mod = op.module_path.empty() ? "(model)" : terminal_safe(op.module_path, false);
       if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
-      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", terminal_safe(op.name, false), mod,
-                         op.calls, si_text(op.flops, ""), time_text(op.time_ns),
-                         gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t),
-                         gpu ? fmt::format(" {:>11}", time_text(op.device_time_ns)) : "");
+      out += fmt::format(
+          "{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", terminal_safe(op.name, false), mod, op.calls,
+          // No formula and nothing counted below it: unknown, not 0 (a coverage gap).
+          op.flops_source == "none" && op.flops == 0 ? std::string("unknown") : si_text(op.flops, ""),
+          time_text(op.time_ns), gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t),
+          gpu ? fmt::format(" {:>11}", time_text(op.device_time_ns)) : "");
     }
   }
 
@@ -117,9 +127,13 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   if (gpu) {
     const auto& a = s.attribution;
     out += fmt::format(
-        "\nkernel attribution: {} kernels, {} linked to an op, {} attributed to a module; "
+        "\nkernel attribution: {} kernels{}, {} linked to an op, {} attributed to a module; "
         "{} of {} GPU time attributed ({}), unattributed {}\n",
-        a.kernels, a.kernels_with_op, a.kernels_with_module, time_text(a.kernel_time_attributed_ns),
+        a.kernels,
+        a.kernels_from_graph_replay > 0
+            ? fmt::format(" ({} replayed from a CUDA graph)", a.kernels_from_graph_replay)
+            : std::string(),
+        a.kernels_with_op, a.kernels_with_module, time_text(a.kernel_time_attributed_ns),
         time_text(a.kernel_time_ns),
         percent_text(a.kernel_time_ns > 0 ? a.kernel_time_attributed_ns / a.kernel_time_ns : 0),
         time_text(a.kernel_time_ns - a.kernel_time_attributed_ns));

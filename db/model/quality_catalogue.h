@@ -87,6 +87,8 @@ namespace flopscope {
   X(capture_ops_unmatched, kWarning,                                                                         \
     "ops of the capture trace left out: no replayed kernel matched its launches")                            \
   X(capture_ops_outside_region, kInfo, "ops of the capture trace outside the captured region (left out)")    \
+  X(graph_replay_at_launch, kInfo,                                                                           \
+    "kernels replayed from a CUDA graph without a capture trace: attributed to the graph launch as an op")   \
   /* Kineto (torch.profiler) traces. */                                                                      \
   X(malformed_trace_events, kWarning, "malformed trace events (skipped)")                                    \
   X(user_annotations_as_ranges, kInfo, "user annotations (record_function ranges) kept as ranges, not ops")  \

@@ -129,6 +129,11 @@ struct KernelRecord {
 inline double measured_dram_bytes(const KernelRecord& k) {
   return k.dram_bytes > 0 ? k.dram_bytes : k.dram_bytes_read + k.dram_bytes_written;
 }
+// Measured DRAM traffic whose read/write split was not measured (only dram__bytes.sum): 0 when the split is
+// known or there was no traffic.
+inline double unsplit_dram_bytes(const KernelRecord& k) {
+  return k.dram_bytes_read + k.dram_bytes_written > 0 ? 0 : measured_dram_bytes(k);
+}
 
 struct ParamRecord {
   Id id = kNoId;

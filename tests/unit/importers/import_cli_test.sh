@@ -33,18 +33,26 @@ grep -q "61 attributed to a module" "$tmp/direct.txt" || bad "direct report lack
 # this CSV has only dram__bytes.sum, so no read/write split is claimed.
 ncu=$data/ncu/leleucas__bert_torch_nsight.csv
 "$bin" report "$ncu" > "$tmp/ncu.txt" || bad "report of the ncu CSV failed"
-grep -q "measured (hardware counters, per iteration): .* DRAM traffic (read/write split not measured), .* tensor-pipe instructions (a count, not FLOPs)" "$tmp/ncu.txt" ||
+grep -q "measured (hardware counters, per iteration): .* DRAM traffic (total only: read/write split not measured), .* tensor-pipe instructions (a count, not FLOPs)" "$tmp/ncu.txt" ||
   bad "ncu table lacks the measured line: $(grep measured "$tmp/ncu.txt")"
 "$bin" report "$ncu" --format md > "$tmp/ncu.md.txt" || bad "md report of the ncu CSV failed"
 grep -q "measured (hardware counters, per iteration)" "$tmp/ncu.md.txt" || bad "ncu Markdown lacks measured counters"
+# The CSV's own arithmetic (Python over its rows): sum of add + mul + 2 x fma = 69,441,296; dram__bytes.sum
+# 2,406,400 B. With no ops to count, the total line is the measured work.
+grep -q "^total      no ops to count; measured 69.4 MFLOPs, 2.41 MB DRAM traffic; GPU time per iteration" "$tmp/ncu.txt" ||
+  bad "ncu total line: $(grep ^total "$tmp/ncu.txt")"
+grep -q "Total per iteration: \*\*69.4 MFLOPs measured\*\*, 2.41 MB moved" "$tmp/ncu.md.txt" ||
+  bad "ncu Markdown total: $(sed -n 3p "$tmp/ncu.md.txt")"
 "$bin" report "$ncu" --format json --kernels > "$tmp/ncu.json.txt" || bad "json report of the ncu CSV failed"
 if command -v python3 > /dev/null; then
   python3 - "$tmp/ncu.json.txt" << 'PY' || bad "ncu JSON: measured counters wrong"
 import json, sys
 j = json.load(open(sys.argv[1]))
 t = j["total"]
-assert t["measured_flops"] > 0 and t["dram_bytes"] > 0, t
-assert t["dram_bytes_read"] == 0 and t["dram_bytes_written"] == 0, t  # only the total was measured
+assert t["measured_flops"] == 69441296 and t["dram_bytes"] == 2406400, t
+assert t["measured_tensor_flops"] is None, t  # no device named in this CSV: the count stays instructions
+assert t["dram_bytes_read"] is None and t["dram_bytes_written"] is None, t  # only the total was measured
+assert all(k["dram_bytes_read"] is None for k in j["kernels"] if k["dram_bytes"] > 0), j["kernels"]
 assert t["tensor_pipe_instructions"] > 0, t
 assert len(j["kernels"]) > 0 and sum(k["dram_bytes"] for k in j["kernels"]) == t["dram_bytes"], j["kernels"][0]
 PY
@@ -57,6 +65,36 @@ head -1 "$tmp/ncu.csv.txt" | grep -q "measured_flops,dram_bytes,dram_bytes_read,
   bad "ncu kernel CSV: $(head -2 "$tmp/ncu.kcsv.txt")"
 "$bin" report "$ncu" --kernels > "$tmp/ncu.k.txt" || bad "--kernels of the ncu CSV failed"
 grep -q "tensor inst" "$tmp/ncu.k.txt" || bad "kernel table lacks the tensor-pipe column"
+grep -q "^ampere_sgemm_32x32_sliced1x4_tn .* 1.21 M *total only " "$tmp/ncu.k.txt" ||
+  bad "kernel table does not say the DRAM split is unknown: $(grep ampere_sgemm_32x32 "$tmp/ncu.k.txt")"
+
+# The read/write split where the CSV has it; a total-only kernel beside it leaves the aggregate split unknown.
+split=$tmp/in.split.csv
+printf '%s\n' '"ID","Kernel Name","Stream","gpu__time_duration.sum","dram__bytes_read.sum","dram__bytes_write.sum","dram__bytes.sum"' \
+  '"","","","nsecond","byte","byte","byte"' \
+  '"0","gemm","7","1000","3,000","1,000",""' \
+  '"1","relu","7","500","200","56",""' > "$split"
+"$bin" report "$split" > "$tmp/split.txt" || bad "report of the split CSV failed"
+grep -q "4.26 kB DRAM traffic (read 3.2 kB, written 1.06 kB)" "$tmp/split.txt" ||
+  bad "split CSV: $(grep measured "$tmp/split.txt")"
+"$bin" report "$split" --kernels > "$tmp/split.k.txt" || bad "--kernels of the split CSV failed"
+grep -q "^gemm .* 3 k/1 k " "$tmp/split.k.txt" || bad "split kernel row: $(grep ^gemm "$tmp/split.k.txt")"
+printf '%s\n' '"2","copy","7","100","","","512"' >> "$split"
+"$bin" report "$split" > "$tmp/mixed.txt" || bad "report of the mixed CSV failed"
+grep -q "4.77 kB DRAM traffic (read/write split not measured for 512 B of it; the rest read 3.2 kB, written 1.06 kB)" "$tmp/mixed.txt" ||
+  bad "mixed CSV: $(grep measured "$tmp/mixed.txt")"
+if command -v python3 > /dev/null; then
+  "$bin" report "$split" --format json --kernels > "$tmp/mixed.json.txt" || bad "json of the mixed CSV failed"
+  python3 - "$tmp/mixed.json.txt" << 'PY' || bad "mixed CSV JSON: split wrong"
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["total"]
+assert t["dram_bytes"] == 4768 and t["dram_bytes_read"] is None and t["dram_bytes_written"] is None, t
+k = {r["name"]: r for r in j["kernels"]}
+assert (k["gemm"]["dram_bytes_read"], k["gemm"]["dram_bytes_written"]) == (3000, 1000), k["gemm"]
+assert k["copy"]["dram_bytes"] == 512 and k["copy"]["dram_bytes_read"] is None, k["copy"]
+PY
+fi
 
 # CUDA-graph replays: with the capture, every replayed kernel of the vLLM decode pair has an op.
 exec=$data/kineto/tracelens__vllm_decode_full__graph_execution.json.gz
@@ -68,6 +106,13 @@ rm -f "$tmp/graph.db"
 "$bin" report "$exec" --graph-capture "$cap" > "$tmp/graph.txt" || bad "report --graph-capture failed"
 grep -q "\[info\] graph_replay_matched x421: kernels replayed from a CUDA graph, attributed to the op" "$tmp/graph.txt" ||
   bad "report lacks the replay attribution: $(grep -i graph "$tmp/graph.txt")"
+# Without the capture the replays belong to the graph launch, an op of its own, and the report says so.
+"$bin" report "$exec" > "$tmp/alone.txt" || bad "report of the execution trace alone failed"
+grep -q "kernel attribution: 434 kernels (421 replayed from a CUDA graph), 434 linked to an op" "$tmp/alone.txt" ||
+  bad "alone: $(grep "kernel attribution" "$tmp/alone.txt")"
+grep -q "\[info\] graph_replay_at_launch x421: kernels replayed from a CUDA graph without a capture trace" "$tmp/alone.txt" ||
+  bad "alone lacks the replay row: $(grep -i graph "$tmp/alone.txt")"
+grep -q "^hipGraphLaunch  *(model)  *1.0  *unknown .* 10.4 ms$" "$tmp/alone.txt" || bad "alone: top ops row: $(grep ^hipGraphLaunch "$tmp/alone.txt")"
 "$bin" report "$exec" --graph-capture "$ncu" > /dev/null 2> "$tmp/err.txt"
 [ $? -eq 2 ] && [ "$(wc -l < "$tmp/err.txt")" -eq 1 ] && grep -q "a graph capture must be a PyTorch profiler trace" "$tmp/err.txt" ||
   bad "a non-Kineto capture was not a one-line error: $(cat "$tmp/err.txt")"

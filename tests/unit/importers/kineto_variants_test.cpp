@@ -60,9 +60,13 @@ TEST(KinetoVariants, TritonDriverLaunchesAndCudaGraphReplays) {
   ASSERT_TRUE(run.ok()) << run.status().message();
   ASSERT_EQ(run->kernels.size(), 3U);
   EXPECT_EQ(run->ops[static_cast<std::size_t>(run->kernels[0].op_id)].name, "triton_poi_fused_add_0");
+  // Replays belong to the graph launch, an op of its own under the op that replayed the graph.
   for (int i : {1, 2}) {
     const auto& k = run->kernels[static_cast<std::size_t>(i)];
-    EXPECT_EQ(run->ops[static_cast<std::size_t>(k.op_id)].name, "CUDAGraph::replay");
+    const auto& launch = run->ops[static_cast<std::size_t>(k.op_id)];
+    EXPECT_EQ(launch.name, "cudaGraphLaunch");
+    ASSERT_NE(launch.parent_op_id, kNoId);
+    EXPECT_EQ(run->ops[static_cast<std::size_t>(launch.parent_op_id)].name, "CUDAGraph::replay");
     EXPECT_EQ(k.graph_id, 3);
     EXPECT_EQ(k.graph_node_id, 10 + i);
   }
