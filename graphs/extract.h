@@ -37,6 +37,12 @@ void apply_profiled_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>
                            const std::vector<int>& edge_arg, const std::vector<int>& input_count,
                            const RunData& run);
 
+// The shapes of what forward() returned (`outputs`, in order) on the edges into the graph's output node and
+// as the output shapes of the nodes they come from, where no consumer recorded them: one edge per returned
+// tensor, else nothing is guessed.
+void apply_output_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>& edges,
+                         const std::vector<OpArg>& outputs);
+
 // "float32[1,64,128]" for a tensor argument, "" otherwise.
 std::string shape_text(const OpArg& arg);
 

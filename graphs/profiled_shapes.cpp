@@ -52,4 +52,24 @@ void apply_profiled_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>
   }
 }
 
+void apply_output_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>& edges,
+                         const std::vector<OpArg>& outputs) {
+  std::unordered_map<Id, std::size_t> by_id;
+  for (std::size_t i = 0; i < nodes.size(); ++i) by_id[nodes[i].id] = i;
+  std::vector<GraphEdge*> into_output;
+  for (auto& e : edges) {
+    auto dst = by_id.find(e.dst);
+    if (dst != by_id.end() && nodes[dst->second].kind == "output") into_output.push_back(&e);
+  }
+  if (into_output.empty() || into_output.size() != outputs.size()) return;
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    std::string text = shape_text(outputs[k]);
+    GraphEdge& e = *into_output[k];
+    if (text.empty() || !e.label.empty()) continue;
+    e.label = text;
+    auto src = by_id.find(e.src);
+    if (src != by_id.end() && nodes[src->second].output_shapes.empty()) nodes[src->second].output_shapes = text;
+  }
+}
+
 }  // namespace flopscope::graphs
