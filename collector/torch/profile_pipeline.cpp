@@ -51,7 +51,7 @@ StatusOr<TorchProfile> run_profile_pipeline(const ProfileModelOptions& options) 
     if (auto graph = graphs::extract_graph_from_module(*module, options.torch.model_path, &run); graph.ok()) {
       run.graph_nodes = std::move(graph->nodes);
       run.graph_edges = std::move(graph->edges);
-      graphs::apply_output_shapes(run.graph_nodes, run.graph_edges, profile.outputs);
+      graphs::apply_output_shapes(run.graph_nodes, run.graph_edges, profile.outputs, run);
     } else {
       run.quality.emplace_back(QualityCode::graph_not_extracted, 1, graph.status().message());
     }

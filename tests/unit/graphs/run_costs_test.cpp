@@ -107,15 +107,20 @@ TEST(RunCosts, ProfiledShapesLabelEdgesAndOutputs) {
 }
 
 TEST(RunCosts, OutputShapesComeFromWhatForwardReturned) {
-  // linear -> output: no consumer recorded the linear's output; forward returned float32[2,8].
-  std::vector<GraphNode> nodes = {{0, "aten::linear", "", 1, "attn", ""}, {1, "output", "", kNoId, "", ""}};
-  std::vector<GraphEdge> edges = {{0, 1, ""}};
+  // An `if` returns linear's or gelu's result; the run took the linear. No consumer recorded the shape.
+  RunData run = sample_run();
+  std::vector<GraphNode> nodes = {{0, "aten::linear", "", 1, "attn", ""},
+                                  {1, "aten::gelu", "", 1, "attn", ""},
+                                  {2, "output", "", kNoId, "", ""}};
+  std::vector<GraphEdge> edges = {{0, 2, ""}, {1, 2, ""}};
   OpArg out{true, "float32", {2, 8}, ""};
-  apply_output_shapes(nodes, edges, {out, out});  // two returned tensors, one edge: nothing guessed
+  apply_output_shapes(nodes, edges, {out, out, out}, run);  // three tensors, two edges: nothing guessed
   EXPECT_EQ(nodes[0].output_shapes, "");
-  apply_output_shapes(nodes, edges, {out});
+  apply_output_shapes(nodes, edges, {out}, run);
   EXPECT_EQ(nodes[0].output_shapes, "float32[2,8]");
   EXPECT_EQ(edges[0].label, "float32[2,8]");
+  EXPECT_EQ(nodes[1].output_shapes, "");  // gelu never ran
+  EXPECT_EQ(edges[1].label, "");
 }
 
 TEST(RunCosts, ExtraLeadingArgumentsAreSkipped) {
