@@ -431,6 +431,20 @@ class ResNetStage1(ResNetLayer1):
         return self.stage1(x)
 
 
+class LoopNet(nn.Module):
+    """A scripted loop: one graph node for fc's linear, run three times per forward."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(32, 32)
+        self.trips = 3
+
+    def forward(self, x):
+        for _ in range(self.trips):
+            x = torch.relu(self.fc(x))
+        return x
+
+
 # ----------------------------------------------------------------------------------------------- cases
 
 
@@ -930,6 +944,12 @@ def control_flow_changed_branch(c):
     # a.linear, relu, b.linear, tanh: the four nodes of the two branches.
     c.expect_eq(differing(da, db), 4, "graph --diff A B: nodes that differ")
     c.expect_eq(differing(da, da), 0, "graph --diff A A: nodes that differ")
+    # The last op's output shape (nothing consumes it but the model's output): on the branch that ran only.
+    p = c.run("graph", da, "--depth", "ops", "-o", c.path("a.dot"), "--force")
+    dot = open(c.path("a.dot")).read() if p.returncode == 0 else ""
+    labels = dict(re.findall(r'label="(relu|tanh)([^"]*)"', dot))
+    c.expect("float32[4,32]" in labels.get("relu", ""), f"relu (ran, last op) has no output shape: {labels}")
+    c.expect("float32" not in labels.get("tanh", "x"), f"tanh (did not run) has a shape: {labels}")
 
 
 @case
@@ -958,6 +978,21 @@ def transformer_encoder_layer_flops(c):
     # What stays on the layer itself: the two residual adds.
     self_flops = mods.get("layer", {}).get("self", {}).get("flops") if isinstance(mods.get("layer"), dict) else None
     c.expect_eq(self_flops, 2 * t * d, "layer's own FLOPs (residual adds)")
+
+
+@case
+def loop_body_cost_per_trip(c):
+    """A loop body's graph nodes carry all their trips: fc's linear 3 x (2*4*32*32 + 4*32) = 24.96 kFLOPs, relu 3 x 128,
+    as module fc's total; not one trip's 8.32 kFLOPs."""
+    import re
+
+    db = c.profile(c.save(LoopNet(), "loop.pt"), "float32[4,32]")
+    c.expect_eq(c.flops_of(c.module_ops(db), "fc"), 3 * (2 * 4 * 32 * 32 + 4 * 32), "module fc FLOPs")
+    p = c.run("graph", db, "--depth", "ops", "-o", c.path("loop.dot"), "--force")
+    dot = open(c.path("loop.dot")).read() if p.returncode == 0 else ""
+    labels = dict(re.findall(r'label="(linear|relu)([^"]*)"', dot))
+    c.expect("25 kFLOPs" in labels.get("linear", ""), f"linear node: {labels.get('linear')!r}")
+    c.expect("384 FLOPs" in labels.get("relu", ""), f"relu node: {labels.get('relu')!r}")
 
 
 def main(argv):
