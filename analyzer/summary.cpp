@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 
@@ -113,10 +114,14 @@ std::vector<ModuleSummary> build_tree(const RunData& run, std::unordered_map<Id,
 // analyzer/fused_split): their time moves from the enclosing op's module to their own, and so does their
 // share of the counted ancestor's FLOPs, MACs and bytes (scaled down when the inner counts exceed the
 // ancestor's, so totals never change and no module goes negative).
+// Returns the calls this adds per module: one per enclosing op, for the module and its ancestors below the
+// enclosing op's module (a fused call runs each submodule once).
 template <typename ModuleIndex>
-void move_split_ops(const RunData& run, const std::unordered_map<Id, std::size_t>& op_at,
-                    const ModuleIndex& module_index, const IterationIndex& iter_index,
-                    std::vector<ModuleSummary>& modules, std::vector<IterationSeries>& self_time) {
+std::vector<double> move_split_ops(const RunData& run, const std::unordered_map<Id, std::size_t>& op_at,
+                                   const ModuleIndex& module_index, const IterationIndex& iter_index,
+                                   std::vector<ModuleSummary>& modules, std::vector<IterationSeries>& self_time) {
+  std::vector<double> calls(modules.size(), 0.0);
+  std::set<std::pair<std::size_t, int>> called;  // (enclosing op, module)
   struct Split {
     std::size_t op, ancestor;
     int from, to;
@@ -129,6 +134,9 @@ void move_split_ops(const RunData& run, const std::unordered_map<Id, std::size_t
     if (op.parent_op_id == kNoId || parent == op_at.end()) continue;
     int from = module_index(run.ops[parent->second].module_id), to = module_index(op.module_id);
     if (from == to) continue;
+    for (int m = to; m >= 0 && m != from; m = modules[static_cast<std::size_t>(m)].parent) {
+      if (called.insert({parent->second, m}).second) calls[static_cast<std::size_t>(m)] += 1;
+    }
     const auto dur = static_cast<double>(op.duration_ns);
     self_time[static_cast<std::size_t>(to)].add(iter_index(op.iteration), dur);
     self_time[static_cast<std::size_t>(from)].add(iter_index(op.iteration), -dur);
@@ -160,6 +168,7 @@ void move_split_ops(const RunData& run, const std::unordered_map<Id, std::size_t
     move(&Cost::bytes_read, anc.bytes_read * share);
     move(&Cost::bytes_written, anc.bytes_written * share);
   }
+  return calls;
 }
 
 }  // namespace
@@ -204,7 +213,6 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
 
   std::vector<IterationSeries> self_time(n_mod, IterationSeries(n_it));
   std::vector<IterationSeries> gpu_time(n_mod, IterationSeries(n_it));
-  std::vector<double> calls(n_mod, 0.0);
 
   // Op index by id, for walking to outermost ancestors.
   std::unordered_map<Id, std::size_t> op_at;
@@ -251,7 +259,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     }
   }
   s.ops_total = static_cast<std::int64_t>(run.ops.size());
-  move_split_ops(run, op_at, module_index, iter_index, s.modules, self_time);
+  std::vector<double> calls = move_split_ops(run, op_at, module_index, iter_index, s.modules, self_time);
 
   // Calls: contiguous spans of outermost ops per module subtree, in start order per iteration.
   {

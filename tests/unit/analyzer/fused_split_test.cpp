@@ -81,6 +81,9 @@ TEST(FusedSplit, EncoderLayerCostGoesToItsSubmodules) {
     // Time moves with the inner ops: 10 ns each, the layer keeps the rest of its 1000 ns.
     EXPECT_DOUBLE_EQ(s.modules[static_cast<std::size_t>(s.find("layer.linear1"))].inclusive_time.p50, 10);
     EXPECT_DOUBLE_EQ(layer.inclusive_time.p50, 1000);
+    // Each submodule runs once per fused call (self_attn once, though its ops are not contiguous).
+    for (const char* path : {"layer.self_attn", "layer.self_attn.out_proj", "layer.linear1", "layer.norm2"})
+      EXPECT_DOUBLE_EQ(s.modules[static_cast<std::size_t>(s.find(path))].calls, 1) << path;
   }
 }
 
