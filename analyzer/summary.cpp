@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 
@@ -113,6 +114,67 @@ std::vector<ModuleSummary> build_tree(const RunData& run, std::unordered_map<Id,
   return sorted;
 }
 
+// Ops nested in an op of another module (a fused op's inner ops given to their submodules by
+// analyzer/fused_split): their time moves from the enclosing op's module to their own, and so does their
+// share of the counted ancestor's FLOPs, MACs and bytes (scaled down when the inner counts exceed the
+// ancestor's, so totals never change and no module goes negative).
+// Returns the calls this adds per module: one per enclosing op, for the module and its ancestors below the
+// enclosing op's module (a fused call runs each submodule once).
+template <typename ModuleIndex>
+std::vector<double> move_split_ops(const RunData& run, const std::unordered_map<Id, std::size_t>& op_at,
+                                   const ModuleIndex& module_index, const IterationIndex& iter_index,
+                                   std::vector<ModuleSummary>& modules, std::vector<IterationSeries>& self_time) {
+  std::vector<double> calls(modules.size(), 0.0);
+  std::set<std::pair<std::size_t, int>> called;  // (enclosing op, module)
+  struct Split {
+    std::size_t op, ancestor;
+    int from, to;
+  };
+  std::vector<Split> splits;
+  std::unordered_map<std::size_t, double> inner_flops;  // by counted ancestor
+  for (std::size_t i = 0; i < run.ops.size(); ++i) {
+    const OpRecord& op = run.ops[i];
+    auto parent = op_at.find(op.parent_op_id);
+    if (op.parent_op_id == kNoId || parent == op_at.end()) continue;
+    int from = module_index(run.ops[parent->second].module_id), to = module_index(op.module_id);
+    if (from == to) continue;
+    for (int m = to; m >= 0 && m != from; m = modules[static_cast<std::size_t>(m)].parent) {
+      if (called.insert({parent->second, m}).second) calls[static_cast<std::size_t>(m)] += 1;
+    }
+    const auto dur = static_cast<double>(op.duration_ns);
+    self_time[static_cast<std::size_t>(to)].add(iter_index(op.iteration), dur);
+    self_time[static_cast<std::size_t>(from)].add(iter_index(op.iteration), -dur);
+    if (op.flops_source != FlopsSource::kNested) continue;
+    std::size_t a = parent->second;
+    for (int guard = 0; guard < 1000 && !counts_toward_totals(run.ops[a]); ++guard) {
+      auto up = op_at.find(run.ops[a].parent_op_id);
+      if (up == op_at.end()) break;
+      a = up->second;
+    }
+    if (!counts_toward_totals(run.ops[a])) continue;
+    splits.push_back({i, a, from, to});
+    if (from == module_index(run.ops[a].module_id)) inner_flops[a] += op.flops;
+  }
+  for (const Split& sp : splits) {
+    const OpRecord& op = run.ops[sp.op];
+    const OpRecord& anc = run.ops[sp.ancestor];
+    double inner = inner_flops[sp.ancestor];
+    double scale = inner > anc.flops && inner > 0 ? anc.flops / inner : 1.0;
+    double share = anc.flops > 0 ? op.flops * scale / anc.flops : 0.0;
+    Cost& from = modules[static_cast<std::size_t>(sp.from)].self;
+    Cost& to = modules[static_cast<std::size_t>(sp.to)].self;
+    auto move = [&](double Cost::*field, double amount) {
+      from.*field -= amount;
+      to.*field += amount;
+    };
+    move(&Cost::flops, op.flops * scale);
+    move(&Cost::macs, std::min(op.macs * scale, anc.macs * share));
+    move(&Cost::bytes_read, anc.bytes_read * share);
+    move(&Cost::bytes_written, anc.bytes_written * share);
+  }
+  return calls;
+}
+
 }  // namespace
 
 void RunSummary::index_paths() {
@@ -157,7 +219,6 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
 
   std::vector<IterationSeries> self_time(n_mod, IterationSeries(n_it));
   std::vector<IterationSeries> gpu_time(n_mod, IterationSeries(n_it));
-  std::vector<double> calls(n_mod, 0.0);
 
   // Op index by id, for walking to outermost ancestors.
   std::unordered_map<Id, std::size_t> op_at;
@@ -204,6 +265,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     }
   }
   s.ops_total = static_cast<std::int64_t>(run.ops.size());
+  std::vector<double> calls = move_split_ops(run, op_at, module_index, iter_index, s.modules, self_time);
 
   // Calls: contiguous spans of outermost ops per module subtree, in start order per iteration.
   {

@@ -251,7 +251,8 @@ struct Writer {
           "removed (red, dashed)");
       row(diff_style(DiffState::kAdded).fill, diff_style(DiffState::kAdded).border, "new (green)");
       std::string changed = "changed (orange): ";
-      changed += view.has_costs ? std::string(metric_name(metric)) + " delta or shapes" : "output shapes";
+      changed += view.has_costs ? std::string(metric_name(metric)) + " delta, shapes, or ran in one run only"
+                              : "output shapes";
       row(diff_style(DiffState::kChanged).fill, diff_style(DiffState::kChanged).border, changed);
       row(diff_style(DiffState::kSame).fill, diff_style(DiffState::kSame).border, "unchanged");
     } else if (heat && !scale.empty()) {

@@ -37,6 +37,13 @@ void apply_profiled_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>
                            const std::vector<int>& edge_arg, const std::vector<int>& input_count,
                            const RunData& run);
 
+// The shapes of what forward() returned (`outputs`, in order, from the run's first iteration) on the edges
+// into the graph's output node and as the output shapes of the nodes they come from, where no consumer
+// recorded them; only nodes that ran in that iteration. One returned tensor: every such edge; several: one
+// edge per tensor, else nothing is guessed.
+void apply_output_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>& edges,
+                         const std::vector<OpArg>& outputs, const RunData& run);
+
 // "float32[1,64,128]" for a tensor argument, "" otherwise.
 std::string shape_text(const OpArg& arg);
 

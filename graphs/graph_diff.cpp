@@ -66,8 +66,11 @@ OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const DiffOptions
       node.base_shapes = b.output_shapes;
       bool shapes_changed =
           !b.output_shapes.empty() && !n.output_shapes.empty() && b.output_shapes != n.output_shapes;
-      node.diff =
-          shapes_changed || metric_changed(b.cost, n.cost, options) ? DiffState::kChanged : DiffState::kSame;
+      // With costs on both sides, a node that ran in one run only took the other branch of an `if` (or
+      // its loop ran zero times): a change even though both graphs hold the node.
+      bool ran_in_one = base.has_costs && other.has_costs && b.cost.known != n.cost.known;
+      node.diff = shapes_changed || ran_in_one || metric_changed(b.cost, n.cost, options) ? DiffState::kChanged
+                                                                                           : DiffState::kSame;
     }
     out_index[node.identity()] = static_cast<int>(out.nodes.size());
     out.nodes.push_back(std::move(node));

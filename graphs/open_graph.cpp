@@ -1,6 +1,7 @@
 #include "graphs/open_graph.h"
 
 #include <filesystem>
+#include <map>
 
 #include "analyzer/importers/load_run.h"
 #include "analyzer/summary.h"
@@ -56,13 +57,14 @@ OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string 
   return graph;
 }
 
-StatusOr<OpGraph> open_op_graph(const std::string& path) {
+StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run_out) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return NotFound(path + ": no such file");
   OpGraph graph;
   if (is_torchscript_model(path)) {
     FS_ASSIGN_OR_RETURN(ExtractedGraph extracted, extract_torchscript_graph(path));
     graph = make_op_graph(extracted.nodes, extracted.edges, extracted.modules);
+    if (run_out != nullptr) run_out->modules = extracted.modules;
   } else {
     FS_ASSIGN_OR_RETURN(RunData run, load_run(path));
     if (Status s = complete_graph_from_source(run, path); !s.ok()) {
@@ -74,9 +76,24 @@ StatusOr<OpGraph> open_op_graph(const std::string& path) {
           s.message());
     }
     graph = run_op_graph(run, summarize(run), "");
+    if (run_out != nullptr) *run_out = std::move(run);
   }
   graph.title = std::filesystem::path(path).filename().string();
   return graph;
+}
+
+void rename_modules(OpGraph& graph, const std::function<std::string(const std::string&)>& rename) {
+  for (auto& n : graph.nodes) n.module_path = rename(n.module_path);
+  for (auto* table : {&graph.module_types, &graph.base_module_types}) {
+    std::map<std::string, std::string> renamed;
+    for (auto& [path, type] : *table) renamed[rename(path)] = std::move(type);
+    *table = std::move(renamed);
+  }
+  for (auto* table : {&graph.module_costs, &graph.base_module_costs}) {
+    std::map<std::string, NodeCost> renamed;
+    for (auto& [path, cost] : *table) renamed[rename(path)] = cost;
+    *table = std::move(renamed);
+  }
 }
 
 }  // namespace flopscope::graphs

@@ -3,6 +3,7 @@
 // the run has none; or a TorchScript model's graph (no costs). One place decides where a graph comes from.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "analyzer/summary.h"
@@ -22,7 +23,12 @@ Status complete_graph_from_source(RunData& run, const std::string& run_path);
 OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string title);
 
 // The graph of `path` with costs per iteration when it is a run: FLOPs, time and bytes on nodes and
-// module clusters. The title is the file name.
-StatusOr<OpGraph> open_op_graph(const std::string& path);
+// module clusters. The title is the file name. With `run`, also what the graph was drawn from (a model's
+// file: its modules only), for aligning two versions' module paths (analyzer/diff/align.h).
+StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run = nullptr);
+
+// Rewrites every module path of the graph (nodes, module types and costs), e.g. to the paths a diff
+// aligned it to; node identities follow.
+void rename_modules(OpGraph& graph, const std::function<std::string(const std::string&)>& rename);
 
 }  // namespace flopscope::graphs

@@ -52,4 +52,33 @@ void apply_profiled_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>
   }
 }
 
+void apply_output_shapes(std::vector<GraphNode>& nodes, std::vector<GraphEdge>& edges,
+                         const std::vector<OpArg>& outputs, const RunData& run) {
+  if (outputs.empty() || run.ops.empty()) return;
+  std::unordered_map<Id, std::size_t> by_id;
+  for (std::size_t i = 0; i < nodes.size(); ++i) by_id[nodes[i].id] = i;
+  int first = std::numeric_limits<int>::max();
+  for (const auto& op : run.ops) first = std::min(first, op.iteration);
+  auto ran = match_nodes_to_ops(nodes, run, first);
+  std::vector<GraphEdge*> into_output;
+  for (auto& e : edges) {
+    auto dst = by_id.find(e.dst);
+    if (dst != by_id.end() && nodes[dst->second].kind == "output") into_output.push_back(&e);
+  }
+  auto label = [&](GraphEdge& e, const OpArg& out) {
+    auto src = by_id.find(e.src);
+    std::string text = shape_text(out);
+    if (src == by_id.end() || ran[src->second] < 0 || text.empty() || !e.label.empty()) return;
+    e.label = text;
+    if (nodes[src->second].output_shapes.empty()) nodes[src->second].output_shapes = text;
+  };
+  if (outputs.size() == 1) {
+    // One returned tensor: every edge into the output carries it (an If's branches, a loop's result); only
+    // the producers that ran are labelled.
+    for (GraphEdge* e : into_output) label(*e, outputs[0]);
+  } else if (into_output.size() == outputs.size()) {
+    for (std::size_t k = 0; k < outputs.size(); ++k) label(*into_output[k], outputs[k]);
+  }
+}
+
 }  // namespace flopscope::graphs

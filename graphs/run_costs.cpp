@@ -113,6 +113,9 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
   const double iterations = idx.by_iteration.empty() ? 1.0 : static_cast<double>(idx.by_iteration.size());
   std::vector<NodeCost> sum(graph.nodes.size());
   std::vector<std::vector<double>> times(graph.nodes.size());
+  std::map<Key, std::vector<std::size_t>> nodes_of;  // identity without ordinal -> nodes, in graph order
+  for (std::size_t n = 0; n < graph.nodes.size(); ++n)
+    nodes_of[{graph.nodes[n].module_path, graph.nodes[n].kind}].push_back(n);
   for (const auto& [iteration, calls] : idx.by_iteration) {
     auto match = match_in(
         graph.nodes,
@@ -120,14 +123,28 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
           return Key{n.module_path, n.kind};
         },
         calls);
-    for (std::size_t n = 0; n < match.size(); ++n) {
-      if (match[n] < 0) continue;
-      auto op = static_cast<std::size_t>(match[n]);
+    std::vector<double> time(graph.nodes.size(), 0.0);
+    auto add = [&](std::size_t n, std::size_t op) {
       sum[n].known = true;
       sum[n].flops_known = sum[n].flops_known || counted[op];
       sum[n].flops += flops[op];
       sum[n].bytes += bytes[op];
-      times[n].push_back(static_cast<double>(run.ops[op].duration_ns));
+      time[n] += static_cast<double>(run.ops[op].duration_ns);
+    };
+    for (std::size_t n = 0; n < match.size(); ++n) {
+      if (match[n] >= 0) add(n, static_cast<std::size_t>(match[n]));
+    }
+    // More calls than nodes: a loop body's nodes run once per trip. The extra calls go to the nodes in turn
+    // when they divide evenly (always for one node), so a node shows the cost of all its trips.
+    for (const auto& [key, ops] : calls) {
+      auto nodes = nodes_of.find(key);
+      if (nodes == nodes_of.end()) continue;
+      const std::size_t k = nodes->second.size();
+      if (ops.size() <= k || ops.size() % k != 0) continue;
+      for (std::size_t j = k; j < ops.size(); ++j) add(nodes->second[j % k], ops[j]);
+    }
+    for (std::size_t n = 0; n < match.size(); ++n) {
+      if (match[n] >= 0) times[n].push_back(time[n]);
     }
   }
   for (std::size_t n = 0; n < graph.nodes.size(); ++n) {

@@ -89,7 +89,89 @@ int score(const Print& a, const Print& b) {
   return s * 2 + (a.name == b.name ? 1 : 0);
 }
 
+// Modules implied by dotted parameter names: every prefix, the root first; numbered children: a ModuleList.
+RunData tree_of_params(const std::vector<ParamRecord>& params) {
+  RunData run;
+  std::map<std::string, Id> ids;
+  std::map<std::string, bool> numbered;  // module path -> every child name is a number
+  auto add = [&](const std::string& path) {
+    if (ids.count(path) != 0) return ids[path];
+    Id id = static_cast<Id>(run.modules.size());
+    ids[path] = id;
+    auto dot = path.rfind('.');
+    std::string parent = path.empty() ? "" : dot == std::string::npos ? "" : path.substr(0, dot);
+    run.modules.push_back({id, path.empty() ? kNoId : ids.at(parent), path, ""});
+    if (!path.empty()) {
+      std::string name = dot == std::string::npos ? path : path.substr(dot + 1);
+      bool number = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+      auto [it, fresh] = numbered.emplace(parent, number);
+      if (!fresh) it->second = it->second && number;
+    }
+    return id;
+  };
+  add("");
+  for (const auto& p : params) {
+    std::string module = p.name.rfind('.') == std::string::npos ? "" : p.name.substr(0, p.name.rfind('.'));
+    for (std::size_t at = 0; at != std::string::npos && at < module.size();) {
+      at = module.find('.', at + 1);
+      add(module.substr(0, at));
+    }
+    ParamRecord r = p;
+    r.module_id = add(module);
+    run.params.push_back(std::move(r));
+  }
+  for (auto& m : run.modules) {
+    auto it = numbered.find(m.path);
+    if (it != numbered.end() && it->second) m.type = "ModuleList";
+  }
+  return run;
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> align_param_trees(const std::vector<ParamRecord>& a,
+                                                                   const SidePaths& pa,
+                                                                   const std::vector<ParamRecord>& b,
+                                                                   const SidePaths& pb) {
+  return align_containers(tree_of_params(a), pa, tree_of_params(b), pb);
+}
+
+namespace {
+
+std::vector<PathMap> concat(const std::vector<PathMap>& x, const std::vector<PathMap>& y) {
+  std::vector<PathMap> out = x;
+  out.insert(out.end(), y.begin(), y.end());
+  return out;
+}
+
+template <typename Align>
+DiffPaths make_diff_paths(const DiffOptions& options, Align align) {
+  DiffPaths d;
+  d.a = {concat(options.maps, options.maps_a), {}};
+  d.b = {concat(options.maps, options.maps_b), {}};
+  for (const auto& m : d.a.maps) d.recorded.push_back("A: " + m.text);
+  for (const auto& m : d.b.maps) d.recorded.push_back("B: " + m.text);
+  if (options.align_containers) {
+    d.b.renames = align(d.a, d.b);
+    for (const auto& [from, to] : d.b.renames) d.recorded.push_back("B aligned: " + from + " -> " + to);
+  }
+  return d;
+}
+
+}  // namespace
+
+DiffPaths diff_paths(const RunData& a, const RunData& b, const DiffOptions& options) {
+  return make_diff_paths(options, [&](const SidePaths& pa, const SidePaths& pb) {
+    return align_containers(a, pa, b, pb);
+  });
+}
+
+DiffPaths weights_diff_paths(const std::vector<ParamRecord>& a, const std::vector<ParamRecord>& b,
+                             const DiffOptions& options) {
+  return make_diff_paths(options, [&](const SidePaths& pa, const SidePaths& pb) {
+    return align_param_trees(a, pa, b, pb);
+  });
+}
 
 bool is_container_type(const std::string& type) {
   return type == "ModuleList" || type == "Sequential" || type == "ModuleDict";

@@ -26,6 +26,25 @@ struct SidePaths {
 std::vector<std::pair<std::string, std::string>> align_containers(const RunData& a, const SidePaths& pa,
                                                                   const RunData& b, const SidePaths& pb);
 
+// The same for two sets of parameters without modules (weights files): the module tree their dotted names
+// imply, a module whose children are all numbered taken as a ModuleList. Keys and values are module paths.
+std::vector<std::pair<std::string, std::string>> align_param_trees(const std::vector<ParamRecord>& a,
+                                                                   const SidePaths& pa,
+                                                                   const std::vector<ParamRecord>& b,
+                                                                   const SidePaths& pb);
+
+// Both sides' paths for a comparison: the user's maps (options.maps, then maps_a / maps_b), then, with
+// options.align_containers, B's container alignment. `recorded`: one line per map and alignment rename
+// ("A: ...", "B: ...", "B aligned: blocks.2 -> blocks.1"), which every report lists.
+struct DiffPaths {
+  SidePaths a, b;
+  std::vector<std::string> recorded;
+};
+DiffPaths diff_paths(const RunData& a, const RunData& b, const DiffOptions& options);
+// The same for two weights files' tensors (align_param_trees).
+DiffPaths weights_diff_paths(const std::vector<ParamRecord>& a, const std::vector<ParamRecord>& b,
+                             const DiffOptions& options);
+
 bool is_container_type(const std::string& type);
 
 }  // namespace flopscope

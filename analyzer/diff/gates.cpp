@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -23,18 +24,27 @@ std::string list(const std::vector<std::string>& names, std::size_t max = 3) {
 GateResult expect_vanished(const RunDiff& d, const std::string& glob) {
   GateResult g{"expect-vanished " + glob, false, ""};
   std::vector<std::string> vanished, alive;
+  std::vector<const ModuleDiff*> matched;
   double ops = 0, flops = 0;
   for (const auto& m : d.modules) {
     if (!m.a.present || !glob_match(glob, m.path)) continue;
     if (m.status == DiffStatus::kVanished) {
       vanished.push_back(m.path);
-      if (m.headline) {
-        ops += m.a.ops;
-        flops += m.a.flops;
-      }
+      matched.push_back(&m);
     } else {
       alive.push_back(fmt::format("{} ({} ops/iter in B)", m.path, count_text(m.b.ops)));
     }
+  }
+  // The cost of the outermost matching modules (a descendant's is inside its ancestor's), whether or not
+  // their own parent vanished too.
+  for (const ModuleDiff* m : matched) {
+    bool inside = std::any_of(matched.begin(), matched.end(), [&](const ModuleDiff* o) {
+      return o != m && (o->path.empty() || (m->path.size() > o->path.size() && m->path.starts_with(o->path) &&
+                                            m->path[o->path.size()] == '.'));
+    });
+    if (inside) continue;
+    ops += m->a.ops;
+    flops += m->a.flops;
   }
   if (vanished.empty() && alive.empty()) {
     g.message = "no module of A matches '" + glob + "'";

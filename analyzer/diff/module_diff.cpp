@@ -53,12 +53,6 @@ Verdict verdict_of(const ModuleDiff& m) {
   return Verdict::kUnchanged;
 }
 
-std::vector<PathMap> concat(const std::vector<PathMap>& x, const std::vector<PathMap>& y) {
-  std::vector<PathMap> out = x;
-  out.insert(out.end(), y.begin(), y.end());
-  return out;
-}
-
 }  // namespace
 
 RunDiff diff_runs(const RunData& a, const RunData& b, const DiffOptions& options) {
@@ -109,14 +103,10 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
                          " iterations in a run: time differences are not tested for significance");
   }
 
-  SidePaths paths_a{concat(options.maps, options.maps_a), {}};
-  SidePaths paths_b{concat(options.maps, options.maps_b), {}};
-  for (const auto& m : paths_a.maps) d.maps.push_back("A: " + m.text);
-  for (const auto& m : paths_b.maps) d.maps.push_back("B: " + m.text);
-  if (options.align_containers) {
-    paths_b.renames = align_containers(a, paths_a, b, paths_b);
-    for (const auto& [from, to] : paths_b.renames) d.maps.push_back("B aligned: " + from + " -> " + to);
-  }
+  const DiffPaths sides = diff_paths(a, b, options);
+  const SidePaths& paths_a = sides.a;
+  const SidePaths& paths_b = sides.b;
+  d.maps.insert(d.maps.end(), sides.recorded.begin(), sides.recorded.end());
   for (const auto& [run, paths] : {std::pair{&a, &paths_a}, std::pair{&b, &paths_b}}) {
     for (const auto& q : run->quality) {
       if (q.code != QualityCode::ambiguous_module_attribution) continue;

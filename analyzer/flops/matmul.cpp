@@ -97,6 +97,17 @@ FlopsResult add_product(std::span<const OpArg> args, std::string_view note) {
 FlopsResult addmm(std::span<const OpArg> args) {
   return add_product<2, 2>(args, "addmm: 2*M*N*K + M*N (bias)");
 }
+// _addmm_activation(self, mat1, mat2, beta, alpha, use_gelu): addmm followed by relu (1 per element) or gelu
+// (erf form, 5 per element) in one kernel; the FFN's first product of the encoder layer's fast path.
+FlopsResult addmm_activation(std::span<const OpArg> args) {
+  FlopsResult r = add_product<2, 2>(args, "");
+  if (!r.known) return r;
+  bool gelu = flops::parse_bool(flops::value_at(args, 5)).value_or(false);
+  double out = r.bytes_written / flops::element_size(args[1]);
+  r.flops += (gelu ? 5 : 1) * out;
+  r.note = gelu ? "addmm + gelu: 2*M*N*K + M*N (bias) + 5*M*N" : "addmm + relu: 2*M*N*K + M*N (bias) + M*N";
+  return r;
+}
 FlopsResult addmv(std::span<const OpArg> args) {
   return add_product<2, 1>(args, "addmv: 2*M*K + M (bias)");
 }
@@ -301,6 +312,7 @@ void register_matmul_family(FlopsRegistry& r) {
   r.add("aten::bmm", bmm);
   // In-place forms (self is the added term and the output) cost the same.
   for (const char* name : {"aten::addmm", "aten::addmm_"}) r.add(name, addmm);
+  r.add("aten::_addmm_activation", addmm_activation);
   for (const char* name : {"aten::addmv", "aten::addmv_"}) r.add(name, addmv);
   for (const char* name : {"aten::baddbmm", "aten::baddbmm_"}) r.add(name, baddbmm);
   for (const char* name : {"aten::addbmm", "aten::addbmm_"}) r.add(name, addbmm);

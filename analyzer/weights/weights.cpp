@@ -105,17 +105,21 @@ StatusOr<WeightsReport> read_weights(const std::string& path, const WeightsOptio
   return inspect_weights(source, options);
 }
 
-std::vector<TensorComparison> compare_weights(const WeightsReport& a, const WeightsReport& b) {
+std::vector<TensorComparison> compare_weights(const WeightsReport& a, const WeightsReport& b,
+                                              const TensorNameMap& name_a, const TensorNameMap& name_b) {
+  auto joined_a = [&](const TensorInfo& t) { return name_a ? name_a(t.name) : t.name; };
+  auto joined_b = [&](const TensorInfo& t) { return name_b ? name_b(t.name) : t.name; };
   std::unordered_map<std::string, const TensorInfo*> in_b;
-  for (const auto& t : b.tensors) in_b.emplace(t.name, &t);
+  for (const auto& t : b.tensors) in_b.emplace(joined_b(t), &t);
   std::unordered_map<std::string, bool> in_a;
   std::vector<TensorComparison> rows;
   for (const auto& t : a.tensors) {
-    in_a[t.name] = true;
+    const std::string name = joined_a(t);
+    in_a[name] = true;
     TensorComparison row;
-    row.name = t.name;
+    row.name = name;
     row.a = &t;
-    auto it = in_b.find(t.name);
+    auto it = in_b.find(name);
     if (it == in_b.end()) {
       row.state_b = TensorState::kErased;
       row.change = TensorChange::kRemoved;
@@ -145,7 +149,7 @@ std::vector<TensorComparison> compare_weights(const WeightsReport& a, const Weig
     rows.push_back(std::move(row));
   }
   for (const auto& t : b.tensors) {
-    if (in_a.count(t.name) != 0) continue;
+    if (in_a.count(joined_b(t)) != 0) continue;
     TensorComparison row;
     row.name = t.name;
     row.b = &t;

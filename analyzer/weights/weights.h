@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -91,8 +92,14 @@ struct TensorComparison {
   std::string what;  // what changed: "dtype", "shape", "values"
 };
 
-// Rows in A's order, then tensors only in B. Pointers refer into the reports, which must outlive the rows.
-std::vector<TensorComparison> compare_weights(const WeightsReport& a, const WeightsReport& b);
+// The name a tensor is joined by (path maps, container alignment); null: its own name.
+using TensorNameMap = std::function<std::string(const std::string&)>;
+
+// Rows in A's order, then tensors only in B, joined by the mapped names (a row's `name` is A's mapped name,
+// or B's own name for a tensor only in B). Pointers refer into the reports, which must outlive the rows.
+std::vector<TensorComparison> compare_weights(const WeightsReport& a, const WeightsReport& b,
+                                              const TensorNameMap& name_a = nullptr,
+                                              const TensorNameMap& name_b = nullptr);
 
 // Converts to the run database's parameter rows (module_id left unset).
 std::vector<ParamRecord> to_param_records(const WeightsReport& report);

@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "cli/fleet_hooks.h"
 #include "cli/multi_rank.h"
+#include "cli/path_map_options.h"
 #include "cli/printers/diff_report.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
@@ -33,12 +34,7 @@ class DiffCommand final : public Command {
     app.add_option("--baseline-median", baseline_median_,
                    "With --baseline: the median run (end-to-end P50) of the newest N matching runs")
         ->check(CLI::PositiveNumber);
-    app.add_option("--map", maps_, "Rename module paths before matching: 'REGEX=REPLACEMENT' (RE2 syntax, $1 "
-                                   "for groups), applied to both runs; repeatable");
-    app.add_option("--map-a", maps_a_, "As --map, for A only (after --map); repeatable");
-    app.add_option("--map-b", maps_b_, "As --map, for B only (after --map); repeatable");
-    app.add_flag("--no-align", no_align_,
-                 "Match ModuleList/Sequential/ModuleDict children by name only (default: by structure and weights)");
+    path_maps_.add_to(app, "module paths");
     app.add_option("--atol", options_.atol, "Parameters with max |x| <= ATOL count as ZEROED (default 0)")
         ->check(CLI::NonNegativeNumber);
     app.add_option("--min-time-change", options_.min_time_change,
@@ -72,15 +68,7 @@ class DiffCommand final : public Command {
   }
 
   int run() override {
-    for (const auto& [texts, out] : {std::pair{&maps_, &options_.maps}, std::pair{&maps_a_, &options_.maps_a},
-                                     std::pair{&maps_b_, &options_.maps_b}}) {
-      for (const auto& m : *texts) {
-        auto pm = parse_path_map(m);
-        if (!pm.ok()) return report_error(pm.status());
-        out->push_back(std::move(pm).value());
-      }
-    }
-    options_.align_containers = !no_align_;
+    if (Status st = path_maps_.fill(options_); !st.ok()) return report_error(st);
     if (!regression_.empty()) {
       auto l = parse_regression_limits(regression_);
       if (!l.ok()) return report_error(l.status());
@@ -249,8 +237,8 @@ class DiffCommand final : public Command {
   int baseline_median_ = 0;
   std::optional<RunData> baseline_;
   std::string md_path_, json_path_, junit_path_, html_path_, graph_path_;
-  std::vector<std::string> maps_, maps_a_, maps_b_, inputs_;
-  bool no_align_ = false;
+  PathMapOptions path_maps_;
+  std::vector<std::string> inputs_;
   int iterations_ = 10;
   int rounds_ = 1;
   int threads_ = 0;

@@ -4,9 +4,12 @@
 #include <filesystem>
 #include <optional>
 
+#include "analyzer/diff/align.h"
 #include "cli/command.h"
+#include "cli/path_map_options.h"
 #include "db/model/atomic_file.h"
 #include "db/model/progress.h"
+#include "db/model/text_escape.h"
 #include "graphs/collapse.h"
 #include "graphs/dot_writer.h"
 #include "graphs/graph_diff.h"
@@ -48,6 +51,7 @@ class GraphCommand : public Command {
         ->check(CLI::IsMember({"flops", "time", "bytes"}));
     sub.add_option("-o,--output", output_, "Output file: .dot, .svg, .pdf or .png")->required();
     sub.add_flag("--force", force_, "Overwrite the output file");
+    path_maps_.add_to(sub, "module paths of --diff");
   }
 
   int run() override {
@@ -64,12 +68,21 @@ class GraphCommand : public Command {
                         : color_by_ == "bytes" ? CostMetric::kBytes
                                                : CostMetric::kFlops;
 
+    flopscope::DiffOptions path_options;
+    if (Status s = path_maps_.fill(path_options); !s.ok()) return report_error(s);
     Progress progress("graph", 3);
-    auto graph = open_op_graph(input_);
+    RunData run, other_run;
+    auto graph = open_op_graph(input_, &run);
     if (!graph.ok()) return report_error(graph.status());
+    std::vector<std::string> maps;
     if (!other_.empty()) {
-      auto other = open_op_graph(other_);
+      auto other = open_op_graph(other_, &other_run);
       if (!other.ok()) return report_error(other.status());
+      // Module paths as `diff` matches them: the maps, then B's container children aligned to A's.
+      DiffPaths paths = diff_paths(run, other_run, path_options);
+      rename_modules(*graph, paths.a);
+      rename_modules(*other, paths.b);
+      maps = std::move(paths.recorded);
       graph = diff_graphs(*graph, *other, diff_options(metric));
     }
     progress.update(1);
@@ -90,6 +103,7 @@ class GraphCommand : public Command {
     if (view.is_diff) std::printf(", %zu nodes differ", changed);
     if (!view.is_diff && !view.has_costs) std::printf(", no cost data");
     std::printf("\n");
+    for (const auto& m : maps) std::printf("map %s\n", terminal_safe(m).c_str());
     return kExitOk;
   }
 
@@ -101,6 +115,7 @@ class GraphCommand : public Command {
   std::string color_by_ = "flops";
   std::string output_;
   bool force_ = false;
+  PathMapOptions path_maps_;
 };
 
 }  // namespace

@@ -77,6 +77,11 @@ class ProfileCommand final : public Command {
     options_.tool_version = FLOPSCOPE_VERSION_STRING;
     options_.command_line = "flopscope profile " + options_.model_path;
     for (const auto& s : specs_) options_.command_line += " --input " + s;
+    if (!inputs_dir_.empty()) options_.command_line += " --inputs " + inputs_dir_;
+    for (const auto& f : input_files_) options_.command_line += " --input-file " + f;
+    options_.command_line +=
+        " --iters " + std::to_string(options_.iterations) + " --warmup " + std::to_string(options_.warmup);
+    if (options_.device != "cpu") options_.command_line += " --device " + options_.device;
     // Everything that changes what was measured goes into the stored command line.
     options_.command_line += " --seed " + std::to_string(options_.seed);
     if (options_.threads > 0) options_.command_line += " --threads " + std::to_string(options_.threads);

@@ -5,8 +5,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "analyzer/diff/align.h"
 #include "analyzer/weights/weights.h"
 #include "cli/command.h"
+#include "cli/path_map_options.h"
 #include "cli/printers/diff_format.h"
 #include "db/model/atomic_file.h"
 
@@ -36,24 +38,29 @@ std::string state_counts(const WeightsReport& r) {
 class WeightsCommand : public Command {
  public:
   void setup(CLI::App& sub) override {
-    sub.add_option("files", files_, "A weights file (.safetensors, model.safetensors.index.json, torch.save "
-                                    ".bin/.pth, TorchScript .pt); a second file compares the two")
-        ->required()
-        ->expected(1, 2);
+    // Two positionals, so the usage line reads "weights [OPTIONS] file [file_b]" (not "files(1x)").
+    sub.add_option("file", file_a_, "A weights file (.safetensors, model.safetensors.index.json, torch.save "
+                                    ".bin/.pth, TorchScript .pt)")
+        ->required();
+    sub.add_option("file_b", file_b_, "A second weights file: compare FILE (A) with it (B)");
     sub.add_option("--atol", options_.atol, "Values with |x| <= ATOL count as zero (default 0)")
         ->check(CLI::NonNegativeNumber);
     sub.add_option("--format", format_, "Output format")->check(CLI::IsMember({"table", "md", "json"}));
     sub.add_option("-o,--output", output_, "Write to FILE instead of standard output");
     sub.add_flag("--force", force_, "Overwrite --output if it exists");
     sub.add_flag("--no-hash", no_hash_, "Skip sha256 (faster; comparison then uses the statistics)");
+    path_maps_.add_to(sub, "tensor names (module paths within them)");
   }
 
   int run() override {
+    files_ = {file_a_};
+    if (!file_b_.empty()) files_.push_back(file_b_);
     if (!output_.empty()) {
       if (Status st = check_distinct_paths({output_}, files_); !st.ok()) return report_error(st);
       if (Status st = check_output_path(output_, force_); !st.ok()) return report_error(st);
     }
     options_.hash = !no_hash_;
+    if (Status st = path_maps_.fill(diff_options_); !st.ok()) return report_error(st);
     std::vector<WeightsReport> reports;
     for (const auto& f : files_) {
       auto r = read_weights(f, options_);
@@ -100,7 +107,15 @@ class WeightsCommand : public Command {
   }
 
   std::string pair(const WeightsReport& a, const WeightsReport& b) const {
-    auto rows = compare_weights(a, b);
+    // Joined by the mapped names, B's container children aligned to A's by structure and contents (the
+    // same alignment as `diff`), so removing blocks.1 does not shift blame onto every later block.
+    DiffPaths paths = weights_diff_paths(to_param_records(a), to_param_records(b), diff_options_);
+    auto rows = compare_weights(a, b, paths.a, paths.b);
+    for (auto& row : rows) {
+      if (row.a && row.b && row.b->name != row.name) {
+        row.what = "B: " + row.b->name + (row.what.empty() ? "" : "; " + row.what);
+      }
+    }
     if (format_ == "json") {
       nlohmann::json j = {{"schema", "flopscope.weights"}, {"version", 1}, {"atol", options_.atol}};
       j["files"] = nlohmann::json::array();
@@ -119,6 +134,7 @@ class WeightsCommand : public Command {
                        {"b", row.b ? tensor_json(*row.b) : nlohmann::json(nullptr)}});
       }
       j["comparison"] = cmp;
+      j["maps"] = paths.recorded;
       return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     }
     TextTable t;
@@ -138,6 +154,7 @@ class WeightsCommand : public Command {
     for (const auto& [k, n] : counts) summary += (summary.empty() ? "" : ", ") + std::to_string(n) + " " + k;
     std::string head = "A: " + a.path + " (" + a.format + ", " + state_counts(a) + ")\nB: " + b.path + " (" +
                        b.format + ", " + state_counts(b) + ")\n" + summary + "\n";
+    for (const auto& m : paths.recorded) head += "map " + m + "\n";
     std::string out = format_ == "md" ? markdown_escape(head) + "\n" + t.to_markdown() : head + "\n" + t.to_text();
     for (const auto* r : {&a, &b}) {
       for (const auto& w : r->warnings) out += "warning: " + r->path + ": " + w + "\n";
@@ -145,8 +162,11 @@ class WeightsCommand : public Command {
     return out;
   }
 
+  std::string file_a_, file_b_;
   std::vector<std::string> files_;
   WeightsOptions options_;
+  PathMapOptions path_maps_;
+  DiffOptions diff_options_;
   std::string format_ = "table";
   std::string output_;
   bool force_ = false;

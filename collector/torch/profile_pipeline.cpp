@@ -4,8 +4,10 @@
 
 #include <memory>
 
+#include "analyzer/fused_split.h"
 #include "analyzer/op_costs.h"
 #include "collector/torch/blas_backend.h"
+#include "graphs/extract.h"
 #include "graphs/torchscript_extract.h"
 
 namespace flopscope {
@@ -17,6 +19,15 @@ StatusOr<TorchProfile> run_profile_pipeline(const ProfileModelOptions& options) 
                       profile_torchscript(options.torch, options.extract_graph ? &module : nullptr));
   RunData& run = profile.run;
   assign_op_costs(run.ops);
+  // Fused ops (nn.TransformerEncoderLayer's fast path): their inner ops go to the submodules they stand for.
+  if (FusedSplit split = split_fused_ops(run); split.fused_ops > 0 || split.unsplit_ops > 0) {
+    if (split.fused_ops > 0)
+      run.quality.emplace_back(QualityCode::fused_ops_split, split.fused_ops,
+                               "aten::_transformer_encoder_layer_fwd: self_attn, linear1, linear2, norm1, norm2");
+    if (split.unsplit_ops > 0)
+      run.quality.emplace_back(QualityCode::fused_ops_not_split, split.unsplit_ops,
+                               "aten::_transformer_encoder_layer_fwd: its cost stays on the encoder layer");
+  }
   // Which BLAS the timings describe: stored with the run; the slow reference BLAS is a warning.
   BlasBackend blas = detect_blas_backend();
   if (blas.slow_reference) {
@@ -40,6 +51,7 @@ StatusOr<TorchProfile> run_profile_pipeline(const ProfileModelOptions& options) 
     if (auto graph = graphs::extract_graph_from_module(*module, options.torch.model_path, &run); graph.ok()) {
       run.graph_nodes = std::move(graph->nodes);
       run.graph_edges = std::move(graph->edges);
+      graphs::apply_output_shapes(run.graph_nodes, run.graph_edges, profile.outputs, run);
     } else {
       run.quality.emplace_back(QualityCode::graph_not_extracted, 1, graph.status().message());
     }

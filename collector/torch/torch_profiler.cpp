@@ -198,6 +198,28 @@ at::Tensor tensor_from_array(const InputArray& f) {
   return t.clone();  // own the memory
 }
 
+// The tensors a forward() returned (a tensor, or a tuple or list of them), in order, as op arguments.
+std::vector<OpArg> output_args(const c10::IValue& v) {
+  std::vector<OpArg> out;
+  auto add = [&](const at::Tensor& t) {
+    if (!t.defined()) return;
+    OpArg a;
+    a.is_tensor = true;
+    a.dtype = normalize_dtype(c10::toString(t.scalar_type()));
+    a.shape.assign(t.sizes().begin(), t.sizes().end());
+    out.push_back(std::move(a));
+  };
+  if (v.isTensor()) {
+    add(v.toTensor());
+  } else if (v.isTuple()) {
+    for (const auto& e : v.toTupleRef().elements())
+      if (e.isTensor()) add(e.toTensor());
+  } else if (v.isTensorList()) {
+    for (const at::Tensor& t : v.toTensorList().vec()) add(t);
+  }
+  return out;
+}
+
 // "tokens, mask": forward()'s arguments after self, for messages.
 std::string argument_names(const c10::FunctionSchema& schema) {
   std::string names;
@@ -375,6 +397,7 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
         c10::IValue output = m.forward(r.inputs);
         auto t1 = std::chrono::steady_clock::now();
         if (observer) observer->request_ends(output);
+        if (iteration == 0) result.outputs = output_args(output);
         result.iteration_wall_ns.push_back(
             static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
         ++iteration;

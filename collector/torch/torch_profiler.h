@@ -47,6 +47,9 @@ struct TorchProfile {
   RunData run;                            // ops carry shapes; FLOPs are assigned by the analyzer
   std::vector<double> iteration_wall_ns;  // wall time of each measured forward call
   double activation_cost_ns = 0;          // time spent computing activation statistics
+  // What forward() returned in the first measured iteration: each tensor as an op argument (shape, dtype),
+  // in order; the graph's last ops have no consumer to record their output shapes otherwise.
+  std::vector<OpArg> outputs;
 };
 
 // When `loaded` is given it receives the module that ran (in eval mode), so the caller can read its graph

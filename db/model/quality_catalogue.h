@@ -31,6 +31,9 @@ namespace flopscope {
   X(blas_backend, kInfo, "BLAS backend")                                                                     \
   X(activation_statistics, kInfo, "module calls with activation statistics (--activations)")                 \
   X(graph_not_extracted, kWarning, "computation graph not extracted")                                        \
+  X(fused_ops_split, kInfo, "fused ops whose inner ops were given to the submodules they stand for")         \
+  X(fused_ops_not_split, kWarning,                                                                           \
+    "fused ops left whole on their module (inner ops in an unknown order): its submodules show no cost")     \
   /* `flopscope trace`. */                                                                                   \
   X(recorded_by_trace, kInfo,                                                                                \
     "recorded by flopscope trace: host clock; analytic FLOPs from shapes; module paths from "                \

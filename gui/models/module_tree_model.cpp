@@ -3,6 +3,8 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <QStringList>
+#include <algorithm>
 
 #include "gui/models/colors.h"
 #include "gui/models/format.h"
@@ -88,8 +90,11 @@ double ModuleTreeModel::number(const DiffNode& n, int column) const {
     case kIntensity: return m->inclusive.intensity();
     case kShare: return m->share_time;
     case kBehaviour: {
-      const Candidate* c = n.a >= 0 ? session_->a->candidate(n.path) : nullptr;
-      return c ? c->share_held : 0;
+      if (n.a < 0) return 0;
+      const Candidate* c = session_->a->candidate(n.path);
+      // Discarded work sorts with the candidates that hold in every call.
+      bool discard = session_->a->discarded_by(n.path) || session_->a->discard_held(n.path);
+      return std::max(c ? c->share_held : 0.0, discard ? 1.0 : 0.0);
     }
     case kStatus: return static_cast<int>(session_->diff.verdict(n));
     case kDeltaTime:
@@ -126,9 +131,16 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
       return cell(wa) + QStringLiteral(" \u2192 ") + cell(wb);
     }
     case kBehaviour: {
-      const Candidate* c = n.a >= 0 ? session_->a->candidate(n.path) : nullptr;
-      if (!c) return QString();
-      return QString::fromLatin1(to_string(c->kind)) + QStringLiteral(" (%1 of %2 calls)").arg(c->held).arg(c->calls);
+      if (n.a < 0) return QString();
+      // The core's candidates (analyzer/activations): zero-like / identity-like, and dead compute.
+      QStringList parts;
+      if (const Candidate* c = session_->a->candidate(n.path))
+        parts << QString::fromLatin1(to_string(c->kind)) + QStringLiteral(" (%1 of %2 calls)").arg(c->held).arg(c->calls);
+      if (const DiscardCandidate* d = session_->a->discarded_by(n.path))
+        parts << QStringLiteral("discarded (\u00d7 0: %1)").arg(q(d->zero_factor));
+      if (const DiscardCandidate* d = session_->a->discard_held(n.path))
+        parts << QStringLiteral("computes then \u00d7 0: %1 (%2)").arg(q(format_flops(d->flops)), q(d->zero_factor));
+      return parts.join(QStringLiteral("; "));
     }
     case kStatus: return QString::fromLatin1(to_string(session_->diff.verdict(n)));
     case kDeltaTime: return (v > 0 ? QStringLiteral("+") : QString()) + q(format_ns(v));

@@ -25,6 +25,21 @@ const Candidate* LoadedRun::candidate(const std::string& module_path) const {
   return nullptr;
 }
 
+const DiscardCandidate* LoadedRun::discarded_by(const std::string& module_path) const {
+  for (const auto& c : candidates.discarded) {
+    for (const auto& m : c.discarded_modules)
+      if (m == module_path) return &c;
+  }
+  return nullptr;
+}
+
+const DiscardCandidate* LoadedRun::discard_held(const std::string& module_path) const {
+  for (const auto& c : candidates.discarded) {
+    if (c.path == module_path) return &c;
+  }
+  return nullptr;
+}
+
 std::shared_ptr<const LoadedRun> make_loaded_run(QString path, RunData data) {
   auto run = std::make_shared<LoadedRun>();
   run->path = std::move(path);

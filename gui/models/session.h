@@ -30,6 +30,10 @@ struct LoadedRun {
 
   // The candidate entry of a module path, or null.
   const Candidate* candidate(const std::string& path) const;
+  // Dead compute: the candidate whose multiplication by zero discards this module's work (the module is
+  // one of its discarded_modules), and the one held by this module (its path), or null.
+  const DiscardCandidate* discarded_by(const std::string& path) const;
+  const DiscardCandidate* discard_held(const std::string& path) const;
 };
 
 // The ranks of one distributed run, each opened as a run, and the core's comparison of them.

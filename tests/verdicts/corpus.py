@@ -86,6 +86,12 @@ class Check:
     def verdicts(self, data):
         return {m["path"]: m["status"] for m in data["modules"]}
 
+    def weights_changes(self, a, b, *extra):
+        """`weights A B --format json`: tensor name (A's, or B's for a NEW one) -> change."""
+        p = self.run("weights", a, b, "--format", "json", *extra)
+        self.expect(p.returncode == 0, f"weights {a} {b}: {p.stderr.strip()}")
+        return {r["name"]: r["change"] for r in json.loads(p.stdout)["comparison"]} if p.returncode == 0 else {}
+
 
 # ---------------------------------------------------------------------------------------------- models
 
@@ -312,6 +318,133 @@ class LayerScaleNet(nn.Module):
         return self.blocks(x)
 
 
+class SidecarLora(nn.Module):
+    """LoRA as sidecar modules of the block (not PEFT's layout): y = base(x) + lora_b(lora_a(x))."""
+
+    def __init__(self, zero_b, d=32, r=4):
+        super().__init__()
+        self.base = nn.Linear(d, d)
+        self.lora_a = nn.Linear(d, r, bias=False)
+        self.lora_b = nn.Linear(r, d, bias=False)
+        if zero_b:
+            nn.init.zeros_(self.lora_b.weight)
+
+    def forward(self, x):
+        return self.base(x) + self.lora_b(self.lora_a(x))
+
+
+class SidecarLoraNet(nn.Module):
+    def __init__(self, zero_b):
+        super().__init__()
+        self.attn = SidecarLora(zero_b)
+        self.head = nn.Linear(32, 32)
+
+    def forward(self, x):
+        return self.head(self.attn(x))
+
+
+class SigmoidGate(nn.Module):
+    """A learnt scalar gate: y * sigmoid(g)."""
+
+    def __init__(self, g):
+        super().__init__()
+        self.g = nn.Parameter(torch.full((1,), float(g)))
+
+    def forward(self, y):
+        return y * torch.sigmoid(self.g)
+
+
+class GatedBlock(nn.Module):
+    def __init__(self, g, d=32):
+        super().__init__()
+        self.f = Mlp(d, 64)
+        self.gate = SigmoidGate(g)
+
+    def forward(self, x):
+        return x + self.gate(self.f(x))
+
+
+class Sandwich(nn.Module):
+    """pre -> mid -> head: `mid` is the module under test."""
+
+    def __init__(self, mid):
+        super().__init__()
+        self.pre = nn.Linear(32, 32)
+        self.mid = mid
+        self.head = nn.Linear(32, 32)
+
+    def forward(self, x):
+        return self.head(self.mid(self.pre(x)))
+
+
+class Branchy(nn.Module):
+    """Control flow: which branch runs is an attribute of the model (both branches are in the graph)."""
+
+    def __init__(self, first: bool):
+        super().__init__()
+        self.first = first
+        self.a = nn.Linear(32, 32)
+        self.b = nn.Linear(32, 32)
+
+    def forward(self, x):
+        if self.first:
+            x = torch.relu(self.a(x))
+        else:
+            x = torch.tanh(self.b(x))
+        return x
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+
+    def forward(self, x):
+        return self.layer(x)
+
+
+class ResNetLayer1(nn.Module):
+    """torchvision's BasicBlocks in a stage named layer1, as torchvision's ResNet names it."""
+
+    stage_name = "layer1"
+
+    def __init__(self, blocks):
+        super().__init__()
+        self.stem = nn.Conv2d(16, 16, 3, padding=1)
+        setattr(self, self.stage_name, nn.Sequential(*blocks))
+        self.fc = nn.Linear(16, 10)
+
+    def stage(self, x):
+        return self.layer1(x)
+
+    def forward(self, x):
+        x = self.stage(self.stem(x))
+        return self.fc(torch.flatten(torch.nn.functional.adaptive_avg_pool2d(x, 1), 1))
+
+
+class ResNetStage1(ResNetLayer1):
+    """The same network after the stage was renamed layer1 -> stage1."""
+
+    stage_name = "stage1"
+
+    def stage(self, x):
+        return self.stage1(x)
+
+
+class LoopNet(nn.Module):
+    """A scripted loop: one graph node for fc's linear, run three times per forward."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(32, 32)
+        self.trips = 3
+
+    def forward(self, x):
+        for _ in range(self.trips):
+            x = torch.relu(self.fc(x))
+        return x
+
+
 # ----------------------------------------------------------------------------------------------- cases
 
 
@@ -389,6 +522,11 @@ def expect_middle_removed(c, container, name):
             f"{name}.3.fc": "MOVED"}
     for path, verdict in want.items():
         c.expect_eq(v.get(path), verdict, path)
+    # `weights A B` aligns the container the same way: only blocks.1's tensors REMOVED, nothing NEW.
+    changes = c.weights_changes(c.path("a.pt"), c.path("b.pt"))
+    c.expect_eq(sorted(n for n, ch in changes.items() if ch != "UNCHANGED"),
+                [f"{name}.1.fc.bias", f"{name}.1.fc.weight"], "weights A B: tensors not UNCHANGED")
+    c.expect_eq(changes.get(f"{name}.3.fc.weight"), "UNCHANGED", f"weights: {name}.3.fc.weight (B's {name}.2)")
 
 
 @case
@@ -561,7 +699,7 @@ def hierarchy_ambiguity_gate(c):
 
 def expect_discarded(c, db, path, factor, modules, mul_elements):
     """Exactly one dead-compute candidate under `path`, zeroed by `factor`, that discards `modules` (whole),
-    with their FLOPs plus at most the multiplication's (one per element) and a time."""
+    with their FLOPs plus at most the multiplication's (`mul_elements` FLOPs) and a time."""
     found = [d for d in c.discarded(db) if d["path"] == path]
     if not c.expect_eq(len(found), 1, f"dead-compute candidates under {path!r}"):
         return
@@ -651,6 +789,210 @@ def rezero_trained_not_flagged(c):
         code, data, err = c.diff(db, db)
         v = c.verdicts(data) if data else {}
         c.expect(data is not None and "DORMANT" not in v.values(), f"{name}: self-diff has DORMANT: {v}")
+
+
+@case
+def sidecar_lora_zero_b_flagged(c):
+    """LoRA as sidecar modules (attn.lora_a, attn.lora_b) with B zero: lora_b zero-like with ZEROED weights, lora_a's
+    work computed then multiplied by zero (zeroed by attn.lora_b.weight), lora_b DORMANT in the self-diff, and
+    --forbid-active '*lora_b*' fails (exit 1). Trained B: nothing flagged, the gate still fails (it runs)."""
+    db = c.profile(c.save(SidecarLoraNet(zero_b=True), "sidecar.pt"), "float32[4,32]", "--activations")
+    p = c.run("report", db, "--candidates", "--format", "json")
+    mods = json.loads(p.stdout)["candidates"]["modules"] if p.returncode == 0 else []
+    c.expect_eq([(m["path"], m["kind"], m["weight_status"]) for m in mods], [("attn.lora_b", "zero-like", "ZEROED")],
+                "zero-like candidates")
+    # lora_a's work plus at most the zeroing product itself (lora_b: 2*4*4*32 FLOPs).
+    expect_discarded(c, db, "attn", "attn.lora_b.weight", ["attn.lora_a"], 2 * 4 * 4 * 32)
+    code, data, err = c.diff(db, db, "--forbid-active", "*lora_b*")
+    c.expect_eq(code, 1, "self-diff --forbid-active '*lora_b*' exit code")
+    v = c.verdicts(data) if data else {}
+    c.expect_eq(sorted(p for p, s in v.items() if s != "UNCHANGED"), ["attn.lora_a", "attn.lora_b"],
+                "modules not UNCHANGED in the self-diff")
+    c.expect_eq(v.get("attn.lora_b"), "DORMANT", "attn.lora_b")
+    torch.manual_seed(1)
+    trained = c.profile(c.save(SidecarLoraNet(zero_b=False), "trained.pt"), "float32[4,32]", "--activations")
+    c.expect_eq(c.candidates(trained), {}, "trained sidecar LoRA: candidates")
+    c.expect_eq(c.discarded(trained), [], "trained sidecar LoRA: dead compute")
+    code, data, err = c.diff(trained, trained, "--forbid-active", "*lora_b*")
+    c.expect_eq(code, 1, "trained: --forbid-active '*lora_b*' exit code")
+
+
+@case
+def sigmoid_gates(c):
+    """mid = x + sigmoid(g) * f(x) with g = -30, -8, -2: at -30 the gate is zero-like and the block identity-like;
+    at -8 the block is identity-like only (the gate's output is small, not zero); at -2 nothing is flagged."""
+    want = {-30: {"mid": "identity-like", "mid.gate": "zero-like"}, -8: {"mid": "identity-like"}, -2: {}}
+    for g, expected in want.items():
+        torch.manual_seed(0)
+        db = c.profile(c.save(Sandwich(GatedBlock(g)), f"gate{-g}.pt"), "float32[4,32]", "--activations")
+        c.expect_eq(c.candidates(db), expected, f"gate {g}: candidates")
+
+
+def expect_only_mid(c, name, mid, kind):
+    """Sandwich(mid): exactly `mid` is a candidate, of `kind` (None: nothing flagged)."""
+    torch.manual_seed(0)
+    db = c.profile(c.save(Sandwich(mid), name), "float32[8,32]", "--activations")
+    c.expect_eq(c.candidates(db), {"mid": kind} if kind else {}, f"{name}: candidates")
+
+
+@case
+def identity_linear_flagged(c):
+    """A Linear with the identity matrix and zero bias is identity-like; a random Linear is not."""
+    torch.manual_seed(0)
+    eye = nn.Linear(32, 32)
+    with torch.no_grad():
+        eye.weight.copy_(torch.eye(32))
+        eye.bias.zero_()
+    expect_only_mid(c, "eye.pt", eye, "identity-like")
+    expect_only_mid(c, "random.pt", nn.Linear(32, 32), None)
+
+
+@case
+def fresh_batchnorm_flagged(c):
+    """A fresh BatchNorm1d in eval (mean 0, var 1, weight 1, bias 0) is identity-like; one with running statistics
+    is not."""
+    expect_only_mid(c, "fresh_bn.pt", nn.BatchNorm1d(32), "identity-like")
+    trained = nn.BatchNorm1d(32)
+    with torch.no_grad():
+        trained.running_mean.uniform_(-0.5, 0.5)
+        trained.running_var.uniform_(0.5, 2.0)
+    expect_only_mid(c, "trained_bn.pt", trained, None)
+
+
+@case
+def dropout_eval_flagged(c):
+    """Dropout in eval returns its input: identity-like (no weights)."""
+    torch.manual_seed(0)
+    db = c.profile(c.save(Sandwich(nn.Dropout(0.1)), "dropout.pt"), "float32[8,32]", "--activations")
+    p = c.run("report", db, "--candidates", "--format", "json")
+    mods = json.loads(p.stdout)["candidates"]["modules"] if p.returncode == 0 else []
+    c.expect_eq([(m["path"], m["kind"], m["weight_status"]) for m in mods], [("mid", "identity-like", "none")],
+                "candidates")
+
+
+@case
+def resnet_block_removed_stage_renamed(c):
+    """torchvision BasicBlocks: layer1.1 removed and the stage renamed layer1 -> stage1. With --map-b '^stage1=layer1'
+    exactly layer1.1 (and its convs, norms, relu) VANISHED, layer1.2 MOVED, --expect-vanished layer1.1 passes and
+    --expect-vanished layer1.2 fails; without the map the whole stage is VANISHED/NEW."""
+    from torchvision.models.resnet import BasicBlock
+
+    torch.manual_seed(0)
+    blocks = [BasicBlock(16, 16) for _ in range(3)]
+    for b in blocks:  # trained-looking norms, so no block is identity-like by accident
+        for m in b.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                with torch.no_grad():
+                    m.running_mean.uniform_(-0.1, 0.1)
+                    m.running_var.uniform_(0.5, 1.5)
+                    m.weight.uniform_(0.5, 1.5)
+    a = ResNetLayer1(blocks)
+    kept = [BasicBlock(16, 16), BasicBlock(16, 16)]
+    kept[0].load_state_dict(blocks[0].state_dict())
+    kept[1].load_state_dict(blocks[2].state_dict())
+    b = ResNetStage1(kept)
+    b.stem.load_state_dict(a.stem.state_dict())
+    b.fc.load_state_dict(a.fc.state_dict())
+    da = c.profile(c.save(a, "a.pt"), "float32[1,16,8,8]")
+    db = c.profile(c.save(b, "b.pt"), "float32[1,16,8,8]")
+    code, data, err = c.diff(da, db, "--map-b", "^stage1=layer1", "--expect-vanished", "layer1.1")
+    c.expect_eq(code, 0, "--expect-vanished layer1.1 exit code")
+    v = c.verdicts(data) if data else {}
+    vanished = sorted(p for p, s in v.items() if s == "VANISHED")
+    parts = ["bn1", "bn2", "conv1", "conv2", "relu"]
+    c.expect_eq(vanished, ["layer1.1"] + [f"layer1.1.{p}" for p in parts], "VANISHED")
+    c.expect_eq(sorted(p for p, s in v.items() if s == "MOVED"), ["layer1.2"] + [f"layer1.2.{p}" for p in parts],
+                "MOVED")
+    c.expect_eq(sorted(p for p, s in v.items() if s in ("NEW", "DORMANT")), [], "NEW or DORMANT")
+    for p in ["stem", "fc", "layer1.0", "layer1.0.conv1"]:
+        c.expect_eq(v.get(p), "UNCHANGED", p)
+    changes = c.weights_changes(c.path("a.pt"), c.path("b.pt"), "--map-b", "^stage1=layer1")
+    bn = ["weight", "bias", "running_mean", "running_var", "num_batches_tracked"]
+    removed = sorted([f"layer1.1.conv{i}.weight" for i in (1, 2)] + [f"layer1.1.bn{i}.{t}" for i in (1, 2) for t in bn])
+    c.expect_eq(sorted(n for n, ch in changes.items() if ch != "UNCHANGED"), removed,
+                "weights A B --map-b: tensors not UNCHANGED")
+    code, data, err = c.diff(da, db, "--map-b", "^stage1=layer1", "--expect-vanished", "layer1.2")
+    c.expect_eq(code, 1, "--expect-vanished layer1.2 exit code (a block that moved, not vanished)")
+    code, data, err = c.diff(da, db, "--expect-vanished", "layer1.1")
+    v = c.verdicts(data) if data else {}
+    c.expect_eq((v.get("layer1.0"), v.get("stage1.0")), ("VANISHED", "NEW"), "without --map")
+    # The whole stage vanished: the gate still counts layer1.1's own ops (not "0 ops" because its parent went too).
+    gate = data["gates"][0]["message"] if data and data.get("gates") else ""
+    c.expect("(43 ops," in gate, f"--expect-vanished layer1.1 without --map: {gate!r}")
+
+
+@case
+def control_flow_changed_branch(c):
+    """Both versions hold both branches of an `if`; A runs `a`, B runs `b`: diff says a VANISHED and b NEW, and
+    `graph --diff` counts the nodes of both branches as differing (not "0 nodes differ"); a self graph diff
+    differs in 0 nodes."""
+    torch.manual_seed(0)
+    a, b = Branchy(True), Branchy(False)
+    b.load_state_dict(a.state_dict())
+    da = c.profile(c.save(a, "a.pt"), "float32[4,32]")
+    db = c.profile(c.save(b, "b.pt"), "float32[4,32]")
+    code, data, err = c.diff(da, db)
+    v = c.verdicts(data) if data else {}
+    c.expect_eq((v.get("a"), v.get("b")), ("VANISHED", "NEW"), "verdicts of a and b")
+    import re
+
+    def differing(x, y):
+        p = c.run("graph", x, "--diff", y, "--depth", "ops", "-o", c.path("g.dot"), "--force")
+        c.expect_eq(p.returncode, 0, f"graph --diff exit code: {p.stderr.strip()}")
+        m = re.search(r"(\d+) nodes differ", p.stdout)
+        return int(m.group(1)) if m else None
+    # a.linear, relu, b.linear, tanh: the four nodes of the two branches.
+    c.expect_eq(differing(da, db), 4, "graph --diff A B: nodes that differ")
+    c.expect_eq(differing(da, da), 0, "graph --diff A A: nodes that differ")
+    # The last op's output shape (nothing consumes it but the model's output): on the branch that ran only.
+    p = c.run("graph", da, "--depth", "ops", "-o", c.path("a.dot"), "--force")
+    dot = open(c.path("a.dot")).read() if p.returncode == 0 else ""
+    labels = dict(re.findall(r'label="(relu|tanh)([^"]*)"', dot))
+    c.expect("float32[4,32]" in labels.get("relu", ""), f"relu (ran, last op) has no output shape: {labels}")
+    c.expect("float32" not in labels.get("tanh", "x"), f"tanh (did not run) has a shape: {labels}")
+
+
+@case
+def transformer_encoder_layer_flops(c):
+    """nn.TransformerEncoderLayer (d 32, 4 heads, FFN 64, batch 2 x 8 tokens) on its fused fast path: the cost is
+    split over its submodules, each equal to a hand count, and the layer's total is unchanged."""
+    torch.manual_seed(0)
+    db = c.profile(c.save(Encoder(), "encoder.pt"), "float32[2,8,32]")
+    mods = c.module_ops(db)
+    t, d, h, ff, heads = 16, 32, 8, 64, 4  # tokens, width, head width, FFN width
+    attn_scores = 2 * (2 * heads) * 8 * 8 * h  # QK^T and attention x V, 2*B*H*N*N*h each
+    want = {
+        # in-projection (mm 2*T*d*3d), q/k/v bias + q scaling (3d + d per token), scores, softmax (5 per score)
+        "layer.self_attn": 2 * t * d * 3 * d + t * 4 * d + 2 * attn_scores + 5 * 2 * heads * 8 * 8 + 2 * t * d * d + t * d,
+        "layer.self_attn.out_proj": 2 * t * d * d + t * d,  # addmm with bias
+        "layer.linear1": 2 * t * d * ff + t * ff + t * ff,  # addmm with bias, relu fused
+        "layer.linear2": 2 * t * ff * d + t * d,
+        "layer.norm1": 7 * t * d,
+        "layer.norm2": 7 * t * d,
+    }
+    for p, flops in want.items():
+        got = c.flops_of(mods, p)
+        c.expect_eq(got, flops, f"{p} FLOPs")
+    layer = c.flops_of(mods, "layer")
+    c.expect_eq(layer, 294400, "layer FLOPs (the fused op's count)")
+    # What stays on the layer itself: the two residual adds.
+    self_flops = mods.get("layer", {}).get("self", {}).get("flops") if isinstance(mods.get("layer"), dict) else None
+    c.expect_eq(self_flops, 2 * t * d, "layer's own FLOPs (residual adds)")
+
+
+@case
+def loop_body_cost_per_trip(c):
+    """A loop body's graph nodes carry all their trips: fc's linear 3 x (2*4*32*32 + 4*32) = 24.96 kFLOPs, relu 3 x 128,
+    as module fc's total; not one trip's 8.32 kFLOPs."""
+    import re
+
+    db = c.profile(c.save(LoopNet(), "loop.pt"), "float32[4,32]")
+    c.expect_eq(c.flops_of(c.module_ops(db), "fc"), 3 * (2 * 4 * 32 * 32 + 4 * 32), "module fc FLOPs")
+    p = c.run("graph", db, "--depth", "ops", "-o", c.path("loop.dot"), "--force")
+    dot = open(c.path("loop.dot")).read() if p.returncode == 0 else ""
+    labels = dict(re.findall(r'label="(linear|relu)([^"]*)"', dot))
+    c.expect("25 kFLOPs" in labels.get("linear", ""), f"linear node: {labels.get('linear')!r}")
+    c.expect("384 FLOPs" in labels.get("relu", ""), f"relu node: {labels.get('relu')!r}")
 
 
 def main(argv):

@@ -71,6 +71,16 @@ TEST(MatmulFlops, AddmmAddmvBaddbmmAddbmm) {
   EXPECT_DOUBLE_EQ(addbmm.bytes_written, 15 * 4);
 }
 
+TEST(MatmulFlops, AddmmActivationAddsTheActivationPerOutputElement) {
+  // The encoder layer's fast path: linear1 and relu (or gelu) in one op.
+  auto relu = eval("aten::_addmm_activation", {F({4}), F({2, 3}), F({3, 4}), S("1"), S("1"), S("False")});
+  EXPECT_DOUBLE_EQ(relu.macs, 24);
+  EXPECT_DOUBLE_EQ(relu.flops, 48 + 8 + 8);
+  auto gelu = eval("aten::_addmm_activation", {F({4}), F({2, 3}), F({3, 4}), S("1"), S("1"), S("True")});
+  EXPECT_DOUBLE_EQ(gelu.flops, 48 + 8 + 5 * 8);
+  EXPECT_DOUBLE_EQ(gelu.bytes_written, 8 * 4);
+}
+
 TEST(MatmulFlops, OutVariantTensorIsNotRead) {
   auto r = eval("aten::matmul", {F({2, 3}), F({3, 4}), F({2, 4})});
   EXPECT_DOUBLE_EQ(r.bytes_read, (6 + 12) * 4);

@@ -112,5 +112,27 @@ TEST(Diff, MatchesByIdentityAndMarksRemovedAddedChanged) {
   }
 }
 
+TEST(Diff, NodeThatRanInOneRunOnlyIsChanged) {
+  // Both versions hold both branches of an `if`; the base ran sub0 only, the other sub1 only.
+  OpGraph base = testing::synthetic_graph(1, 2, 2);
+  OpGraph other = base;
+  for (auto& n : base.nodes)
+    if (n.module_path == "blocks.0.sub1") n.cost = {};
+  for (auto& n : other.nodes)
+    if (n.module_path == "blocks.0.sub0") n.cost = {};
+  base.has_costs = other.has_costs = true;
+  OpGraph d = diff_graphs(base, other);
+  int changed = 0;
+  for (const auto& n : d.nodes) {
+    bool branch = n.module_path == "blocks.0.sub0" || n.module_path == "blocks.0.sub1";
+    EXPECT_EQ(n.diff, branch ? DiffState::kChanged : DiffState::kSame) << n.identity();
+    changed += n.diff == DiffState::kChanged ? 1 : 0;
+  }
+  EXPECT_EQ(changed, 4);
+  // Without costs (graphs of .pt files) nothing ran: the same graphs are the same.
+  base.has_costs = false;
+  for (const auto& n : diff_graphs(base, other).nodes) EXPECT_EQ(n.diff, DiffState::kSame) << n.identity();
+}
+
 }  // namespace
 }  // namespace flopscope::graphs

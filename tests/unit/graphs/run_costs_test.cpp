@@ -73,6 +73,27 @@ TEST(RunCosts, NodesMatchOutermostCallsByModuleKindAndOrdinal) {
   EXPECT_DOUBLE_EQ(g.nodes[4].cost.time_ns, 7);
 }
 
+TEST(RunCosts, LoopBodyNodeCarriesEveryTrip) {
+  // One graph node (a loop body's linear) and three calls per iteration: the node shows all three.
+  RunData run;
+  run.modules = {{0, kNoId, "", "Model"}, {1, 0, "fc", "Linear"}};
+  Id id = 0;
+  for (int it = 0; it < 2; ++it) {
+    for (int trip = 0; trip < 3; ++trip, ++id)
+      run.ops.push_back(op(id, it, id, "aten::linear", 1, kNoId, 100, 10 + it, FlopsSource::kFormula));
+  }
+  OpGraph g = make_op_graph({{0, "aten::linear", "", 1, "fc", ""}}, {}, run.modules);
+  attach_run_costs(g, run);
+  EXPECT_DOUBLE_EQ(g.nodes[0].cost.flops, 300);       // per iteration: three trips
+  EXPECT_DOUBLE_EQ(g.nodes[0].cost.time_ns, 31.5);    // median of the iterations' sums, 30 and 33
+  // Two nodes and three calls: not divisible, so only the first two calls are placed (no guess).
+  OpGraph two = make_op_graph({{0, "aten::linear", "", 1, "fc", ""}, {1, "aten::linear", "", 1, "fc", ""}}, {},
+                              run.modules);
+  attach_run_costs(two, run);
+  EXPECT_DOUBLE_EQ(two.nodes[0].cost.flops, 100);
+  EXPECT_DOUBLE_EQ(two.nodes[1].cost.flops, 100);
+}
+
 TEST(RunCosts, ProfiledShapesLabelEdgesAndOutputs) {
   RunData run = sample_run();
   auto nodes = sample_nodes();
@@ -83,6 +104,23 @@ TEST(RunCosts, ProfiledShapesLabelEdgesAndOutputs) {
   EXPECT_EQ(nodes[0].output_shapes, "float32[1,4,8]");
   EXPECT_EQ(nodes[1].output_shapes, "float32[1,8,2]");
   EXPECT_EQ(nodes[2].output_shapes, "");
+}
+
+TEST(RunCosts, OutputShapesComeFromWhatForwardReturned) {
+  // An `if` returns linear's or gelu's result; the run took the linear. No consumer recorded the shape.
+  RunData run = sample_run();
+  std::vector<GraphNode> nodes = {{0, "aten::linear", "", 1, "attn", ""},
+                                  {1, "aten::gelu", "", 1, "attn", ""},
+                                  {2, "output", "", kNoId, "", ""}};
+  std::vector<GraphEdge> edges = {{0, 2, ""}, {1, 2, ""}};
+  OpArg out{true, "float32", {2, 8}, ""};
+  apply_output_shapes(nodes, edges, {out, out, out}, run);  // three tensors, two edges: nothing guessed
+  EXPECT_EQ(nodes[0].output_shapes, "");
+  apply_output_shapes(nodes, edges, {out}, run);
+  EXPECT_EQ(nodes[0].output_shapes, "float32[2,8]");
+  EXPECT_EQ(edges[0].label, "float32[2,8]");
+  EXPECT_EQ(nodes[1].output_shapes, "");  // gelu never ran
+  EXPECT_EQ(edges[1].label, "");
 }
 
 TEST(RunCosts, ExtraLeadingArgumentsAreSkipped) {

@@ -151,5 +151,45 @@ TEST(ModuleTreeModel, BehavesAsColumnShowsEliminationCandidates) {
   EXPECT_TRUE(pab.siblingAtColumn(ModuleTreeModel::kBehaviour).data().toString().isEmpty());
 }
 
+TEST(ModuleTreeModel, BehavesAsColumnShowsDeadCompute) {
+  // x + alpha * f(x) with alpha 0 (profile --activations): f's ops are discarded by block.alpha's mul.
+  RunData run;
+  run.modules = {{0, kNoId, "", "Net"}, {1, 0, "block", "ReZero"}, {2, 1, "block.f", "Linear"}};
+  for (int it = 0; it < 2; ++it) {
+    OpRecord f, mul;
+    f.id = 2 * it;
+    mul.id = 2 * it + 1;
+    f.iteration = mul.iteration = it;
+    f.sequence = f.id;
+    mul.sequence = mul.id;
+    f.name = "aten::linear";
+    mul.name = "aten::mul";
+    f.module_id = 2;
+    mul.module_id = 1;
+    f.flops = 2048;
+    mul.flops = 128;
+    f.flops_source = mul.flops_source = FlopsSource::kFormula;
+    f.duration_ns = 40;
+    mul.duration_ns = 5;
+    run.ops.push_back(f);
+    run.ops.push_back(mul);
+    run.discarded.push_back({f.id, mul.id, "block.alpha"});
+    run.discarded.push_back({mul.id, mul.id, "block.alpha"});
+  }
+  run.activations.push_back({});  // recorded with --activations
+  ModuleTreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setSession(make_session(make_loaded_run(QStringLiteral("rezero.db"), std::move(run)), nullptr));
+  QModelIndex f = model.indexForPath(QStringLiteral("block.f"));
+  QModelIndex block = model.indexForPath(QStringLiteral("block"));
+  ASSERT_TRUE(f.isValid() && block.isValid());
+  EXPECT_EQ(f.siblingAtColumn(ModuleTreeModel::kBehaviour).data().toString(),
+            QStringLiteral("discarded (\u00d7 0: block.alpha)"));
+  EXPECT_TRUE(block.siblingAtColumn(ModuleTreeModel::kBehaviour).data().toString().startsWith(
+      QStringLiteral("computes then \u00d7 0: 2.18 kFLOPs")))
+      << block.siblingAtColumn(ModuleTreeModel::kBehaviour).data().toString().toStdString();
+  EXPECT_DOUBLE_EQ(f.siblingAtColumn(ModuleTreeModel::kBehaviour).data(kSortRole).toDouble(), 1.0);
+}
+
 }  // namespace
 }  // namespace flopscope::gui::testing
