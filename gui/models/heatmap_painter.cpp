@@ -38,8 +38,10 @@ HeatmapGeometry HeatmapGeometry::compute(const HeatmapData& data, const QSize& s
   g.grid = QRect(kMargin + label_w, top, grid_w, row_h * g.rows);
   // The colour bar keeps room for its ticks when there are few rows.
   g.legend = QRect(g.grid.right() + 16, top, 14, std::max(g.grid.height(), std::min(140, std::max(60, grid_h))));
+  // The histogram takes the picture's width: its title names a module path and its x axis is time.
   if (hist_h)
-    g.histogram = QRect(kMargin + label_w, g.grid.bottom() + kAxis + 2 * kMargin, g.grid.width(),
+    g.histogram = QRect(kMargin, g.grid.bottom() + kAxis + 2 * kMargin,
+                        std::max(g.grid.right(), std::min(size.width() - 2 * kMargin, g.legend.right() + kLegendWidth)) - kMargin,
                         size.height() - (g.grid.bottom() + kAxis + 3 * kMargin));
   g.cell_w = g.columns > 0 ? static_cast<double>(g.grid.width()) / g.columns : 0;
   g.cell_h = row_h;
@@ -135,15 +137,24 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
   const QString measure = heatmap_measure(data, options);
   p.drawText(QRect(g.legend.left() - 8, g.legend.bottom() + 4, kLegendWidth + 8, fm.height()),
              Qt::AlignLeft | Qt::AlignTop, fm.elidedText(measure, Qt::ElideRight, kLegendWidth + 8));
-  int last_label_y = -1000;
-  for (double v : heatmap_ticks(data)) {
+  // The round values, then the ends (the smallest and largest cell, grey), each labelled where it does not
+  // crowd a label already drawn.
+  std::vector<int> label_ys;
+  auto tick = [&](double v, bool end) {
     const int y = g.legend.bottom() - static_cast<int>(std::lround(data.scale(v) * (g.legend.height() - 1)));
-    p.drawLine(g.legend.right(), y, g.legend.right() + 4, y);
-    if (std::abs(y - last_label_y) < fm.height()) continue;  // ticks closer than a line: unlabelled
+    if (!end) p.drawLine(g.legend.right(), y, g.legend.right() + 4, y);
+    for (int other : label_ys)
+      if (std::abs(y - other) < fm.height()) return;
+    p.setPen(end ? QColor(90, 90, 90) : Qt::black);
     p.drawText(QRect(g.legend.right() + 7, y - fm.height() / 2, kLegendWidth - 10, fm.height()),
                Qt::AlignLeft | Qt::AlignVCenter, q(format_ns(v)));
-    last_label_y = y;
-  }
+    p.setPen(Qt::black);
+    label_ys.push_back(y);
+  };
+  const auto ticks = heatmap_ticks(data);
+  for (double v : ticks) tick(v, false);
+  tick(data.max_ns, true);
+  tick(data.min_ns, true);
   if (options.histogram && !g.histogram.isEmpty() && options.selected_row >= 0 &&
       options.selected_row < g.rows)
     paint_histogram(p, g.histogram, data.rows[options.selected_row], options.font, measure);
@@ -166,7 +177,14 @@ void paint_histogram(QPainter& p, const QRect& rect, const HeatmapRow& row, cons
                                .arg(n == 1 ? QString() : QStringLiteral("s")),
                            Qt::ElideLeft, title.width()));
   QRect plot = rect.adjusted(0, title.height() + 4, 0, -(fm.height() + 6));
-  if (values.empty() || plot.height() < 10) {
+  if (values.empty()) {  // a module of the other run, absent from this one (diff mode)
+    p.fillRect(title, Qt::white);
+    p.drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(QStringLiteral("%1: not in this run").arg(q(row.path)), Qt::ElideLeft, title.width()));
+    p.restore();
+    return;
+  }
+  if (plot.height() < 10) {
     p.restore();
     return;
   }

@@ -136,10 +136,10 @@ bool GraphPage::fitChanges() {
     if (view_graph_.dormant_modules.count(c->path())) changed |= c->sceneBoundingRect();
   if (changed.isEmpty()) return false;
   changed.adjust(-30, -30, 30, 30);
-  // Legible: between 80% and 125% (10 px labels stay 8 px or more), the changes centred, or their top
-  // when they do not fit.
+  // Legible: 100% to 150% (the labels' 10 px or more; at 80% they read as 8 px in a real window), the
+  // changes centred, or their top when they do not fit.
   const QSize vp = view_->viewport()->size();
-  const double s = std::clamp(std::min(vp.width() / changed.width(), vp.height() / changed.height()), 0.8, 1.25);
+  const double s = std::clamp(std::min(vp.width() / changed.width(), vp.height() / changed.height()), 1.0, 1.5);
   view_->resetTransform();
   view_->scale(s, s);
   if (changed.height() * s <= vp.height()) view_->centerOn(changed.center());

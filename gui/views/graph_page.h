@@ -52,7 +52,7 @@ class GraphPage : public QWidget {
   Status exportTo(const QString& path);
   void fit();      // the whole graph
   void showTop();  // legible zoom: on the changes in diff mode, else from the inputs down
-  // Diff mode: zooms (80-125%) to the nodes that changed and the DORMANT modules; false when none.
+  // Diff mode: zooms (100-150%) to the nodes that changed and the DORMANT modules; false when none.
   bool fitChanges();
 
   QGraphicsScene* scene() const { return scene_; }

@@ -17,6 +17,14 @@
 
 namespace flopscope::gui {
 
+namespace {
+
+QString iterations_text(int n) {
+  return n == 1 ? QStringLiteral("1 iteration") : QStringLiteral("%1 iterations").arg(n);
+}
+
+}  // namespace
+
 HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
   setMouseTracking(true);
   setMinimumSize(400, 300);
@@ -146,10 +154,9 @@ void HeatmapPage::rebuild() {
   if (session_->is_diff()) {
     pair_ = heatmap_pair(session_->a->summary, session_->b->summary, session_->clock(), top_n);
     model_->setHeatmap(pair_.a);
-    widget_->setHeatmap(pair_.a, tr("A: %1 (%2 iterations)").arg(name_a).arg(pair_.a.iterations));
-    widget_b_->setHeatmap(pair_.b, tr("B: %1 (%2 iterations), same rows and colour scale")
-                                       .arg(QFileInfo(session_->b->path).fileName())
-                                       .arg(pair_.b.iterations));
+    widget_->setHeatmap(pair_.a, tr("A: %1 (%2)").arg(name_a, iterations_text(pair_.a.iterations)));
+    widget_b_->setHeatmap(pair_.b, tr("B: %1 (%2), same rows and colour scale")
+                                       .arg(QFileInfo(session_->b->path).fileName(), iterations_text(pair_.b.iterations)));
     widget_b_->show();
     return;
   }
@@ -157,7 +164,7 @@ void HeatmapPage::rebuild() {
   widget_b_->hide();
   HeatmapData heatmap = heatmap_data(session_->a->summary, top_n);
   model_->setHeatmap(heatmap);
-  QString title = tr("Latency heatmap: %1 (%2 iterations)").arg(name_a).arg(heatmap.iterations);
+  QString title = tr("Latency heatmap: %1 (%2)").arg(name_a, iterations_text(heatmap.iterations));
   widget_->setHeatmap(std::move(heatmap), title);
 }
 

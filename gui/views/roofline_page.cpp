@@ -10,6 +10,7 @@
 #include <QSvgRenderer>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "analyzer/format.h"
 #include "gui/models/roles.h"
@@ -69,6 +70,10 @@ RooflinePage::RooflinePage(QWidget* parent)
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setStretchLastSection(true);
+  // Long module paths keep their last components and leave the numbers on screen; the tooltip has all.
+  table_->setTextElideMode(Qt::ElideLeft);
+  table_->setWordWrap(false);
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
   connect(table_, &QTableWidget::itemSelectionChanged, this, [this] {
     const auto rows = table_->selectionModel()->selectedRows();
     if (!rows.isEmpty()) Q_EMIT moduleSelected(rows.front().data(kPathRole).toString());
@@ -130,6 +135,7 @@ void RooflinePage::rebuild() {
                                                                 : tr("compute")));
   }
   table_->resizeColumnsToContents();
+  table_->setColumnWidth(0, std::min(table_->columnWidth(0), 260));
 }
 
 void RooflinePage::selectModule(const QString& path) {

@@ -26,8 +26,8 @@ TEST(GraphPageDiff, OpensOnTheChangesAtALegibleZoom) {
   QTest::qWait(50);  // the queued zoom after the first show
   GraphPage* page = w.graphPage();
   const double zoom = page->view()->transform().m11();
-  EXPECT_GE(zoom, 0.8);
-  EXPECT_LE(zoom, 1.25);
+  EXPECT_GE(zoom, 1.0);
+  EXPECT_LE(zoom, 1.5);
   const QRectF visible = page->view()->mapToScene(page->view()->viewport()->rect()).boundingRect();
   int changed_visible = 0;
   for (std::size_t i = 0; i < page->nodeItems().size(); ++i)
