@@ -16,6 +16,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "graphs/graph_diff.h"
 #include "gui/views/export.h"
@@ -126,15 +127,22 @@ void GraphPage::fit() {
 
 bool GraphPage::fitChanges() {
   if (!session_ || !session_->is_diff()) return false;
-  QRectF changed;
+  // The changed nodes and dormant modules, grouped by module; the first group in reading order (top, then
+  // left) is shown with its frame: one change legible beats all of them as specks.
+  std::map<std::string, QRectF> groups;
   for (std::size_t i = 0; i < nodes_.size() && i < view_graph_.nodes.size(); ++i) {
     const auto& n = view_graph_.nodes[i];
     if (n.diff != graphs::DiffState::kSame || (n.is_module && view_graph_.dormant_modules.count(n.module_path)))
-      changed |= nodes_[i]->sceneBoundingRect();
+      groups[n.module_path] |= nodes_[i]->sceneBoundingRect();
   }
-  for (auto* c : clusters_)
-    if (view_graph_.dormant_modules.count(c->path())) changed |= c->sceneBoundingRect();
-  if (changed.isEmpty()) return false;
+  for (auto* c : clusters_) {
+    auto g = groups.find(c->path());
+    if (g != groups.end() || view_graph_.dormant_modules.count(c->path())) groups[c->path()] |= c->sceneBoundingRect();
+  }
+  if (groups.empty()) return false;
+  QRectF changed = groups.begin()->second;
+  for (const auto& [path, r] : groups)
+    if (r.top() < changed.top() - 1 || (std::abs(r.top() - changed.top()) <= 1 && r.left() < changed.left())) changed = r;
   changed.adjust(-30, -30, 30, 30);
   // Legible: 100% to 150% (the labels' 10 px or more; at 80% they read as 8 px in a real window), the
   // changes centred, or their top when they do not fit.
