@@ -8,9 +8,17 @@
 namespace flopscope::graphs {
 namespace {
 
-// Per-iteration self time of module i on the run's clock (analyzer/clock.h), mean over iterations.
+// Per-iteration self time of module i on the run's clock (analyzer/clock.h). Device time is recorded per
+// subtree, so a module's own share is its subtree's minus its children's (sums over iterations, then per
+// iteration); host self time is the module's own outermost ops.
 double self_time_ns(const RunSummary& s, std::size_t i) {
-  return self_time(s.modules[i], run_clock(s)).values.sum() / std::max(1, s.iterations);
+  const double iterations = std::max(1, s.iterations);
+  const Clock clock = run_clock(s);
+  const ModuleSummary& m = s.modules[i];
+  if (clock == Clock::kHost) return self_time(m, clock).values.sum() / iterations;
+  double own = inclusive_time(m, clock).values.sum();
+  for (int c : m.children) own -= inclusive_time(s.modules[static_cast<std::size_t>(c)], clock).values.sum();
+  return std::max(0.0, own) / iterations;
 }
 
 }  // namespace
@@ -23,7 +31,7 @@ RooflinePlot roofline_plot(const RunSummary& s, const std::optional<DevicePeak>&
   const Clock clock = run_clock(s);
   plot.clock = std::string(to_string(clock)) + " time";
   const double iterations = std::max(1, s.iterations);
-  plot.time_total_ns = s.modules.empty() ? 0 : iteration_time(s, clock).values.sum() / iterations;
+  plot.time_total_ns = s.modules.empty() ? 0 : inclusive_time(s.modules[0], clock).values.sum() / iterations;
   int no_flops = 0, no_bytes = 0, no_time = 0;
   double left_out_ns = 0;
   for (std::size_t i = 0; i < s.modules.size(); ++i) {
