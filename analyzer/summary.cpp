@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "analyzer/clock.h"
 #include "analyzer/iterations.h"
 #include "analyzer/op_groups.h"
 
@@ -437,6 +438,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     m.self_time = latency_stats(std::move(self_time[i]));
     m.inclusive_time = latency_stats(std::move(incl_time[i]));
     m.gpu_time = latency_stats(std::move(incl_gpu[i]));
+    m.gpu_self_time = latency_stats(std::move(gpu_time[i]));
     m.comm_time_ns = comm[i] * per_iter;
     m.flops_complete = !gap_in_module[i] && unknown_gpu[i] <= 0;
     if (s.has_kernels) {
@@ -457,8 +459,8 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   }
   for (auto& m : s.modules) {
     m.share_flops = s.total.flops > 0 ? m.inclusive.flops / s.total.flops : 0;
-    double mine = s.has_kernels ? m.gpu_time.p50 : m.inclusive_time.p50;
-    double all = s.has_kernels ? s.iteration_gpu_time.p50 : s.iteration_time.p50;
+    double mine = inclusive_time(m, run_clock(s)).p50;
+    double all = iteration_time(s, run_clock(s)).p50;
     m.share_time = all > 0 ? mine / all : 0;
   }
 

@@ -55,6 +55,7 @@ struct ModuleSummary {
   // Device time per iteration of kernels attributed to this module subtree (traces, CUPTI); orphan kernels
   // (launched outside the profiling window) are not in it.
   LatencyStats gpu_time;
+  LatencyStats gpu_self_time;  // the same for kernels attributed to this module itself (not its children)
   // The part of gpu_time spent in communication kernels (NCCL, RCCL, all-reduce), per iteration (mean).
   double comm_time_ns = 0;
   // FLOPs are a lower bound when ops with unknown FLOPs sit in the subtree: then flops_complete is false and

@@ -84,6 +84,7 @@ ViewGraph collapse(const OpGraph& graph, const std::set<std::string>& modules) {
   view.base_module_types = graph.base_module_types;
   view.has_costs = graph.has_costs;
   view.is_diff = graph.is_diff;
+  view.dormant_modules = graph.dormant_modules;
 
   std::vector<int> node_of(graph.nodes.size(), -1);
   std::map<std::string, int> box_of;

@@ -47,6 +47,7 @@ struct ViewGraph {
   std::map<std::string, std::string> base_module_types;
   bool has_costs = false;
   bool is_diff = false;
+  std::set<std::string> dormant_modules;  // OpGraph::dormant_modules
 };
 
 // Each module in `modules` becomes a single box holding everything below it (the outermost one wins when

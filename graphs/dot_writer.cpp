@@ -56,6 +56,9 @@ std::string html_escape(const std::string& text) {
 
 namespace {
 
+// DORMANT modules' frames and boxes: a colour no diff state uses, dotted.
+constexpr const char* kDormantBorder = "#7b1fa2";
+
 struct Writer {
   const ViewGraph& view;
   const DotOptions& options;
@@ -154,6 +157,7 @@ struct Writer {
       std::string name(path_leaf(n.module_path));
       std::string type = type_text(n.module_path);
       label = name + (type.empty() ? "" : " (" + type + ")");
+      if (dormant(n.module_path)) label += " DORMANT";
       label += "\n" + std::to_string(n.members) + (n.members == 1 ? " op" : " ops");
     } else {
       label = n.label.empty() ? short_kind(n.kind) : short_kind(n.kind) + " " + n.label;
@@ -180,7 +184,11 @@ struct Writer {
       DiffStyle s = diff_style(st);
       out += ", color=\"" + std::string(s.border) + "\", fillcolor=\"" + s.fill + "\"";
       if (st == DiffState::kRemoved) style += ",dashed";
-      if (st != DiffState::kSame) out += ", penwidth=2";
+      if (n.is_module && dormant(n.module_path)) {
+        out += ", color=\"" + std::string(kDormantBorder) + "\"";
+        style += ",dotted";
+      }
+      if (st != DiffState::kSame || (n.is_module && dormant(n.module_path))) out += ", penwidth=2";
     } else if (heat && metric_known(n.cost, metric)) {
       int b = scale.bucket(metric_of(n.cost, metric));
       out += ", fillcolor=\"" + std::string(HeatScale::fill(b)) + "\", fontcolor=\"" +
@@ -195,6 +203,7 @@ struct Writer {
     std::string name(path_leaf(path));
     std::string type = type_text(path);
     std::string title = name + (type.empty() ? "" : " (" + type + ")");
+    if (diff_colors && dormant(path)) title += " DORMANT";
     int depth = module_depth(path);
     static constexpr const char* kFill[] = {"#f7f7f7", "#ececec"};
     out += indent + "subgraph cluster_" + std::to_string(number) + " {\n";
@@ -208,6 +217,9 @@ struct Writer {
       style = "rounded,filled,dashed";
     } else if (diff_colors && states.size() == 1 && *states.begin() == DiffState::kAdded) {
       border = diff_style(DiffState::kAdded).border;
+    } else if (diff_colors && dormant(path)) {
+      border = kDormantBorder;
+      style = "rounded,filled,dotted";
     }
     out +=
         in + "style=\"" + style + "\"; color=\"" + border + "\"; fillcolor=\"" + kFill[depth % 2] + "\";\n";
@@ -239,6 +251,8 @@ struct Writer {
     return text;
   }
 
+  bool dormant(const std::string& path) const { return view.dormant_modules.count(path) > 0; }
+
   std::string legend() const {
     std::string t = "<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\" cellpadding=\"4\">";
     auto row = [&](const std::string& fill, const std::string& border, const std::string& text) {
@@ -255,6 +269,11 @@ struct Writer {
                               : "output shapes";
       row(diff_style(DiffState::kChanged).fill, diff_style(DiffState::kChanged).border, changed);
       row(diff_style(DiffState::kSame).fill, diff_style(DiffState::kSame).border, "unchanged");
+      t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\">dashed box or frame: removed in B</td></tr>";
+      t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\">edges: red dashed removed, green new</td></tr>";
+      if (!view.dormant_modules.empty())
+        t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\"><font color=\"" + std::string(kDormantBorder) +
+             "\">dotted purple frame: DORMANT (ops run, result unused)</font></td></tr>";
     } else if (heat && !scale.empty()) {
       t += "<tr><td colspan=\"2\" border=\"0\"><b>" + html_escape(std::string(metric_name(metric))) +
            " per iteration</b></td></tr>";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,9 @@ struct OpGraph {
   std::map<std::string, NodeCost> base_module_costs;
   bool has_costs = false;
   bool is_diff = false;
+  // Diff graphs: modules the diff engine calls DORMANT (weights zeroed or result discarded; their ops still
+  // run, so the op diff alone shows them unchanged). Set by the caller from analyzer/diff's verdicts.
+  std::set<std::string> dormant_modules;
 };
 
 // Builds the graph from stored rows (run database or extraction). Edges naming unknown node ids are

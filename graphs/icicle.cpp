@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "analyzer/clock.h"
 #include "analyzer/format.h"
 #include "graphs/heat.h"
 
@@ -24,7 +25,7 @@ std::string measure_name(const RunSummary& summary, CostMetric metric) {
     case CostMetric::kTime:
       break;
   }
-  return summary.has_kernels ? "device time P50 per iteration" : "host time P50 per iteration";
+  return std::string(to_string(run_clock(summary))) + " time P50 per iteration";
 }
 
 // Warm flame colours, one per module type (every attention block alike), stable across runs and machines.
@@ -48,7 +49,7 @@ double icicle_value(const RunSummary& summary, int module, CostMetric metric) {
     case CostMetric::kTime:
       break;
   }
-  return summary.has_kernels ? m.gpu_time.p50 : m.inclusive_time.p50;
+  return inclusive_time(m, run_clock(summary)).p50;
 }
 
 Icicle icicle_layout(const RunSummary& summary, const IcicleOptions& options) {

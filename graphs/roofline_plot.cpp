@@ -1,20 +1,23 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analyzer/clock.h"
 #include "analyzer/format.h"
 #include "graphs/roofline_plot.h"
 
 namespace flopscope::graphs {
 namespace {
 
-// Per-iteration self time of module i on the run's clock. Device time is recorded per subtree, so a
-// module's own share is its subtree's minus its children's (sums over iterations, then per iteration).
+// Per-iteration self time of module i on the run's clock (analyzer/clock.h). Device time is recorded per
+// subtree, so a module's own share is its subtree's minus its children's (sums over iterations, then per
+// iteration); host self time is the module's own outermost ops.
 double self_time_ns(const RunSummary& s, std::size_t i) {
   const double iterations = std::max(1, s.iterations);
+  const Clock clock = run_clock(s);
   const ModuleSummary& m = s.modules[i];
-  if (!s.has_kernels) return m.self_time.values.sum() / iterations;
-  double own = m.gpu_time.values.sum();
-  for (int c : m.children) own -= s.modules[static_cast<std::size_t>(c)].gpu_time.values.sum();
+  if (clock == Clock::kHost) return self_time(m, clock).values.sum() / iterations;
+  double own = inclusive_time(m, clock).values.sum();
+  for (int c : m.children) own -= inclusive_time(s.modules[static_cast<std::size_t>(c)], clock).values.sum();
   return std::max(0.0, own) / iterations;
 }
 
@@ -25,11 +28,10 @@ RooflinePlot roofline_plot(const RunSummary& s, const std::optional<DevicePeak>&
   plot.peak = peak;
   const bool measured = s.total.dram_bytes > 0;
   plot.bytes_kind = measured ? "measured DRAM bytes" : "analytic bytes (minimum traffic)";
-  plot.clock = s.has_kernels ? "device time" : "host time";
+  const Clock clock = run_clock(s);
+  plot.clock = std::string(to_string(clock)) + " time";
   const double iterations = std::max(1, s.iterations);
-  plot.time_total_ns = s.modules.empty() ? 0
-                       : s.has_kernels   ? s.modules[0].gpu_time.values.sum() / iterations
-                                         : s.modules[0].inclusive_time.values.sum() / iterations;
+  plot.time_total_ns = s.modules.empty() ? 0 : inclusive_time(s.modules[0], clock).values.sum() / iterations;
   int no_flops = 0, no_bytes = 0, no_time = 0;
   double left_out_ns = 0;
   for (std::size_t i = 0; i < s.modules.size(); ++i) {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "analyzer/clock.h"
 #include "analyzer/diff/summary_sentence.h"
 #include "analyzer/latency.h"
 #include "analyzer/summary.h"
@@ -163,6 +164,9 @@ struct RunDiff {
   // What vanished / went dormant / appeared and what it saves or costs: the first line of every view.
   SummarySentence sentence;
 };
+
+// The clock of a diff's times (device when both runs have kernels); views label their time columns by it.
+inline Clock time_clock(const RunDiff& d) { return d.gpu_time ? Clock::kDevice : Clock::kHost; }
 
 // "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED": the wording every front end shows.
 std::string describe_verdict(const ModuleDiff& m);

@@ -2,6 +2,7 @@
 #include <unordered_map>
 
 #include "analyzer/activations/discarded.h"
+#include "analyzer/clock.h"
 #include "analyzer/diff/align.h"
 #include "analyzer/diff/compare.h"
 #include "analyzer/diff/diff.h"
@@ -12,28 +13,29 @@
 namespace flopscope {
 namespace {
 
-SideCost module_side(const ModuleSummary& m, bool gpu_time) {
+// `iteration_p50`: the run's time per iteration on the same clock, for the share.
+SideCost module_side(const ModuleSummary& m, Clock clock, double iteration_p50) {
   SideCost s;
   s.present = true;
   s.ops = m.inclusive.ops;
   s.kernels = m.inclusive.kernels;
   s.flops = m.inclusive.flops;
   s.bytes = m.inclusive.bytes();
-  s.time = gpu_time ? m.gpu_time : m.inclusive_time;
-  s.share_time = m.share_time;
+  s.time = inclusive_time(m, clock);
+  s.share_time = iteration_p50 > 0 ? s.time.p50 / iteration_p50 : 0;
   s.share_flops = m.share_flops;
   return s;
 }
 
 bool runs(const SideCost& s) { return s.present && (s.ops > 0 || s.kernels > 0); }
 
-RunTotals totals(const RunSummary& s, const RunData& run, bool gpu_time) {
+RunTotals totals(const RunSummary& s, const RunData& run, Clock clock) {
   RunTotals t;
   t.ops = s.total.ops;
   t.kernels = s.total.kernels;
   t.flops = s.total.flops;
   t.bytes = s.total.bytes();
-  t.time = gpu_time ? s.iteration_gpu_time : s.iteration_time;
+  t.time = iteration_time(s, clock);
   t.iterations = s.iterations;
   t.params = static_cast<std::int64_t>(run.params.size());
   for (const auto& p : run.params) t.param_bytes += p.bytes;
@@ -64,7 +66,9 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   RunDiff d;
   d.info_a = a.info;
   d.info_b = b.info;
-  d.gpu_time = sa.has_kernels && sb.has_kernels;
+  // Device time only when both runs have it: one clock on both sides.
+  d.gpu_time = run_clock(sa) == Clock::kDevice && run_clock(sb) == Clock::kDevice;
+  const Clock clock = time_clock(d);
   if (sa.has_kernels != sb.has_kernels) {
     d.warnings.push_back("only one run has GPU kernels: times compare host op time");
   }
@@ -86,8 +90,8 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   differ("tool version", a.info.tool_version, b.info.tool_version);
   differ("device", a.info.device, b.info.device);
   differ("machine", a.info.host, b.info.host);
-  d.a = totals(sa, a, d.gpu_time);
-  d.b = totals(sb, b, d.gpu_time);
+  d.a = totals(sa, a, clock);
+  d.b = totals(sb, b, clock);
   // End to end: the bootstrap interval of the median difference (one row, so its cost does not matter).
   if (d.a.time.samples >= kMinIterationsForStats && d.b.time.samples >= kMinIterationsForStats) {
     d.time_diff = median_difference(d.a.time.values.dense(), d.b.time.values.dense(), options.bootstrap_resamples);
@@ -148,8 +152,8 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     m.type = ma ? ma->type : mb->type;
     m.type_b = mb ? mb->type : "";
     m.depth = ma ? ma->depth : mb->depth;
-    if (ma) m.a = module_side(*ma, d.gpu_time);
-    if (mb) m.b = module_side(*mb, d.gpu_time);
+    if (ma) m.a = module_side(*ma, clock, d.a.time.p50);
+    if (mb) m.b = module_side(*mb, clock, d.b.time.p50);
     if (ma) m.summary_a = static_cast<int>(ma - sa.modules.data());
     if (mb) m.summary_b = static_cast<int>(mb - sb.modules.data());
     if (mb && !b_path_before_alignment[static_cast<std::size_t>(m.summary_b)].empty() &&

@@ -19,7 +19,7 @@ class GuiCommand final : public Command {
         "One run (database or trace), two to compare, or the ranks of one run (run.rank*.db, or a folder)");
     app.add_option("--screenshot", screenshot_, "Render --view to this PNG and exit");
     app.add_option("--view", view_,
-                   "tree, graph, heatmap, flame, timeline, diff or ranks (with --screenshot)");
+                   "tree, graph, heatmap, flame, roofline, timeline, diff or ranks (with --screenshot)");
   }
 
   int run() override {

@@ -1,6 +1,7 @@
 // flopscope heatmap RUN -o OUT.png: the GUI's latency heatmap (top modules by self time per iteration, and
 // the slowest module's histogram with P50/P90/P99), rendered headless for CI reviews. The data comes from
-// analyzer/heatmap, the picture from graphs/ through Graphviz: no Qt, no display.
+// analyzer/heatmap, the picture from graphs/ through Graphviz: no Qt, no display. -o M.csv writes the
+// matrix (modules x iterations, ns) instead.
 #include <cstdio>
 #include <filesystem>
 
@@ -20,7 +21,7 @@ class HeatmapCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
     app.add_option("run", path_, "Run database (or trace file)")->required();
-    app.add_option("-o,--output", output_, "File to write: .png, .svg, .pdf or .dot")->required();
+    app.add_option("-o,--output", output_, "File to write: .png, .svg, .pdf, .dot or .csv (the matrix)")->required();
     app.add_option("--top", top_, "Number of modules (rows), slowest first (default 20)")
         ->check(CLI::Range(1, 500));
     app.add_option("--size", size_, "Picture size WIDTHxHEIGHT in pixels (default 1400x900)");
@@ -32,13 +33,19 @@ class HeatmapCommand final : public Command {
     if (std::sscanf(size_.c_str(), "%dx%d", &w, &h) != 2 || w < 200 || h < 200 || w > 20000 || h > 20000)
       return report_error(
           InvalidArgument("--size must be WIDTHxHEIGHT between 200 and 20000, got '" + size_ + "'"));
-    StatusOr<graphs::GraphFormat> format = graphs::format_from_path(output_);
+    const bool csv = std::filesystem::path(output_).extension() == ".csv";
+    StatusOr<graphs::GraphFormat> format = graphs::GraphFormat::kPng;  // unused for .csv
+    if (!csv) format = graphs::format_from_path(output_);
     if (!format.ok()) return report_error(format.status());
     Status ok = check_output_path(output_, force_);
     if (!ok.ok()) return report_error(ok);
     StatusOr<RunData> run = open_run(path_);
     if (!run.ok()) return report_error(run.status());
     HeatmapData data = heatmap_data(summarize(*run), static_cast<std::size_t>(top_));
+    if (csv) {
+      Status st = write_file_atomically(output_, heatmap_csv(data), force_);
+      return st.ok() ? kExitOk : report_error(st);
+    }
     graphs::HeatmapPictureOptions picture;
     picture.width = w;
     picture.height = h;

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "analyzer/clock.h"
 #include "cli/printers/report.h"
 
 namespace flopscope::cli {
@@ -11,7 +12,7 @@ std::vector<int> module_order(const RunSummary& s, const ReportOptions& o) {
       case SortKey::kFlops:
         return m.inclusive.flops;
       case SortKey::kTime:
-        return s.has_kernels ? m.gpu_time.p50 : m.inclusive_time.p50;
+        return inclusive_time(m, run_clock(s)).p50;
       case SortKey::kBytes:
         return m.inclusive.bytes();
       case SortKey::kModel:

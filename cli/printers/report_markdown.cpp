@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "analyzer/clock.h"
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
 #include "db/model/text_escape.h"
@@ -14,8 +15,9 @@ std::string indent(int depth) {
 }  // namespace
 
 std::string render_report_markdown(const RunData& run, const RunSummary& s, const ReportOptions& o) {
-  const bool gpu = s.has_kernels;
-  const LatencyStats& it = gpu ? s.iteration_gpu_time : s.iteration_time;
+  const Clock clock = run_clock(s);
+  const bool gpu = clock == Clock::kDevice;
+  const LatencyStats& it = iteration_time(s, clock);
   std::string out = fmt::format("## flopscope report: {}\n\n", markdown_code(run.info.source_path, false));
   // Kernels with counters and no ops (Nsight Compute): the measured work is the only work there is.
   const bool measured_only = s.ops_total == 0 && (s.total.measured_flops > 0 || s.total.dram_bytes > 0);
@@ -37,7 +39,7 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
   out += "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (int idx : module_order(s, o)) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
-    const LatencyStats& t = gpu ? m.gpu_time : m.inclusive_time;
+    const LatencyStats& t = inclusive_time(m, clock);
     out += fmt::format("| {}{} | {} | {:.1f} | {} | {} | {} | {:.1f} | {} | {} | {} |\n", indent(m.depth),
                        m.path.empty() ? "(model)" : markdown_code(m.path, true), markdown_escape(m.type),
                        m.calls, lower_bound_flops_text(m.inclusive.flops, m.flops_complete), flops_text(m.self.flops),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyzer/clock.h"
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
 #include "db/model/text_escape.h"
@@ -31,8 +32,9 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   if (i.warmup > 0) out += fmt::format(", {} warmup", i.warmup);
   if (i.threads > 0) out += fmt::format(", {} threads", i.threads);
   out += "\n";
-  const bool gpu = s.has_kernels;
-  const LatencyStats& it = gpu ? s.iteration_gpu_time : s.iteration_time;
+  const Clock clock = run_clock(s);
+  const bool gpu = clock == Clock::kDevice;
+  const LatencyStats& it = iteration_time(s, clock);
   const std::string per_iteration = it.samples <= 1
                                         ? time_text(it.p50) + " (1 iteration)"
                                         : "P50 " + time_text(it.p50) + "  P99 " + percentile_text(it, 99);
@@ -66,7 +68,7 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   out += gpu ? fmt::format(" {:>10} {:>10} {:>11}\n", "host P50", "comm", "FLOP/s dev") : "\n";
   for (int idx : order) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
-    const LatencyStats& t = gpu ? m.gpu_time : m.inclusive_time;
+    const LatencyStats& t = inclusive_time(m, clock);
     std::string type = terminal_safe(m.type, false);
     if (type.size() > 20) type = type.substr(0, 19) + "~";
     std::string flops = (m.flops_complete ? "" : ">=") + si_text(m.inclusive.flops, "");

@@ -1,6 +1,6 @@
 // flopscope-gui [FILE [FILE2]]: opens one run, or two to compare; run.rank*.db (or a folder of ranks): the
 // ranks of one distributed run.
-// flopscope-gui --screenshot OUT.png --view tree|graph|heatmap|flame|timeline|diff|ranks FILES...: renders
+// flopscope-gui --screenshot OUT.png --view tree|graph|heatmap|flame|roofline|timeline|diff|ranks FILES...: renders
 // one view to a PNG and exits (docs, tests); input errors print one line on stderr and exit 2.
 #include <QApplication>
 #include <QCommandLineParser>
@@ -41,7 +41,7 @@ int screenshot(const QCommandLineParser& args, const QStringList& files) {
   const QString view = args.value(QStringLiteral("view"));
   if (!window.showView(view))
     return fail(
-        QStringLiteral("unknown view '%1' (tree, graph, heatmap, flame, timeline, diff, ranks)").arg(view));
+        QStringLiteral("unknown view '%1' (tree, graph, heatmap, flame, roofline, timeline, diff, ranks)").arg(view));
   window.show();
   QApplication::processEvents();
   if (args.isSet(QStringLiteral("expect-vanished")) || args.isSet(QStringLiteral("forbid-active"))) {
@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
   args.addOption({QStringLiteral("screenshot"), QStringLiteral("Render a view to OUT.png and exit."), QStringLiteral("OUT.png")});
   args.addOption(
       {QStringLiteral("view"),
-       QStringLiteral("View for --screenshot: tree, graph, heatmap, flame, timeline, diff, ranks."),
+       QStringLiteral("View to show (with --screenshot, the one rendered): tree, graph, heatmap, flame, roofline, "
+                      "timeline, diff, ranks."),
        QStringLiteral("VIEW"), QStringLiteral("tree")});
   args.addOption({QStringLiteral("select"), QStringLiteral("Select (and highlight) this module path."), QStringLiteral("PATH")});
   args.addOption({QStringLiteral("size"), QStringLiteral("Window size for --screenshot."), QStringLiteral("WxH")});
@@ -121,6 +122,9 @@ int main(int argc, char** argv) {
   flopscope::gui::MainWindow window;
   window.restoreWindowState();
   window.show();
+  if (args.isSet(QStringLiteral("view")))
+    QObject::connect(&window, &flopscope::gui::MainWindow::sessionShown, &window,
+                     [&] { window.showView(args.value(QStringLiteral("view"))); });
   if (args.isSet(QStringLiteral("select")))
     QObject::connect(&window, &flopscope::gui::MainWindow::sessionShown, &window,
                      [&] { window.treePage()->selectModule(args.value(QStringLiteral("select"))); });

@@ -64,7 +64,9 @@ QVariant DiffTableModel::data(const QModelIndex& index, int role) const {
   const Verdict verdict = session_->diff.verdict(n);
   const ModuleSummary* a = n.a >= 0 ? &session_->a->summary.modules[n.a] : nullptr;
   const ModuleSummary* b = n.b >= 0 ? &session_->b->summary.modules[n.b] : nullptr;
-  const double time_a = a ? a->inclusive_time.p50 : 0, time_b = b ? b->inclusive_time.p50 : 0;
+  // Times on the diff engine's clock (device time when both runs have kernels), as its verdicts.
+  const Clock clock = session_->clock();
+  const double time_a = a ? inclusive_time(*a, clock).p50 : 0, time_b = b ? inclusive_time(*b, clock).p50 : 0;
   const double flops_a = a ? a->inclusive.flops : 0, flops_b = b ? b->inclusive.flops : 0;
   auto dash_or = [](const void* p, const std::string& s) { return p ? QString::fromStdString(s) : QStringLiteral("-"); };
   if (role == Qt::DisplayRole) {
@@ -108,7 +110,14 @@ QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, in
   static const char* const names[kColumnCount] = {"Module",  "Status",  "Time A P50", "Time B P50", "\u0394 time",
                                                   "FLOPs A", "FLOPs B", "Weights A",  "Weights B",  "Verdict"};
   if (section < 0 || section >= kColumnCount) return {};
-  return QString::fromUtf8(names[section]);
+  QString name = QString::fromUtf8(names[section]);
+  // The clock named in the header: device time is not host time.
+  if (session_ && (section == kTimeA || section == kTimeB || section == kDeltaTime)) {
+    const QString clock = QString::fromLatin1(to_string(session_->clock()));
+    const QString rest = name.front().unicode() < 128 ? name.left(1).toLower() + name.mid(1) : name;  // keep "Δ"
+    name = clock.left(1).toUpper() + clock.mid(1) + QLatin1Char(' ') + rest;
+  }
+  return name;
 }
 
 }  // namespace flopscope::gui

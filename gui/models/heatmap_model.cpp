@@ -32,11 +32,15 @@ QVariant HeatmapModel::data(const QModelIndex& index, int role) const {
     case kPathRole: return QString::fromStdString(row.path);
     case Qt::BackgroundRole: return heat_color(data_.scale(v));
     case Qt::ToolTipRole:
-      return QStringLiteral("%1\niteration %2: %3\nP50 %4  P90 %5  P99 %6")
+      // Percentiles only from enough iterations (the core's rule), "-" otherwise.
+      return QStringLiteral("%1\niteration %2: %3 %4 self time\nP50 %5  P90 %6  P99 %7 (%8 iterations)")
           .arg(QString::fromStdString(row.path))
           .arg(index.column())
-          .arg(QString::fromStdString(format_ns(v)), QString::fromStdString(format_ns(row.stats.p50)),
-               QString::fromStdString(format_ns(row.stats.p90)), QString::fromStdString(format_ns(row.stats.p99)));
+          .arg(QString::fromStdString(format_ns(v)), QString::fromLatin1(to_string(data_.clock)),
+               QString::fromStdString(percentile_text(row.stats, 50)),
+               QString::fromStdString(percentile_text(row.stats, 90)),
+               QString::fromStdString(percentile_text(row.stats, 99)))
+          .arg(row.stats.samples);
     default: return {};
   }
 }

@@ -19,7 +19,7 @@ namespace flopscope::gui {
 struct HeatmapGeometry {
   QRect grid;          // the cells
   QRect histogram;     // below the grid; empty when there is no room
-  QRect legend;        // colour scale, right of the grid
+  QRect legend;        // colour bar, right of the grid (its tick labels right of it)
   int rows = 0;
   int columns = 0;
   double cell_w = 0;
@@ -41,14 +41,26 @@ struct HeatmapPaintOptions {
   QStringList column_labels;  // tick label per column; empty: the column number
   bool histogram = true;      // draw the selected row's histogram below the grid
   QString empty_text = QStringLiteral("No module has per-iteration self time in this run.");
+  // What the colour bar measures; empty: "<clock> self time" from the data (analyzer/clock.h).
+  QString measure;
 };
+
+// Cells wider than this say nothing more: a run of few iterations gets a narrow grid with values written
+// in its cells instead of a few wall-wide blocks.
+inline constexpr int kMaxHeatmapCellWidth = 90;
 
 void paint_heatmap(QPainter& painter, const HeatmapData& data, const HeatmapGeometry& g,
                    const HeatmapPaintOptions& options);
-// Histogram of one row's per-iteration values with P50, P90 and P99 marked.
-void paint_histogram(QPainter& painter, const QRect& rect, const HeatmapRow& row, const QFont& font);
+// Histogram of one row's per-iteration values with P50, P90 and P99 marked (each only from enough
+// iterations, analyzer/latency.h) and the sample count; with too few iterations for a distribution
+// (kMinHistogramSamples), the values themselves. `measure` names the quantity ("device self time").
+void paint_histogram(QPainter& painter, const QRect& rect, const HeatmapRow& row, const QFont& font,
+                     const QString& measure);
 
 // The whole picture on a white background, for files.
 QImage render_heatmap_image(const HeatmapData& data, const QSize& size, const HeatmapPaintOptions& options);
+
+// The colour bar's caption for these options and data.
+QString heatmap_measure(const HeatmapData& data, const HeatmapPaintOptions& options);
 
 }  // namespace flopscope::gui

@@ -78,12 +78,14 @@ double ModuleTreeModel::number(const DiffNode& n, int column) const {
   if (!m) return 0;
   const ModuleSummary* mb = n.b >= 0 && session_->b ? &session_->b->summary.modules[n.b] : nullptr;
   const ModuleSummary* ma = n.a >= 0 ? &session_->a->summary.modules[n.a] : nullptr;
+  const Clock clock = session_->clock();
   switch (column) {
     case kCalls: return m->calls;
-    case kSelfP50: return m->self_time.p50;
-    case kSelfP99: return m->self_time.p99;
-    case kInclP50: return m->inclusive_time.p50;
-    case kInclP99: return m->inclusive_time.p99;
+    case kSelfP50: return self_time(*m, clock).p50;
+    case kSelfP99: return self_time(*m, clock).p99;
+    case kInclP50: return inclusive_time(*m, clock).p50;
+    case kInclP99: return inclusive_time(*m, clock).p99;
+    case kHostInclP50: return m->inclusive_time.p50;
     case kFlops: return m->inclusive.flops;
     case kMeasuredFlops: return m->inclusive.measured_flops;
     case kBytes: return m->inclusive.bytes();
@@ -97,8 +99,8 @@ double ModuleTreeModel::number(const DiffNode& n, int column) const {
       return std::max(c ? c->share_held : 0.0, discard ? 1.0 : 0.0);
     }
     case kStatus: return static_cast<int>(session_->diff.verdict(n));
-    case kDeltaTime:
-      return (mb ? mb->inclusive_time.p50 : 0) - (ma ? ma->inclusive_time.p50 : 0);
+    case kDeltaTime:  // on the diff engine's clock, as its verdicts and gates
+      return (mb ? inclusive_time(*mb, clock).p50 : 0) - (ma ? inclusive_time(*ma, clock).p50 : 0);
     case kDeltaFlops: return (mb ? mb->inclusive.flops : 0) - (ma ? ma->inclusive.flops : 0);
     default: return 0;
   }
@@ -112,9 +114,11 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
     case kType: return q(n.type);
     case kCalls: return q(format_count(v));
     case kSelfP50:
-    case kSelfP99:
     case kInclP50:
-    case kInclP99: return q(format_ns(v));
+    case kHostInclP50: return q(format_ns(v));
+    // P99 only from enough iterations (the core's rule): "-" otherwise, with the reason in the tooltip.
+    case kSelfP99: return m ? q(percentile_text(self_time(*m, session_->clock()), 99)) : QString();
+    case kInclP99: return m ? q(percentile_text(inclusive_time(*m, session_->clock()), 99)) : QString();
     case kFlops: return q(format_flops(v));
     case kMeasuredFlops: return m && m->inclusive.measured_flops > 0 ? q(format_flops(v)) : QStringLiteral("-");
     case kBytes: return q(format_bytes(v));
@@ -188,12 +192,25 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (orientation != Qt::Horizontal || section < 0 || section >= kColumnCount) return {};
+  // Time columns name their clock when it is the device's, so host and device time never look alike.
+  const bool device = session_ && session_->clock() == Clock::kDevice;
+  if (role == Qt::ToolTipRole) {
+    if (section >= kSelfP50 && section <= kInclP99 && section != kHostInclP50)
+      return device ? tr("Device (kernel) time per iteration") : tr("Host op time per iteration");
+    if (section == kHostInclP50) return tr("Host op time per iteration (the CPU side of a GPU run)");
+    if (section == kShare) return device ? tr("Share of the device time per iteration") : tr("Share of the host time per iteration");
+    return {};
+  }
+  if (role != Qt::DisplayRole) return {};
   static const char* const names[kColumnCount] = {
-      "Module", "Type", "Calls", "Self P50", "Self P99", "Incl. P50", "Incl. P99", "FLOPs", "Measured FLOPs",
-      "Bytes", "FLOP/byte", "Share of time", "Weights", "Behaves as", "Status", "\u0394 time P50", "\u0394 FLOPs"};
-  if (section < 0 || section >= kColumnCount) return {};
-  return QString::fromUtf8(names[section]);
+      "Module", "Type", "Calls", "Self P50", "Self P99", "Incl. P50", "Incl. P99", "Host incl. P50", "FLOPs",
+      "Measured FLOPs", "Bytes", "FLOP/byte", "Share of time", "Weights", "Behaves as", "Status",
+      "\u0394 time P50", "\u0394 FLOPs"};
+  QString name = QString::fromUtf8(names[section]);
+  if (device && ((section >= kSelfP50 && section <= kInclP99 && section != kHostInclP50) || section == kDeltaTime))
+    name = QStringLiteral("Device ") + (section == kDeltaTime ? name : name.left(1).toLower() + name.mid(1));
+  return name;
 }
 
 }  // namespace flopscope::gui

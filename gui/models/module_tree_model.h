@@ -1,6 +1,8 @@
 // The module tree as a Qt item model: one row per module (the union of both runs in diff mode), columns
 // for calls, self/inclusive time P50/P99, FLOPs (analytic and measured), bytes, intensity, share and
-// weights; in diff mode also status and deltas. Display text is formatted; kSortRole gives the number.
+// weights; in diff mode also status and deltas. Times are on the session's clock (device time for GPU
+// runs, analyzer/clock.h) with host time in its own labelled column. Display text is formatted; kSortRole
+// gives the number.
 #pragma once
 
 #include <QAbstractItemModel>
@@ -21,6 +23,7 @@ class ModuleTreeModel : public QAbstractItemModel {
     kSelfP99,
     kInclP50,
     kInclP99,
+    kHostInclP50,  // host op time when the clock is the device's; the tree page hides it otherwise
     kFlops,
     kMeasuredFlops,
     kBytes,

@@ -18,6 +18,11 @@ QString Session::title() const {
   return t;
 }
 
+Clock Session::clock() const {
+  if (diff.engine) return time_clock(*diff.engine);
+  return a ? run_clock(a->summary) : Clock::kHost;
+}
+
 const Candidate* LoadedRun::candidate(const std::string& module_path) const {
   for (const auto& c : candidates.candidates) {
     if (c.path == module_path) return &c;
@@ -61,7 +66,12 @@ std::shared_ptr<Session> build_session(std::shared_ptr<const LoadedRun> a, std::
   s->diff = b ? diff_modules(a->summary, a->data, b->summary, b->data) : single_run_tree(a->summary, a->data);
   s->timeline = timeline ? std::move(*timeline) : TimelineIndex::build(a->data);
   s->graph = op_graph(*a);
-  if (b) s->graph = graphs::diff_graphs(s->graph, op_graph(*b), graphs::diff_options(graphs::CostMetric::kFlops));
+  if (b) {
+    s->graph = graphs::diff_graphs(s->graph, op_graph(*b), graphs::diff_options(graphs::CostMetric::kFlops));
+    // The engine's DORMANT verdicts, which the op diff cannot see (the ops still run), marked on the graph.
+    for (const auto& m : s->diff.engine->modules)
+      if (m.verdict == Verdict::kDormant) s->graph.dormant_modules.insert(m.path);
+  }
   s->a = std::move(a);
   s->b = std::move(b);
   return s;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzer/activations/candidates.h"
+#include "analyzer/clock.h"
 #include "analyzer/fleet/ranks.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
@@ -54,6 +55,8 @@ struct Session {
   int rank_index = 0;
 
   bool is_diff() const { return b != nullptr; }
+  // The clock the views' times are on: the diff engine's in diff mode, else run a's (analyzer/clock.h).
+  Clock clock() const;
   bool has_ranks() const { return ranks != nullptr; }
   QString title() const;
 };

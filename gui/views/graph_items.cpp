@@ -51,6 +51,7 @@ GraphNodeItem::GraphNodeItem(int index, const graphs::LaidOutNode& node, const g
       pen_width_(node.pen_width),
       font_size_(node.font_size),
       dashed_(has_style(node.style, "dashed")),
+      dotted_(has_style(node.style, "dotted")),
       rounded_(has_style(node.style, "rounded")),
       oval_(node.shape == "oval" || node.shape == "ellipse"),
       collapsed_(view_node.is_module) {
@@ -94,6 +95,7 @@ QRectF GraphNodeItem::boundingRect() const { return rect_.adjusted(-8, -8, 8, 8)
 void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
   QPen pen(border_, pen_width_);
   if (dashed_) pen.setStyle(Qt::DashLine);
+  if (dotted_) pen.setStyle(Qt::DotLine);
   if (highlighted_) {  // a halo around the node, so a diff border stays visible under the selection
     p->setPen(QPen(kHalo, 3));
     p->setBrush(Qt::NoBrush);
@@ -131,6 +133,7 @@ GraphClusterItem::GraphClusterItem(const graphs::LaidOutCluster& cluster, Toggle
       border_(layout_color(cluster.border, QColor(0xaa, 0xaa, 0xaa))),
       font_size_(cluster.font_size),
       dashed_(has_style(cluster.style, "dashed")),
+      dotted_(has_style(cluster.style, "dotted")),
       toggle_(std::move(toggle)) {
   setToolTip(QStringLiteral("%1\nclick the header to collapse").arg(QString::fromStdString(cluster.module_path)));
   setZValue(cluster.depth * 0.01);
@@ -145,8 +148,9 @@ void GraphClusterItem::setHighlighted(bool on) {
 QRectF GraphClusterItem::boundingRect() const { return rect_.adjusted(-3, -3, 3, 3); }
 
 void GraphClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
-  QPen pen = highlighted_ ? QPen(kHalo, 3) : QPen(border_, 1);
+  QPen pen = highlighted_ ? QPen(kHalo, 3) : QPen(border_, dotted_ ? 2 : 1);
   if (dashed_ && !highlighted_) pen.setStyle(Qt::DashLine);
+  if (dotted_ && !highlighted_) pen.setStyle(Qt::DotLine);
   p->setBrush(fill_);
   p->setPen(pen);
   p->drawRoundedRect(rect_, 6, 6);

@@ -48,6 +48,7 @@ class GraphNodeItem : public QGraphicsItem {
   double pen_width_;
   double font_size_;
   bool dashed_;
+  bool dotted_;  // DORMANT modules (graphs/dot_writer)
   bool rounded_;
   bool oval_;
   bool collapsed_;  // a collapsed module (box3d)
@@ -78,6 +79,7 @@ class GraphClusterItem : public QGraphicsItem {
   QColor fill_, border_;
   double font_size_;
   bool dashed_;
+  bool dotted_;  // DORMANT modules (graphs/dot_writer)
   Toggle toggle_;
   bool highlighted_ = false;
 };

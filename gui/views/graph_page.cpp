@@ -16,6 +16,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "graphs/graph_diff.h"
 #include "gui/views/export.h"
@@ -99,6 +100,14 @@ void GraphPage::setSession(SessionPtr session) {
   color_box_->blockSignals(false);
   rebuild();
   showTop();
+  zoom_pending_ = !isVisible();
+}
+
+void GraphPage::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (!zoom_pending_) return;
+  zoom_pending_ = false;
+  QTimer::singleShot(0, this, &GraphPage::showTop);  // after the layout has sized the view
 }
 
 void GraphPage::toggleCluster(const std::string& path) {
@@ -116,8 +125,39 @@ void GraphPage::fit() {
   view_->fitInView(scene_->itemsBoundingRect().adjusted(-10, -10, 10, 10), Qt::KeepAspectRatio);
 }
 
+bool GraphPage::fitChanges() {
+  if (!session_ || !session_->is_diff()) return false;
+  // The changed nodes and dormant modules, grouped by module; the first group in reading order (top, then
+  // left) is shown with its frame: one change legible beats all of them as specks.
+  std::map<std::string, QRectF> groups;
+  for (std::size_t i = 0; i < nodes_.size() && i < view_graph_.nodes.size(); ++i) {
+    const auto& n = view_graph_.nodes[i];
+    if (n.diff != graphs::DiffState::kSame || (n.is_module && view_graph_.dormant_modules.count(n.module_path)))
+      groups[n.module_path] |= nodes_[i]->sceneBoundingRect();
+  }
+  for (auto* c : clusters_) {
+    auto g = groups.find(c->path());
+    if (g != groups.end() || view_graph_.dormant_modules.count(c->path())) groups[c->path()] |= c->sceneBoundingRect();
+  }
+  if (groups.empty()) return false;
+  QRectF changed = groups.begin()->second;
+  for (const auto& [path, r] : groups)
+    if (r.top() < changed.top() - 1 || (std::abs(r.top() - changed.top()) <= 1 && r.left() < changed.left())) changed = r;
+  changed.adjust(-30, -30, 30, 30);
+  // Legible: 100% to 150% (the labels' 10 px or more; at 80% they read as 8 px in a real window), the
+  // changes centred, or their top when they do not fit.
+  const QSize vp = view_->viewport()->size();
+  const double s = std::clamp(std::min(vp.width() / changed.width(), vp.height() / changed.height()), 1.0, 1.5);
+  view_->resetTransform();
+  view_->scale(s, s);
+  if (changed.height() * s <= vp.height()) view_->centerOn(changed.center());
+  else view_->centerOn(changed.center().x(), changed.top() + vp.height() / (2 * s));
+  return true;
+}
+
 void GraphPage::showTop() {
   if (scene_->items().isEmpty()) return;
+  if (fitChanges()) return;
   // Legible first: fit the width (never above 100% nor below 50%), starting at the graph's inputs.
   const QRectF bounds = scene_->itemsBoundingRect();
   double s = std::clamp((view_->viewport()->width() - 20) / std::max(bounds.width(), 1.0), 0.5, 1.0);

@@ -51,7 +51,9 @@ class GraphPage : public QWidget {
   void expandAll();
   Status exportTo(const QString& path);
   void fit();      // the whole graph
-  void showTop();  // legible zoom, from the inputs down
+  void showTop();  // legible zoom: on the changes in diff mode, else from the inputs down
+  // Diff mode: zooms (100-150%) to the nodes that changed and the DORMANT modules; false when none.
+  bool fitChanges();
 
   QGraphicsScene* scene() const { return scene_; }
   ZoomableView* view() const { return view_; }
@@ -75,8 +77,13 @@ class GraphPage : public QWidget {
  Q_SIGNALS:
   void moduleClicked(const QString& path);
 
+ protected:
+  // The first showing after a new session zooms again: before it the viewport has no real size.
+  void showEvent(QShowEvent* event) override;
+
  private:
   void rebuild();
+  bool zoom_pending_ = false;
   int nodeForModule(const std::string& path) const;  // the collapsed box holding path, or -1
 
   SessionPtr session_;

@@ -17,6 +17,14 @@
 
 namespace flopscope::gui {
 
+namespace {
+
+QString iterations_text(int n) {
+  return n == 1 ? QStringLiteral("1 iteration") : QStringLiteral("%1 iterations").arg(n);
+}
+
+}  // namespace
+
 HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
   setMouseTracking(true);
   setMinimumSize(400, 300);
@@ -52,8 +60,17 @@ HeatmapPaintOptions HeatmapWidget::options() const {
   return o;
 }
 
+void HeatmapWidget::setMeasure(QString measure) {
+  columns_.measure = std::move(measure);
+  update();
+}
+
 QImage HeatmapWidget::render(const QSize& size) const {
   return render_heatmap_image(data_, size, options());
+}
+
+void HeatmapWidget::paintPicture(QPainter& painter, const QSize& size) const {
+  paint_heatmap(painter, data_, HeatmapGeometry::compute(data_, size, font(), columns_.histogram), options());
 }
 
 void HeatmapWidget::paintEvent(QPaintEvent*) {
@@ -86,30 +103,43 @@ void HeatmapWidget::mousePressEvent(QMouseEvent* event) {
 }
 
 HeatmapPage::HeatmapPage(QWidget* parent)
-    : QWidget(parent), model_(new HeatmapModel(this)), widget_(new HeatmapWidget(this)), top_n_(new QSpinBox(this)) {
+    : QWidget(parent),
+      model_(new HeatmapModel(this)),
+      widget_(new HeatmapWidget(this)),
+      widget_b_(new HeatmapWidget(this)),
+      top_n_(new QSpinBox(this)) {
   top_n_->setRange(1, 200);
   top_n_->setValue(20);
   top_n_->setPrefix(tr("top "));
   top_n_->setSuffix(tr(" modules"));
   connect(top_n_, &QSpinBox::valueChanged, this, &HeatmapPage::rebuild);
-  auto* export_button = new QPushButton(tr("Export PNG\u2026"), this);
+  auto* export_button = new QPushButton(tr("Export\u2026"), this);
+  export_button->setToolTip(tr("PNG or SVG picture, or the matrix as CSV"));
   connect(export_button, &QPushButton::clicked, this, [this] {
     QString path = QFileDialog::getSaveFileName(this, tr("Export heatmap"), QStringLiteral("heatmap.png"),
-                                                tr("PNG (*.png)"));
+                                                tr("PNG (*.png);;SVG (*.svg);;CSV matrix (*.csv)"));
     if (path.isEmpty()) return;
-    Status s = save_image(widget_->render(QSize(1400, 900)), path);
+    Status s = exportTo(path);
     if (!s.ok()) QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(s.message()));
   });
   connect(widget_, &HeatmapWidget::rowSelected, this, &HeatmapPage::moduleSelected);
+  connect(widget_b_, &HeatmapWidget::rowSelected, this, &HeatmapPage::moduleSelected);
+  // The two pictures of a diff select the same row.
+  connect(widget_, &HeatmapWidget::rowSelected, this, [this] { widget_b_->setSelectedRow(widget_->selectedRow()); });
+  connect(widget_b_, &HeatmapWidget::rowSelected, this, [this] { widget_->setSelectedRow(widget_b_->selectedRow()); });
+  widget_b_->hide();
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Self time per iteration of the"), this));
   bar->addWidget(top_n_);
   bar->addStretch(1);
   bar->addWidget(export_button);
+  auto* pictures = new QHBoxLayout;
+  pictures->addWidget(widget_, 1);
+  pictures->addWidget(widget_b_, 1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(bar);
-  layout->addWidget(widget_, 1);
+  layout->addLayout(pictures, 1);
 }
 
 void HeatmapPage::setSession(SessionPtr session) {
@@ -119,21 +149,53 @@ void HeatmapPage::setSession(SessionPtr session) {
 
 void HeatmapPage::rebuild() {
   if (!session_) return;
-  HeatmapData heatmap = heatmap_data(session_->a->summary, static_cast<std::size_t>(top_n_->value()));
+  const auto top_n = static_cast<std::size_t>(top_n_->value());
+  const QString name_a = QFileInfo(session_->a->path).fileName();
+  if (session_->is_diff()) {
+    pair_ = heatmap_pair(session_->a->summary, session_->b->summary, session_->clock(), top_n);
+    model_->setHeatmap(pair_.a);
+    widget_->setHeatmap(pair_.a, tr("A: %1 (%2)").arg(name_a, iterations_text(pair_.a.iterations)));
+    widget_b_->setHeatmap(pair_.b, tr("B: %1 (%2), same rows and colour scale")
+                                       .arg(QFileInfo(session_->b->path).fileName(), iterations_text(pair_.b.iterations)));
+    widget_b_->show();
+    return;
+  }
+  pair_ = {};
+  widget_b_->hide();
+  HeatmapData heatmap = heatmap_data(session_->a->summary, top_n);
   model_->setHeatmap(heatmap);
-  QString title = tr("Latency heatmap: %1 (%2 iterations)")
-                      .arg(QFileInfo(session_->a->path).fileName())
-                      .arg(heatmap.iterations);
+  QString title = tr("Latency heatmap: %1 (%2)").arg(name_a, iterations_text(heatmap.iterations));
   widget_->setHeatmap(std::move(heatmap), title);
+}
+
+Status HeatmapPage::exportTo(const QString& path) const {
+  const QString ext = QFileInfo(path).suffix().toLower();
+  const bool diff = session_ && session_->is_diff();
+  if (ext == QLatin1String("csv")) {
+    const std::string csv = diff ? heatmap_csv(pair_) : heatmap_csv(widget_->heatmap());
+    return save_text(csv, path);
+  }
+  // Both runs side by side in diff mode, each at the size one run gets alone.
+  const QSize one(diff ? 900 : 1400, 900);
+  const QSize size(diff ? 2 * one.width() : one.width(), one.height());
+  return save_painting(size, path, [&](QPainter& p) {
+    widget_->paintPicture(p, one);
+    if (diff) {
+      p.translate(one.width(), 0);
+      widget_b_->paintPicture(p, one);
+    }
+  });
 }
 
 void HeatmapPage::selectModule(const QString& path) {
   const auto& rows = widget_->heatmap().rows;
   for (std::size_t i = 0; i < rows.size(); ++i)
     if (QString::fromStdString(rows[i].path) == path) {
-      widget_->blockSignals(true);
-      widget_->setSelectedRow(static_cast<int>(i));
-      widget_->blockSignals(false);
+      for (HeatmapWidget* w : {widget_, widget_b_}) {
+        w->blockSignals(true);
+        w->setSelectedRow(static_cast<int>(i));
+        w->blockSignals(false);
+      }
     }
 }
 

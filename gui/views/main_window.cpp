@@ -15,6 +15,7 @@
 #include <QCloseEvent>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <iterator>
 
 #include "gui/views/diff_page.h"
 #include "gui/views/flame_page.h"
@@ -22,6 +23,7 @@
 #include "gui/views/heatmap_page.h"
 #include "gui/views/module_tree_page.h"
 #include "gui/views/ranks_page.h"
+#include "gui/views/roofline_page.h"
 #include "gui/views/timeline_page.h"
 
 namespace flopscope::gui {
@@ -32,6 +34,8 @@ constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentFiles";
 const char* const kGeometryKey = "window/geometry";
 const char* const kStateKey = "window/state";
+// The views by name (--screenshot --view, the View menu), in tab order.
+constexpr const char* kViewNames[] = {"tree", "graph", "heatmap", "flame", "roofline", "timeline", "diff", "ranks"};
 const char* const kFileFilter = "Runs and traces (*.db *.sqlite *.json *.json.gz *.csv);;All files (*)";
 
 }  // namespace
@@ -44,6 +48,7 @@ MainWindow::MainWindow(QWidget* parent)
       graph_(new GraphPage(this)),
       heatmap_(new HeatmapPage(this)),
       flame_(new FlamePage(this)),
+      roofline_(new RooflinePage(this)),
       timeline_(new TimelinePage(this)),
       diff_(new DiffPage(this)),
       ranks_(new RanksPage(this)),
@@ -57,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent)
   tabs_->addTab(graph_, tr("Graph"));
   tabs_->addTab(heatmap_, tr("Latency heatmap"));
   tabs_->addTab(flame_, tr("Flame"));
+  tabs_->addTab(roofline_, tr("Roofline"));
   tabs_->addTab(timeline_, tr("Timeline"));
   tabs_->addTab(diff_, tr("Diff"));
   tabs_->addTab(ranks_, tr("Ranks"));
@@ -105,6 +111,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(graph_, &GraphPage::moduleClicked, this, [this](const QString& p) { selectEverywhere(p, graph_); });
   connect(heatmap_, &HeatmapPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, heatmap_); });
   connect(flame_, &FlamePage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, flame_); });
+  connect(roofline_, &RooflinePage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, roofline_); });
   connect(diff_, &DiffPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, diff_); });
   connect(ranks_, &RanksPage::moduleSelected, this,
           [this](const QString& p) { selectEverywhere(p, ranks_); });
@@ -143,11 +150,10 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  const char* const names[] = {"tree", "graph", "heatmap", "flame", "timeline", "diff", "ranks"};
   for (int i = 0; i < tabs_->count(); ++i) {
     QAction* a = view->addAction(tabs_->tabText(i), this, [this, i] { tabs_->setCurrentIndex(i); });
     a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
-    a->setData(QString::fromLatin1(names[i]));
+    a->setData(QString::fromLatin1(kViewNames[i]));
   }
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this] {
@@ -202,6 +208,7 @@ void MainWindow::setSession(SessionPtr session) {
   graph_->setSession(session_);
   heatmap_->setSession(session_);
   flame_->setSession(session_);
+  roofline_->setSession(session_);
   timeline_->setSession(session_);
   diff_->setSession(session_);
   ranks_->setSession(session_);
@@ -244,10 +251,10 @@ void MainWindow::setSession(SessionPtr session) {
 }
 
 bool MainWindow::showView(const QString& name) {
-  QWidget* pages[] = {tree_, graph_, heatmap_, flame_, timeline_, diff_, ranks_};
-  const char* const names[] = {"tree", "graph", "heatmap", "flame", "timeline", "diff", "ranks"};
-  for (int i = 0; i < 7; ++i)
-    if (name == QLatin1String(names[i])) {
+  QWidget* pages[] = {tree_, graph_, heatmap_, flame_, roofline_, timeline_, diff_, ranks_};
+  static_assert(std::size(pages) == std::size(kViewNames));
+  for (std::size_t i = 0; i < std::size(pages); ++i)
+    if (name == QLatin1String(kViewNames[i])) {
       tabs_->setCurrentWidget(pages[i]);
       return true;
     }
@@ -261,6 +268,7 @@ void MainWindow::selectEverywhere(const QString& path, QObject* origin) {
   graph_->highlightModule(path);
   if (origin != heatmap_) heatmap_->selectModule(path);
   if (origin != flame_) flame_->selectModule(path);
+  if (origin != roofline_) roofline_->selectModule(path);
   if (origin != ranks_) ranks_->selectModule(path);
 }
 

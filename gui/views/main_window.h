@@ -22,6 +22,7 @@ class GraphPage;
 class HeatmapPage;
 class ModuleTreePage;
 class RanksPage;
+class RooflinePage;
 class TimelinePage;
 
 class MainWindow : public QMainWindow {
@@ -35,7 +36,7 @@ class MainWindow : public QMainWindow {
   void openFiles(const QStringList& paths);
   void setSession(SessionPtr session);
   SessionPtr session() const { return session_; }
-  // "tree", "graph", "heatmap", "flame", "timeline", "diff" or "ranks"; false for an unknown name.
+  // "tree", "graph", "heatmap", "flame", "roofline", "timeline", "diff" or "ranks"; false for an unknown name.
   bool showView(const QString& name);
   QWidget* currentView() const;
 
@@ -44,6 +45,7 @@ class MainWindow : public QMainWindow {
   GraphPage* graphPage() const { return graph_; }
   HeatmapPage* heatmapPage() const { return heatmap_; }
   FlamePage* flamePage() const { return flame_; }
+  RooflinePage* rooflinePage() const { return roofline_; }
   TimelinePage* timelinePage() const { return timeline_; }
   DiffPage* diffPage() const { return diff_; }
   RanksPage* ranksPage() const { return ranks_; }
@@ -78,6 +80,7 @@ class MainWindow : public QMainWindow {
   GraphPage* graph_;
   HeatmapPage* heatmap_;
   FlamePage* flame_;
+  RooflinePage* roofline_;
   TimelinePage* timeline_;
   DiffPage* diff_;
   RanksPage* ranks_;

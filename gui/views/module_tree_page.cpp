@@ -129,6 +129,8 @@ void ModuleTreePage::setSession(SessionPtr session) {
     for (const auto* run : {session_->a.get(), session_->b.get()})
       if (run && run->summary.total.measured_flops > 0) measured = true;
   tree_->setColumnHidden(ModuleTreeModel::kMeasuredFlops, !measured);
+  // Host time gets its own column only when the main clock is the device's.
+  tree_->setColumnHidden(ModuleTreeModel::kHostInclP50, !session_ || session_->clock() != Clock::kDevice);
   // In diff mode the status and deltas are what the user came for: next to the module name, not past
   // the fifteen cost columns (off screen at 1400 px). The model keeps its column numbers.
   QHeaderView* header = tree_->header();

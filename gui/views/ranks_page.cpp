@@ -89,6 +89,7 @@ void RanksPage::rebuild() {
   QStringList labels;
   for (const auto& t : ranks_->report.ranks) labels << QString::number(t.rank);
   widget_->setColumns(tr("rank"), labels, false, tr("No module has time on any rank."));
+  widget_->setMeasure(ranks_->report.device_clock ? tr("device time P50") : tr("host time P50"));
   widget_->setHeatmap(model_->heatmap().data,
                       tr("Module time P50 per rank (%1), modules to depth %2")
                           .arg(QString::fromStdString(rank_clock_name(ranks_->report)))

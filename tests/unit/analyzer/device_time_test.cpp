@@ -1,6 +1,7 @@
 // Coverage by time, lower bounds, orphans, device time per op, communication and the timeline facts.
 #include <gtest/gtest.h>
 
+#include "analyzer/clock.h"
 #include "analyzer/kernel_table.h"
 #include "analyzer/op_groups.h"
 #include "analyzer/peaks.h"
@@ -72,6 +73,29 @@ TEST(DeviceTime, ZeroFlopChildrenDoNotCoverACustomOp) {
   EXPECT_TRUE(s.modules[static_cast<std::size_t>(s.find("dense"))].flops_complete);
   // Host: the linear (100 ns) and the empty (5 ns) of 450 ns of outermost ops.
   EXPECT_DOUBLE_EQ(s.coverage.known_host_share, 105.0 / 450);
+}
+
+// The clock a GPU run is read on is the device's: module times, self times and shares are kernel time;
+// host op time stays available under its own name. A run without kernels reads host time.
+TEST(DeviceTime, GpuRunsAreReadOnTheDeviceClock) {
+  RunData run = serving_like_run();
+  RunSummary s = summarize(run);
+  ASSERT_EQ(run_clock(s), Clock::kDevice);
+  EXPECT_STREQ(to_string(run_clock(s)), "device");
+  const auto& root = s.modules[0];
+  const auto& moe = s.modules[static_cast<std::size_t>(s.find("moe"))];
+  EXPECT_DOUBLE_EQ(inclusive_time(moe, Clock::kDevice).p50, 60);
+  EXPECT_DOUBLE_EQ(inclusive_time(moe, Clock::kHost).p50, 300);
+  // The root's own kernel is the all-reduce (20 ns); its subtree adds the GEMM and the MoE kernel.
+  EXPECT_DOUBLE_EQ(self_time(root, Clock::kDevice).p50, 20);
+  EXPECT_DOUBLE_EQ(inclusive_time(root, Clock::kDevice).p50, 100);
+  EXPECT_DOUBLE_EQ(iteration_time(s, Clock::kDevice).p50, 100);
+  EXPECT_DOUBLE_EQ(iteration_time(s, Clock::kHost).p50, 450);
+  EXPECT_DOUBLE_EQ(moe.share_time, 60.0 / 100);  // of device time, not 300/450 of host time
+  run.kernels.clear();
+  RunSummary cpu = summarize(run);
+  EXPECT_EQ(run_clock(cpu), Clock::kHost);
+  EXPECT_DOUBLE_EQ(cpu.modules[static_cast<std::size_t>(cpu.find("moe"))].share_time, 300.0 / 450);
 }
 
 TEST(DeviceTime, OrphanKernelsAreKeptApartFromIterations) {

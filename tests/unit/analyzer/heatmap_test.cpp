@@ -39,6 +39,72 @@ TEST(Heatmap, RowsAreModulesWithSelfTimeSlowestFirst) {
   EXPECT_EQ(heatmap_data(three_modules(), 1).rows.size(), 1u);
 }
 
+// A GPU run's cells are device self time: the module that launches the kernels leads, not the one whose
+// host ops take longest.
+TEST(Heatmap, GpuRunRowsAreDeviceSelfTime) {
+  RunSummary s = three_modules();
+  s.has_kernels = true;
+  s.modules[1].gpu_self_time = latency_stats({9000, 9000, 9000, 9000});  // "a": slow on the device
+  s.modules[2].gpu_self_time = latency_stats({50, 50, 50, 50});
+  HeatmapData d = heatmap_data(s, 20);
+  EXPECT_EQ(d.clock, Clock::kDevice);
+  ASSERT_EQ(d.rows.size(), 2u);
+  EXPECT_EQ(d.rows[0].path, "a");
+  EXPECT_DOUBLE_EQ(d.max_ns, 9000);
+  EXPECT_DOUBLE_EQ(d.min_ns, 50);
+  EXPECT_EQ(heatmap_data(three_modules(), 20).clock, Clock::kHost);
+}
+
+// Diff mode: both runs on the same rows (a module gone from B keeps an empty row) and one colour scale.
+TEST(Heatmap, PairSharesRowsAndScale) {
+  RunSummary a = three_modules();
+  RunSummary b = three_modules();
+  b.modules.erase(b.modules.begin() + 2);  // "b" vanished
+  b.modules[1].self_time = latency_stats({1, 2, 3, 4});
+  a.index_paths();
+  b.index_paths();
+  HeatmapPair p = heatmap_pair(a, b, Clock::kHost, 20);
+  ASSERT_EQ(p.a.rows.size(), 2u);
+  ASSERT_EQ(p.b.rows.size(), 2u);
+  EXPECT_EQ(p.a.rows[0].path, "b");
+  EXPECT_EQ(p.b.rows[0].path, "b");
+  EXPECT_EQ(p.b.rows[0].stats.values.entries().size(), 0u);  // empty in B
+  EXPECT_DOUBLE_EQ(p.b.value(1, 3), 4);
+  EXPECT_DOUBLE_EQ(p.a.min_ns, 1);  // B's smallest value on A's scale too
+  EXPECT_DOUBLE_EQ(p.b.max_ns, 5000);  // A's largest on B's
+  EXPECT_DOUBLE_EQ(p.a.scale(40), p.b.scale(40));
+  EXPECT_EQ(heatmap_csv(p),
+            "run,module,clock,iter_0,iter_1,iter_2,iter_3\n"
+            "A,b,host,1000,1000,5000,1000\nA,a,host,10,20,30,40\n"
+            "B,b,host,0,0,0,0\nB,a,host,1,2,3,4\n");
+}
+
+TEST(Heatmap, ColourBarTicksAreRoundValuesInsideTheRange) {
+  HeatmapData d;
+  d.min_ns = 10;
+  d.max_ns = 4000;
+  EXPECT_EQ(heatmap_ticks(d), (std::vector<double>{10, 20, 50, 100, 200, 500, 1000, 2000}));
+  d.max_ns = 5000;  // a ninth round value: too many, powers of ten only
+  EXPECT_EQ(heatmap_ticks(d), (std::vector<double>{10, 100, 1000}));
+  EXPECT_EQ(heatmap_ticks(d, 4), (std::vector<double>{10, 100, 1000}));
+  d.max_ns = 1e12;  // eleven decades: thinned powers of ten
+  EXPECT_LE(heatmap_ticks(d, 4).size(), 4u);
+  d.min_ns = 3100;  // no round value between 3.1 us and 3.9 us: the ends
+  d.max_ns = 3900;
+  EXPECT_EQ(heatmap_ticks(d), (std::vector<double>{3100, 3900}));
+  EXPECT_TRUE(heatmap_ticks(HeatmapData{}).empty());
+}
+
+TEST(Heatmap, CsvHasOneLinePerRowAndQuotedPaths) {
+  RunSummary s = three_modules();
+  s.modules[2].path = "b,\"odd\"";
+  std::string csv = heatmap_csv(heatmap_data(s, 20));
+  EXPECT_EQ(csv,
+            "module,clock,iter_0,iter_1,iter_2,iter_3\n"
+            "\"b,\"\"odd\"\"\",host,1000,1000,5000,1000\n"
+            "a,host,10,20,30,40\n");
+}
+
 TEST(Heatmap, HistogramBinsEveryValueOnce) {
   LatencyStats s = latency_stats({1, 2, 2, 3, 10, 10, 10, 10, 10, 10, 10, 10});
   LatencyHistogram h = latency_histogram(s);

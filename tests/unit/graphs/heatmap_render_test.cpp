@@ -12,9 +12,9 @@ namespace {
 
 HeatmapData two_rows() {
   HeatmapData d;
-  d.rows.push_back({"blocks.0.<attn>", latency_stats({1000, 2000, 9000, 1000})});
-  d.rows.push_back({"blocks.1.mlp", latency_stats({100, 100, 100, 100})});
-  d.iterations = 4;
+  d.rows.push_back({"blocks.0.<attn>", latency_stats({1000, 2000, 9000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000})});
+  d.rows.push_back({"blocks.1.mlp", latency_stats(std::vector<double>(12, 100))});
+  d.iterations = 12;
   d.min_ns = 100;
   d.max_ns = 9000;
   return d;
@@ -40,7 +40,23 @@ TEST(HeatmapPicture, SvgShowsRowsColoursAndPercentiles) {
   EXPECT_NE(svg->find(latency_ramp(1).hex()), std::string::npos);
   EXPECT_NE(svg->find(latency_ramp(0).hex()), std::string::npos);
   EXPECT_NE(svg->find("P99"), std::string::npos);
-  EXPECT_NE(svg->find("9 \xC2\xB5s"), std::string::npos);  // the max, on the legend and the histogram
+  EXPECT_NE(svg->find("9 \xC2\xB5s"), std::string::npos);  // the max, on the histogram's axis
+  // The colour bar: round ticks with units and what it measures; P99 needs 100 iterations.
+  EXPECT_NE(svg->find(">1 \xC2\xB5s<"), std::string::npos);
+  EXPECT_NE(svg->find("host self time"), std::string::npos);
+  EXPECT_NE(svg->find("n = 12 iterations"), std::string::npos);
+}
+
+TEST(HeatmapPicture, FewIterationsListTheValues) {
+  HeatmapData d;
+  d.rows.push_back({"m", latency_stats({1000, 3000})});
+  d.iterations = 2;
+  d.min_ns = 1000;
+  d.max_ns = 3000;
+  auto svg = render(d, GraphFormat::kSvg);
+  ASSERT_TRUE(svg.ok()) << svg.status().message();
+  EXPECT_NE(svg->find("a distribution needs at least 5"), std::string::npos);
+  EXPECT_EQ(svg->find("P50"), std::string::npos);
 }
 
 std::uint32_t be32(const std::string& s, std::size_t at) {

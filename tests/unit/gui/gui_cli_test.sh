@@ -50,6 +50,10 @@ head -c 4 "$out/heatmap-cli.png" | grep -q PNG || fail "heatmap-cli.png is not a
 [ $? -eq 2 ] || fail "heatmap of corrupt input should exit 2"
 grep -q "bad.db" "$out/err2.txt" || fail "heatmap error does not name the file"
 [ ! -e "$out/h2.png" ] || fail "heatmap wrote a file for bad input"
+# The heatmap's matrix as CSV: a header with one column per iteration, one line per module (--top 5).
+"$flopscope" heatmap "$out/v1.db" -o "$out/heatmap.csv" --top 5 || fail "heatmap to .csv"
+head -1 "$out/heatmap.csv" | grep -q '^module,clock,iter_0,' || fail "heatmap.csv header: $(head -1 "$out/heatmap.csv")"
+[ "$(wc -l < "$out/heatmap.csv")" -eq 6 ] || fail "heatmap.csv: $(wc -l < "$out/heatmap.csv") lines, expected 6"
 # The flame graph: the same icicle as the GUI's Flame tab, as SVG; bad input is one line, exit 2, no file.
 "$flopscope" flame "$out/v1.db" -o "$out/flame.svg" --metric flops || fail "flopscope flame"
 grep -q "<svg" "$out/flame.svg" || fail "flame.svg is not SVG"
