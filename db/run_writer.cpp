@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "db/aggregate_tables.h"
 #include "db/json_columns.h"
 #include "db/migrations.h"
 #include "db/model/atomic_file.h"
@@ -134,6 +135,7 @@ class SqliteRunSink final : public RunSink {
   }
 
   Status add_ops(std::span<const OpRecord> ops) override {
+    aggregates_.add_ops(ops);
     for (const OpRecord& o : ops) {
       OpArgColumns args = encode_op_args(o.args);
       FS_RETURN_IF_ERROR(insert(*statements_.op, [&](Binder& b) {
@@ -147,6 +149,7 @@ class SqliteRunSink final : public RunSink {
   }
 
   Status add_kernels(std::span<const KernelRecord> kernels) override {
+    aggregates_.add_kernels(kernels);
     for (const KernelRecord& k : kernels) {
       FS_RETURN_IF_ERROR(insert(*statements_.kernel, [&](Binder& b) {
         b.id(k.id)(to_string(k.kind))(k.name)(k.device)(k.stream)(k.start_ns)(k.duration_ns)(k.grid[0])(
@@ -217,6 +220,7 @@ class SqliteRunSink final : public RunSink {
     if (!failed_.ok()) return failed_;
     finished_ = true;
     progress_.reset();
+    FS_RETURN_IF_ERROR(with_path(write_aggregates(db_, aggregates_.finish())));
     for (const std::string& sql : deferred_indexes_) FS_RETURN_IF_ERROR(with_path(db_.exec(sql)));
     // The completeness marker goes in last, in the final transaction: readers refuse a file without it.
     const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -297,6 +301,7 @@ class SqliteRunSink final : public RunSink {
   std::int64_t rows_written_ = 0;
   std::unique_ptr<Progress> progress_;
   std::vector<std::string> deferred_indexes_;
+  AggregateBuilder aggregates_;  // of the rows written so far
 };
 
 }  // namespace

@@ -1,8 +1,10 @@
 // Diff of two runs of 1 million kernels each, end to end: read both run databases, diff, and render
 // nothing (the printers are linear in the number of changed rows). Target: under 3 s.
 //
-// Usage: bench_diff [DIR] [KERNELS] [memory]   (DIR defaults to the system temp directory; `memory` skips
-// the databases and times summarize + diff of runs built in memory)
+// Usage: bench_diff [DIR] [KERNELS] [memory|keep|write]   (DIR defaults to the system temp directory;
+// `memory` skips the databases and times summarize + diff of runs built in memory; `keep` leaves the two
+// databases in DIR, for a golden comparison of `flopscope diff` output; `write` only writes A, timed, and
+// keeps it: the write rate run_all.sh puts next to sqlite3's .import of the same rows)
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -102,6 +104,21 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::string a_path = (dir / "bench_diff_a.db").string(), b_path = (dir / "bench_diff_b.db").string();
+  if (argc > 3 && std::string(argv[3]) == "write") {
+    RunData run = make(kernels, false);
+    const std::clock_t c = std::clock();
+    auto t = std::chrono::steady_clock::now();
+    auto sink = create_run_database(a_path, true);
+    if (!sink.ok() || !write_run(**sink, run).ok()) {
+      std::fprintf(stderr, "cannot write %s\n", a_path.c_str());
+      return 2;
+    }
+    const double wall = seconds_since(t), cpu = static_cast<double>(std::clock() - c) / CLOCKS_PER_SEC;
+    const auto n = static_cast<long long>(run.ops.size() + run.kernels.size());
+    std::printf("write: %lld rows in %.3f s wall, %.3f s CPU (%.0f rows/s wall, %.0f rows/s CPU)\n", n, wall, cpu,
+                static_cast<double>(n) / wall, static_cast<double>(n) / cpu);
+    return 0;
+  }
   for (auto [path, b] : {std::pair{a_path, false}, std::pair{b_path, true}}) {
     auto t = std::chrono::steady_clock::now();
     RunData run = make(kernels, b);
@@ -134,7 +151,9 @@ int main(int argc, char** argv) {
   std::printf("modules: %s; op signatures: %zu\n", verdict_counts_text(d).c_str(), d.ops.size());
   std::printf("END TO END: %.2f s for 2 x %lld kernels (target < 3 s): %s\n", total, static_cast<long long>(kernels),
               total < 3 ? "PASS" : "FAIL");
-  fs::remove(a_path);
-  fs::remove(b_path);
+  if (!(argc > 3 && std::string(argv[3]) == "keep")) {
+    fs::remove(a_path);
+    fs::remove(b_path);
+  }
   return total < 3 ? 0 : 1;
 }
