@@ -23,7 +23,7 @@ CREATE TABLE module_aggregate (
   measured_flops REAL,                    -- counters of kernels in iterations: flops_fp64 + fp32 + fp16
   dram_bytes REAL,                        -- measured DRAM bytes, read + written
   dram_bytes_read REAL,                   -- the measured split where the counters gave it
-  dram_bytes_written REAL,
+  dram_bytes_written REAL,                -- (the other half of that split)
   tensor_pipe_inst REAL,                  -- tensor-pipe instructions (count, not FLOPs)
   host_ns BLOB NOT NULL,                  -- per iteration: durations of its outermost ops (no parent op)
   device_ns BLOB NOT NULL                 -- per iteration: durations of its kernels
