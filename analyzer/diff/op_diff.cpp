@@ -46,7 +46,7 @@ OpRows aggregate_op_rows(const RunData& run, const SidePaths& paths, bool gpu_ti
       a.module_path = std::move(path);
       a.name = o.name;
       a.signature = o.signature;
-      a.time.assign(static_cast<std::size_t>(out.iterations), 0.0);
+      a.time = IterationSeries(static_cast<std::size_t>(out.iterations));
       out.rows.push_back(std::move(a));
     }
     Agg& a = out.rows[it->second];
@@ -56,7 +56,7 @@ OpRows aggregate_op_rows(const RunData& run, const SidePaths& paths, bool gpu_ti
     a.bytes += o.bytes;
     a.kernels += static_cast<double>(o.kernels);
     for (const auto& [iteration, ns] : gpu_time ? o.device_ns : o.host_ns) {
-      a.time[slot(iteration)] += static_cast<double>(ns);
+      a.time.add(slot(iteration), static_cast<double>(ns));
     }
   }
   return out;

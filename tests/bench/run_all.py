@@ -58,13 +58,15 @@ def bench_diff(args, tmp):
     a, b = os.path.join(tmp, "bench_diff_a.db"), os.path.join(tmp, "bench_diff_b.db")
     # Writing: bench_diff's writer of 1M ops + 1M kernels, interleaved with sqlite3 .import of the same rows.
     sqlite3 = shutil.which("sqlite3")
-    write_rates, import_rates = [], []
+    write_rates, write_cpu_rates, import_rates, import_cpu_rates = [], [], [], []
     for r in range(args.rounds):
         wall, cpu, out = timed([exe, tmp, str(args.kernels), "write"])
         m = re.search(r"write: (\d+) rows in ([0-9.]+) s wall, ([0-9.]+) s CPU", out)
-        n, w = int(m.group(1)), float(m.group(2))
+        n, w, c = int(m.group(1)), float(m.group(2)), float(m.group(3))
         write_rates.append(n / w)
-        print("   round %d: flopscope writes %d rows in %.2f s (%.0f rows/s)" % (r, n, w, n / w), flush=True)
+        write_cpu_rates.append(n / c)
+        print("   round %d: flopscope writes %d rows in %.2f s wall, %.2f s CPU (%.0f rows/s wall, %.0f rows/CPU s)" %
+              (r, n, w, c, n / w, n / c), flush=True)
         if sqlite3:
             if r == 0:  # the same rows as CSV, once
                 for t in ("op", "kernel"):
@@ -80,7 +82,9 @@ def bench_diff(args, tmp):
                       ".import %s op\n.import %s kernel\n" % (os.path.join(tmp, "op.csv"), os.path.join(tmp, "kernel.csv")))
             wall, cpu, _ = timed([sqlite3, target], input=script)
             import_rates.append(n / wall)
-            print("   round %d: sqlite3 .import of the same rows %.2f s (%.0f rows/s)" % (r, wall, n / wall), flush=True)
+            import_cpu_rates.append(n / cpu)
+            print("   round %d: sqlite3 .import of the same rows %.2f s wall, %.2f s CPU (%.0f rows/s wall, %.0f rows/CPU s)"
+                  % (r, wall, cpu, n / wall, n / cpu), flush=True)
     # The pair: A as written above, B with one op per layer vanished and 3% slower kernels.
     # bench_diff in-process: read + summarize + diff from the aggregates, and from the rows (as before them).
     _, _, out = timed([exe, tmp, str(args.kernels), "reuse"])
@@ -97,12 +101,13 @@ def bench_diff(args, tmp):
         diff_cpus.append(cpu)
         print("   round %d: flopscope diff A B --json: %.2f s wall, %.2f s CPU" % (r, wall, cpu), flush=True)
     loads = end(l0)
-    w = statistics.median(write_rates)
-    anchor = ("sqlite3 .import %.0f rows/s (%.2fx ours)" % (statistics.median(import_rates),
-                                                          statistics.median(import_rates) / w)
+    w, wc = statistics.median(write_rates), statistics.median(write_cpu_rates)
+    anchor = ("sqlite3 .import of the same rows: %.2fM rows/s wall, %.2fM rows/CPU s" %
+              (statistics.median(import_rates) / 1e6, statistics.median(import_cpu_rates) / 1e6)
               if import_rates else "sqlite3 CLI not found")
-    rows.append(("write 1M op + 1M kernel rows", ">= 2M rows/s", "%.2fM rows/s" % (w / 1e6),
-                 "met" if w >= 2e6 else "NOT met", anchor, loads))
+    rows.append(("write 1M op + 1M kernel rows", ">= 2M rows/s", "%.2fM rows/s wall, %.2fM rows/CPU s" %
+                 (w / 1e6, wc / 1e6), "met" if w >= 2e6 else ("CPU met, wall not (load)" if wc >= 2e6 else "NOT met"),
+                 anchor, loads))
     dw, dc = statistics.median(diff_walls), statistics.median(diff_cpus)
     rows.append(("diff of two 1M-kernel runs, CLI end to end", "< 1 s quiet", "%.2f s wall, %.2f s CPU" % (dw, dc),
                  "met" if dw < 1 else ("CPU met, wall not (load)" if dc < 1 else "NOT met"),
