@@ -5,6 +5,9 @@
 namespace flopscope {
 
 IterationIndex::IterationIndex(const RunData& run) {
+  if (!run.raw_rows) {
+    for (int iteration : run.aggregates.iterations) index_.emplace(iteration, 0);
+  }
   for (const auto& op : run.ops) index_.emplace(op.iteration, 0);
   for (const auto& k : run.kernels) {
     if (k.iteration >= 0) index_.emplace(k.iteration, 0);  // < 0: orphans, outside every iteration

@@ -4,22 +4,6 @@
 
 namespace flopscope {
 
-std::string signature_of(const std::vector<OpArg>& args) {
-  std::string s;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (i) s += ", ";
-    const OpArg& a = args[i];
-    if (a.is_tensor) {
-      s += a.dtype + "[";
-      for (std::size_t d = 0; d < a.shape.size(); ++d) s += (d ? "," : "") + std::to_string(a.shape[d]);
-      s += "]";
-    } else {
-      s += a.value.empty() ? "_" : a.value;
-    }
-  }
-  return s;
-}
-
 std::vector<double> kernel_time_per_op(const RunData& run) {
   std::unordered_map<Id, std::size_t> op_at;
   op_at.reserve(run.ops.size());

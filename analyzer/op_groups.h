@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "db/model/op_signature.h"
 #include "db/model/run_data.h"
 
 namespace flopscope {
@@ -27,9 +28,6 @@ struct OpGroup {
   double device_time_ns = 0;  // device: mean kernel time launched in the op's subtree (orphans excluded)
   std::string note;
 };
-
-// Text form of an argument list: tensors as dtype[shape], scalars as their value, unknowns as "_".
-std::string signature_of(const std::vector<OpArg>& args);
 
 // Device time per op (index-aligned with run.ops): kernels launched by the op or by ops it called, whole run,
 // orphan kernels excluded.

@@ -9,6 +9,7 @@
 #include "analyzer/clock.h"
 #include "analyzer/iterations.h"
 #include "analyzer/op_groups.h"
+#include "analyzer/summary_tree.h"
 
 namespace flopscope {
 namespace {
@@ -45,8 +46,9 @@ void scale_cost(Cost& c, double f) {
   c.kernels *= f;
 }
 
-// Builds the pre-order module list; modules unreachable from the root hang under it.
-std::vector<ModuleSummary> build_tree(const RunData& run, std::unordered_map<Id, int>& index_of) {
+}  // namespace
+
+std::vector<ModuleSummary> build_module_tree(const RunData& run, std::unordered_map<Id, int>& index_of) {
   std::vector<ModuleSummary> out;
   std::unordered_map<Id, std::vector<std::size_t>> kids;
   std::size_t root = run.modules.size();
@@ -114,6 +116,8 @@ std::vector<ModuleSummary> build_tree(const RunData& run, std::unordered_map<Id,
   for (auto& [id, i] : index_of) i = new_index[i];
   return sorted;
 }
+
+namespace {
 
 // Ops nested in an op of another module (a fused op's inner ops given to their submodules by
 // analyzer/fused_split): their time moves from the enclosing op's module to their own, and so does their
@@ -200,13 +204,68 @@ int RunSummary::find(const std::string& path) const {
   return -1;
 }
 
+void roll_up_modules(RunSummary& s, ModuleAccumulators acc, const RunData& run, const SummaryOptions& options) {
+  const std::size_t n_mod = s.modules.size();
+  // Inclusive rollups: children come after parents in pre-order, so walk backwards.
+  std::vector<IterationSeries> incl_time = acc.self_time, incl_gpu = acc.gpu_time;
+  for (std::size_t i = 0; i < n_mod; ++i) s.modules[i].inclusive = s.modules[i].self;
+  for (std::size_t i = n_mod; i-- > 1;) {
+    auto p = static_cast<std::size_t>(s.modules[i].parent);
+    add_cost(s.modules[p].inclusive, s.modules[i].inclusive);
+    acc.comm[p] += acc.comm[i];
+    acc.unknown_gpu[p] += acc.unknown_gpu[i];
+    acc.unknown_host[p] += acc.unknown_host[i];
+    acc.gap_in_module[p] = static_cast<char>(acc.gap_in_module[p] | acc.gap_in_module[i]);
+    // Module i's subtree is complete here (descendants come after it): compact it before passing it up.
+    incl_time[i].normalise();
+    incl_gpu[i].normalise();
+    incl_time[p].add(incl_time[i]);
+    incl_gpu[p].add(incl_gpu[i]);
+  }
+  const double per_iter = 1.0 / static_cast<double>(s.iterations);
+  for (std::size_t i = 0; i < n_mod; ++i) {
+    auto& m = s.modules[i];
+    scale_cost(m.self, per_iter);
+    scale_cost(m.inclusive, per_iter);
+    m.calls = acc.calls[i] * per_iter;
+    m.self_time = latency_stats(std::move(acc.self_time[i]));
+    m.inclusive_time = latency_stats(std::move(incl_time[i]));
+    m.gpu_time = latency_stats(std::move(incl_gpu[i]));
+    m.gpu_self_time = latency_stats(std::move(acc.gpu_time[i]));
+    m.comm_time_ns = acc.comm[i] * per_iter;
+    m.flops_complete = !acc.gap_in_module[i] && acc.unknown_gpu[i] <= 0;
+    if (s.has_kernels) {
+      const double all = m.gpu_time.values.sum();
+      m.unknown_time_share = all > 0 ? acc.unknown_gpu[i] / all : 0;
+    } else {
+      const double all = m.inclusive_time.values.sum();
+      m.unknown_time_share = all > 0 ? std::min(1.0, acc.unknown_host[i] / all) : 0;
+    }
+  }
+  s.coverage.flops_complete = s.modules[0].flops_complete;
+  s.total = s.modules[0].inclusive;
+  s.iteration_time = s.modules[0].inclusive_time;
+  s.iteration_gpu_time = s.modules[0].gpu_time;
+  s.peak = options.peak ? options.peak : peak_for_device(run.info.device);
+  if (s.peak && s.has_kernels) {
+    s.roofline = roofline(s.total.flops, s.total.bytes(), s.iteration_gpu_time.p50, *s.peak);
+  }
+  for (auto& m : s.modules) {
+    m.share_flops = s.total.flops > 0 ? m.inclusive.flops / s.total.flops : 0;
+    double mine = inclusive_time(m, run_clock(s)).p50;
+    double all = iteration_time(s, run_clock(s)).p50;
+    m.share_time = all > 0 ? mine / all : 0;
+  }
+}
+
 RunSummary summarize(const RunData& run, const SummaryOptions& options) {
+  if (!run.raw_rows) return summarize_aggregates(run, options);
   RunSummary s;
   s.info = run.info;
   s.tensor_factor = tensor_pipe_factor(run.info.device);
   const double tensor_factor = s.tensor_factor ? s.tensor_factor->flops_per_instruction : 0;
   std::unordered_map<Id, int> index_of;
-  s.modules = build_tree(run, index_of);
+  s.modules = build_module_tree(run, index_of);
   const std::size_t n_mod = s.modules.size();
   s.index_paths();
   auto module_index = [&](Id id) {
@@ -218,8 +277,10 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   s.iterations = iter_index.count();
   const auto n_it = static_cast<std::size_t>(s.iterations);
 
-  std::vector<IterationSeries> self_time(n_mod, IterationSeries(n_it));
-  std::vector<IterationSeries> gpu_time(n_mod, IterationSeries(n_it));
+  ModuleAccumulators acc(n_mod, n_it);
+  std::vector<IterationSeries>& self_time = acc.self_time;
+  std::vector<IterationSeries>& gpu_time = acc.gpu_time;
+  std::vector<double>& calls = acc.calls;
 
   // Op index by id, for walking to outermost ancestors.
   std::unordered_map<Id, std::size_t> op_at;
@@ -266,7 +327,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     }
   }
   s.ops_total = static_cast<std::int64_t>(run.ops.size());
-  std::vector<double> calls = move_split_ops(run, op_at, module_index, iter_index, s.modules, self_time);
+  calls = move_split_ops(run, op_at, module_index, iter_index, s.modules, self_time);
 
   // Calls: contiguous spans of outermost ops per module subtree, in start order per iteration.
   {
@@ -318,7 +379,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   const std::vector<double> op_device = kernel_time_per_op(run);
   std::vector<double> gap_device(n_ops, 0.0);
   std::vector<char> launched_unknown(n_ops, 0);
-  std::vector<double> comm(n_mod, 0.0), unknown_gpu(n_mod, 0.0);
+  std::vector<double>&comm = acc.comm, &unknown_gpu = acc.unknown_gpu;
   double kernel_time = 0, known_kernel_time = 0, unlinked_time = 0;
   for (const auto& k : run.kernels) {
     s.has_kernels = true;
@@ -393,8 +454,8 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   s.timeline = timeline_facts(run.kernels);
 
   // Host time: known under the outermost ops with a formula; unknown under the outermost gap ops.
-  std::vector<double> unknown_host(n_mod, 0.0);
-  std::vector<char> gap_in_module(n_mod, 0);
+  std::vector<double>& unknown_host = acc.unknown_host;
+  std::vector<char>& gap_in_module = acc.gap_in_module;
   double outer_time = 0, known_host_time = 0;
   for (std::size_t i = 0; i < n_ops; ++i) {
     const auto& op = run.ops[i];
@@ -413,56 +474,8 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   s.coverage.unlinked_device_share = kernel_time > 0 ? unlinked_time / kernel_time : 0;
   s.coverage.known_host_share = outer_time > 0 ? std::min(1.0, known_host_time / outer_time) : 0;
 
-  // Inclusive rollups: children come after parents in pre-order, so walk backwards.
-  std::vector<IterationSeries> incl_time = self_time, incl_gpu = gpu_time;
-  for (std::size_t i = 0; i < n_mod; ++i) s.modules[i].inclusive = s.modules[i].self;
-  for (std::size_t i = n_mod; i-- > 1;) {
-    auto p = static_cast<std::size_t>(s.modules[i].parent);
-    add_cost(s.modules[p].inclusive, s.modules[i].inclusive);
-    comm[p] += comm[i];
-    unknown_gpu[p] += unknown_gpu[i];
-    unknown_host[p] += unknown_host[i];
-    gap_in_module[p] = static_cast<char>(gap_in_module[p] | gap_in_module[i]);
-    // Module i's subtree is complete here (descendants come after it): compact it before passing it up.
-    incl_time[i].normalise();
-    incl_gpu[i].normalise();
-    incl_time[p].add(incl_time[i]);
-    incl_gpu[p].add(incl_gpu[i]);
-  }
+  roll_up_modules(s, std::move(acc), run, options);
   const double per_iter = 1.0 / static_cast<double>(s.iterations);
-  for (std::size_t i = 0; i < n_mod; ++i) {
-    auto& m = s.modules[i];
-    scale_cost(m.self, per_iter);
-    scale_cost(m.inclusive, per_iter);
-    m.calls = calls[i] * per_iter;
-    m.self_time = latency_stats(std::move(self_time[i]));
-    m.inclusive_time = latency_stats(std::move(incl_time[i]));
-    m.gpu_time = latency_stats(std::move(incl_gpu[i]));
-    m.gpu_self_time = latency_stats(std::move(gpu_time[i]));
-    m.comm_time_ns = comm[i] * per_iter;
-    m.flops_complete = !gap_in_module[i] && unknown_gpu[i] <= 0;
-    if (s.has_kernels) {
-      const double all = m.gpu_time.values.sum();
-      m.unknown_time_share = all > 0 ? unknown_gpu[i] / all : 0;
-    } else {
-      const double all = m.inclusive_time.values.sum();
-      m.unknown_time_share = all > 0 ? std::min(1.0, unknown_host[i] / all) : 0;
-    }
-  }
-  s.coverage.flops_complete = s.modules[0].flops_complete;
-  s.total = s.modules[0].inclusive;
-  s.iteration_time = s.modules[0].inclusive_time;
-  s.iteration_gpu_time = s.modules[0].gpu_time;
-  s.peak = options.peak ? options.peak : peak_for_device(run.info.device);
-  if (s.peak && s.has_kernels) {
-    s.roofline = roofline(s.total.flops, s.total.bytes(), s.iteration_gpu_time.p50, *s.peak);
-  }
-  for (auto& m : s.modules) {
-    m.share_flops = s.total.flops > 0 ? m.inclusive.flops / s.total.flops : 0;
-    double mine = inclusive_time(m, run_clock(s)).p50;
-    double all = iteration_time(s, run_clock(s)).p50;
-    m.share_time = all > 0 ? mine / all : 0;
-  }
 
   // Top ops: outermost ops grouped by name and module, with the counted FLOPs of their subtree.
   {

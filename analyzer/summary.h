@@ -135,6 +135,10 @@ struct RunSummary {
   Timeline timeline;  // busy, idle, overlap and gaps per device and stream (all kernels, orphans too)
   AttributionStats attribution;
   std::vector<QualityIssue> quality;
+  // Summarized from the stored aggregates (the run was read without its op and kernel rows): module costs,
+  // times, totals and the roofline are as from the rows; calls, top ops, coverage, the timeline and kernel
+  // attribution are left empty.
+  bool from_aggregates = false;
 
   // Index of a module by path, -1 when absent.
   int find(const std::string& path) const;
@@ -150,6 +154,8 @@ struct SummaryOptions {
   std::optional<DevicePeak> peak;  // overrides the peak table (--peak)
 };
 
+// From the rows; from run.aggregates (summarize_aggregates) when the run was read without them.
 RunSummary summarize(const RunData& run, const SummaryOptions& options = {});
+RunSummary summarize_aggregates(const RunData& run, const SummaryOptions& options = {});
 
 }  // namespace flopscope

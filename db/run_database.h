@@ -19,8 +19,15 @@ int run_database_schema_version();
 // is renamed into place by finish(). Fails at once if `path` exists and !overwrite, or is not writable.
 StatusOr<std::unique_ptr<RunSink>> create_run_database(const std::string& path, bool overwrite);
 
-// Reads a whole run. Errors name the file: missing, not SQLite, not a run database, corrupt, too new.
-StatusOr<RunData> read_run_database(const std::string& path);
+struct RunReadOptions {
+  // false: leave the op and kernel rows unread when the file holds aggregates (schema 007) and no
+  // dead-compute records (whose analysis walks the op tree); RunData::raw_rows says what was done.
+  bool raw_rows = true;
+};
+
+// Reads a run, with its aggregates: stored ones, or for a file older than schema 007 computed from its
+// rows. Errors name the file: missing, not SQLite, not a run database, corrupt, too new.
+StatusOr<RunData> read_run_database(const std::string& path, const RunReadOptions& options = {});
 
 // True when the file starts with the SQLite header (cheap sniff, no open).
 bool looks_like_sqlite(const std::string& path);

@@ -21,6 +21,8 @@ Status check_sqlite_file(const std::string& path);
 // Opens a run database read-only and brings it to the schema `steps` describe: refuses files that are not
 // run databases or are newer than the steps; an older file is copied into memory and migrated there, so
 // the user's file is never changed.
-StatusOr<sqlite::Database> open_run_database(const std::string& path, std::span<const SchemaStep> steps);
+// `file_version`, when given, receives the version the file was written with.
+StatusOr<sqlite::Database> open_run_database(const std::string& path, std::span<const SchemaStep> steps,
+                                             std::int64_t* file_version = nullptr);
 
 }  // namespace flopscope

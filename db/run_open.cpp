@@ -139,7 +139,8 @@ Status check_sqlite_file(const std::string& path) {
   return {};
 }
 
-StatusOr<sqlite::Database> open_run_database(const std::string& path, std::span<const SchemaStep> steps) {
+StatusOr<sqlite::Database> open_run_database(const std::string& path, std::span<const SchemaStep> steps,
+                                             std::int64_t* file_version) {
   FS_RETURN_IF_ERROR(check_sqlite_file(path));
   FS_ASSIGN_OR_RETURN(sqlite::Database db, sqlite::Database::open(path, SQLITE_OPEN_READONLY));
   FS_ASSIGN_OR_RETURN(std::int64_t has_run,
@@ -153,6 +154,7 @@ StatusOr<sqlite::Database> open_run_database(const std::string& path, std::span<
   const int latest = static_cast<int>(steps.size());
   if (version > latest) return too_new_error(path, version, latest);
   if (version <= 0) return not_run_database(path, "no schema version");
+  if (file_version != nullptr) *file_version = version;
   if (version == latest) {
     FS_RETURN_IF_ERROR(check_tables(db, steps, path));
     FS_RETURN_IF_ERROR(check_complete(db, version, steps, path));

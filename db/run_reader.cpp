@@ -1,4 +1,7 @@
 // read_run_database: a whole run from a run database into RunData, each table in id order.
+#include <algorithm>
+
+#include "db/aggregate_tables.h"
 #include "db/json_columns.h"
 #include "db/run_database.h"
 #include "db/run_database_format.h"
@@ -193,18 +196,29 @@ Status read_discarded(Database& db, std::vector<DiscardedOpRecord>& out) {
 
 }  // namespace
 
-StatusOr<RunData> read_run_database(const std::string& path) {
-  FS_ASSIGN_OR_RETURN(Database db, open_run_database(path, schema_steps()));
+StatusOr<RunData> read_run_database(const std::string& path, const RunReadOptions& options) {
+  std::int64_t version = 0;
+  FS_ASSIGN_OR_RETURN(Database db, open_run_database(path, schema_steps(), &version));
   RunData run;
   FS_RETURN_IF_ERROR(read_info(db, run.info));
   FS_RETURN_IF_ERROR(read_modules(db, run.modules));
-  FS_RETURN_IF_ERROR(read_ops(db, run.ops));
-  FS_RETURN_IF_ERROR(read_kernels(db, run.kernels));
   FS_RETURN_IF_ERROR(read_params(db, run.params));
   FS_RETURN_IF_ERROR(read_graph(db, run.graph_nodes, run.graph_edges));
   FS_RETURN_IF_ERROR(read_quality(db, run.quality));
   FS_RETURN_IF_ERROR(read_activations(db, run.activations));
   FS_RETURN_IF_ERROR(read_discarded(db, run.discarded));
+  const bool stored = version >= kAggregatesSchemaVersion;
+  if (stored) FS_RETURN_IF_ERROR(read_aggregates(db, run.aggregates));
+  // Fused ops split over submodules: the stored module aggregates keep the fused op's cost on its module and
+  // summarize() moves it from the rows, so such runs are read whole (as are runs with dead-compute records).
+  const bool split = std::any_of(run.quality.begin(), run.quality.end(),
+                                 [](const QualityIssue& q) { return q.code == QualityCode::fused_ops_split; });
+  run.raw_rows = options.raw_rows || !stored || !run.discarded.empty() || split;
+  if (run.raw_rows) {
+    FS_RETURN_IF_ERROR(read_ops(db, run.ops));
+    FS_RETURN_IF_ERROR(read_kernels(db, run.kernels));
+  }
+  if (!stored) run.aggregates = aggregate_rows(run.ops, run.kernels);  // the migration's part in C++
   return run;
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "db/aggregate_tables.h"
 #include "db/json_columns.h"
 #include "db/migrations.h"
 #include "db/model/atomic_file.h"
@@ -62,6 +63,11 @@ class Binder {
   template <typename T>
   Binder& operator()(const T& v) {
     if (status_.ok()) status_ = stmt_.bind(++index_, v);
+    return *this;
+  }
+  // Text alive until run(): a field of the record being inserted, or a local of the insert's caller.
+  Binder& text(std::string_view v) {
+    if (status_.ok()) status_ = stmt_.bind_stable(++index_, v);
     return *this;
   }
   Binder& id(Id v) {
@@ -134,22 +140,28 @@ class SqliteRunSink final : public RunSink {
   }
 
   Status add_ops(std::span<const OpRecord> ops) override {
+    aggregates_.add_ops(ops);
     for (const OpRecord& o : ops) {
       OpArgColumns args = encode_op_args(o.args);
       FS_RETURN_IF_ERROR(insert(*statements_.op, [&](Binder& b) {
-        b.id(o.id)(o.iteration)(o.sequence)(o.name)(o.thread)(o.start_ns)(o.duration_ns)
+        b.id(o.id)(o.iteration)(o.sequence).text(o.name)(o.thread)(o.start_ns)(o.duration_ns)
             .id(o.module_id)
-            .id(o.parent_op_id)(o.depth)(args.input_dims)(args.input_types)(args.concrete_inputs)(o.flops)(o.macs)(
-                o.bytes_read)(o.bytes_written)(to_string(o.flops_source))(o.flops_note);
+            .id(o.parent_op_id)(o.depth)
+            .text(args.input_dims)
+            .text(args.input_types)
+            .text(args.concrete_inputs)(o.flops)(o.macs)(o.bytes_read)(o.bytes_written)
+            .text(to_string(o.flops_source))
+            .text(o.flops_note);
       }));
     }
     return {};
   }
 
   Status add_kernels(std::span<const KernelRecord> kernels) override {
+    aggregates_.add_kernels(kernels);
     for (const KernelRecord& k : kernels) {
       FS_RETURN_IF_ERROR(insert(*statements_.kernel, [&](Binder& b) {
-        b.id(k.id)(to_string(k.kind))(k.name)(k.device)(k.stream)(k.start_ns)(k.duration_ns)(k.grid[0])(
+        b.id(k.id).text(to_string(k.kind)).text(k.name)(k.device)(k.stream)(k.start_ns)(k.duration_ns)(k.grid[0])(
              k.grid[1])(k.grid[2])(k.block[0])(k.block[1])(k.block[2])(k.correlation)(k.iteration)
             .id(k.op_id)
             .id(k.module_id)(k.graph_id)(k.graph_node_id)(k.has_counters)(k.flops_fp64)(k.flops_fp32)(
@@ -217,6 +229,7 @@ class SqliteRunSink final : public RunSink {
     if (!failed_.ok()) return failed_;
     finished_ = true;
     progress_.reset();
+    FS_RETURN_IF_ERROR(with_path(write_aggregates(db_, aggregates_.finish())));
     for (const std::string& sql : deferred_indexes_) FS_RETURN_IF_ERROR(with_path(db_.exec(sql)));
     // The completeness marker goes in last, in the final transaction: readers refuse a file without it.
     const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -297,6 +310,7 @@ class SqliteRunSink final : public RunSink {
   std::int64_t rows_written_ = 0;
   std::unique_ptr<Progress> progress_;
   std::vector<std::string> deferred_indexes_;
+  AggregateBuilder aggregates_;  // of the rows written so far
 };
 
 }  // namespace

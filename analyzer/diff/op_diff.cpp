@@ -8,7 +8,6 @@
 
 #include "analyzer/diff/compare.h"
 #include "analyzer/iterations.h"
-#include "analyzer/op_groups.h"
 
 namespace flopscope {
 namespace {
@@ -16,24 +15,12 @@ namespace {
 using Agg = OpRow;
 using Aggregated = OpRows;
 
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return (h ^ v) * 0x100000001b3ull + (h >> 29); }
-
-std::uint64_t identity_hash(const OpRecord& op) {
-  std::hash<std::string> hs;
-  std::uint64_t h = mix(0xcbf29ce484222325ull, static_cast<std::uint64_t>(op.module_id));
-  h = mix(h, hs(op.name));
-  for (const auto& a : op.args) {
-    h = mix(h, a.is_tensor ? 1 : 2);
-    h = mix(h, hs(a.dtype));
-    for (auto d : a.shape) h = mix(h, static_cast<std::uint64_t>(d));
-    h = mix(h, hs(a.value));
-  }
-  return h;
-}
-
 }  // namespace
 
 OpRows aggregate_op_rows(const RunData& run, const SidePaths& paths, bool gpu_time) {
+  // The rows of a run read whole are aggregated here, the same way the writer aggregated them.
+  const RunAggregates computed = run.raw_rows ? aggregate_rows(run.ops, run.kernels) : RunAggregates{};
+  const RunAggregates& stored = run.raw_rows ? computed : run.aggregates;
   Aggregated out;
   const IterationIndex slot(run);
   out.iterations = slot.count();
@@ -44,70 +31,33 @@ OpRows aggregate_op_rows(const RunData& run, const SidePaths& paths, bool gpu_ti
     auto it = path_of.find(id);
     return it == path_of.end() ? std::string() : it->second;
   };
-  auto row_for = [&](std::string path, std::string name, std::string sig) -> std::size_t {
+  out.index.reserve(stored.ops.size());
+  // Aggregates of different modules meet in one row when --map gives the modules one path.
+  for (const OpAggregate& o : stored.ops) {
+    std::string path = module_path(o.module_id);
     std::string key;
-    key.reserve(path.size() + name.size() + sig.size() + 2);
+    key.reserve(path.size() + o.name.size() + o.signature.size() + 2);
     key.append(path).push_back('\x1f');
-    key.append(name).push_back('\x1f');
-    key.append(sig);
+    key.append(o.name).push_back('\x1f');
+    key.append(o.signature);
     auto [it, inserted] = out.index.try_emplace(std::move(key), out.rows.size());
     if (inserted) {
       Agg a;
       a.module_path = std::move(path);
-      a.name = std::move(name);
-      a.signature = std::move(sig);
-      a.time.assign(static_cast<std::size_t>(out.iterations), 0.0);
+      a.name = o.name;
+      a.signature = o.signature;
+      a.time = IterationSeries(static_cast<std::size_t>(out.iterations));
       out.rows.push_back(std::move(a));
     }
-    return it->second;
-  };
-
-  out.index.reserve(1024);
-  // Building the text key of every op is the slow part; ops with an identical (module, name, args) seen
-  // before reuse its row through a hash of those fields, checked for equality against an exemplar.
-  struct Variant {
-    const OpRecord* exemplar;
-    std::size_t row;
-  };
-  std::unordered_map<std::uint64_t, std::vector<Variant>> variants;
-  std::unordered_map<Id, std::size_t> op_row;
-  op_row.reserve(run.ops.size());
-  for (const auto& op : run.ops) {
-    std::uint64_t h = identity_hash(op);
-    auto& list = variants[h];
-    std::size_t r = SIZE_MAX;
-    for (const auto& v : list) {
-      if (v.exemplar->module_id == op.module_id && v.exemplar->name == op.name && v.exemplar->args == op.args) {
-        r = v.row;
-        break;
-      }
+    Agg& a = out.rows[it->second];
+    a.calls += static_cast<double>(o.calls);
+    a.counted = a.counted || o.counted;
+    a.flops += o.flops;
+    a.bytes += o.bytes;
+    a.kernels += static_cast<double>(o.kernels);
+    for (const auto& [iteration, ns] : gpu_time ? o.device_ns : o.host_ns) {
+      a.time.add(slot(iteration), static_cast<double>(ns));
     }
-    if (r == SIZE_MAX) {
-      r = row_for(module_path(op.module_id), op.name, signature_of(op.args));
-      list.push_back({&op, r});
-    }
-    op_row.emplace(op.id, r);
-    Agg& a = out.rows[r];
-    a.calls += 1;
-    if (op.flops_source != FlopsSource::kNone) a.counted = true;
-    if (counts_toward_totals(op)) {
-      a.flops += op.flops;
-      a.bytes += op.bytes_read + op.bytes_written;
-    }
-    if (!gpu_time) a.time[slot(op.iteration)] += static_cast<double>(op.duration_ns);
-  }
-  for (const auto& k : run.kernels) {
-    std::size_t r = 0;
-    auto it = k.op_id == kNoId ? op_row.end() : op_row.find(k.op_id);
-    if (it != op_row.end()) {
-      r = it->second;
-    } else {
-      // Kernels no op launched (CUPTI-only runs, orphans) are grouped by name under their module.
-      r = row_for(module_path(k.module_id), std::string("kernel ") + k.name, "");
-    }
-    Agg& a = out.rows[r];
-    a.kernels += 1;
-    if (gpu_time && k.iteration >= 0) a.time[slot(k.iteration)] += static_cast<double>(k.duration_ns);
   }
   return out;
 }

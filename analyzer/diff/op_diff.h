@@ -15,7 +15,7 @@ struct OpRow {
   std::string module_path, name, signature;
   double calls = 0, flops = 0, bytes = 0, kernels = 0;
   bool counted = false;      // some op of the row has a FLOPs source (formula, counter or nested)
-  std::vector<double> time;  // per iteration index
+  IterationSeries time;  // per iteration index, sparse: signatures x iterations can be large
 };
 
 struct OpRows {

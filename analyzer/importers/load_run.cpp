@@ -27,7 +27,8 @@ Status check_limits(const std::string& path, const RunData& run) {
   return {};
 }
 
-StatusOr<RunData> load_unchecked(const std::string& path, const std::string& graph_capture) {
+StatusOr<RunData> load_unchecked(const std::string& path, const std::string& graph_capture,
+                                 const RunReadOptions& read = {}) {
   if (!graph_capture.empty()) {
     if (looks_like_sqlite(path)) {
       return InvalidArgument(path + ": --graph-capture applies to PyTorch profiler traces, not SQLite files");
@@ -39,7 +40,7 @@ StatusOr<RunData> load_unchecked(const std::string& path, const std::string& gra
     return std::move(sink.data());
   }
   if (looks_like_sqlite(path)) {
-    auto run = read_run_database(path);
+    auto run = read_run_database(path, read);
     if (run.ok()) return run;
     // Not a run database: it may be an Nsight Systems export. Damaged or too-new run databases keep
     // their own message.
@@ -60,7 +61,13 @@ StatusOr<RunData> load_unchecked(const std::string& path, const std::string& gra
 }  // namespace
 
 bool is_run_database(const std::string& path) {
-  return looks_like_sqlite(path) && read_run_database(path).ok();
+  return looks_like_sqlite(path) && read_run_database(path, {.raw_rows = false}).ok();
+}
+
+StatusOr<RunData> load_run_totals(const std::string& path) {
+  FS_ASSIGN_OR_RETURN(RunData run, load_unchecked(path, "", {.raw_rows = false}));
+  FS_RETURN_IF_ERROR(check_limits(path, run));
+  return run;
 }
 
 StatusOr<RunData> load_run(const std::string& path) {

@@ -15,6 +15,9 @@ StatusOr<RunData> load_run(const std::string& path);
 // graph_capture empty is load_run(path). A run database cannot take a capture.
 StatusOr<RunData> load_run(const std::string& path, const std::string& graph_capture);
 
+// The same for analyses that need only totals per module and op signature (diff): a run database with
+// aggregates is read without its op and kernel rows (RunData::raw_rows false). Traces are imported whole.
+StatusOr<RunData> load_run_totals(const std::string& path);
 // True when `path` is a flopscope run database (SQLite with the run schema), false for anything else.
 bool is_run_database(const std::string& path);
 

@@ -7,6 +7,7 @@
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
 #include "analyzer/diff/interleaved_rounds.h"
+#include "analyzer/importers/load_run.h"
 #include "collector/torch/profile_model.h"
 #include "analyzer/weights/weights.h"
 #include "cli/command.h"
@@ -201,7 +202,7 @@ class DiffCommand final : public Command {
     } else if (is_torchscript_model(path)) {
       run = profile(path, iterations_);
     } else {
-      run = open_run(path);
+      run = load_run_totals(path);  // a run database's aggregates: diff needs no op or kernel row
     }
     if (!run.ok()) return run;
     FS_RETURN_IF_ERROR(join_weights(*run, weights));

@@ -5,6 +5,7 @@
 
 #include "db/model/quality_catalogue.h"
 #include "db/model/records.h"
+#include "db/model/run_aggregates.h"
 
 namespace flopscope {
 
@@ -19,6 +20,12 @@ struct RunData {
   std::vector<ActivationRecord> activations;
   std::vector<DiscardedOpRecord> discarded;  // dead compute (profile --activations)
   std::vector<QualityIssue> quality;
+  // Totals per module and per op signature as stored with the run (schema 007); empty for a run built in
+  // memory (an import, a profile), whose analyses use the rows.
+  RunAggregates aggregates;
+  // false: the run was read without its op and kernel rows (ops and kernels are empty, not absent); the
+  // analyses that allow it (summarize's module costs and times, the op diff) use `aggregates`.
+  bool raw_rows = true;
 };
 
 }  // namespace flopscope

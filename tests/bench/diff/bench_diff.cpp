@@ -1,8 +1,12 @@
 // Diff of two runs of 1 million kernels each, end to end: read both run databases, diff, and render
-// nothing (the printers are linear in the number of changed rows). Target: under 3 s.
+// nothing (the printers are linear in the number of changed rows). Target: under 1 s (issue #18).
 //
-// Usage: bench_diff [DIR] [KERNELS] [memory]   (DIR defaults to the system temp directory; `memory` skips
-// the databases and times summarize + diff of runs built in memory)
+// Usage: bench_diff [DIR] [KERNELS] [memory|keep|reuse|write]   (DIR defaults to the system temp directory;
+// `memory` skips the databases and times summarize + diff of runs built in memory; `keep` leaves the two
+// databases in DIR, for a golden comparison of `flopscope diff` output; `write` only writes A, timed, and
+// keeps it: the write rate run_all.sh puts next to sqlite3's .import of the same rows; `reuse` keeps them
+// and reads databases already there instead of writing them)
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -102,7 +106,24 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::string a_path = (dir / "bench_diff_a.db").string(), b_path = (dir / "bench_diff_b.db").string();
+  if (argc > 3 && std::string(argv[3]) == "write") {
+    RunData run = make(kernels, false);
+    const std::clock_t c = std::clock();
+    auto t = std::chrono::steady_clock::now();
+    auto sink = create_run_database(a_path, true);
+    if (!sink.ok() || !write_run(**sink, run).ok()) {
+      std::fprintf(stderr, "cannot write %s\n", a_path.c_str());
+      return 2;
+    }
+    const double wall = seconds_since(t), cpu = static_cast<double>(std::clock() - c) / CLOCKS_PER_SEC;
+    const auto n = static_cast<long long>(run.ops.size() + run.kernels.size());
+    std::printf("write: %lld rows in %.3f s wall, %.3f s CPU (%.0f rows/s wall, %.0f rows/s CPU)\n", n, wall, cpu,
+                static_cast<double>(n) / wall, static_cast<double>(n) / cpu);
+    return 0;
+  }
+  const std::string mode = argc > 3 ? argv[3] : "";
   for (auto [path, b] : {std::pair{a_path, false}, std::pair{b_path, true}}) {
+    if (mode == "reuse" && fs::exists(path)) continue;
     auto t = std::chrono::steady_clock::now();
     RunData run = make(kernels, b);
     auto sink = create_run_database(path, true);
@@ -113,28 +134,43 @@ int main(int argc, char** argv) {
     std::printf("wrote %s: %zu ops, %zu kernels, %zu modules (%.2f s, not timed)\n", path.c_str(), run.ops.size(),
                 run.kernels.size(), run.modules.size(), seconds_since(t));
   }
-  auto t0 = std::chrono::steady_clock::now();
-  auto a = read_run_database(a_path);
-  double read_a = seconds_since(t0);
-  auto t1 = std::chrono::steady_clock::now();
-  auto b = read_run_database(b_path);
-  double read_b = seconds_since(t1);
-  if (!a.ok() || !b.ok()) {
-    std::fprintf(stderr, "read failed\n");
-    return 2;
+  // What `flopscope diff` does (the aggregates, schema 007), and the same from the op and kernel rows (as
+  // before it), interleaved: aggregates, rows, aggregates.
+  double best_wall = 1e9, best_cpu = 1e9;
+  for (bool raw_rows : {false, true, false}) {
+    const std::clock_t c0 = std::clock();
+    auto t0 = std::chrono::steady_clock::now();
+    auto a = read_run_database(a_path, {.raw_rows = raw_rows});
+    double read_a = seconds_since(t0);
+    auto t1 = std::chrono::steady_clock::now();
+    auto b = read_run_database(b_path, {.raw_rows = raw_rows});
+    double read_b = seconds_since(t1);
+    if (!a.ok() || !b.ok()) {
+      std::fprintf(stderr, "read failed\n");
+      return 2;
+    }
+    auto t2 = std::chrono::steady_clock::now();
+    RunSummary sa = summarize(*a), sb = summarize(*b);
+    double summarize_s = seconds_since(t2);
+    auto t3 = std::chrono::steady_clock::now();
+    RunDiff d = diff_runs(*a, sa, *b, sb);
+    double diff_s = seconds_since(t3);
+    double total = seconds_since(t0), cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+    std::printf("%s: read A %.2f s, read B %.2f s, summarize both %.2f s, diff %.2f s; %.2f s wall, %.2f s CPU\n",
+                raw_rows ? "rows      " : "aggregates", read_a, read_b, summarize_s, diff_s, total, cpu);
+    if (!raw_rows) {
+      best_wall = std::min(best_wall, total);
+      best_cpu = std::min(best_cpu, cpu);
+    } else {
+      std::printf("modules: %s; op signatures: %zu\n", verdict_counts_text(d).c_str(), d.ops.size());
+    }
   }
-  auto t2 = std::chrono::steady_clock::now();
-  RunSummary sa = summarize(*a), sb = summarize(*b);
-  double summarize_s = seconds_since(t2);
-  auto t3 = std::chrono::steady_clock::now();
-  RunDiff d = diff_runs(*a, sa, *b, sb);
-  double diff_s = seconds_since(t3);
-  double total = seconds_since(t0);
-  std::printf("read A %.2f s, read B %.2f s, summarize both %.2f s, diff %.2f s\n", read_a, read_b, summarize_s, diff_s);
-  std::printf("modules: %s; op signatures: %zu\n", verdict_counts_text(d).c_str(), d.ops.size());
-  std::printf("END TO END: %.2f s for 2 x %lld kernels (target < 3 s): %s\n", total, static_cast<long long>(kernels),
-              total < 3 ? "PASS" : "FAIL");
-  fs::remove(a_path);
-  fs::remove(b_path);
-  return total < 3 ? 0 : 1;
+  std::printf("END TO END (aggregates, best of 2): %.2f s wall, %.2f s CPU for 2 x %lld kernels (target < 1 s): %s\n",
+              best_wall, best_cpu, static_cast<long long>(kernels), best_wall < 1 ? "PASS" : "FAIL");
+  const double total = best_wall;
+  if (mode != "keep" && mode != "reuse") {
+    fs::remove(a_path);
+    fs::remove(b_path);
+  }
+  return total < 1 ? 0 : 1;
 }

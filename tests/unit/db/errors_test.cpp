@@ -170,11 +170,11 @@ TEST(RunDatabaseErrors, NewerSchemaIsRefused) {
   TempDir dir;
   const std::string path = dir.file("run.db");
   ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
-  run_sql(path, "PRAGMA user_version = 7");
+  run_sql(path, "PRAGMA user_version = 99");
   auto r = read_run_database(path);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kUnsupported);
-  EXPECT_EQ(r.status().message(), path + ": run database schema version 7 is newer than this flopscope supports (" +
+  EXPECT_EQ(r.status().message(), path + ": run database schema version 99 is newer than this flopscope supports (" +
                                       std::to_string(run_database_schema_version()) + "); upgrade flopscope");
 }
 

@@ -43,7 +43,8 @@ TEST(Schema, DocumentedTablesAreTheTablesOfARun) {
   ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   const std::set<std::string> expected = {"run",        "module",      "op",         "kernel",
                                           "param",      "graph_node",  "graph_edge", "data_quality",
-                                          "activation", "run_complete", "discarded_op"};
+                                          "activation", "run_complete", "discarded_op", "aggregate_iteration",
+                                          "module_aggregate", "op_aggregate"};
   EXPECT_EQ(tables_in(path), expected);
   EXPECT_EQ(documented_tables(), expected);
 }

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Runs the performance benchmarks of issue #18 and prints one table: figure, target, measured, met or not,
+and the side-by-side anchor measured in the same run (Python json.load, HolisticTraceAnalysis when a venv
+has it, sqlite3's .import of the same rows). Each benchmark prints the load average at its start and end,
+and runs its sides interleaved (A, anchor, A, anchor, ...), taking the median of each side.
+
+Usage: run_all.py --build build/dev [--kernels 1000000] [--import-kernels 200000] [--rounds 3]
+                  [--hta-python VENV/bin/python] [--dir /tmp]
+"""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rows = []  # (figure, target, measured, met, anchor, load)
+
+
+def load():
+    return "%.2f" % os.getloadavg()[0]
+
+
+def timed(cmd, **kw):
+    """Wall and CPU (children user+sys) seconds of one command; its stdout."""
+    before = os.times()
+    start = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    wall = time.monotonic() - start
+    after = os.times()
+    if p.returncode not in (0, 1):  # bench_diff exits 1 when its own (older) target is missed
+        sys.exit("failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr[-2000:]))
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return wall, cpu, p.stdout
+
+
+def section(name):
+    l0 = load()
+    print("== %s (load average at start %s)" % (name, l0), flush=True)
+    return l0
+
+
+def end(l0):
+    l1 = load()
+    print("   load average at end %s" % l1, flush=True)
+    return "%s -> %s" % (l0, l1)
+
+
+def bench_diff(args, tmp):
+    """diff of two 1M-kernel runs end to end (the CLI, JSON report to a file), and the write rate."""
+    l0 = section("diff and write")
+    exe = os.path.join(args.build, "tests/bench/diff/bench_diff")
+    flopscope = os.path.join(args.build, "cli/flopscope")
+    a, b = os.path.join(tmp, "bench_diff_a.db"), os.path.join(tmp, "bench_diff_b.db")
+    # Writing: bench_diff's writer of 1M ops + 1M kernels, interleaved with sqlite3 .import of the same rows.
+    sqlite3 = shutil.which("sqlite3")
+    write_rates, write_cpu_rates, import_rates, import_cpu_rates = [], [], [], []
+    for r in range(args.rounds):
+        wall, cpu, out = timed([exe, tmp, str(args.kernels), "write"])
+        m = re.search(r"write: (\d+) rows in ([0-9.]+) s wall, ([0-9.]+) s CPU", out)
+        n, w, c = int(m.group(1)), float(m.group(2)), float(m.group(3))
+        write_rates.append(n / w)
+        write_cpu_rates.append(n / c)
+        print("   round %d: flopscope writes %d rows in %.2f s wall, %.2f s CPU (%.0f rows/s wall, %.0f rows/CPU s)" %
+              (r, n, w, c, n / w, n / c), flush=True)
+        if sqlite3:
+            if r == 0:  # the same rows as CSV, once
+                for t in ("op", "kernel"):
+                    with open(os.path.join(tmp, t + ".csv"), "w") as f:
+                        subprocess.run([sqlite3, "-csv", a, "SELECT * FROM %s" % t], stdout=f, check=True)
+                schema = subprocess.run([sqlite3, a, ".schema op"], capture_output=True, text=True).stdout
+                schema += subprocess.run([sqlite3, a, ".schema kernel"], capture_output=True, text=True).stdout
+                schema = "\n".join(l for l in schema.splitlines() if not l.startswith("CREATE INDEX"))
+            target = os.path.join(tmp, "import_anchor.db")
+            if os.path.exists(target):
+                os.remove(target)
+            script = ("PRAGMA journal_mode=OFF;\nPRAGMA synchronous=OFF;\n" + schema + "\n.mode csv\n" +
+                      ".import %s op\n.import %s kernel\n" % (os.path.join(tmp, "op.csv"), os.path.join(tmp, "kernel.csv")))
+            wall, cpu, _ = timed([sqlite3, target], input=script)
+            import_rates.append(n / wall)
+            import_cpu_rates.append(n / cpu)
+            print("   round %d: sqlite3 .import of the same rows %.2f s wall, %.2f s CPU (%.0f rows/s wall, %.0f rows/CPU s)"
+                  % (r, wall, cpu, n / wall, n / cpu), flush=True)
+    # The pair: A as written above, B with one op per layer vanished and 3% slower kernels.
+    # bench_diff in-process: read + summarize + diff from the aggregates, and from the rows (as before them).
+    _, _, out = timed([exe, tmp, str(args.kernels), "reuse"])
+    phases = [l for l in out.splitlines() if l.startswith(("aggregates:", "rows"))]
+    for l in phases:
+        print("   " + l, flush=True)
+    agg_cpu = min(float(re.search(r"([0-9.]+) s CPU", l).group(1)) for l in phases if l.startswith("aggregates"))
+    rows_cpu = [float(re.search(r"([0-9.]+) s CPU", l).group(1)) for l in phases if l.startswith("rows")][0]
+    diff_walls, diff_cpus = [], []
+    for r in range(args.rounds):
+        wall, cpu, _ = timed([flopscope, "diff", a, b, "--json", os.path.join(tmp, "d.json"), "--force", "--format",
+                              "md"])
+        diff_walls.append(wall)
+        diff_cpus.append(cpu)
+        print("   round %d: flopscope diff A B --json: %.2f s wall, %.2f s CPU" % (r, wall, cpu), flush=True)
+    loads = end(l0)
+    w, wc = statistics.median(write_rates), statistics.median(write_cpu_rates)
+    anchor = ("sqlite3 .import of the same rows: %.2fM rows/s wall, %.2fM rows/CPU s" %
+              (statistics.median(import_rates) / 1e6, statistics.median(import_cpu_rates) / 1e6)
+              if import_rates else "sqlite3 CLI not found")
+    rows.append(("write 1M op + 1M kernel rows", ">= 2M rows/s", "%.2fM rows/s wall, %.2fM rows/CPU s" %
+                 (w / 1e6, wc / 1e6), "met" if w >= 2e6 else ("CPU met, wall not (load)" if wc >= 2e6 else "NOT met"),
+                 anchor, loads))
+    dw, dc = statistics.median(diff_walls), statistics.median(diff_cpus)
+    rows.append(("diff of two 1M-kernel runs, CLI end to end", "< 1 s quiet", "%.2f s wall, %.2f s CPU" % (dw, dc),
+                 "met" if dw < 1 else ("CPU met, wall not (load)" if dc < 1 else "NOT met"),
+                 "in-process from the rows (before schema 007): %.2f s CPU vs %.2f s from aggregates" %
+                 (rows_cpu, agg_cpu), loads))
+    for p in (a, b):
+        os.remove(p)
+
+
+def bench_import(args, tmp):
+    l0 = section("import vs json.load")
+    trace = os.path.join(tmp, "import_%d.json" % args.import_kernels)
+    if not os.path.exists(trace):
+        subprocess.check_call([sys.executable, os.path.join(HERE, "import/make_large_trace.py"), trace,
+                               "--kernels", str(args.import_kernels)])
+    exe = os.path.join(args.build, "tests/bench/import/import_bench")
+    db = trace + ".db"
+    ours, py, hta = [], [], []
+    hta_code = ("import sys; from hta.common.trace import Trace; "
+                "t = Trace(trace_files={0: sys.argv[1]}, trace_dir='/'); t.parse_traces()")
+    for r in range(args.rounds):
+        wall, _, _ = timed([exe, trace, db])
+        ours.append(wall)
+        os.remove(db)
+        wall, _, _ = timed([sys.executable, "-c", "import json,sys; json.load(open(sys.argv[1]))", trace])
+        py.append(wall)
+        line = "   round %d: flopscope import %.2f s, json.load %.2f s" % (r, ours[-1], py[-1])
+        if args.hta_python:
+            wall, _, _ = timed([args.hta_python, "-c", hta_code, trace])
+            hta.append(wall)
+            line += ", HTA parse %.2f s" % wall
+        print(line, flush=True)
+    loads = end(l0)
+    ratio = statistics.median(py) / statistics.median(ours)
+    anchor = "json.load %.2f s vs import %.2f s" % (statistics.median(py), statistics.median(ours))
+    if hta:
+        anchor += "; HTA %.2f s" % statistics.median(hta)
+    rows.append(("Kineto import of %dk kernels vs json.load" % (args.import_kernels // 1000), ">= 10x json.load",
+                 "%.2fx" % ratio, "met" if ratio >= 10 else "NOT met", anchor, loads))
+
+
+def bench_gui(args, tmp):
+    exe = os.path.join(args.build, "tests/bench/gui/gui_open_bench")
+    if not os.path.exists(exe):
+        rows.append(("GUI open to first view", "< 1 s", "not built", "-", "-", "-"))
+        return
+    l0 = section("GUI open")
+    firsts = []
+    for r in range(args.rounds):
+        _, _, out = timed([exe, str(args.kernels), tmp])
+        m = re.search(r"open to first view: ([0-9.]+) s", out)
+        firsts.append(float(m.group(1)))
+        print("   round %d: open to first view %.2f s" % (r, firsts[-1]), flush=True)
+    loads = end(l0)
+    f = statistics.median(firsts)
+    rows.append(("GUI open of a 1M-kernel run to first view", "< 1 s", "%.2f s" % f, "met" if f < 1 else "NOT met",
+                 "-", loads))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build/dev")
+    ap.add_argument("--kernels", type=int, default=1_000_000)
+    ap.add_argument("--import-kernels", type=int, default=200_000,
+                    help="trace size for the import ratio (json.load of 1M kernels needs ~2 GB of JSON in memory)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--hta-python", help="python of a virtualenv with HolisticTraceAnalysis (optional anchor)")
+    ap.add_argument("--dir", default=tempfile.gettempdir())
+    ap.add_argument("--only", help="comma-separated: diff,import,gui")
+    args = ap.parse_args()
+    only = set(args.only.split(",")) if args.only else {"diff", "import", "gui"}
+    tmp = tempfile.mkdtemp(prefix="flopscope-run-all-", dir=args.dir)
+    try:
+        if "diff" in only:
+            bench_diff(args, tmp)
+        if "import" in only:
+            bench_import(args, tmp)
+        if "gui" in only:
+            bench_gui(args, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    head = ("figure", "target", "measured", "met", "side-by-side anchor", "load avg start -> end")
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
+    print()
+    print(line(head))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
+    print("(%d cores; medians of %d interleaved rounds)" % (os.cpu_count(), args.rounds))
+
+
+if __name__ == "__main__":
+    main()
