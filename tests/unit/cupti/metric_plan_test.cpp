@@ -2,9 +2,13 @@
 #include <gtest/gtest.h>
 
 #include "collector/cupti/metric_plan.h"
+#include "tests/unit/cupti/asan_skip.h"
 
 namespace flopscope::gpu {
 namespace {
+
+[[maybe_unused]] ::testing::Environment* const kAsanSkip =
+    ::testing::AddGlobalTestEnvironment(new testing::SkipUnderAsan);
 
 TEST(MetricPlan, DefaultSetIsValidOnGH100AndNeedsTwoPasses) {
   auto plan = plan_metrics(real_cupti(), "GH100", default_metrics("GH100"), "", 0);
