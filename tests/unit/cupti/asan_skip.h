@@ -24,22 +24,11 @@ inline constexpr const char* kAsanSkipReason =
     "ASan build: libcupti dlopens libnvperf_host.so with RTLD_DEEPBIND, which the sanitizer runtime refuses "
     "(google/sanitizers#611)";
 
-// Skips every test of the binary that registers it (a global environment).
-class SkipUnderAsan : public ::testing::Environment {
- public:
-  void SetUp() override {
-    if (kUnderAsan) GTEST_SKIP() << kAsanSkipReason;
-  }
-};
-
 }  // namespace flopscope::gpu::testing
 
 // For one test that reaches the Profiler Host API: the first statement of its body.
-#define FLOPSCOPE_SKIP_UNDER_ASAN()                                                              \
-  do {                                                                                           \
-    if (::flopscope::gpu::testing::kUnderAsan) GTEST_SKIP() << ::flopscope::gpu::testing::kAsanSkipReason; \
+#define FLOPSCOPE_SKIP_UNDER_ASAN()                                        \
+  do {                                                                     \
+    if (::flopscope::gpu::testing::kUnderAsan)                             \
+      GTEST_SKIP() << ::flopscope::gpu::testing::kAsanSkipReason;          \
   } while (false)
-
-namespace flopscope::gpu::testing {
-
-}  // namespace flopscope::gpu::testing
