@@ -1,5 +1,6 @@
-// The timeline far from its zero. At 2^60 ns a double cannot add 1 ns, and the axis loop that added one
-// step per tick spun forever there (the window hung on its first paint); ranges past int64 overflowed.
+// The timeline far from its zero. At 2^60 ns a double cannot add 100 ns, and the axis loop that added one
+// step per tick spun forever there (the window hung on its paint); ranges past int64 overflowed. Both
+// tests failed before the fix (the first by the watchdog, the second by its range check, then the watchdog).
 #include <QImage>
 #include <chrono>
 #include <cstdint>
@@ -42,9 +43,10 @@ TEST(TimelineExtremes, PaintsFarFromItsZeroInBoundedTime) {
   widget.resize(900, 300);
   widget.setSession(session);
   Watchdog watchdog(std::chrono::seconds(60));
-  // 10 ns across the plot: a 1 ns tick step, below a double's resolution (256 ns) that far out.
+  // 600 ns across the plot (wider than a double's resolution there, 256 ns) at a 100 ns tick step (less
+  // than half of it, so adding a step rounds back to the same double).
   const std::int64_t far = widget.timeOrigin() + (std::int64_t{1} << 60);
-  widget.setRange(far, far + 10);
+  widget.setRange(far, far + 600);
   EXPECT_EQ(widget.rangeBegin(), far);
   const QImage image = widget.grab().toImage();
   EXPECT_GE(distinct_colors(image), 2) << "the axis was drawn";
