@@ -1,6 +1,8 @@
 #include "cli/run_input.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 #include "analyzer/importers/load_run.h"
 #include "db/model/atomic_file.h"
@@ -18,9 +20,17 @@ StatusOr<RunData> open_run(const std::string& path, const std::string& graph_cap
 
 Status emit_output(const std::string& path, const std::string& text, bool overwrite) {
   if (path.empty() || path == "-") {
-    // Names in the text come from traces and models: no escape sequence reaches the terminal.
-    const std::string shown = terminal_safe(text);
-    std::fwrite(shown.data(), 1, shown.size(), stdout);
+    // Names in the text come from traces and models: no escape sequence reaches the terminal. Escaped about
+    // a megabyte of whole lines at a time, so a report of tens of MB (deep module paths) is not copied whole.
+    constexpr std::size_t kBlock = std::size_t{1} << 20;
+    const std::string_view all(text);
+    for (std::size_t pos = 0; pos < all.size();) {
+      std::size_t end = all.find('\n', std::min(all.size(), pos + kBlock));
+      end = end == std::string_view::npos ? all.size() : end + 1;
+      const std::string shown = terminal_safe(all.substr(pos, end - pos));
+      std::fwrite(shown.data(), 1, shown.size(), stdout);
+      pos = end;
+    }
     std::fflush(stdout);
     return {};
   }

@@ -80,17 +80,22 @@ class ErrorCapture {
   agerrlevel_t previous_level_ = AGWARN;
 };
 
+// One Graphviz context for the whole process, never freed. Graphviz's pango plugin remembers the last font
+// name in a static pointer into the context's font table: with a context per call, freeing it left that
+// pointer dangling and the next call's label measurement read freed memory (heap-use-after-free under ASan
+// in render tests; Graphviz 2.42, Debian 12). Used only under graphviz_mutex(), like every Graphviz call.
 class Context {
  public:
-  Context() : gvc_(gvContext()) {}
-  ~Context() {
-    if (gvc_) gvFreeContext(gvc_);
-  }
+  Context() : gvc_(shared()) {}
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
   GVC_t* get() const { return gvc_; }
 
  private:
+  static GVC_t* shared() {
+    static GVC_t* const gvc = gvContext();
+    return gvc;
+  }
   GVC_t* gvc_;
 };
 
@@ -132,9 +137,9 @@ struct Session {
   ErrorCapture errors;
 };
 
-// A session, a context and the DOT text parsed: the first steps of every Graphviz call. status() is
+// A session, the context and the DOT text parsed: the first steps of every Graphviz call. status() is
 // OK, or names the step that failed with Graphviz's own message. Members are destroyed in reverse
-// order, so the graph goes before the context and the session's lock is released last.
+// order, so the graph is closed before the session's lock is released.
 struct ParsedGraph {
   explicit ParsedGraph(const std::string& dot) : graph(dot) {}
   Session session;

@@ -49,10 +49,15 @@ NamedScopes name_scopes(std::span<const ScopeSpan> scopes, bool single_top_is_ro
     stack.push_back(i);
   }
 
-  out.path.resize(nodes.size());
+  out.parent.resize(nodes.size());
+  out.segment.resize(nodes.size());
   out.type.resize(nodes.size());
-  // Names the children of one node, then recurses (iteratively, parents before children).
-  auto name_children = [&](const std::vector<std::int32_t>& children, const std::string& parent_path) {
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    out.parent[n] = nodes[n].parent;
+    out.type[n] = std::string(nodes[n].type);
+  }
+  // Names the children of one node from their classes and order among same-class siblings.
+  auto name_children = [&](const std::vector<std::int32_t>& children) {
     std::unordered_map<std::string_view, int> per_type;
     for (auto c : children) ++per_type[nodes[static_cast<std::size_t>(c)].type];
     std::unordered_map<std::string_view, int> ordinal;
@@ -60,25 +65,29 @@ NamedScopes name_scopes(std::span<const ScopeSpan> scopes, bool single_top_is_ro
       const auto& n = nodes[static_cast<std::size_t>(c)];
       std::string segment = clean_segment(n.type);
       if (per_type[n.type] > 1) segment += "_" + std::to_string(ordinal[n.type]++);
-      out.path[static_cast<std::size_t>(c)] = parent_path.empty() ? segment : parent_path + "." + segment;
-      out.type[static_cast<std::size_t>(c)] = std::string(n.type);
+      out.segment[static_cast<std::size_t>(c)] = std::move(segment);
     }
   };
-  std::vector<std::int32_t> todo;
   if (single_top_is_root && top.size() == 1) {
-    out.path[static_cast<std::size_t>(top[0])] = "";
-    out.type[static_cast<std::size_t>(top[0])] = std::string(nodes[static_cast<std::size_t>(top[0])].type);
-    todo.push_back(top[0]);
+    out.segment[static_cast<std::size_t>(top[0])] = "";  // the root
   } else {
-    name_children(top, "");
-    todo = top;
+    name_children(top);
   }
-  while (!todo.empty()) {
-    auto n = todo.back();
-    todo.pop_back();
-    const auto& children = nodes[static_cast<std::size_t>(n)].children;
-    name_children(children, out.path[static_cast<std::size_t>(n)]);
-    todo.insert(todo.end(), children.begin(), children.end());
+  for (const auto& n : nodes) name_children(n.children);
+  return out;
+}
+
+std::string NamedScopes::path(std::int32_t n) const {
+  std::vector<std::int32_t> chain;
+  // Parents precede their children, so the walk ends; bounded by the node count all the same.
+  std::size_t steps = 0;
+  for (std::int32_t i = n; i >= 0 && steps++ <= segment.size(); i = parent[static_cast<std::size_t>(i)]) {
+    if (!segment[static_cast<std::size_t>(i)].empty()) chain.push_back(i);
+  }
+  std::string out;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    if (!out.empty()) out += '.';
+    out += segment[static_cast<std::size_t>(*it)];
   }
   return out;
 }

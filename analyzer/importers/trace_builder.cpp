@@ -28,7 +28,7 @@ std::uint32_t StringPool::intern(std::string_view s) {
 
 TraceBuilder::TraceBuilder(RunInfo info, Options options) : info_(std::move(info)), options_(options) {
   modules_.push_back({0, kNoId, "", ""});
-  module_by_path_.emplace("", 0);
+  module_by_hash_.emplace(std::hash<std::string_view>{}(""), 0);
 }
 
 TraceBuilder::ThreadId TraceBuilder::thread(std::int64_t process, std::int64_t tid) {
@@ -154,18 +154,31 @@ void TraceBuilder::sort_inputs() {
                    [](const Activity& a, const Activity& b) { return a.start_ns < b.start_ns; });
 }
 
-Id TraceBuilder::module(std::string_view path, std::string_view type) {
-  auto it = module_by_path_.find(std::string(path));
-  if (it != module_by_path_.end()) {
-    auto& m = modules_[static_cast<std::size_t>(it->second)];
+Id TraceBuilder::find_module(std::string_view path) const {
+  auto [begin, end] = module_by_hash_.equal_range(std::hash<std::string_view>{}(path));
+  for (auto it = begin; it != end; ++it)
+    if (modules_[static_cast<std::size_t>(it->second)].path == path) return it->second;
+  return kNoId;
+}
+
+Id TraceBuilder::module_under(Id parent, std::string path, std::string_view type) {
+  Id id = find_module(path);
+  if (id != kNoId) {
+    auto& m = modules_[static_cast<std::size_t>(id)];
     if (m.type.empty() && !type.empty()) m.type = std::string(type);
-    return it->second;
+    return id;
   }
-  Id parent = path_depth(path) <= 1 ? 0 : module(path_parent(path), "");
-  Id id = static_cast<Id>(modules_.size());
-  modules_.push_back({id, parent, std::string(path), std::string(type)});
-  module_by_path_.emplace(std::string(path), id);
+  id = static_cast<Id>(modules_.size());
+  module_by_hash_.emplace(std::hash<std::string_view>{}(path), id);
+  modules_.push_back({id, parent, std::move(path), std::string(type)});
   return id;
+}
+
+Id TraceBuilder::module(std::string_view path, std::string_view type) {
+  Id id = find_module(path);
+  if (id != kNoId) return module_under(kNoId, std::string(path), type);
+  Id parent = path_depth(path) <= 1 ? 0 : module(path_parent(path), "");
+  return module_under(parent, std::string(path), type);
 }
 
 void TraceBuilder::build_modules(Linked& linked) {
@@ -198,9 +211,24 @@ void TraceBuilder::build_modules(Linked& linked) {
       return;
     }
   }
+  // Each node's path is its parent's plus one segment (parents come first), built once, into modules_.
   NamedScopes named = name_scopes(spans, options_.single_top_scope_is_root);
-  std::vector<Id> node_module(named.path.size());
-  for (std::size_t n = 0; n < named.path.size(); ++n) node_module[n] = module(named.path[n], named.type[n]);
+  std::vector<Id> node_module(named.segment.size());
+  for (std::size_t n = 0; n < named.segment.size(); ++n) {
+    const std::int32_t p = named.parent[n];
+    const Id parent = p < 0 ? 0 : node_module[static_cast<std::size_t>(p)];
+    const std::string& segment = named.segment[n];
+    if (segment.empty()) {  // the root
+      node_module[n] = module("", named.type[n]);
+      continue;
+    }
+    const std::string& base = modules_[static_cast<std::size_t>(parent)].path;
+    std::string path;
+    path.reserve(base.size() + 1 + segment.size());
+    if (!base.empty()) path.append(base).append(1, '.');
+    path += segment;
+    node_module[n] = module_under(parent, std::move(path), named.type[n]);
+  }
   for (std::size_t k = 0; k < derived.size(); ++k) {
     linked.scope_module[derived[k]] = node_module[static_cast<std::size_t>(named.node[k])];
   }

@@ -233,7 +233,12 @@ class TraceBuilder {
   std::vector<Counters> counters_;
   std::vector<std::int32_t> scope_parent_;
   std::vector<ModuleRecord> modules_;
-  std::unordered_map<std::string, Id> module_by_path_;
+  // Module ids by the hash of their path: the paths are kept once, in modules_ (a map keyed by path was a
+  // second copy, and path text grows with depth squared in deep hierarchies).
+  std::unordered_multimap<std::size_t, Id> module_by_hash_;
+  Id find_module(std::string_view path) const;
+  // The module at `path` (child of `parent`), created when new; a non-empty type fills in an empty one.
+  Id module_under(Id parent, std::string path, std::string_view type);
   std::map<QualityCode, QualityIssue> issues_;  // in catalogue order
 };
 

@@ -14,6 +14,12 @@ namespace flopscope::gui {
 namespace {
 
 constexpr int kLabelW = 170, kAxisH = 26, kLaneH = 24;
+constexpr std::int64_t kTimeLimit = std::int64_t{1} << 61;
+
+// A time computed in doubles (zoom, pan) as an int64 within the range setRange keeps.
+std::int64_t to_time(double t) {
+  return static_cast<std::int64_t>(std::clamp(t, -static_cast<double>(kTimeLimit), static_cast<double>(kTimeLimit)));
+}
 
 QColor name_color(std::int32_t name) {
   // Golden-angle hues: neighbouring names get distinct colours.
@@ -42,8 +48,10 @@ void TimelineWidget::resetZoom() {
 }
 
 void TimelineWidget::setRange(std::int64_t t0, std::int64_t t1) {
-  t0_ = t0;
-  t1_ = std::max(t1, t0 + 10);
+  // Panning and zooming compute ranges in doubles and sums of int64s: kept within +-2^61, where neither the
+  // sums nor the conversions overflow (the importers refuse times past 2^61 ns, so every event is inside).
+  t0_ = std::clamp(t0, -kTimeLimit, kTimeLimit);
+  t1_ = std::clamp(t1, t0_ + 10, kTimeLimit + 10);
   update();
 }
 
@@ -69,9 +77,14 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   else if (px * 150 / step > 2) step *= 2;
   p.setPen(QColor(90, 90, 90));
   const double origin = static_cast<double>(timeOrigin());
-  for (double rel = std::ceil((static_cast<double>(t0_) - origin) / step) * step; origin + rel < static_cast<double>(t1_);
-       rel += step) {
+  const double first = std::ceil((static_cast<double>(t0_) - origin) / step) * step;
+  // Ticks counted by index, at most one per 25 px: far from the origin a step below a double's resolution
+  // (256 ns at 2^60 ns) no longer advances `first + step`, and a loop adding steps spun forever.
+  const int max_ticks = plot.width() / 25 + 2;
+  for (int i = 0; i < max_ticks; ++i) {
+    const double rel = first + i * step;
     const double t = origin + rel;
+    if (t >= static_cast<double>(t1_)) break;
     int x = plot.left() + static_cast<int>((t - static_cast<double>(t0_)) / px);
     p.drawLine(x, kAxisH - 6, x, kAxisH);
     p.drawText(x + 3, kAxisH - 9, QString::fromStdString(format_ns(std::round(rel / step) * step)));
@@ -117,8 +130,8 @@ void TimelineWidget::wheelEvent(QWheelEvent* event) {
   double anchor = static_cast<double>(t0_) + x * nsPerPixel();
   double factor = std::pow(0.998, event->angleDelta().y());
   double span = std::max(static_cast<double>(t1_ - t0_) * factor, 100.0);
-  auto t0 = static_cast<std::int64_t>(anchor - x / plot.width() * span);
-  setRange(t0, t0 + static_cast<std::int64_t>(span));
+  const std::int64_t t0 = to_time(anchor - x / plot.width() * span);
+  setRange(t0, to_time(static_cast<double>(t0) + span));
   event->accept();
 }
 
@@ -132,9 +145,8 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event) {
 void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
   const int x = static_cast<int>(event->position().x());
   if (drag_x_ >= 0) {
-    auto dt = static_cast<std::int64_t>((drag_x_ - x) * nsPerPixel());
-    std::int64_t span = t1_ - t0_;
-    setRange(drag_t0_ + dt, drag_t0_ + dt + span);
+    const std::int64_t t0 = to_time(static_cast<double>(drag_t0_) + (drag_x_ - x) * nsPerPixel());
+    setRange(t0, t0 + (t1_ - t0_));
     return;
   }
   const QString tip = tooltipAt(event->position().toPoint());
@@ -156,7 +168,7 @@ QString TimelineWidget::tooltipAt(const QPoint& pos) const {
   const int x = pos.x();
   int lane = laneAt(pos.y());
   if (lane < 0 || x < plotRect().left() || static_cast<std::size_t>(lane) >= session_->timeline.lanes().size()) return {};
-  auto t = static_cast<std::int64_t>(static_cast<double>(t0_) + (x - plotRect().left()) * nsPerPixel());
+  const std::int64_t t = to_time(static_cast<double>(t0_) + (x - plotRect().left()) * nsPerPixel());
   const auto& tl = session_->timeline;
   std::int64_t e = tl.event_at(static_cast<std::size_t>(lane), t, static_cast<std::int64_t>(nsPerPixel() * 2));
   if (e < 0) return {};

@@ -2,11 +2,18 @@
 #include <gtest/gtest.h>
 
 #include "collector/cupti/metric_plan.h"
+#include "tests/unit/cupti/asan_skip.h"
 
 namespace flopscope::gpu {
 namespace {
 
-TEST(MetricPlan, DefaultSetIsValidOnGH100AndNeedsTwoPasses) {
+// Every test here reaches the Profiler Host API (libnvperf_host).
+class MetricPlan : public ::testing::Test {
+ protected:
+  void SetUp() override { FLOPSCOPE_SKIP_UNDER_ASAN(); }
+};
+
+TEST_F(MetricPlan, DefaultSetIsValidOnGH100AndNeedsTwoPasses) {
   auto plan = plan_metrics(real_cupti(), "GH100", default_metrics("GH100"), "", 0);
   ASSERT_TRUE(plan.ok()) << plan.status().message();
   EXPECT_EQ(plan->metrics.size(), 16u);
@@ -19,13 +26,13 @@ TEST(MetricPlan, DefaultSetIsValidOnGH100AndNeedsTwoPasses) {
   }
 }
 
-TEST(MetricPlan, HardwareSetIsOnePass) {
+TEST_F(MetricPlan, HardwareSetIsOnePass) {
   auto plan = plan_metrics(real_cupti(), "GH100", hardware_metrics("GH100"), "", 1);
   ASSERT_TRUE(plan.ok()) << plan.status().message();
   EXPECT_EQ(plan->passes, 1u);
 }
 
-TEST(MetricPlan, FlopCountersAloneAreOnePass) {
+TEST_F(MetricPlan, FlopCountersAloneAreOnePass) {
   std::vector<std::string> all = default_metrics("GH100");
   std::vector<std::string> sass(all.begin(), all.begin() + 9);
   auto plan = plan_metrics(real_cupti(), "GH100", sass, "", 0);
@@ -33,33 +40,33 @@ TEST(MetricPlan, FlopCountersAloneAreOnePass) {
   EXPECT_EQ(plan->passes, 1u);
 }
 
-TEST(MetricPlan, PassLimitIsEnforced) {
+TEST_F(MetricPlan, PassLimitIsEnforced) {
   auto plan = plan_metrics(real_cupti(), "GH100", default_metrics("GH100"), "", 1);
   ASSERT_FALSE(plan.ok());
   EXPECT_NE(plan.status().message().find("needs 2 passes"), std::string::npos) << plan.status().message();
 }
 
-TEST(MetricPlan, UnknownMetricIsNamed) {
+TEST_F(MetricPlan, UnknownMetricIsNamed) {
   auto plan = plan_metrics(real_cupti(), "GH100", {"dram__bytes_read.sum", "dram__bogus_bytes.sum"}, "", 0);
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(plan.status().message().find("'dram__bogus_bytes.sum'"), std::string::npos) << plan.status().message();
 }
 
-TEST(MetricPlan, UnsupportedChipListsTheSupportedOnes) {
+TEST_F(MetricPlan, UnsupportedChipListsTheSupportedOnes) {
   auto plan = plan_metrics(real_cupti(), "NOPE1", {"dram__bytes_read.sum"}, "", 0);
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.status().code(), StatusCode::kUnsupported);
   EXPECT_NE(plan.status().message().find("GH100"), std::string::npos) << plan.status().message();
 }
 
-TEST(MetricPlan, EmptySetNeedsNoHostObject) {
+TEST_F(MetricPlan, EmptySetNeedsNoHostObject) {
   auto plan = plan_metrics(real_cupti(), "whatever", {}, "", 0);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->passes, 0u);
 }
 
-TEST(MetricPlan, ParsesTheMetricsOption) {
+TEST_F(MetricPlan, ParsesTheMetricsOption) {
   EXPECT_TRUE(parse_metrics_option("none", "GH100").empty());
   EXPECT_EQ(parse_metrics_option("default", "GH100"), default_metrics("GH100"));
   EXPECT_EQ(parse_metrics_option(" a.sum , b.sum,", "GH100"), (std::vector<std::string>{"a.sum", "b.sum"}));
@@ -69,7 +76,7 @@ TEST(MetricPlan, ParsesTheMetricsOption) {
   EXPECT_EQ(default_metrics("AD102").size(), 12u);
 }
 
-TEST(MetricPlan, ChipMetricListIsLarge) {
+TEST_F(MetricPlan, ChipMetricListIsLarge) {
   auto names = chip_base_metrics(real_cupti(), "GH100");
   ASSERT_TRUE(names.ok()) << names.status().message();
   EXPECT_GT(names->size(), 3000u);

@@ -1,0 +1,72 @@
+// The timeline far from its zero. At 2^60 ns a double cannot add 100 ns, and the axis loop that added one
+// step per tick spun forever there (the window hung on its paint); ranges past int64 overflowed. Both
+// tests failed before the fix (the first by the watchdog, the second by its range check, then the watchdog).
+#include <QImage>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <future>
+#include <gtest/gtest.h>
+#include <thread>
+
+#include "gui/views/timeline_widget.h"
+#include "tests/unit/gui/qt_environment.h"
+
+namespace flopscope::gui::testing {
+namespace {
+
+// Fails the test in bounded time when a paint never returns (a hang would otherwise wait for CTest's limit).
+class Watchdog {
+ public:
+  explicit Watchdog(std::chrono::seconds limit)
+      : thread_([this, limit] {
+          if (done_.get_future().wait_for(limit) == std::future_status::timeout) {
+            std::fprintf(stderr, "timeline paint did not return within %llds\n", static_cast<long long>(limit.count()));
+            std::_Exit(1);
+          }
+        }) {}
+  ~Watchdog() {
+    done_.set_value();
+    thread_.join();
+  }
+
+ private:
+  std::promise<void> done_;
+  std::thread thread_;
+};
+
+TEST(TimelineExtremes, PaintsFarFromItsZeroInBoundedTime) {
+  auto session = fixture_session(Variant::kV1);
+  ASSERT_TRUE(session);
+  TimelineWidget widget;
+  widget.resize(900, 300);
+  widget.setSession(session);
+  Watchdog watchdog(std::chrono::seconds(60));
+  // 600 ns across the plot (wider than a double's resolution there, 256 ns) at a 100 ns tick step (less
+  // than half of it, so adding a step rounds back to the same double).
+  const std::int64_t far = widget.timeOrigin() + (std::int64_t{1} << 60);
+  widget.setRange(far, far + 600);
+  EXPECT_EQ(widget.rangeBegin(), far);
+  const QImage image = widget.grab().toImage();
+  EXPECT_GE(distinct_colors(image), 2) << "the axis was drawn";
+}
+
+TEST(TimelineExtremes, RangesPastInt64AreClampedNotOverflowed) {
+  auto session = fixture_session(Variant::kV1);
+  ASSERT_TRUE(session);
+  TimelineWidget widget;
+  widget.resize(900, 300);
+  widget.setSession(session);
+  Watchdog watchdog(std::chrono::seconds(60));
+  widget.setRange(INT64_MAX - 5, INT64_MAX);
+  EXPECT_GT(widget.rangeEnd(), widget.rangeBegin());
+  EXPECT_LE(widget.rangeEnd(), (std::int64_t{1} << 61) + 10);
+  widget.setRange(INT64_MIN, INT64_MAX);
+  EXPECT_GT(widget.rangeEnd(), widget.rangeBegin());
+  const QImage image = widget.grab().toImage();
+  EXPECT_GE(distinct_colors(image), 2);
+}
+
+}  // namespace
+}  // namespace flopscope::gui::testing
