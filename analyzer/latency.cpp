@@ -64,9 +64,23 @@ double median_of(std::vector<double>& v) {
 }
 }  // namespace
 
+double family_level(int family) { return 1.0 - 0.05 / std::max(1, family); }
+
+double normal_quantile_two_sided(double level) {
+  // Bisection on erfc: P(|Z| > z) = erfc(z / sqrt 2).
+  const double tail = 1.0 - level;
+  double lo = 0, hi = 40;
+  for (int i = 0; i < 100; ++i) {
+    double mid = (lo + hi) / 2;
+    (std::erfc(mid / std::sqrt(2.0)) > tail ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 MedianDifference median_difference(std::span<const double> a, std::span<const double> b, int resamples,
-                                   std::uint64_t seed) {
+                                   std::uint64_t seed, double level) {
   MedianDifference d;
+  d.level = level;
   std::vector<double> va(a.begin(), a.end()), vb(b.begin(), b.end());
   d.median_a = median_of(va);
   d.median_b = median_of(vb);
@@ -83,8 +97,8 @@ MedianDifference median_difference(std::span<const double> a, std::span<const do
     diffs.push_back(median_of(rb) - median_of(ra));
   }
   std::sort(diffs.begin(), diffs.end());
-  d.ci_low = percentile_sorted(diffs, 2.5);
-  d.ci_high = percentile_sorted(diffs, 97.5);
+  d.ci_low = percentile_sorted(diffs, 50 * (1 - level));
+  d.ci_high = percentile_sorted(diffs, 100 - 50 * (1 - level));
   d.significant = (d.ci_low > 0 && d.ci_high > 0) || (d.ci_low < 0 && d.ci_high < 0);
   return d;
 }

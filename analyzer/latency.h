@@ -41,13 +41,20 @@ struct MedianDifference {
   double median_a = 0;
   double median_b = 0;
   double diff = 0;    // median_b - median_a
-  double ci_low = 0;  // 95% bootstrap interval of the difference
+  double ci_low = 0;  // interval of the difference at `level`
   double ci_high = 0;
   bool significant = false;  // the interval excludes 0
+  double level = 0.95;       // confidence of this one interval
+  int family = 1;            // tests it is one of: 95% for all of them together (Bonferroni)
 };
 
-// Deterministic (seeded) percentile bootstrap over iterations.
+// Deterministic (seeded) percentile bootstrap over iterations, two-sided at `level`.
 MedianDifference median_difference(std::span<const double> a, std::span<const double> b, int resamples = 2000,
-                                   std::uint64_t seed = 42);
+                                   std::uint64_t seed = 42, double level = 0.95);
+
+// The confidence of each of `family` intervals so that all of them hold together with 95% (Bonferroni).
+double family_level(int family);
+// z such that a standard normal lies within +-z with probability `level`.
+double normal_quantile_two_sided(double level);
 
 }  // namespace flopscope

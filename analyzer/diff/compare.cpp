@@ -13,8 +13,9 @@ bool differ(double a, double b, double tol) {
 
 }  // namespace
 
-MedianDifference shift_interval(std::span<const double> a, std::span<const double> b) {
+MedianDifference shift_interval(std::span<const double> a, std::span<const double> b, double level) {
   MedianDifference d;
+  d.level = level;
   std::vector<double> sa(a.begin(), a.end()), sb(b.begin(), b.end());
   std::sort(sa.begin(), sa.end());
   std::sort(sb.begin(), sb.end());
@@ -25,9 +26,10 @@ MedianDifference shift_interval(std::span<const double> a, std::span<const doubl
   const double n = static_cast<double>(a.size()), m = static_cast<double>(b.size());
   if (a.empty() || b.empty()) return d;
   // Rank of the bounds among the n*m pairwise differences: the Mann-Whitney critical value (normal
-  // approximation, two-sided 5%) plus one.
-  double k = std::floor(n * m / 2 - 1.959964 * std::sqrt(n * m * (n + m + 1) / 12));
-  if (k < 1) return d;  // too few samples for any 95% interval
+  // approximation, two-sided at `level`) plus one.
+  const double z = normal_quantile_two_sided(level);
+  double k = std::floor(n * m / 2 - z * std::sqrt(n * m * (n + m + 1) / 12));
+  if (k < 1) return d;  // too few samples for an interval at this level
   std::vector<double> diffs;
   diffs.reserve(a.size() * b.size());
   for (double y : sb) {
@@ -42,8 +44,11 @@ MedianDifference shift_interval(std::span<const double> a, std::span<const doubl
   return d;
 }
 
-MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, const DiffOptions& o, bool* significant) {
+MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, const DiffOptions& o, bool* significant,
+                              int family) {
   MedianDifference d;
+  d.family = family;
+  d.level = family_level(family);
   d.median_a = a.p50;
   d.median_b = b.p50;
   d.diff = b.p50 - a.p50;
@@ -55,11 +60,13 @@ MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, cons
   // The bootstrap's cost grows with resamples x iterations per row; the rank interval is cheap while the
   // number of pairs is moderate.
   const std::vector<double> va = a.values.dense(), vb = b.values.dense();
+  const double level = family_level(family);
   if (va.size() * vb.size() <= kMaxRankPairs) {
-    d = shift_interval(va, vb);
+    d = shift_interval(va, vb, level);
   } else {
-    d = median_difference(va, vb, o.bootstrap_resamples);
+    d = median_difference(va, vb, o.bootstrap_resamples, 42, level);
   }
+  d.family = family;
   *significant = d.significant;
   return d;
 }

@@ -146,6 +146,9 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     auto it = idx.by_module.find(path);
     return it == idx.by_module.end() ? WeightSide{} : it->second;
   };
+  // Modules in both runs: one time test each, so each interval is at the Bonferroni level for all of them.
+  int time_tests = 0;
+  for (const auto& ma : sa.modules) time_tests += in_b.count(paths_a(ma.path)) > 0 ? 1 : 0;
   auto add_row = [&](const ModuleSummary* ma, const ModuleSummary* mb, const std::string& path) {
     ModuleDiff m;
     m.path = path;
@@ -165,7 +168,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     else if (runs(m.a) && !runs(m.b)) m.status = DiffStatus::kVanished;
     else if (!runs(m.a) && runs(m.b)) m.status = DiffStatus::kNew;
     else {
-      m.time_diff = compare_time(m.a.time, m.b.time, options, &m.time_significant);
+      m.time_diff = compare_time(m.a.time, m.b.time, options, &m.time_significant, time_tests);
       m.time_status = time_status_of(m.a.time, m.b.time, m.time_diff, m.time_significant);
       m.status = costs_differ(m.a, m.b, options) ? DiffStatus::kChanged : DiffStatus::kUnchanged;
     }

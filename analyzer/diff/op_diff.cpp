@@ -91,6 +91,9 @@ std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const R
   const double ta = totals_a.time.p50, fa = totals_a.flops, tb = totals_b.time.p50, fb = totals_b.flops;
   std::vector<OpDiff> out;
   out.reserve(aa.rows.size() + ab.rows.size());
+  // Op signatures in both runs: one time test each, at the Bonferroni level for all of them.
+  int time_tests = 0;
+  for (const auto& [key, ia] : aa.index) time_tests += ab.index.count(key) > 0 ? 1 : 0;
   for (const auto& [key, ia] : aa.index) {
     const Agg& ra = aa.rows[ia];
     OpDiff d;
@@ -103,7 +106,7 @@ std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const R
       d.status = DiffStatus::kVanished;
     } else {
       d.b = side(ab.rows[it->second], ab.iterations, tb, fb);
-      d.time_diff = compare_time(d.a.time, d.b.time, options, &d.time_significant);
+      d.time_diff = compare_time(d.a.time, d.b.time, options, &d.time_significant, time_tests);
       d.time_status = time_status_of(d.a.time, d.b.time, d.time_diff, d.time_significant);
       d.status = costs_differ(d.a, d.b, options) ? DiffStatus::kChanged : DiffStatus::kUnchanged;
     }

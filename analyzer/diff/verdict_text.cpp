@@ -72,7 +72,9 @@ std::string describe_time_change(const MedianDifference& t, bool significant) {
   std::string sign = t.diff >= 0 ? "+" : "-";
   std::string out = sign + time_text(std::fabs(t.diff));
   if (std::isnan(t.ci_low)) return out + " (not tested)";
-  out += fmt::format(" (95% CI [{}{}, {}{}])", t.ci_low < 0 ? "-" : "+", time_text(std::fabs(t.ci_low)),
+  // One of `family` intervals: each is wider, so that all of them hold together with 95%.
+  const std::string level = t.family > 1 ? fmt::format("95% CI jointly over {} tests", t.family) : "95% CI";
+  out += fmt::format(" ({} [{}{}, {}{}])", level, t.ci_low < 0 ? "-" : "+", time_text(std::fabs(t.ci_low)),
                      t.ci_high < 0 ? "-" : "+", time_text(std::fabs(t.ci_high)));
   if (!significant) return out + ", not significant";
   return out + (t.diff < 0 ? ", faster" : ", slower");

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <random>
 #include <regex>
 
+#include "analyzer/diff/compare.h"
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
 #include "analyzer/format.h"
@@ -9,6 +11,34 @@
 
 namespace flopscope {
 namespace {
+
+// Sixty modules whose A and B times come from one distribution (a self-diff): at 95% per interval a few
+// are called faster or slower by chance; at the Bonferroni level for sixty tests, none.
+TEST(TimeTests, FamilyLevelKeepsASelfDiffQuiet) {
+  EXPECT_NEAR(normal_quantile_two_sided(0.95), 1.959964, 1e-5);
+  EXPECT_NEAR(family_level(60), 1 - 0.05 / 60, 1e-12);
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> noise(1000.0, 50.0);
+  int alone = 0, jointly = 0;
+  for (int m = 0; m < 60; ++m) {
+    std::vector<double> a(20), b(20);
+    for (auto& x : a) x = noise(rng);
+    for (auto& x : b) x = noise(rng);
+    alone += shift_interval(a, b).significant ? 1 : 0;
+    MedianDifference wide = shift_interval(a, b, family_level(60));
+    jointly += wide.significant ? 1 : 0;
+    MedianDifference narrow = shift_interval(a, b);
+    EXPECT_LE(wide.ci_low, narrow.ci_low);
+    EXPECT_GE(wide.ci_high, narrow.ci_high);
+  }
+  EXPECT_GT(alone, 0);
+  EXPECT_EQ(jointly, 0);
+  // A real shift of 20% still shows at the family level.
+  std::vector<double> a(20), b(20);
+  for (auto& x : a) x = noise(rng);
+  for (auto& x : b) x = 1.2 * noise(rng);
+  EXPECT_TRUE(shift_interval(a, b, family_level(60)).significant);
+}
 
 using testing::FixtureOptions;
 using testing::make_run;

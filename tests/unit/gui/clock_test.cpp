@@ -90,7 +90,9 @@ TEST(Clock, DiffDeltasUseTheEnginesClock) {
   for (int r = 0; r < table.rowCount(); ++r) {
     const auto* e = session->diff.entry(session->diff.nodes[table.index(r, 0).data(kNodeRole).toInt()]);
     ASSERT_TRUE(e);
-    if (e->a.present) EXPECT_DOUBLE_EQ(table.index(r, DiffTableModel::kTimeA).data(kSortRole).toDouble(), e->a.time.p50);
+    if (e->a.present) {
+      EXPECT_DOUBLE_EQ(table.index(r, DiffTableModel::kTimeA).data(kSortRole).toDouble(), e->a.time.p50);
+    }
   }
 }
 
