@@ -87,7 +87,10 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
     if (t >= static_cast<double>(t1_)) break;
     int x = plot.left() + static_cast<int>((t - static_cast<double>(t0_)) / px);
     p.drawLine(x, kAxisH - 6, x, kAxisH);
-    p.drawText(x + 3, kAxisH - 9, QString::fromStdString(format_ns(std::round(rel / step) * step)));
+    const QString label = QString::fromStdString(format_ns(std::round(rel / step) * step));
+    // A label that would run past the right edge ends at the tick instead of being cut off.
+    const int w = p.fontMetrics().horizontalAdvance(label);
+    p.drawText(x + 3 + w > width() ? x - 3 - w : x + 3, kAxisH - 9, label);
     p.setPen(QColor(238, 238, 238));
     p.drawLine(x, kAxisH, x, height());
     p.setPen(QColor(90, 90, 90));
