@@ -18,6 +18,7 @@ RunSummary summarize_aggregates(const RunData& run, const SummaryOptions& option
   const IterationIndex iter_index(run);
   s.iterations = iter_index.count();
   ModuleAccumulators acc(s.modules.size(), static_cast<std::size_t>(s.iterations));
+  const double tensor_factor = s.tensor_factor ? s.tensor_factor->flops_per_instruction : 0;
   for (const ModuleAggregate& a : run.aggregates.modules) {
     auto found = index_of.find(a.module_id);
     const auto m = static_cast<std::size_t>(found == index_of.end() ? 0 : found->second);
@@ -33,6 +34,7 @@ RunSummary summarize_aggregates(const RunData& run, const SummaryOptions& option
     c.dram_read += a.dram_read;
     c.dram_written += a.dram_written;
     c.tensor_inst += a.tensor_inst;
+    c.tensor_flops += a.tensor_inst * tensor_factor;  // as summarize() does per kernel: the factor is per run
     for (const auto& [it, ns] : a.host_ns) acc.self_time[m].add(iter_index(it), static_cast<double>(ns));
     for (const auto& [it, ns] : a.device_ns) acc.gpu_time[m].add(iter_index(it), static_cast<double>(ns));
     s.ops_total += a.ops;

@@ -44,6 +44,7 @@ RunData with_kernels(RunData run) {
     k.has_counters = op.id % 2 == 0;
     k.flops_fp32 = 100;
     k.dram_bytes = 64;
+    k.tensor_pipe_inst = 4;
     kernels.push_back(k);
   }
   OpRecord nested = run.ops.front();
@@ -94,6 +95,8 @@ void expect_same_cost(const Cost& a, const Cost& b, const std::string& what) {
   EXPECT_EQ(a.bytes(), b.bytes()) << what;
   EXPECT_EQ(a.measured_flops, b.measured_flops) << what;
   EXPECT_EQ(a.dram_bytes, b.dram_bytes) << what;
+  EXPECT_EQ(a.tensor_inst, b.tensor_inst) << what;
+  EXPECT_EQ(a.tensor_flops, b.tensor_flops) << what;
 }
 
 void expect_same_side(const SideCost& a, const SideCost& b, const std::string& what) {
@@ -120,9 +123,11 @@ TEST(Aggregates, LeanReadLeavesTheRowsUnread) {
 
 TEST(Aggregates, SummaryFromAggregatesEqualsSummaryFromRows) {
   TempDir dir;
-  const RunData run = with_kernels(testing::make_run(Variant::kV1));
+  RunData run = with_kernels(testing::make_run(Variant::kV1));
+  run.info.device = "Tesla V100-SXM2-16GB";  // a fixed tensor-pipe factor: tensor FLOPs from the counters
   RunSummary full = summarize(written_and_read(run, dir.file("a.db"), true));
   RunSummary lean = summarize(written_and_read(run, dir.file("a.db"), false));
+  EXPECT_GT(full.total.tensor_flops, 0);
   EXPECT_FALSE(full.from_aggregates);
   EXPECT_TRUE(lean.from_aggregates);
   EXPECT_EQ(full.iterations, lean.iterations);
@@ -143,6 +148,7 @@ TEST(Aggregates, SummaryFromAggregatesEqualsSummaryFromRows) {
     expect_same_stats(f.self_time, l.self_time, f.path + " self time");
     expect_same_stats(f.inclusive_time, l.inclusive_time, f.path + " inclusive time");
     expect_same_stats(f.gpu_time, l.gpu_time, f.path + " gpu time");
+    expect_same_stats(f.gpu_self_time, l.gpu_self_time, f.path + " gpu self time");
     EXPECT_EQ(f.share_time, l.share_time) << f.path;
     EXPECT_EQ(f.share_flops, l.share_flops) << f.path;
   }
