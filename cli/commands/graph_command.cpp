@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "analyzer/diff/align.h"
+#include "analyzer/diff/diff.h"
 #include "cli/command.h"
 #include "cli/path_map_options.h"
 #include "db/model/atomic_file.h"
@@ -75,6 +76,7 @@ class GraphCommand : public Command {
     auto graph = open_op_graph(input_, &run);
     if (!graph.ok()) return report_error(graph.status());
     std::vector<std::string> maps;
+    int dormant = 0;
     if (!other_.empty()) {
       auto other = open_op_graph(other_, &other_run);
       if (!other.ok()) return report_error(other.status());
@@ -84,6 +86,14 @@ class GraphCommand : public Command {
       rename_modules(*other, paths.b);
       maps = std::move(paths.recorded);
       graph = diff_graphs(*graph, *other, diff_options(metric));
+      // Two runs: the diff engine's DORMANT verdicts (weights zeroed or result discarded while the ops still
+      // run), which the op diff cannot see, marked as the GUI marks them. A model file has no run to judge.
+      if (!run.ops.empty() && !other_run.ops.empty()) {
+        RunDiff verdicts = diff_runs(run, other_run, path_options);
+        for (const auto& m : verdicts.modules)
+          if (m.verdict == Verdict::kDormant) graph->dormant_modules.insert(m.path);
+        dormant = verdicts.modules_by_verdict[static_cast<int>(Verdict::kDormant)];
+      }
     }
     progress.update(1);
     int chosen = *depth == -2 ? choose_depth(*graph, max_nodes_) : *depth;
@@ -101,6 +111,7 @@ class GraphCommand : public Command {
         "wrote %s: %zu nodes, %s", output_.c_str(), view.nodes.size(),
         chosen == kOpLevel ? "op level" : ("modules collapsed at depth " + std::to_string(chosen)).c_str());
     if (view.is_diff) std::printf(", %zu nodes differ", changed);
+    if (dormant > 0) std::printf(", %d DORMANT module%s", dormant, dormant == 1 ? "" : "s");
     if (!view.is_diff && !view.has_costs) std::printf(", no cost data");
     std::printf("\n");
     for (const auto& m : maps) std::printf("map %s\n", terminal_safe(m).c_str());

@@ -72,5 +72,20 @@ else
   fail "profile for the run-database case"
 fi
 
+# Two runs: the diff engine's DORMANT verdicts (zeroed weights, ops still run) are marked on the CLI's
+# graph as in the GUI; two model files have no run to judge, so nothing is marked.
+V2Z=$SAMPLES/sonnet-mini-v2z.pt
+if "$FS" --no-progress profile "$V1" --input 'int64[1,16]@0:512' --iters 2 --warmup 0 -o a.db >/dev/null 2>&1 &&
+  "$FS" --no-progress profile "$V2Z" --input 'int64[1,16]@0:512' --iters 2 --warmup 0 -o z.db >/dev/null 2>&1; then
+  "$FS" --no-progress graph a.db --diff z.db -o dz.dot >stdout.txt || fail "graph --diff of two runs"
+  grep -q "DORMANT modules" stdout.txt || fail "no DORMANT count in: $(cat stdout.txt)"
+  grep -q 'color="#7b1fa2"' dz.dot || fail "no dotted DORMANT frame in the DOT"
+  grep -q "DORMANT (ops run, result unused)" dz.dot || fail "no DORMANT legend row in the DOT"
+  "$FS" --no-progress graph "$V1" --diff "$V2Z" -o mz.dot >stdout.txt || fail "graph --diff of two models"
+  grep -q "DORMANT" stdout.txt mz.dot && fail "two model files marked DORMANT"
+else
+  fail "profile for the DORMANT case"
+fi
+
 [ $failures -eq 0 ] && echo "all graph CLI checks passed"
 exit $((failures > 0))
