@@ -161,7 +161,7 @@ std::vector<GateResult> evaluate_gates(const RunDiff& d, const GateOptions& o) {
       g.passed = !(tested && md.significant && rel_low > *l.time);
       auto signed_time = [](double ns) { return (ns > 0 ? "+" : "") + time_text(ns); };
       g.message = fmt::format("{} time P50: {} -> {} ({}{}; limit +{:.2f}% on the interval's lower bound)",
-                              d.gpu_time ? "GPU" : "host", time_text(a), time_text(b), pct(rel),
+                              d.gpu_time ? "device" : "host", time_text(a), time_text(b), pct(rel),
                               tested ? fmt::format(", 95% CI of the difference [{}, {}], lower bound {}",
                                                    signed_time(md.ci_low), signed_time(md.ci_high), pct(rel_low))
                                      : ", fewer than 3 iterations: not tested",

@@ -49,7 +49,7 @@ std::string cost_text(const Group& g, bool gpu_time) {
     time += s.time.p50;
     timed = timed && s.time.samples > 0;
   }
-  const char* clock = gpu_time ? "GPU" : "host";
+  const char* clock = gpu_time ? "device" : "host";
   if (g.verdict == Verdict::kDormant) {
     std::string out = "wastes " + flops_text(flops) + ", " + bytes_text(bytes);
     if (timed) out += fmt::format(", {} {} time", time_text(time), clock);
@@ -71,7 +71,7 @@ std::string end_to_end_text(const RunDiff& d) {
   std::string out = "end to end: " + relative_text("FLOPs", d.a.flops, d.b.flops, flops_text) + ", " +
                     relative_text("bytes", d.a.bytes, d.b.bytes, bytes_text);
   if (d.a.time.samples == 0 || d.b.time.samples == 0) return out;
-  out += fmt::format(", {} time ", d.gpu_time ? "GPU" : "host");
+  out += fmt::format(", {} time ", d.gpu_time ? "device" : "host");
   const MedianDifference& t = d.time_diff;
   if (d.time_status == TimeStatus::kUntested) {
     return out + signed_text(t.diff, time_text) + " (fewer than " + std::to_string(kMinIterationsForStats) +

@@ -49,7 +49,7 @@ std::string totals_text(const RunDiff& d) {
   if (d.a.kernels > 0 || d.b.kernels > 0) {
     parts.push_back(fmt::format("kernels {} -> {}", format_count(d.a.kernels), format_count(d.b.kernels)));
   }
-  parts.push_back(fmt::format("{} time P50 {} -> {}: {}", d.gpu_time ? "GPU" : "host", time_text(d.a.time.p50),
+  parts.push_back(fmt::format("{} time P50 {} -> {}: {}", d.gpu_time ? "device" : "host", time_text(d.a.time.p50),
                               time_text(d.b.time.p50), time_change_text(d.time_diff, d.time_significant)));
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];

@@ -22,11 +22,11 @@ std::string coverage_by_time_text(const RunSummary& s) {
   if (!s.coverage_gaps.empty()) {
     const auto& g = s.coverage_gaps.front();
     out += s.has_kernels && g.device_time_ns > 0
-               ? fmt::format("; unknown: {} {} of GPU time", g.name, percent_text(g.share_of_device_time))
+               ? fmt::format("; unknown: {} {} of device time", g.name, percent_text(g.share_of_device_time))
                : fmt::format("; unknown: {} {} of host time", g.name, percent_text(g.share_of_time));
   }
   if (s.coverage.unlinked_device_share > 0) {
-    out += fmt::format("; kernels without an op: {} of GPU time",
+    out += fmt::format("; kernels without an op: {} of device time",
                        percent_text(s.coverage.unlinked_device_share));
   }
   return out;

@@ -42,12 +42,12 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
     // Kernels with counters and no ops (Nsight Compute): the measured work is the only work there is.
     out += fmt::format("total      no ops to count; measured {}, {} DRAM traffic; {} time per iteration {}\n",
                        flops_text(s.total.measured_flops + s.total.tensor_flops),
-                       bytes_text(s.total.dram_bytes), gpu ? "GPU" : "op", per_iteration);
+                       bytes_text(s.total.dram_bytes), gpu ? "device" : "host", per_iteration);
   } else {
     out += fmt::format("total      {} ({} MACs), {} moved, {:.1f} FLOP/B; {} time per iteration {}\n",
                        lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
                        si_text(s.total.macs, ""), bytes_text(s.total.bytes()), s.total.intensity(),
-                       gpu ? "GPU" : "op", per_iteration);
+                       gpu ? "device" : "host", per_iteration);
   }
   if (gpu) {
     out += fmt::format("           host op time per iteration P50 {}; communication {} per iteration\n",
@@ -130,7 +130,7 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
     const auto& a = s.attribution;
     out += fmt::format(
         "\nkernel attribution: {} kernels{}, {} linked to an op, {} attributed to a module; "
-        "{} of {} GPU time attributed ({}), unattributed {}\n",
+        "{} of {} device time attributed ({}), unattributed {}\n",
         a.kernels,
         a.kernels_from_graph_replay > 0
             ? fmt::format(" ({} replayed from a CUDA graph)", a.kernels_from_graph_replay)

@@ -162,7 +162,7 @@ void DiffPage::setSession(SessionPtr session) {
   const RunDiff& e = *d.engine;
   if (e.a.time.samples > 0 && e.b.time.samples > 0) {
     html += QStringLiteral("Time per iteration (P50, %1): %2 \u2192 %3%4: %5</p>")
-                .arg(e.gpu_time ? tr("GPU") : tr("host"), q(format_ns(e.a.time.p50)), q(format_ns(e.b.time.p50)),
+                .arg(e.gpu_time ? tr("device") : tr("host"), q(format_ns(e.a.time.p50)), q(format_ns(e.b.time.p50)),
                      percent(e.a.time.p50, e.b.time.p50), q(describe_time_change(e.time_diff, e.time_significant)));
   }
   headline_->setText(html);

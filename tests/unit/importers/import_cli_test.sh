@@ -39,7 +39,7 @@ grep -q "measured (hardware counters, per iteration): .* DRAM traffic (total onl
 grep -q "measured (hardware counters, per iteration)" "$tmp/ncu.md.txt" || bad "ncu Markdown lacks measured counters"
 # The CSV's own arithmetic (Python over its rows): sum of add + mul + 2 x fma = 69,441,296; dram__bytes.sum
 # 2,406,400 B. With no ops to count, the total line is the measured work.
-grep -q "^total      no ops to count; measured 69.4 MFLOPs, 2.41 MB DRAM traffic; GPU time per iteration" "$tmp/ncu.txt" ||
+grep -q "^total      no ops to count; measured 69.4 MFLOPs, 2.41 MB DRAM traffic; device time per iteration" "$tmp/ncu.txt" ||
   bad "ncu total line: $(grep ^total "$tmp/ncu.txt")"
 grep -q "Total per iteration: \*\*69.4 MFLOPs measured\*\*, 2.41 MB moved" "$tmp/ncu.md.txt" ||
   bad "ncu Markdown total: $(sed -n 3p "$tmp/ncu.md.txt")"
