@@ -71,28 +71,12 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   const auto& tl = session_->timeline;
   const QRect plot = plotRect();
   const double px = nsPerPixel();
-  // Time axis with about one tick per 150 px at a round step, labelled from the first event (the zero tooltips use too).
-  double step = std::pow(10.0, std::floor(std::log10(std::max(px * 150, 1.0))));
-  if (px * 150 / step > 5) step *= 5;
-  else if (px * 150 / step > 2) step *= 2;
   p.setPen(QColor(90, 90, 90));
-  const double origin = static_cast<double>(timeOrigin());
-  const double first = std::ceil((static_cast<double>(t0_) - origin) / step) * step;
-  // Ticks counted by index, at most one per 25 px: far from the origin a step below a double's resolution
-  // (256 ns at 2^60 ns) no longer advances `first + step`, and a loop adding steps spun forever.
-  const int max_ticks = plot.width() / 25 + 2;
-  for (int i = 0; i < max_ticks; ++i) {
-    const double rel = first + i * step;
-    const double t = origin + rel;
-    if (t >= static_cast<double>(t1_)) break;
-    int x = plot.left() + static_cast<int>((t - static_cast<double>(t0_)) / px);
-    p.drawLine(x, kAxisH - 6, x, kAxisH);
-    const QString label = QString::fromStdString(format_ns(std::round(rel / step) * step));
-    // A label that would run past the right edge ends at the tick instead of being cut off.
-    const int w = p.fontMetrics().horizontalAdvance(label);
-    p.drawText(x + 3 + w > width() ? x - 3 - w : x + 3, kAxisH - 9, label);
+  for (const AxisTick& tick : axisTicks(p.fontMetrics())) {
+    p.drawLine(tick.x, kAxisH - 6, tick.x, kAxisH);
+    if (!tick.text.isEmpty()) p.drawText(tick.label.left(), kAxisH - 9, tick.text);
     p.setPen(QColor(238, 238, 238));
-    p.drawLine(x, kAxisH, x, height());
+    p.drawLine(tick.x, kAxisH, tick.x, height());
     p.setPen(QColor(90, 90, 90));
   }
   std::vector<TimelineSpan> spans;
@@ -125,6 +109,42 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
     }
     p.restore();
   }
+}
+
+std::vector<TimelineWidget::AxisTick> TimelineWidget::axisTicks(const QFontMetrics& metrics) const {
+  std::vector<AxisTick> ticks;
+  if (!session_) return ticks;
+  const QRect plot = plotRect();
+  const double px = nsPerPixel();
+  // About one tick per 150 px at a round step, labelled from the first event (the zero tooltips use too).
+  double step = std::pow(10.0, std::floor(std::log10(std::max(px * 150, 1.0))));
+  if (px * 150 / step > 5) step *= 5;
+  else if (px * 150 / step > 2) step *= 2;
+  const double origin = static_cast<double>(timeOrigin());
+  const double first = std::ceil((static_cast<double>(t0_) - origin) / step) * step;
+  // Ticks counted by index, at most one per 25 px: far from the origin a step below a double's resolution
+  // (256 ns at 2^60 ns) no longer advances `first + step`, and a loop adding steps spun forever.
+  const int max_ticks = plot.width() / 25 + 2;
+  int previous_right = -1;
+  for (int i = 0; i < max_ticks; ++i) {
+    const double rel = first + i * step;
+    const double t = origin + rel;
+    if (t >= static_cast<double>(t1_)) break;
+    AxisTick tick;
+    tick.x = plot.left() + static_cast<int>((t - static_cast<double>(t0_)) / px);
+    tick.text = QString::fromStdString(format_ns(std::round(rel / step) * step));
+    // A label that would run past the right edge ends at the tick instead of being cut off; when that
+    // would run into the previous label, the tick goes unlabelled.
+    const int w = metrics.horizontalAdvance(tick.text);
+    const int left = tick.x + 3 + w > width() ? tick.x - 3 - w : tick.x + 3;
+    if (left <= previous_right) tick.text.clear();
+    else {
+      tick.label = QRect(left, kAxisH - 9 - metrics.ascent(), w, metrics.height());
+      previous_right = left + w;
+    }
+    ticks.push_back(std::move(tick));
+  }
+  return ticks;
 }
 
 void TimelineWidget::wheelEvent(QWheelEvent* event) {

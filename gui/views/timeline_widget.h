@@ -5,6 +5,7 @@
 
 #include <QWidget>
 #include <unordered_map>
+#include <vector>
 
 #include "gui/models/session.h"
 
@@ -27,6 +28,14 @@ class TimelineWidget : public QWidget {
   // Where a lane's events are drawn, and what hovering at `pos` shows ("" over nothing).
   QRect laneRect(std::size_t lane) const;
   QString tooltipAt(const QPoint& pos) const;
+  // The time axis as the next paint draws it: each tick's x and its label's box (for tests: every label
+  // inside the widget, none cut at the right edge).
+  struct AxisTick {
+    int x = 0;
+    QRect label;
+    QString text;
+  };
+  std::vector<AxisTick> axisTicks(const QFontMetrics& metrics) const;
 
  protected:
   void paintEvent(QPaintEvent* event) override;
