@@ -1,5 +1,5 @@
 -- Version 9: module paths interned. A path holds its parent's path, so a hierarchy d levels deep stored
--- whole paths with text growing as d squared (a 369 KB trace 2,850 levels deep made a 1.24 GB file). Each
+-- whole paths with text growing as d squared (a 371 KB trace 2,850 levels deep made a 40 MB file). Each
 -- module now stores only its own part of the path; readers build each path once from the parent's. The view
 -- `module` keeps the version 1 columns (id, parent_id, path, type) for SQL queries; flopscope's readers use
 -- module_node.

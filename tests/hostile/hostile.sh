@@ -230,7 +230,7 @@ PY
     no_output d.db ;;
   deep_run_database)
     # Module paths interned in the run database (schema 9): the 2,850-level trace, imported with the limit
-    # raised, is a small file (was 1.24 GB of whole paths), and reading it back checks the depth before
+    # raised, is a small file (was 40 MB of whole paths), and reading it back checks the depth before
     # building any path.
     run --max-module-depth 4000 import in/deep.json -o d.db -q; expect_ok
     [ "$(stat -c %s d.db)" -lt 4000000 ] || fail "run database of $(stat -c %s d.db) bytes"
