@@ -3,6 +3,7 @@
 
 #include "db/aggregate_tables.h"
 #include "db/json_columns.h"
+#include "db/module_names.h"
 #include "db/run_database.h"
 #include "db/run_database_format.h"
 #include "db/table_reader.h"
@@ -43,11 +44,17 @@ Status read_info(Database& db, RunInfo& info) {
   return {};
 }
 
+// Paths are stored as parent + name (schema 9, db/module_names.h): each is built once, after the parents
+// and the depth are checked.
 Status read_modules(Database& db, std::vector<ModuleRecord>& out) {
-  return read_table(db, "module", "id, parent_id, path, type", out, [](Statement& s, ModuleRecord& m) {
-    m = {s.id(0), s.id(1), s.str(2), s.str(3)};
-    return Status();
-  });
+  std::vector<StoredModule> rows;
+  FS_RETURN_IF_ERROR(read_table(db, "module_node", "id, parent_id, name, relative, type", rows,
+                                [](Statement& s, StoredModule& m) {
+                                  m.record = {s.id(0), s.id(1), s.str(2), s.str(4)};
+                                  m.relative = s.int64(3) != 0;
+                                  return Status();
+                                }));
+  return build_module_paths(db.path(), std::move(rows), out);
 }
 
 Status read_ops(Database& db, std::vector<OpRecord>& out) {

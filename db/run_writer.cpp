@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <unordered_map>
 
 #include "db/aggregate_tables.h"
 #include "db/json_columns.h"
 #include "db/migrations.h"
+#include "db/module_names.h"
 #include "db/model/atomic_file.h"
 #include "db/model/progress.h"
 #include "db/run_database.h"
@@ -31,7 +33,8 @@ constexpr std::int64_t kRowsPerProgressUpdate = 65'536;
 constexpr std::string_view kInsertRun =
     "INSERT INTO run (id, tool_version, source_kind, source_path, source_sha256, device, host, input_spec, "
     "iterations, warmup, threads, created_unix_ns, command_line) VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?)";
-constexpr std::string_view kInsertModule = "INSERT INTO module (id, parent_id, path, type) VALUES (?,?,?,?)";
+constexpr std::string_view kInsertModule =
+    "INSERT INTO module_node (id, parent_id, name, relative, type) VALUES (?,?,?,?,?)";
 constexpr std::string_view kInsertOp =
     "INSERT INTO op (id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, parent_op_id, depth, "
     "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, flops_note) "
@@ -132,9 +135,19 @@ class SqliteRunSink final : public RunSink {
     });
   }
 
+  // Each path stored as its part under the parent's (db/module_names.h); a parent from an earlier call is
+  // not at hand, so its children keep their whole path.
   Status add_modules(std::span<const ModuleRecord> modules) override {
+    std::unordered_map<Id, std::size_t> index;
+    index.reserve(modules.size());
+    for (std::size_t i = 0; i < modules.size(); ++i) index.emplace(modules[i].id, i);
     for (const ModuleRecord& m : modules) {
-      FS_RETURN_IF_ERROR(insert(*statements_.module, [&](Binder& b) { b.id(m.id).id(m.parent_id)(m.path)(m.type); }));
+      auto parent = m.parent_id == kNoId ? index.end() : index.find(m.parent_id);
+      const StoredModuleName stored =
+          stored_module_name(m.path, parent == index.end() ? std::string_view() : modules[parent->second].path);
+      FS_RETURN_IF_ERROR(insert(*statements_.module, [&](Binder& b) {
+        b.id(m.id).id(m.parent_id).text(stored.name)(stored.relative ? 1 : 0)(m.type);
+      }));
     }
     return {};
   }

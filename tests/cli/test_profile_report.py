@@ -128,9 +128,10 @@ class ProfileReport(CliTestCase):
 
     def test_database_has_documented_tables(self):
         con = sqlite3.connect(self.db)
-        tables = {r[0] for r in con.execute("select name from sqlite_master where type='table'")}
+        tables = {r[0] for r in con.execute("select name from sqlite_master where type in ('table', 'view')")}
         con.close()
-        for t in ["run", "module", "op", "kernel", "param", "graph_node", "graph_edge", "data_quality"]:
+        # `module` is a view over module_node since schema 9 (whole paths built from parent + name).
+        for t in ["run", "module_node", "module", "op", "kernel", "param", "graph_node", "graph_edge", "data_quality"]:
             self.assertIn(t, tables)
 
     def test_parameters_recorded_with_statistics(self):

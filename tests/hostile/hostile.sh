@@ -228,6 +228,73 @@ PY
     run report in/deep.json; expect_error 2 "--max-module-depth"
     run import in/deep.json -o d.db; expect_error 2 "--max-module-depth"
     no_output d.db ;;
+  deep_run_database)
+    # Module paths interned in the run database (schema 9): the 2,850-level trace, imported with the limit
+    # raised, is a small file (was 40 MB of whole paths), and reading it back checks the depth before
+    # building any path.
+    run --max-module-depth 4000 import in/deep.json -o d.db -q; expect_ok
+    [ "$(stat -c %s d.db)" -lt 4000000 ] || fail "run database of $(stat -c %s d.db) bytes"
+    run report d.db -o r.md; expect_error 2 "--max-module-depth"
+    run diff d.db d.db --md r.md; expect_error 2 "--max-module-depth"
+    no_output r.md ;;
+  module_cycle)
+    # Crafted module trees: a module that is its own parent, a parent that is not in the run.
+    good_db
+    cp good.db cut.db
+    sql good.db "UPDATE module_node SET relative = 1, parent_id = id WHERE parent_id IS NOT NULL;"
+    run report good.db; expect_error 2 "its parents form a cycle"
+    sql cut.db "UPDATE module_node SET relative = 1, parent_id = 999 WHERE parent_id IS NOT NULL;"
+    run diff cut.db cut.db --md r.md; expect_error 2 "which is not in the run"
+    no_output r.md ;;
+  gzip_bombs)
+    # 256 MiB in one JSON string, and a 256 MiB run of '[', each about a megabyte gzipped.
+    python3 - <<'PY' || fail "cannot write the gzip inputs"
+import gzip
+for name, head, byte, tail in (("str", b'{"traceEvents": [{"ph": "X", "name": "', b"x", b'"}]}'),
+                               ("brackets", b'{"traceEvents": [{"args": ', b"[", b"")):
+    with gzip.open(name + ".json.gz", "wb", compresslevel=1) as f:
+        f.write(head)
+        for _ in range(16):
+            f.write(byte * (1 << 24))
+        f.write(tail)
+PY
+    run import str.json.gz -o o.db; expect_error 2 "larger than 64 MiB"
+    run report brackets.json.gz; expect_error 2 "nested deeper than 256"
+    no_output o.db ;;
+  reused_correlation)
+    # Two launches share a correlation id: the kernel is linked to neither op, and the report says why.
+    run report in/reused_corr.json --format json -o r.json; expect_ok
+    python3 - r.json <<'PY' || fail "the reused correlation id was not reported"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert any(q["code"] == "correlation_launched_twice" and q["severity"] == "error" for q in doc["data_quality"]), \
+    doc["data_quality"]
+a = doc["attribution"]
+assert a["kernels"] == 1 and a["kernels_with_op"] == 0 and a["kernels_with_module"] == 0, a
+PY
+    ;;
+  shape_cancels_regression)
+    # B doubles the FLOPs of A's matrix product and adds an op with a negative shape: its FLOPs are
+    # unknown, not negative, so the regression still fails the gate.
+    run diff in/good.json in/regressed.json --max-regression flops=10%
+    [ "$rc" -eq 1 ] || fail "exit $rc, expected 1 (the regression gate fails)"
+    grep -q "^max-regression flops  *FAIL  *flops: 128 FLOPs -> 256 FLOPs" out || fail "no failed flops gate" ;;
+  diff_partial_outputs)
+    # diff's outputs are published together: a later output that cannot be written leaves no earlier one,
+    # and with --force the earlier good report stays as it was.
+    good_db
+    run diff good.db good.db --md r.md --json nodir/r.json; expect_error 2 "nodir/r.json"
+    no_output r.md
+    echo "previous report" > r.md
+    run diff good.db good.db --md r.md --json nodir/r.json --force; expect_error 2 "nodir/r.json"
+    [ "$(cat r.md)" = "previous report" ] || fail "the previous r.md was replaced"
+    # A name that is not UTF-8 (as an ordinary Nsight Compute CSV can hold) writes valid JSON.
+    sed 's/"gemm"/"gemm\xff\xfe"/' "$here/../fuzz/seeds/ncu/raw.csv" > bad.csv
+    grep -q $'\xff' bad.csv || fail "no invalid UTF-8 in the input"
+    run import bad.csv -o bad.db -q; expect_ok
+    run diff bad.db bad.db --md b.md --json b.json; expect_ok
+    python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' b.json || fail "invalid JSON"
+    [ -s b.md ] || fail "no Markdown report" ;;
   import_weights_bad)
     # `import --weights`: a weights file that is a FIFO, a directory, truncated or not a weights file at
     # all is refused before anything is written.

@@ -31,6 +31,16 @@ def model_trace(module_name="Linear_0", dims=None, ts0=1, dur=100):
     ])
 
 
+def reused_correlation():
+    """Two launches with one correlation id and one kernel with it: which op launched it is unknown."""
+    events = model_trace()["traceEvents"]
+    for ts in (4, 40):
+        events.append(ev("cudaLaunchKernel", "cuda_runtime", ts, 2, correlation=7))
+    events.append({"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 50, "dur": 5,
+                   "args": {"device": 0, "stream": 7, "correlation": 7}})
+    return trace(events)
+
+
 def write(out, name, obj):
     (out / name).write_text(json.dumps(obj))
 
@@ -75,6 +85,12 @@ def main():
     write(out, "huge_shape.json", model_trace(dims=[[10**12, 10**12], [10**12, 10**12]]))
     write(out, "extreme_time.json", model_trace(ts0=9 * 10**15, dur=9 * 10**15))
     write(out, "empty.json", trace([]))
+    write(out, "reused_corr.json", reused_correlation())
+    # A real FLOPs regression (a 4x8 @ 8x4 product where A had 2x8) plus an op whose negative shape once
+    # gave negative FLOPs that cancelled it.
+    regressed = model_trace(dims=[[4, 8], [8, 4]])
+    regressed["traceEvents"].append(op("aten::mm", 60, 5, [[-4, 8], [8, 4]], 3))
+    write(out, "regressed.json", regressed)
     # Memory: ~1.4 MB of modules x iterations, ~0.4 MB of nesting.
     write(out, "modules_x_iterations.json", modules_x_iterations(3200, 3200))
     write(out, "deep.json", deep(2850))

@@ -72,5 +72,17 @@ TEST_F(InputFiles, RejectsDamagedFiles) {
   EXPECT_FALSE(read_input_dir(empty.string()).ok());
 }
 
+// A crafted shape whose size overflows: the element count (2^62 x 8) or the byte count (2^61 float64s)
+// wrapped to a small number, which then passed the length check (hostile inputs, issue 15).
+TEST_F(InputFiles, ShapesWhoseSizeOverflowsAreRefused) {
+  for (const char* dict : {"{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 8), }",
+                           "{'descr': '<f8', 'fortran_order': False, 'shape': (2305843009213693952,), }"}) {
+    write(dir_ / "over.npy", npy(dict, "abcdefgh"));
+    auto s = read_input_file((dir_ / "over.npy").string(), "x");
+    EXPECT_EQ(s.status().code(), StatusCode::kCorrupt) << dict;
+    EXPECT_NE(s.status().message().find("too large"), std::string::npos) << s.status().message();
+  }
+}
+
 }  // namespace
 }  // namespace flopscope

@@ -41,12 +41,16 @@ TEST(Schema, DocumentedTablesAreTheTablesOfARun) {
   TempDir dir;
   const std::string path = dir.file("run.db");
   ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
-  const std::set<std::string> expected = {"run",        "module",      "op",         "kernel",
+  const std::set<std::string> expected = {"run",        "module_node", "op",         "kernel",
                                           "param",      "graph_node",  "graph_edge", "data_quality",
                                           "activation", "run_complete", "discarded_op", "aggregate_iteration",
                                           "module_aggregate", "op_aggregate"};
   EXPECT_EQ(tables_in(path), expected);
   EXPECT_EQ(documented_tables(), expected);
+  // Whole module paths for SQL users: the view of version 9 (docs/schema.md names it with module_node).
+  auto db = sqlite::Database::open(path, SQLITE_OPEN_READONLY);
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(db->query_int("SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'module'").value(), 1);
 }
 
 TEST(Schema, JsonColumnsAreValidJsonForSqlQueries) {

@@ -233,6 +233,9 @@ TEST(Aggregates, OlderFileGetsItsAggregatesComputedFromItsRows) {
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db,
                          "DROP TABLE aggregate_iteration; DROP TABLE module_aggregate; DROP TABLE op_aggregate; "
+                         // and whole module paths, as before schema 9
+                         "CREATE TABLE module_v1 AS SELECT id, parent_id, path, type FROM module; DROP VIEW module; "
+                         "DROP TABLE module_node; ALTER TABLE module_v1 RENAME TO module; "
                          "PRAGMA user_version = 6",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
