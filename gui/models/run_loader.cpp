@@ -7,7 +7,6 @@
 
 #include "analyzer/fleet/rank_parts.h"
 #include "analyzer/importers/load_run.h"
-#include "db/run_database.h"
 #include "graphs/open_graph.h"
 
 namespace flopscope::gui {
@@ -75,9 +74,8 @@ StatusOr<SessionPtr> load_ranks(const QStringList& paths, const StepFn& step) {
 }  // namespace
 
 StatusOr<SessionPtr> load_preview(const QStringList& paths) {
-  if (paths.size() != 1 || opens_ranks(paths) || !looks_like_sqlite(paths[0].toStdString()))
-    return Unavailable("no preview");
-  FS_ASSIGN_OR_RETURN(RunData data, load_run_totals(paths[0].toStdString()));
+  if (paths.size() != 1 || opens_ranks(paths)) return Unavailable("no preview");
+  FS_ASSIGN_OR_RETURN(RunData data, load_stored_run_totals(paths[0].toStdString()));
   if (data.raw_rows) return Unavailable("the summary needs the rows");  // older file, dead compute, split ops
   auto run = std::make_shared<LoadedRun>();
   run->path = paths[0];

@@ -74,6 +74,10 @@ TEST(ModuleTreeModel, PreviewFromAggregatesShowsTheSameTreeAsTheRows) {
   // Not a run database with aggregates: no preview, the full load is all there is.
   EXPECT_FALSE(load_preview({path, path}).ok());
   EXPECT_FALSE(load_preview({QStringLiteral(FLOPSCOPE_SOURCE_DIR "/tests/fuzz/seeds/kineto/small.json")}).ok());
+  // An Nsight Systems export is SQLite too, but not a run database: refused without importing it.
+  EXPECT_FALSE(
+      load_preview({QStringLiteral(FLOPSCOPE_SOURCE_DIR "/tests/data/nsys/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite")})
+          .ok());
 }
 
 TEST(ModuleTreeModel, DiffMarksVanishedModulesRedAndStruckOut) {
