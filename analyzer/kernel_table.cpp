@@ -39,16 +39,8 @@ std::vector<KernelRow> kernel_table(const RunData& run) {
     if (k.grid != r.grid || k.block != r.block) r.launch_config_varies = true;
     auto p = path_of.find(k.module_id);
     if ((p == path_of.end() ? std::string() : *p->second) != r.module_path) r.module_path = "(several)";
-    if (k.has_counters) {
-      r.has_counters = true;
-      r.measured_flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
-      r.dram_bytes += measured_dram_bytes(k);
-      r.dram_read += k.dram_bytes_read;
-      r.dram_written += k.dram_bytes_written;
-      r.dram_unsplit += unsplit_dram_bytes(k);
-      r.tensor_instructions += k.tensor_pipe_inst;
-      r.tensor_flops += k.tensor_pipe_inst * tensor_factor;
-    }
+    r.has_counters = r.has_counters || k.has_counters;
+    r.measured.add(k);
     auto o = k.op_id == kNoId ? op_at.end() : op_at.find(k.op_id);
     if (k.kind != KernelKind::kKernel) continue;  // copies and memsets: bytes in k.bytes, no FLOPs
     if (o == op_at.end() || run.ops[o->second].flops_source == FlopsSource::kNone) {
@@ -60,6 +52,9 @@ std::vector<KernelRow> kernel_table(const RunData& run) {
     r.flops += op.flops * share;
     r.bytes += (op.bytes_read + op.bytes_written) * share;
   }
+  // As summarize() does (add_measured): the factors are 0 or powers of two, so the sum times the factor
+  // equals the per-kernel products summed.
+  for (KernelRow& r : rows) r.tensor_flops = r.measured.tensor_inst * tensor_factor;
   std::sort(rows.begin(), rows.end(),
             [](const KernelRow& a, const KernelRow& b) { return a.device_time_ns > b.device_time_ns; });
   return rows;

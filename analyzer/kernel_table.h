@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "db/model/measured_counters.h"
 #include "db/model/run_data.h"
 
 namespace flopscope {
@@ -25,15 +26,10 @@ struct KernelRow {
   double bytes = 0;
   std::int64_t unknown_count = 0;
   bool has_counters = false;
-  double measured_flops = 0;
-  double dram_bytes = 0;
-  double dram_read = 0;  // the measured split, when the counters gave it
-  double dram_written = 0;
-  double dram_unsplit = 0;  // measured as a total only (dram__bytes.sum): the split is then unknown
-  // sm__inst_executed_pipe_tensor.sum: tensor-pipe *instructions*, not FLOPs (the FLOPs per instruction
-  // depend on the architecture and the instruction shape, which the counter does not say).
-  double tensor_instructions = 0;
-  double tensor_flops = 0;  // tensor_instructions x the factor of analyzer/tensor_factor, else 0
+  // Summed counters; tensor_inst is sm__inst_executed_pipe_tensor.sum: tensor-pipe *instructions*, not
+  // FLOPs (the FLOPs per instruction depend on the architecture and the instruction shape).
+  MeasuredCounters measured;
+  double tensor_flops = 0;  // measured.tensor_inst x the factor of analyzer/tensor_factor, else 0
   std::string module_path;  // of the first kernel; "(several)" when they differ
 };
 

@@ -48,6 +48,16 @@ void scale_cost(Cost& c, double f) {
 
 }  // namespace
 
+void add_measured(Cost& c, const MeasuredCounters& m, double tensor_factor) {
+  c.measured_flops += m.flops;
+  c.dram_bytes += m.dram_bytes;
+  c.dram_read += m.dram_read;
+  c.dram_written += m.dram_written;
+  c.dram_unsplit += m.dram_unsplit;
+  c.tensor_inst += m.tensor_inst;
+  c.tensor_flops += m.tensor_inst * tensor_factor;
+}
+
 std::vector<ModuleSummary> build_module_tree(const RunData& run, std::unordered_map<Id, int>& index_of) {
   std::vector<ModuleSummary> out;
   std::unordered_map<Id, std::vector<std::size_t>> kids;
@@ -381,6 +391,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
   std::vector<char> launched_unknown(n_ops, 0);
   std::vector<double>&comm = acc.comm, &unknown_gpu = acc.unknown_gpu;
   double kernel_time = 0, known_kernel_time = 0, unlinked_time = 0;
+  std::vector<MeasuredCounters> measured(n_mod);
   for (const auto& k : run.kernels) {
     s.has_kernels = true;
     int m = module_index(k.module_id);
@@ -398,17 +409,8 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       s.orphans.time_ns += dur;
       continue;
     }
-    Cost& c = s.modules[static_cast<std::size_t>(m)].self;
-    c.kernels += 1;
-    if (k.has_counters) {
-      c.measured_flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
-      c.dram_bytes += measured_dram_bytes(k);
-      c.dram_read += k.dram_bytes_read;
-      c.dram_written += k.dram_bytes_written;
-      c.dram_unsplit += unsplit_dram_bytes(k);
-      c.tensor_inst += k.tensor_pipe_inst;
-      c.tensor_flops += k.tensor_pipe_inst * tensor_factor;
-    }
+    s.modules[static_cast<std::size_t>(m)].self.kernels += 1;
+    measured[static_cast<std::size_t>(m)].add(k);
     gpu_time[static_cast<std::size_t>(m)].add(iter_index(k.iteration), dur);
     // Coverage is about compute kernels: communication, copies and memsets do no FLOPs by convention.
     const KernelCategory category = kernel_category(k);
@@ -451,6 +453,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       launched_unknown[launcher->second] = 1;
     }
   }
+  for (std::size_t i = 0; i < n_mod; ++i) add_measured(s.modules[i].self, measured[i], tensor_factor);
   s.timeline = timeline_facts(run.kernels);
 
   // Host time: known under the outermost ops with a formula; unknown under the outermost gap ops.

@@ -29,12 +29,7 @@ RunSummary summarize_aggregates(const RunData& run, const SummaryOptions& option
     c.bytes_read += a.bytes_read;
     c.bytes_written += a.bytes_written;
     c.kernels += static_cast<double>(a.kernels);
-    c.measured_flops += a.measured_flops;
-    c.dram_bytes += a.dram_bytes;
-    c.dram_read += a.dram_read;
-    c.dram_written += a.dram_written;
-    c.tensor_inst += a.tensor_inst;
-    c.tensor_flops += a.tensor_inst * tensor_factor;  // as summarize() does per kernel: the factor is per run
+    add_measured(c, a.measured, tensor_factor);
     for (const auto& [it, ns] : a.host_ns) acc.self_time[m].add(iter_index(it), static_cast<double>(ns));
     for (const auto& [it, ns] : a.device_ns) acc.gpu_time[m].add(iter_index(it), static_cast<double>(ns));
     s.ops_total += a.ops;

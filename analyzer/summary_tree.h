@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzer/summary.h"
+#include "db/model/measured_counters.h"
 
 namespace flopscope {
 
@@ -24,6 +25,11 @@ struct ModuleAccumulators {
   std::vector<double> calls, comm, unknown_gpu, unknown_host;
   std::vector<char> gap_in_module;
 };
+
+// Adds a module's summed counters (MeasuredCounters, the one owner of those sums) to its cost. Tensor FLOPs
+// are the instruction sum times the run's factor: the factors are 0 or powers of two, so this equals the
+// per-kernel products summed.
+void add_measured(Cost& c, const MeasuredCounters& m, double tensor_factor);
 
 // The pre-order module list; modules unreachable from the root hang under it. index_of: module id -> index.
 std::vector<ModuleSummary> build_module_tree(const RunData& run, std::unordered_map<Id, int>& index_of);

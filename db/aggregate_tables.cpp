@@ -62,14 +62,16 @@ Status write_aggregates(sqlite::Database& db, const RunAggregates& a) {
       sqlite::Statement m,
       db.prepare("INSERT INTO module_aggregate (module_id, ops, ops_with_formula, flops, macs, bytes_read, "
                  "bytes_written, kernels, orphan_kernels, orphan_ns, measured_flops, dram_bytes, dram_bytes_read, "
-                 "dram_bytes_written, tensor_pipe_inst, host_ns, device_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                 "dram_bytes_written, dram_unsplit, tensor_pipe_inst, host_ns, device_ns) "
+                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   for (const ModuleAggregate& r : a.modules) {
     FS_RETURN_IF_ERROR(m.bind_id(1, r.module_id));
     int col = 2;
     for (std::int64_t v : {r.ops, r.ops_with_formula}) FS_RETURN_IF_ERROR(m.bind(col++, v));
     for (double v : {r.flops, r.macs, r.bytes_read, r.bytes_written}) FS_RETURN_IF_ERROR(m.bind(col++, v));
     for (std::int64_t v : {r.kernels, r.orphan_kernels, r.orphan_ns}) FS_RETURN_IF_ERROR(m.bind(col++, v));
-    for (double v : {r.measured_flops, r.dram_bytes, r.dram_read, r.dram_written, r.tensor_inst}) {
+    const MeasuredCounters& c = r.measured;
+    for (double v : {c.flops, c.dram_bytes, c.dram_read, c.dram_written, c.dram_unsplit, c.tensor_inst}) {
       FS_RETURN_IF_ERROR(m.bind(col++, v));
     }
     FS_RETURN_IF_ERROR(bind_blob(m, col++, encode_times(r.host_ns)));
@@ -107,8 +109,8 @@ Status read_aggregates(sqlite::Database& db, RunAggregates& a) {
   FS_RETURN_IF_ERROR(for_each_row(
       db, "module_aggregate",
       "SELECT module_id, ops, ops_with_formula, flops, macs, bytes_read, bytes_written, kernels, orphan_kernels, "
-      "orphan_ns, measured_flops, dram_bytes, dram_bytes_read, dram_bytes_written, tensor_pipe_inst, host_ns, "
-      "device_ns FROM module_aggregate ORDER BY rowid",
+      "orphan_ns, measured_flops, dram_bytes, dram_bytes_read, dram_bytes_written, dram_unsplit, tensor_pipe_inst, "
+      "host_ns, device_ns FROM module_aggregate ORDER BY rowid",
       [&](sqlite::Statement& s) {
         ModuleAggregate& r = a.modules.emplace_back();
         r.module_id = s.id(0);
@@ -121,13 +123,14 @@ Status read_aggregates(sqlite::Database& db, RunAggregates& a) {
         r.kernels = s.int64(7);
         r.orphan_kernels = s.int64(8);
         r.orphan_ns = s.int64(9);
-        r.measured_flops = s.real(10);
-        r.dram_bytes = s.real(11);
-        r.dram_read = s.real(12);
-        r.dram_written = s.real(13);
-        r.tensor_inst = s.real(14);
-        Status host = decode_times(db, "module_aggregate", blob(s, 15), r.host_ns);
-        return host.ok() ? decode_times(db, "module_aggregate", blob(s, 16), r.device_ns) : host;
+        r.measured = {.flops = s.real(10),
+                      .dram_bytes = s.real(11),
+                      .dram_read = s.real(12),
+                      .dram_written = s.real(13),
+                      .dram_unsplit = s.real(14),
+                      .tensor_inst = s.real(15)};
+        Status host = decode_times(db, "module_aggregate", blob(s, 16), r.host_ns);
+        return host.ok() ? decode_times(db, "module_aggregate", blob(s, 17), r.device_ns) : host;
       }));
   return for_each_row(db, "op_aggregate",
                       "SELECT module_id, name, signature, calls, counted, flops, bytes, kernels, host_ns, device_ns "

@@ -6,9 +6,9 @@
 #include <filesystem>
 
 #include "analyzer/heatmap.h"
+#include "analyzer/importers/load_run.h"
 #include "analyzer/summary.h"
 #include "cli/command.h"
-#include "cli/run_input.h"
 #include "db/model/atomic_file.h"
 #include "graphs/heatmap_dot.h"
 #include "graphs/output_format.h"
@@ -39,7 +39,9 @@ class HeatmapCommand final : public Command {
     if (!format.ok()) return report_error(format.status());
     Status ok = check_output_path(output_, force_);
     if (!ok.ok()) return report_error(ok);
-    StatusOr<RunData> run = open_run(path_);
+    // Per-module self time per iteration is all the heatmap shows: a run database is read through its
+    // stored aggregates, without the op and kernel rows (load_run_totals reads them where it must).
+    StatusOr<RunData> run = load_run_totals(path_);
     if (!run.ok()) return report_error(run.status());
     HeatmapData data = heatmap_data(summarize(*run), static_cast<std::size_t>(top_));
     if (csv) {

@@ -41,8 +41,9 @@ std::string render_kernels_csv(const RunData& run) {
     out += fmt::format("{},{},{},{},{}x{}x{},{}x{}x{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.name),
                        r.category, r.count, r.device_time_ns, r.grid[0], r.grid[1], r.grid[2], r.block[0],
                        r.block[1], r.block[2], r.flops, r.bytes, r.unknown_count, r.has_counters ? 1 : 0,
-                       r.measured_flops, r.dram_bytes, split_field(r.dram_read, r.dram_unsplit),
-                       split_field(r.dram_written, r.dram_unsplit), r.tensor_instructions,
+                       r.measured.flops, r.measured.dram_bytes,
+                       split_field(r.measured.dram_read, r.measured.dram_unsplit),
+                       split_field(r.measured.dram_written, r.measured.dram_unsplit), r.measured.tensor_inst,
                        csv_field(r.module_path));
   }
   return out;

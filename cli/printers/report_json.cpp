@@ -151,12 +151,12 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                          {"bytes", r.bytes},
                          {"unknown_count", r.unknown_count},
                          {"has_counters", r.has_counters},
-                         {"measured_flops", r.measured_flops},
+                         {"measured_flops", r.measured.flops},
                          {"measured_tensor_flops", tensor_flops_json(r.tensor_flops, s.tensor_factor)},
-                         {"dram_bytes", r.dram_bytes},
-                         {"dram_bytes_read", split_json(r.dram_read, r.dram_unsplit)},
-                         {"dram_bytes_written", split_json(r.dram_written, r.dram_unsplit)},
-                         {"tensor_pipe_instructions", r.tensor_instructions},
+                         {"dram_bytes", r.measured.dram_bytes},
+                         {"dram_bytes_read", split_json(r.measured.dram_read, r.measured.dram_unsplit)},
+                         {"dram_bytes_written", split_json(r.measured.dram_written, r.measured.dram_unsplit)},
+                         {"tensor_pipe_instructions", r.measured.tensor_inst},
                          {"module", r.module_path}});
     }
     j["kernels"] = std::move(kernels);

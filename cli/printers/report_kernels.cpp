@@ -36,15 +36,15 @@ std::string render_kernels_table(const RunData& run, std::size_t limit) {
       return r.unknown_count == r.count ? "unknown" : ">=" + si_text(v, "");
     };
     // DRAM read/written: the split when measured; "total only" when a kernel measured only dram__bytes.sum.
-    std::string split = r.dram_unsplit > 0 ? "total only"
-                        : r.dram_read + r.dram_written > 0
-                            ? si_text(r.dram_read, "") + "/" + si_text(r.dram_written, "")
-                            : "-";
+    const MeasuredCounters& c = r.measured;
+    std::string split = c.dram_unsplit > 0                   ? "total only"
+                        : c.dram_read + c.dram_written > 0 ? si_text(c.dram_read, "") + "/" + si_text(c.dram_written, "")
+                                                           : "-";
     out += fmt::format(fmt::runtime(kRow), clip(r.name, 48), r.category, r.count, time_text(r.device_time_ns),
                        dim3(r.grid) + (r.launch_config_varies ? "*" : ""), dim3(r.block), analytic(r.flops),
-                       analytic(r.bytes), r.has_counters ? si_text(r.measured_flops, "") : "-",
-                       r.has_counters ? si_text(r.dram_bytes, "") : "-", split,
-                       r.has_counters ? si_text(r.tensor_instructions, "") : "-",
+                       analytic(r.bytes), r.has_counters ? si_text(c.flops, "") : "-",
+                       r.has_counters ? si_text(c.dram_bytes, "") : "-", split,
+                       r.has_counters ? si_text(c.tensor_inst, "") : "-",
                        r.module_path.empty() ? "(model)" : r.module_path);
   }
   if (rows.size() > limit) out += fmt::format("... {} more kernel names\n", rows.size() - limit);

@@ -152,13 +152,7 @@ struct AggregateBuilder::State {
     }
     note_iteration(k.iteration);
     m.kernels += 1;
-    if (k.has_counters) {
-      m.measured_flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
-      m.dram_bytes += measured_dram_bytes(k);
-      m.dram_read += k.dram_bytes_read;
-      m.dram_written += k.dram_bytes_written;
-      m.tensor_inst += k.tensor_pipe_inst;
-    }
+    m.measured.add(k);
     add_time(m.device_ns, k.iteration, k.duration_ns);
     add_time(a.device_ns, k.iteration, k.duration_ns);
   }

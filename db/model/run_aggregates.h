@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "db/model/measured_counters.h"
 #include "db/model/records.h"
 
 namespace flopscope {
@@ -27,8 +28,7 @@ struct ModuleAggregate {
   std::int64_t kernels = 0;         // kernels in an iteration
   std::int64_t orphan_kernels = 0;  // kernels outside every iteration (negative iteration)
   std::int64_t orphan_ns = 0;
-  // Measured counters of kernels in iterations that have them:
-  double measured_flops = 0, dram_bytes = 0, dram_read = 0, dram_written = 0, tensor_inst = 0;
+  MeasuredCounters measured;  // of kernels in iterations
   IterationTimes host_ns;    // outermost ops (no parent op): their durations
   IterationTimes device_ns;  // kernels in iterations: their durations
 };

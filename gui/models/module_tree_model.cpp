@@ -112,7 +112,8 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
   switch (column) {
     case kName: return q(n.name);
     case kType: return q(n.type);
-    case kCalls: return q(format_count(v));
+    case kCalls:  // calls are spans of ops: unknown until the rows of a previewed run are read
+      return session_->a->summary.from_aggregates ? QStringLiteral("\u2026") : q(format_count(v));
     case kSelfP50:
     case kInclP50:
     case kHostInclP50: return q(format_ns(v));

@@ -24,6 +24,11 @@ bool opens_ranks(const QStringList& paths);
 // the ranks of one run (opens_ranks): a session on its first rank with the ranks' comparison.
 StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& progress = {});
 
+// The module tree of one run database from its stored aggregates (schema 007), without reading the op
+// and kernel rows: what the window shows first while load_session reads them. Unavailable for anything
+// else (a trace, two runs, ranks, or a file whose summary needs its rows).
+StatusOr<SessionPtr> load_preview(const QStringList& paths);
+
 class RunLoader : public QObject {
   Q_OBJECT
 
@@ -38,6 +43,8 @@ class RunLoader : public QObject {
  Q_SIGNALS:
   void started(const QStringList& paths);
   void progress(double fraction, const QString& stage);
+  // The first view of a single run database (load_preview), before `loaded` brings the whole session.
+  void previewed(flopscope::gui::SessionPtr session);
   void loaded(flopscope::gui::SessionPtr session);
   void failed(const QString& message);
   void canceled();

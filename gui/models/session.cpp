@@ -84,6 +84,13 @@ SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<cons
   return build_session(std::move(a), std::move(b), std::move(timeline));
 }
 
+SessionPtr make_preview_session(std::shared_ptr<const LoadedRun> a) {
+  auto s = std::make_shared<Session>();
+  s->diff = single_run_tree(a->summary, a->data);
+  s->a = std::move(a);
+  return s;
+}
+
 SessionPtr session_for_rank(std::shared_ptr<const RankSet> ranks, int index) {
   auto s = build_session(ranks->runs.at(static_cast<std::size_t>(index)), nullptr, std::nullopt);
   s->ranks = std::move(ranks);

@@ -68,6 +68,11 @@ using SessionPtr = std::shared_ptr<const Session>;
 SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
                         std::optional<TimelineIndex> timeline = std::nullopt);
 
+// The first view of one run while its op and kernel rows are still being read: the module tree from the
+// aggregates stored with it (run->summary.from_aggregates). No timeline, graph or candidates; the full
+// session replaces it.
+SessionPtr make_preview_session(std::shared_ptr<const LoadedRun> a);
+
 // The session showing another rank of the same distributed run (index into RankSet::runs).
 SessionPtr session_for_rank(std::shared_ptr<const RankSet> ranks, int index);
 

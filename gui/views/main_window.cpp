@@ -93,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent)
     progress_->hide();
     cancel_->hide();
   };
+  connect(loader_, &RunLoader::previewed, this, [this](SessionPtr s) { setPreview(std::move(s)); });
   connect(loader_, &RunLoader::loaded, this, [this, done](SessionPtr s) {
     done();
     setSession(std::move(s));
@@ -196,6 +197,13 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::openFiles(const QStringList& paths) {
   if (paths.isEmpty()) return;
   loader_->load(paths);
+}
+
+void MainWindow::setPreview(SessionPtr preview) {
+  if (!preview) return;
+  tree_->setSession(preview);
+  tabs_->setCurrentWidget(tree_);
+  stage_->setText(tr("Module totals of %1; reading its ops and kernels\u2026").arg(QFileInfo(preview->a->path).fileName()));
 }
 
 void MainWindow::setSession(SessionPtr session) {

@@ -1,7 +1,9 @@
 // gui_open_bench [KERNELS] [DIR]: writes a run database with KERNELS kernels (default 1,000,000; each
 // launched by one op, so 2M timeline events), then times what a user waits for: reading the file,
 // summarising it, building the session (module tree, timeline index) and showing the window's first view
-// (module tree) and then the timeline. Prints each stage and the total against the 3 s target.
+// (module tree) and then the timeline. The first view is the module tree from the stored aggregates
+// (load_preview, what RunLoader shows first); the target for it is under 1 s (issue #18). Prints each
+// stage, that first view and the whole session's.
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -37,17 +39,29 @@ int main(int argc, char** argv) {
   }
   const double t_read_only = stage.restart() / 1000.0;
   data = flopscope::RunData();
-  // What the app does: read, then summary and timeline index side by side, then the module tree.
+  MainWindow window;
+  window.resize(1400, 900);
+  window.show();
+  QApplication::processEvents();
+  // What the app shows first (RunLoader): the module tree from the stored aggregates, painted.
+  total.restart();
+  auto preview = load_preview({QString::fromStdString(path)});
+  if (!preview.ok()) {
+    std::fprintf(stderr, "no preview: %s\n", preview.status().message().c_str());
+    return 2;
+  }
+  const double t_preview_load = total.elapsed() / 1000.0;
+  window.setPreview(*preview);
+  QApplication::processEvents();
+  (void)window.grab();  // forces the first paint of the module tree
+  const double t_preview = total.elapsed() / 1000.0;
+  // Then the whole session, as before the preview: read, then summary and timeline index side by side,
+  // then every page.
   total.restart();
   auto loaded = load_session({QString::fromStdString(path)});
   if (!loaded.ok()) return 2;
   SessionPtr session = *loaded;
   const double t_load = stage.restart() / 1000.0;
-  MainWindow window;
-  window.resize(1400, 900);
-  window.show();
-  QApplication::processEvents();
-  stage.restart();
   window.setSession(session);  // on the GUI thread: must stay short
   const double t_set = stage.elapsed() / 1000.0;
   QApplication::processEvents();
@@ -64,7 +78,10 @@ int main(int argc, char** argv) {
   std::printf("reading the database alone: %.3f s\n", t_read_only);
   std::printf("load (read + summary + timeline index + module tree) %.3f s, first view %.3f s\n", t_load, t_first_view);
   std::printf("GUI thread: setSession %.3f s (all pages), then first paint %.3f s\n", t_set, t_first_view - t_set);
-  std::printf("open to first view: %.3f s (target < 3 s: %s)\n", t_total, t_total < 3 ? "met" : "MISSED");
+  std::printf("preview: aggregates read and summarised %.3f s, module tree painted at %.3f s\n", t_preview_load,
+              t_preview);
+  std::printf("open to first view: %.3f s (target < 1 s: %s)\n", t_preview, t_preview < 1 ? "met" : "MISSED");
+  std::printf("open to the whole session's first view: %.3f s\n", t_total);
   std::printf("timeline paint: first iteration %.3f s, whole run (%zu events, %zu spans drawn) %.3f s\n", t_timeline,
               session->timeline.event_count(), window.timelinePage()->timeline()->lastPaintedSpans(), t_timeline_all);
   return 0;

@@ -10,7 +10,9 @@
 #include <string>
 
 #include "analyzer/diff/diff.h"
+#include "analyzer/importers/importer.h"
 #include "db/model/op_signature.h"
+#include "db/model/run_sink.h"
 #include "db/model/run_aggregates.h"
 #include "db/run_database.h"
 #include "diff_fixtures.h"
@@ -43,7 +45,11 @@ RunData with_kernels(RunData run) {
     k.duration_ns = op.duration_ns / 2 + 7;
     k.has_counters = op.id % 2 == 0;
     k.flops_fp32 = 100;
-    k.dram_bytes = 64;
+    k.dram_bytes = 64;  // dram__bytes.sum only: no read/write split
+    if (op.id % 4 == 0) {  // these measured the split too
+      k.dram_bytes_read = 40;
+      k.dram_bytes_written = 24;
+    }
     k.tensor_pipe_inst = 4;
     kernels.push_back(k);
   }
@@ -95,6 +101,9 @@ void expect_same_cost(const Cost& a, const Cost& b, const std::string& what) {
   EXPECT_EQ(a.bytes(), b.bytes()) << what;
   EXPECT_EQ(a.measured_flops, b.measured_flops) << what;
   EXPECT_EQ(a.dram_bytes, b.dram_bytes) << what;
+  EXPECT_EQ(a.dram_read, b.dram_read) << what;
+  EXPECT_EQ(a.dram_written, b.dram_written) << what;
+  EXPECT_EQ(a.dram_unsplit, b.dram_unsplit) << what;
   EXPECT_EQ(a.tensor_inst, b.tensor_inst) << what;
   EXPECT_EQ(a.tensor_flops, b.tensor_flops) << what;
 }
@@ -128,6 +137,8 @@ TEST(Aggregates, SummaryFromAggregatesEqualsSummaryFromRows) {
   RunSummary full = summarize(written_and_read(run, dir.file("a.db"), true));
   RunSummary lean = summarize(written_and_read(run, dir.file("a.db"), false));
   EXPECT_GT(full.total.tensor_flops, 0);
+  EXPECT_GT(full.total.dram_unsplit, 0);  // both kinds of DRAM counters are in the fixture
+  EXPECT_GT(full.total.dram_read, 0);
   EXPECT_FALSE(full.from_aggregates);
   EXPECT_TRUE(lean.from_aggregates);
   EXPECT_EQ(full.iterations, lean.iterations);
@@ -152,6 +163,57 @@ TEST(Aggregates, SummaryFromAggregatesEqualsSummaryFromRows) {
     EXPECT_EQ(f.share_time, l.share_time) << f.path;
     EXPECT_EQ(f.share_flops, l.share_flops) << f.path;
   }
+}
+
+void expect_same_summary(const RunSummary& full, const RunSummary& lean) {
+  EXPECT_FALSE(full.from_aggregates);
+  EXPECT_TRUE(lean.from_aggregates);
+  EXPECT_EQ(full.has_kernels, lean.has_kernels);
+  expect_same_cost(full.total, lean.total, "total");
+  ASSERT_EQ(full.modules.size(), lean.modules.size());
+  for (std::size_t i = 0; i < full.modules.size(); ++i) {
+    expect_same_cost(full.modules[i].self, lean.modules[i].self, full.modules[i].path + " self");
+    expect_same_cost(full.modules[i].inclusive, lean.modules[i].inclusive, full.modules[i].path + " inclusive");
+    expect_same_stats(full.modules[i].gpu_time, lean.modules[i].gpu_time, full.modules[i].path + " gpu time");
+  }
+}
+
+// A real Nsight Compute export whose DRAM counter is dram__bytes.sum only: read without its kernel rows, the
+// run still says how many DRAM bytes have no read/write split (schema 008's module_aggregate.dram_unsplit).
+TEST(Aggregates, NcuTotalOnlyDramFromAggregatesEqualsRows) {
+  TempDir dir;
+  MemoryRunSink sink;
+  ImportOptions options;
+  options.progress = false;
+  const std::string csv = std::string(FLOPSCOPE_SOURCE_DIR) + "/tests/data/ncu/leleucas__bert_torch_nsight.csv";
+  ASSERT_TRUE(import_trace(csv, sink, options).ok());
+  const RunData run = std::move(sink.data());
+  ASSERT_EQ(run.info.source_kind, SourceKind::kNcu);
+  const RunSummary full = summarize(written_and_read(run, dir.file("ncu.db"), true));
+  const RunSummary lean = summarize(written_and_read(run, dir.file("ncu.db"), false));
+  EXPECT_GT(full.total.dram_bytes, 0);
+  EXPECT_EQ(full.total.dram_unsplit, full.total.dram_bytes);  // every kernel measured the total only
+  EXPECT_FALSE(lean.total.dram_split_known());
+  expect_same_summary(full, lean);
+}
+
+// A version 7 file (aggregates without dram_unsplit) gets the column from its kernel rows by step 008.
+TEST(Aggregates, Version7FileGetsDramUnsplitFromItsKernelRows) {
+  TempDir dir;
+  const std::string path = dir.file("v7.db");
+  RunData run = with_kernels(testing::make_run(Variant::kV1));
+  const RunSummary full = summarize(written_and_read(run, path, true));
+  ASSERT_GT(full.total.dram_unsplit, 0);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "ALTER TABLE module_aggregate DROP COLUMN dram_unsplit; PRAGMA user_version = 7",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  auto old = read_run_database(path, {.raw_rows = false});
+  ASSERT_TRUE(old.ok()) << old.status().message();
+  EXPECT_FALSE(old->raw_rows);  // the stored aggregates are used; the migration read the kernel rows
+  expect_same_summary(full, summarize(*old));
 }
 
 void expect_same_diff(const RunDiff& f, const RunDiff& l) {

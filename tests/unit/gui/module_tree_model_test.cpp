@@ -1,11 +1,13 @@
 #include <QAbstractItemModelTester>
 #include <QFont>
 #include <QSortFilterProxyModel>
+#include <QTemporaryDir>
 #include <gtest/gtest.h>
 
 #include "gui/models/colors.h"
 #include "gui/models/module_tree_model.h"
 #include "gui/models/roles.h"
+#include "gui/models/run_loader.h"
 #include "tests/unit/gui/qt_environment.h"
 
 namespace flopscope::gui::testing {
@@ -41,6 +43,41 @@ TEST(ModuleTreeModel, PassesModelTesterAndShowsEveryModule) {
   EXPECT_GT(flops.data(kSortRole).toDouble(), 0);
   EXPECT_TRUE(flops.data().toString().endsWith(QStringLiteral("FLOPs")));
   EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kWeights).data().toString(), QStringLiteral("ACTIVE"));
+}
+
+// The first view of a run database comes from its stored aggregates (load_preview): the same modules and
+// costs as the session built from the rows; calls, which need the rows, show as pending.
+TEST(ModuleTreeModel, PreviewFromAggregatesShowsTheSameTreeAsTheRows) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("v1.db"));
+  write_database(sonnet_run({}), path.toStdString());
+  auto preview = load_preview({path});
+  ASSERT_TRUE(preview.ok()) << preview.status().message();
+  EXPECT_TRUE((*preview)->a->summary.from_aggregates);
+  EXPECT_TRUE((*preview)->a->data.ops.empty());  // the rows were not read
+  auto full = load_session({path});
+  ASSERT_TRUE(full.ok()) << full.status().message();
+  ModuleTreeModel lean, whole;
+  QAbstractItemModelTester tester(&lean, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  lean.setSession(*preview);
+  whole.setSession(*full);
+  const QStringList paths = paths_in(whole);
+  ASSERT_EQ(paths_in(lean), paths);
+  for (const QString& p : paths) {
+    const QModelIndex l = lean.indexForPath(p), w = whole.indexForPath(p);
+    for (int c : {ModuleTreeModel::kFlops, ModuleTreeModel::kBytes, ModuleTreeModel::kSelfP50,
+                  ModuleTreeModel::kInclP99, ModuleTreeModel::kShare}) {
+      EXPECT_EQ(l.siblingAtColumn(c).data().toString(), w.siblingAtColumn(c).data().toString()) << p.toStdString();
+    }
+    EXPECT_EQ(l.siblingAtColumn(ModuleTreeModel::kCalls).data().toString(), QStringLiteral("\u2026"));
+  }
+  // Not a run database with aggregates: no preview, the full load is all there is.
+  EXPECT_FALSE(load_preview({path, path}).ok());
+  EXPECT_FALSE(load_preview({QStringLiteral(FLOPSCOPE_SOURCE_DIR "/tests/fuzz/seeds/kineto/small.json")}).ok());
+  // An Nsight Systems export is SQLite too, but not a run database: refused without importing it.
+  EXPECT_FALSE(
+      load_preview({QStringLiteral(FLOPSCOPE_SOURCE_DIR "/tests/data/nsys/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite")})
+          .ok());
 }
 
 TEST(ModuleTreeModel, DiffMarksVanishedModulesRedAndStruckOut) {
