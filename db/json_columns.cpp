@@ -8,10 +8,17 @@
 namespace flopscope {
 namespace {
 
+bool needs_escape(char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; }
+
 void append_string(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
-  for (char c : s) {
+  std::size_t plain = 0;  // start of the run of characters that pass through unchanged (UTF-8 included)
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (!needs_escape(c)) continue;
+    out.append(s.data() + plain, i - plain);
+    plain = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -19,15 +26,12 @@ void append_string(std::string& out, std::string_view s) {
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xf];
-          out += kHex[c & 0xf];
-        } else {
-          out += c;  // UTF-8 passes through unchanged
-        }
+        out += "\\u00";
+        out += kHex[(c >> 4) & 0xf];
+        out += kHex[c & 0xf];
     }
   }
+  out.append(s.data() + plain, s.size() - plain);
   out += '"';
 }
 
@@ -181,11 +185,10 @@ bool parse_strings(std::string_view text, std::vector<OpArg>& args, Member membe
 
 }  // namespace
 
-OpArgColumns encode_op_args(std::span<const OpArg> args) {
-  OpArgColumns c;
-  c.input_dims = "[";
-  c.input_types = "[";
-  c.concrete_inputs = "[";
+void encode_op_args(std::span<const OpArg> args, OpArgColumns& c) {
+  c.input_dims.assign(1, '[');
+  c.input_types.assign(1, '[');
+  c.concrete_inputs.assign(1, '[');
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (i > 0) {
       c.input_dims += ',';
@@ -203,6 +206,11 @@ OpArgColumns encode_op_args(std::span<const OpArg> args) {
   c.input_dims += ']';
   c.input_types += ']';
   c.concrete_inputs += ']';
+}
+
+OpArgColumns encode_op_args(std::span<const OpArg> args) {
+  OpArgColumns c;
+  encode_op_args(args, c);
   return c;
 }
 

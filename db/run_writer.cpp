@@ -59,38 +59,46 @@ constexpr std::string_view kInsertDiscarded =
 constexpr std::string_view kInsertQuality =
     "INSERT INTO data_quality (code, what, count, severity, detail) VALUES (?,?,?,?,?)";
 
-// Binds values to consecutive parameters, stopping at the first failure.
+// Binds values to consecutive parameters by position, straight through SQLite's C API: a bulk load binds
+// ~50 values per op + kernel pair, and a Status per bind was measurable. The first failing code is kept and
+// turned into a Status once, by run().
 class Binder {
  public:
-  explicit Binder(Statement& stmt) : stmt_(stmt) {}
-  template <typename T>
-  Binder& operator()(const T& v) {
-    if (status_.ok()) status_ = stmt_.bind(++index_, v);
-    return *this;
+  explicit Binder(Statement& stmt) : stmt_(stmt), raw_(stmt.get()) {}
+  Binder& operator()(std::int64_t v) { return keep(sqlite3_bind_int64(raw_, ++index_, v)); }
+  Binder& operator()(int v) { return keep(sqlite3_bind_int(raw_, ++index_, v)); }
+  Binder& operator()(bool v) { return keep(sqlite3_bind_int(raw_, ++index_, v ? 1 : 0)); }
+  Binder& operator()(double v) { return keep(sqlite3_bind_double(raw_, ++index_, v)); }
+  // Copied by SQLite (the caller's temporaries die before run()).
+  Binder& operator()(std::string_view v) {
+    return keep(sqlite3_bind_text(raw_, ++index_, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
   }
+  Binder& operator()(const std::string& v) { return (*this)(std::string_view(v)); }
+  Binder& operator()(const char* v) { return (*this)(std::string_view(v)); }
   // Text alive until run(): a field of the record being inserted, or a local of the insert's caller.
   Binder& text(std::string_view v) {
-    if (status_.ok()) status_ = stmt_.bind_stable(++index_, v);
-    return *this;
+    return keep(sqlite3_bind_text(raw_, ++index_, v.data(), static_cast<int>(v.size()), SQLITE_STATIC));
   }
-  Binder& id(Id v) {
-    if (status_.ok()) status_ = stmt_.bind_id(++index_, v);
-    return *this;
-  }
+  // kNoId is stored as NULL.
+  Binder& id(Id v) { return keep(v == kNoId ? sqlite3_bind_null(raw_, ++index_) : sqlite3_bind_int64(raw_, ++index_, v)); }
   // Binds v, or NULL when !present.
   Binder& maybe(double v, bool present) {
-    if (status_.ok()) status_ = present ? stmt_.bind(++index_, v) : stmt_.bind_null(++index_);
-    return *this;
+    return keep(present ? sqlite3_bind_double(raw_, ++index_, v) : sqlite3_bind_null(raw_, ++index_));
   }
   Status run() {
-    FS_RETURN_IF_ERROR(status_);
+    if (rc_ != SQLITE_OK) return stmt_.check_bind(rc_);
     return stmt_.run();
   }
 
  private:
+  Binder& keep(int rc) {
+    if (rc != SQLITE_OK && rc_ == SQLITE_OK) rc_ = rc;
+    return *this;
+  }
   Statement& stmt_;
+  sqlite3_stmt* raw_;
   int index_ = 0;
-  Status status_;
+  int rc_ = SQLITE_OK;
 };
 
 class SqliteRunSink final : public RunSink {
@@ -155,7 +163,8 @@ class SqliteRunSink final : public RunSink {
   Status add_ops(std::span<const OpRecord> ops) override {
     aggregates_.add_ops(ops);
     for (const OpRecord& o : ops) {
-      OpArgColumns args = encode_op_args(o.args);
+      OpArgColumns& args = op_args_;
+      encode_op_args(o.args, args);
       FS_RETURN_IF_ERROR(insert(*statements_.op, [&](Binder& b) {
         b.id(o.id)(o.iteration)(o.sequence).text(o.name)(o.thread)(o.start_ns)(o.duration_ns)
             .id(o.module_id)
@@ -324,6 +333,7 @@ class SqliteRunSink final : public RunSink {
   std::unique_ptr<Progress> progress_;
   std::vector<std::string> deferred_indexes_;
   AggregateBuilder aggregates_;  // of the rows written so far
+  OpArgColumns op_args_;         // the op row being inserted: its encoded arguments, memory reused
 };
 
 }  // namespace

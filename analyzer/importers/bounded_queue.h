@@ -25,6 +25,15 @@ class BoundedQueue {
     closed_ = true;
     ready_.notify_one();
   }
+  // An item if one is ready now, else nullopt (never waits).
+  std::optional<T> try_pop() {
+    std::lock_guard lock(mutex_);
+    if (items_.empty()) return std::nullopt;
+    T item = std::move(items_.front());
+    items_.pop_front();
+    space_.notify_one();
+    return item;
+  }
   // nullopt once closed and empty.
   std::optional<T> pop() {
     std::unique_lock lock(mutex_);

@@ -4,6 +4,10 @@
 #include <string>
 #include <thread>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "analyzer/importers/bounded_queue.h"
 #include "db/model/input_limits.h"
 
@@ -13,6 +17,26 @@ namespace {
 constexpr std::size_t kPadding = 64;  // >= SIMDJSON_PADDING
 
 bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+bool is_structural(char c) { return c == '"' || c == '{' || c == '}' || c == '[' || c == ']'; }
+
+// Index of the first '"', '{', '}', '[' or ']' in [i, end), or end. The reader thread looks at every byte
+// of the trace; 16 at a time where SSE2 is there (x86-64 always has it).
+std::size_t next_structural(const char* d, std::size_t i, std::size_t end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+  const __m128i fold = _mm_set1_epi8(0x20);  // '[' | 0x20 == '{', ']' | 0x20 == '}', and nothing else maps there
+  while (i + 16 <= end) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    __m128i f = _mm_or_si128(v, fold);
+    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_or_si128(_mm_cmpeq_epi8(f, open), _mm_cmpeq_epi8(f, close)));
+    if (int mask = _mm_movemask_epi8(hit); mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+    i += 16;
+  }
+#endif
+  while (i < end && !is_structural(d[i])) ++i;
+  return i;
+}
 
 // Index just past the closing quote of a string whose opening quote is at `open`, or npos when the
 // string does not end inside [open, end).
@@ -108,6 +132,8 @@ StatusOr<std::size_t> JsonTraceStream::value_end() {
       if (e != std::string::npos) return e;
     } else if (first == '{' || first == '[') {
       while (i < end_) {
+        i = next_structural(d, i, end_);
+        if (i >= end_) break;
         char c = d[i];
         if (c == '"') {
           std::size_t e = string_end(d, i, end_);
@@ -246,14 +272,29 @@ struct EventBatch {
 Status run_pipelined(JsonTraceStream& stream, const JsonTraceStream::EventFn& on_event,
                      const JsonTraceStream::FieldFn& on_field, const JsonTraceStream::ProgressFn& on_progress) {
   constexpr std::size_t kBatchBytes = std::size_t{4} << 20;
-  BoundedQueue<EventBatch> queue(4);
+  constexpr std::size_t kInFlight = 4;
+  BoundedQueue<EventBatch> queue(kInFlight);
+  // Parsed batches go back to the reader: their memory is reused instead of being freed and faulted in
+  // again (4 MiB each; the capacity covers every batch that can exist, so pushing never waits).
+  BoundedQueue<EventBatch> spare(kInFlight + 2);
   Status status;
   std::thread reader([&] {
-    EventBatch batch;
+    auto fresh = [&] {
+      EventBatch b;
+      if (auto reused = spare.try_pop()) {
+        b = std::move(*reused);
+        b.text.clear();
+        b.items.clear();
+      } else {
+        b.text.reserve(kBatchBytes + (std::size_t{64} << 10));
+      }
+      return b;
+    };
+    EventBatch batch = fresh();
     auto flush = [&] {
       batch.text.append(kPadding, '\0');
       queue.push(std::move(batch));
-      batch = EventBatch{};
+      batch = fresh();
     };
     auto add = [&](std::string_view key, std::string_view text) {
       batch.items.push_back({batch.text.size(), text.size(), std::string(key)});
@@ -276,6 +317,7 @@ Status run_pipelined(JsonTraceStream& stream, const JsonTraceStream::EventFn& on
         on_field(item.key, text, readable);
       }
     }
+    spare.push(std::move(*batch));
   }
   reader.join();
   return status;

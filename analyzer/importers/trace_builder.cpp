@@ -342,6 +342,7 @@ void TraceBuilder::link_activities(Linked& linked) {
   std::unordered_map<std::int64_t, std::int32_t> launch_by_corr;  // -2: ambiguous across processes
   std::unordered_map<std::uint64_t, std::int32_t> launch_by_proc_corr;
   launch_by_corr.reserve(launches_.size());
+  launch_by_proc_corr.reserve(launches_.size());
   for (std::size_t i = 0; i < launches_.size(); ++i) {
     const auto& l = launches_[i];
     if (l.captured) continue;  // capture-time correlations belong to another trace

@@ -90,6 +90,8 @@ class Statement {
     return check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC), "bind");
   }
   Status bind_null(int i) { return check(sqlite3_bind_null(stmt_, i), "bind"); }
+  // The Status for a failed sqlite3_bind_* code (callers binding through get() directly).
+  Status check_bind(int rc) const { return check(rc, "bind"); }
   // kNoId is stored as NULL.
   Status bind_id(int i, Id id) { return id == kNoId ? bind_null(i) : bind(i, std::int64_t{id}); }
 

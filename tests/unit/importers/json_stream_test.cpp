@@ -33,6 +33,65 @@ TEST(JsonTraceStream, ElementsSurviveChunkBoundaries) {
   }
 }
 
+// Events whose brackets, braces and quotes (in and out of strings, escaped or not) fall at every offset of
+// the 16-byte blocks the boundary scan reads, in runs longer than a block, across small and large chunks.
+std::vector<std::string> shifted_events() {
+  std::vector<std::string> events;
+  for (int shift = 0; shift < 40; ++shift) {
+    std::string pad(static_cast<std::size_t>(shift), ' ');
+    std::string digits(static_cast<std::size_t>(shift), '7');
+    events.push_back("{" + pad + R"("name": "k)" + digits + R"(\"[{]}\\", "args": {"Input Dims": [[1)" + digits +
+                     R"(, 2], [], [[3]]], "s": ")" + pad + R"(}]"})" + pad + "}");
+  }
+  return events;
+}
+
+TEST(JsonTraceStream, BoundariesAtEveryBlockOffset) {
+  auto dir = testing::temp_dir();
+  auto expected = shifted_events();
+  std::string text = "{\"traceEvents\": [";
+  for (std::size_t i = 0; i < expected.size(); ++i) text += (i ? ",\n" : "") + expected[i];
+  text += "]}";
+  testing::write_text(dir + "/s.json", text);
+  for (std::size_t chunk : {5UL, 17UL, 100UL, 1UL << 20}) {
+    auto source = ByteSource::open(dir + "/s.json");
+    ASSERT_TRUE(source.ok());
+    JsonTraceStream stream(*source, chunk);
+    std::vector<std::string> events;
+    Status s = stream.run([&](std::string_view e, std::size_t) { events.emplace_back(e); }, [](auto, auto, auto) {});
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(events, expected) << chunk;
+  }
+}
+
+// Enough events for many 4 MiB batches: the pipelined reader reuses parsed batches and must hand over
+// every event once, in order, unchanged, with simdjson's padding readable after it.
+TEST(JsonTraceStream, PipelinedReuseOfBatchesKeepsEveryEvent) {
+  auto dir = testing::temp_dir();
+  auto shapes = shifted_events();
+  std::string text = "{\"traceEvents\": [";
+  std::size_t n = 0;
+  for (; text.size() < (std::size_t{34} << 20); ++n) {
+    text += (n ? "," : "") + shapes[n % shapes.size()];
+  }
+  text += "]}";
+  testing::write_text(dir + "/p.json", text);
+  auto source = ByteSource::open(dir + "/p.json");
+  ASSERT_TRUE(source.ok());
+  JsonTraceStream stream(*source);
+  std::size_t seen = 0, wrong = 0;
+  Status s = run_pipelined(
+      stream,
+      [&](std::string_view e, std::size_t readable) {
+        if (e != shapes[seen % shapes.size()] || readable < e.size() + 64) ++wrong;
+        ++seen;
+      },
+      [](auto, auto, auto) {});
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(seen, n);
+  EXPECT_EQ(wrong, 0U);
+}
+
 TEST(JsonTraceStream, BareArrayAndTrailingGarbage) {
   auto dir = testing::temp_dir();
   testing::write_text(dir + "/a.json", R"([{"ph":"X"},{"ph":"M"}])");
