@@ -7,6 +7,7 @@
 #include <torch/csrc/jit/runtime/interpreter.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <limits>
@@ -74,6 +75,11 @@ struct ThreadBuffer {
   // By the pointer RecordFunction::name() returns: an operator's schema name, which lives as long as the
   // operator; the text is compared too, since a name built at run time may reuse a freed address.
   std::unordered_map<const char*, std::int32_t> name_ids;
+  struct NameSlot {
+    const char* ptr = nullptr;
+    std::int32_t id = 0;
+  };
+  std::array<NameSlot, 256> name_cache;  // direct-mapped in front of name_ids
   ArgListTable arg_lists;
 
   std::int32_t intern_name(const at::RecordFunction& fn);
@@ -83,8 +89,19 @@ struct ThreadBuffer {
   c10::ArrayRef<const c10::IValue> own_outputs(const at::RecordFunction& fn, const HotOp& op) const;
 };
 
-// Set while the observer itself runs aten ops (activation statistics), so that those are not recorded.
-thread_local bool t_busy = false;
+// What the callbacks keep per thread, in one thread-local (each one costs a TLS lookup in a shared library):
+// `busy` is set while the observer itself runs aten ops (activation statistics), so those are not recorded;
+// the buffer of the current observer (by generation); freed op contexts, reused by the next ops.
+struct ThreadSlot {
+  bool busy = false;
+  std::uint64_t generation = 0;
+  ThreadBuffer* buffer = nullptr;
+  std::vector<void*> free_contexts;
+  ~ThreadSlot() {
+    for (void* p : free_contexts) ::operator delete(p);
+  }
+};
+thread_local ThreadSlot t_slot;
 
 at::Tensor first_tensor(c10::ArrayRef<const c10::IValue> values) {
   for (const auto& v : values) {
@@ -111,6 +128,23 @@ struct Context final : at::ObserverContext {
   explicit Context(std::int32_t i) : index(i) {}
   std::int32_t index;
   std::unique_ptr<FlowStart> flow;
+
+  // One per op: recycled through the thread's free list rather than malloc and free.
+  static void* operator new(std::size_t size) {
+    auto& pool = t_slot.free_contexts;
+    if (pool.empty()) return ::operator new(size);
+    void* p = pool.back();
+    pool.pop_back();
+    return p;
+  }
+  static void operator delete(void* p) {
+    auto& pool = t_slot.free_contexts;
+    if (pool.size() < 4096) {
+      pool.push_back(p);
+    } else {
+      ::operator delete(p);
+    }
+  }
 };
 
 // Calls `fn` on every defined tensor of a value (tensors, lists, tuples, dicts), a few levels deep.
@@ -168,10 +202,17 @@ c10::ArrayRef<const c10::IValue> last(c10::ArrayRef<const c10::IValue> values, s
 
 std::int32_t ThreadBuffer::intern_name(const at::RecordFunction& fn) {
   const char* name = fn.name();
+  NameSlot& cached = name_cache[(reinterpret_cast<std::uintptr_t>(name) >> 4) & (name_cache.size() - 1)];
+  if (cached.ptr == name && names[static_cast<std::size_t>(cached.id)].text == name) return cached.id;
   auto it = name_ids.find(name);
-  if (it != name_ids.end() && names[static_cast<std::size_t>(it->second)].text == name) return it->second;
-  std::int32_t id = add_name(fn);
-  name_ids[name] = id;
+  std::int32_t id;
+  if (it != name_ids.end() && names[static_cast<std::size_t>(it->second)].text == name) {
+    id = it->second;
+  } else {
+    id = add_name(fn);
+    name_ids[name] = id;
+  }
+  cached = {name, id};
   return id;
 }
 
@@ -320,18 +361,16 @@ struct OpObserver::State {
     flow.add({op, std::move(f.producers), std::move(f.discarded), f.zeroing, std::move(f.zero_factor)});
   }
 
-  ThreadBuffer& buffer() {
-    thread_local std::uint64_t tls_generation = 0;
-    thread_local ThreadBuffer* tls = nullptr;
-    if (tls_generation != generation) {
+  ThreadBuffer& buffer(ThreadSlot& slot = t_slot) {
+    if (slot.generation != generation) {
       auto b = std::make_unique<ThreadBuffer>();
       b->thread = next_thread++;
-      tls = b.get();
-      tls_generation = generation;
+      slot.buffer = b.get();
+      slot.generation = generation;
       std::lock_guard lock(mu);
       buffers.push_back(std::move(b));
     }
-    return *tls;
+    return *slot.buffer;
   }
 
   // Closes open calls deeper than `keep`, deepest first, recording statistics of their outputs.
@@ -341,7 +380,7 @@ struct OpObserver::State {
       b.calls.pop_back();
       if (!c.y.defined() || c.y.numel() == 0) continue;
       std::int64_t t0 = now_ns();
-      t_busy = true;
+      t_slot.busy = true;
       ActivationRecord record;
       bool ok = true;
       try {
@@ -350,7 +389,7 @@ struct OpObserver::State {
         // A tensor the statistics cannot handle (e.g. a quantized one) is skipped, not fatal.
         ok = false;
       }
-      t_busy = false;
+      t_slot.busy = false;
       std::lock_guard lock(activations_mu);
       if (ok)
         activation_records.push_back(std::move(record));
@@ -408,8 +447,9 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
   g_active = state_.get();
   auto start = [](const at::RecordFunction& fn) -> std::unique_ptr<at::ObserverContext> {
     State* s = g_active.load(std::memory_order_acquire);
-    if (s == nullptr || t_busy) return nullptr;
-    ThreadBuffer& b = s->buffer();
+    ThreadSlot& slot = t_slot;
+    if (s == nullptr || slot.busy) return nullptr;
+    ThreadBuffer& b = s->buffer(slot);
     HotOp op;
     op.name = s->exact ? b.add_name(fn) : b.intern_name(fn);
     op.sequence = s->sequence.fetch_add(1, std::memory_order_relaxed);
@@ -450,9 +490,9 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
         // The input as it is at entry: in-place ops (ReLU(inplace=True), x += f(x)) overwrite it later.
         at::Tensor x = first_tensor(inputs);
         std::int64_t t0 = now_ns();
-        t_busy = true;
+        t_slot.busy = true;
         if (x.defined()) x = x.detach().clone();
-        t_busy = false;
+        t_slot.busy = false;
         {
           std::lock_guard lock(s->activations_mu);
           s->activation_ns += now_ns() - t0;
@@ -464,13 +504,13 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
     std::unique_ptr<FlowStart> flow;
     if (s->activations && op.depth == 0) {
       std::int64_t t0 = now_ns();
-      t_busy = true;
+      t_slot.busy = true;
       try {
         flow = s->flow_start(b.names[static_cast<std::size_t>(op.name)].text, inputs);
       } catch (const std::exception&) {
         flow = nullptr;  // an input the checks cannot handle: the op stays out of the flow
       }
-      t_busy = false;
+      t_slot.busy = false;
       std::lock_guard lock(s->activations_mu);
       s->activation_ns += now_ns() - t0;
     }
@@ -484,9 +524,10 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
   };
   auto end = [](const at::RecordFunction& fn, at::ObserverContext* ctx) {
     State* s = g_active.load(std::memory_order_acquire);
-    if (s == nullptr || ctx == nullptr || t_busy) return;
+    ThreadSlot& slot = t_slot;
+    if (s == nullptr || ctx == nullptr || slot.busy) return;
     std::int64_t t = now_ns() - s->origin;
-    ThreadBuffer& b = s->buffer();
+    ThreadBuffer& b = s->buffer(slot);
     auto index = static_cast<Context*>(ctx)->index;
     if (static_cast<std::size_t>(index) >= b.ops.size()) return;
     b.ops[static_cast<std::size_t>(index)].duration_ns = t - b.ops[static_cast<std::size_t>(index)].start_ns;
@@ -500,13 +541,13 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
     }
     if (auto* flow = static_cast<Context*>(ctx)->flow.get()) {
       std::int64_t t0 = now_ns();
-      t_busy = true;
+      t_slot.busy = true;
       try {
         const HotOp& op = b.ops[static_cast<std::size_t>(index)];
         s->flow_end(op.sequence, *flow, b.own_outputs(fn, op));
       } catch (const std::exception&) {
       }
-      t_busy = false;
+      t_slot.busy = false;
       std::lock_guard lock(s->activations_mu);
       s->activation_ns += now_ns() - t0;
     }
@@ -515,7 +556,7 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
     // TorchScript method calls: inputs()[0] is `self`, the module object whose method runs.
     auto enter = [](const at::RecordFunction& fn) -> std::unique_ptr<at::ObserverContext> {
       State* s = g_active.load(std::memory_order_acquire);
-      if (s == nullptr || t_busy) return nullptr;
+      if (s == nullptr || t_slot.busy) return nullptr;
       auto inputs = fn.inputs();
       if (inputs.empty() || !inputs[0].isObject()) return nullptr;
       auto it = s->instances->find(static_cast<const void*>(&inputs[0].toObjectRef()));

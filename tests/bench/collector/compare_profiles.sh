@@ -2,7 +2,8 @@
 # Golden comparison of two flopscope builds' collectors (not a test: it needs two builds): profiles each
 # model with both, then compares everything recorded per op except its timing (names, order, threads,
 # modules, parents, depths, shapes, dtypes, scalar arguments, FLOPs, MACs, bytes, FLOPs sources and notes),
-# the module table, and `report --format json` with its time fields removed. Prints one line per model.
+# the module table, and `report --format json` with its time fields removed (and top_ops, the 15 ops that
+# took the most time). Prints one line per model.
 #
 # usage: compare_profiles.sh FLOPSCOPE_A FLOPSCOPE_B WORKDIR MODEL.pt SPEC [MODEL.pt SPEC ...]
 set -euo pipefail
@@ -15,7 +16,7 @@ import json, sys
 def strip(v):
     if isinstance(v, dict):
         return {k: strip(x) for k, x in v.items()
-                if not any(w in k for w in ("time", "_ns", "_ms", "_us", "latency", "created", "wall", "share",
+                if k != "top_ops" and not any(w in k for w in ("time", "_ns", "_ms", "_us", "latency", "created", "wall", "share",
                                                "throughput", "per_s", "intensity", "bound"))}
     if isinstance(v, list):
         return [strip(x) for x in v]
