@@ -9,7 +9,9 @@ and end, the medians, and each profiler's overhead as a ratio to no profiling: t
 forwards, and the median of the per-round ratios (robust to drift between rounds), which is the figure.
 
 Usage: bench_vs_torch_profiler.py --lib libflopscope_observer_bench.so MODEL.pt SPEC
-                                  [--threads 1] [--rounds 30] [--iters 10] [--warmup 10]
+                                  [--threads 1] [--rounds 30] [--iters 10] [--warmup 10] [--floors]
+--floors adds two sides: empty RecordFunction callbacks registered as flopscope's are (taking inputs), and one
+without inputs: what any observer of this LibTorch costs before doing anything.
 The last line is machine-readable: RESULT ours=<ratio> torch_profiler=<ratio> ops=<n> base_us=<cpu us>.
 """
 import argparse
