@@ -7,17 +7,17 @@
 #include <torch/csrc/jit/runtime/interpreter.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <limits>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <string_view>
 #include <unordered_map>
 
+#include "collector/torch/arg_interning.h"
 #include "collector/torch/discard_flow.h"
-#include "db/model/dtype.h"
 
 namespace flopscope {
 namespace {
@@ -36,19 +36,72 @@ struct OpenCall {
   at::Tensor y;
 };
 
-// One per thread that ran an op; parent links are indices into `ops` until finish().
+// An op as the callbacks record it: its name and argument list are ids into its thread's tables, expanded
+// into an OpRecord by finish(), outside the model's forward calls.
+struct HotOp {
+  std::int64_t sequence = 0;
+  std::int64_t start_ns = 0;
+  std::int64_t duration_ns = 0;
+  Id module_id = kNoId;
+  std::int32_t parent = -1;  // index in the thread's ops, -1 for none
+  std::int32_t name = 0;     // index into ThreadBuffer::names
+  std::int32_t args = 0;     // id in ThreadBuffer::arg_lists
+  int iteration = 0;
+  int depth = 0;
+};
+
+// Boxed calls (the TorchScript interpreter's) hand RecordFunction the whole interpreter stack, for inputs
+// and outputs alike; an op's own arguments and results are the last N entries, N from its schema.
+struct ArgCounts {
+  std::size_t inputs = SIZE_MAX;
+  std::size_t outputs = SIZE_MAX;
+};
+
+struct OpName {
+  std::string text;
+  ArgCounts counts;
+};
+
+// One per thread that ran an op.
 struct ThreadBuffer {
-  std::vector<OpRecord> ops;
+  std::vector<HotOp> ops;
   std::vector<std::int32_t> open;  // stack of indices of ops still running
   std::int64_t thread = 0;
   std::vector<OpenCall> calls;  // open module calls, root-most first
   std::unordered_map<Id, int> call_counts;
   int call_count_iteration = -1;
   std::vector<Id> modules;  // module instances whose methods are running (instance attribution)
+  std::vector<OpName> names;
+  // By the pointer RecordFunction::name() returns: an operator's schema name, which lives as long as the
+  // operator; the text is compared too, since a name built at run time may reuse a freed address.
+  std::unordered_map<const char*, std::int32_t> name_ids;
+  struct NameSlot {
+    const char* ptr = nullptr;
+    std::int32_t id = 0;
+  };
+  std::array<NameSlot, 256> name_cache;  // direct-mapped in front of name_ids
+  ArgListTable arg_lists;
+
+  std::int32_t intern_name(const at::RecordFunction& fn);
+  // The exact path: a fresh entry per op, as every op was recorded before interning.
+  std::int32_t add_name(const at::RecordFunction& fn);
+  // The results of `op` (RecordFunction's outputs, needsOutputs only).
+  c10::ArrayRef<const c10::IValue> own_outputs(const at::RecordFunction& fn, const HotOp& op) const;
 };
 
-// Set while the observer itself runs aten ops (activation statistics), so that those are not recorded.
-thread_local bool t_busy = false;
+// What the callbacks keep per thread, in one thread-local (each one costs a TLS lookup in a shared library):
+// `busy` is set while the observer itself runs aten ops (activation statistics), so those are not recorded;
+// the buffer of the current observer (by generation); freed op contexts, reused by the next ops.
+struct ThreadSlot {
+  bool busy = false;
+  std::uint64_t generation = 0;
+  ThreadBuffer* buffer = nullptr;
+  std::vector<void*> free_contexts;
+  ~ThreadSlot() {
+    for (void* p : free_contexts) ::operator delete(p);
+  }
+};
+thread_local ThreadSlot t_slot;
 
 at::Tensor first_tensor(c10::ArrayRef<const c10::IValue> values) {
   for (const auto& v : values) {
@@ -75,6 +128,23 @@ struct Context final : at::ObserverContext {
   explicit Context(std::int32_t i) : index(i) {}
   std::int32_t index;
   std::unique_ptr<FlowStart> flow;
+
+  // One per op: recycled through the thread's free list rather than malloc and free.
+  static void* operator new(std::size_t size) {
+    auto& pool = t_slot.free_contexts;
+    if (pool.empty()) return ::operator new(size);
+    void* p = pool.back();
+    pool.pop_back();
+    return p;
+  }
+  static void operator delete(void* p) {
+    auto& pool = t_slot.free_contexts;
+    if (pool.size() < 4096) {
+      pool.push_back(p);
+    } else {
+      ::operator delete(p);
+    }
+  }
 };
 
 // Calls `fn` on every defined tensor of a value (tensors, lists, tuples, dicts), a few levels deep.
@@ -108,80 +178,7 @@ std::optional<std::pair<std::size_t, std::size_t>> factors_of(std::string_view o
   return std::nullopt;
 }
 
-std::string scalar_text(const c10::IValue& v) {
-  if (v.isInt()) return std::to_string(v.toInt());
-  if (v.isBool()) return v.toBool() ? "True" : "False";
-  if (v.isDouble()) {
-    std::ostringstream s;
-    s << v.toDouble();
-    return s.str();
-  }
-  if (v.isIntList()) {
-    std::string s = "[";
-    bool first = true;
-    for (auto x : v.toIntList()) {
-      s += (first ? "" : ", ") + std::to_string(static_cast<std::int64_t>(x));
-      first = false;
-    }
-    return s + "]";
-  }
-  if (v.isDoubleList()) {
-    std::ostringstream s;
-    s << "[";
-    bool first = true;
-    for (double x : v.toDoubleVector()) {
-      s << (first ? "" : ", ") << x;
-      first = false;
-    }
-    s << "]";
-    return s.str();
-  }
-  if (v.isString()) return std::string(v.toStringRef());
-  if (v.isDevice()) return v.toDevice().str();
-  return "";
-}
-
-OpArg to_arg(const c10::IValue& v) {
-  OpArg a;
-  if (v.isTensor()) {
-    const at::Tensor& t = v.toTensor();
-    if (t.defined()) {
-      a.is_tensor = true;
-      a.dtype = normalize_dtype(c10::toString(t.scalar_type()));
-      a.shape.assign(t.sizes().begin(), t.sizes().end());
-    }
-    return a;
-  }
-  if (v.isTensorList()) {
-    // Tensor[] (cat, stack, einsum operands): nested shapes and the element type, as Kineto records them.
-    a.value = "[";
-    bool first = true;
-    for (const at::Tensor& t : v.toTensorList().vec()) {
-      if (!t.defined()) continue;
-      if (a.dtype.empty()) a.dtype = normalize_dtype(c10::toString(t.scalar_type()));
-      a.value += first ? "[" : ", [";
-      first = false;
-      for (std::size_t d = 0; d < static_cast<std::size_t>(t.dim()); ++d) {
-        a.value += (d ? ", " : "") + std::to_string(t.size(static_cast<std::int64_t>(d)));
-      }
-      a.value += "]";
-    }
-    a.value += "]";
-    return a;
-  }
-  if (v.isScalar()) a.dtype = v.isDouble() ? "Scalar" : v.isBool() ? "bool" : "int";
-  a.value = scalar_text(v);
-  return a;
-}
-
-// Boxed calls (the TorchScript interpreter's) hand RecordFunction the whole interpreter stack, for inputs
-// and outputs alike; an op's own arguments and results are the last N entries, N from its schema (cached per
-// overload, per thread).
-struct ArgCounts {
-  std::size_t inputs = SIZE_MAX;
-  std::size_t outputs = SIZE_MAX;
-};
-
+// The argument and result counts of an op by its schema (cached per overload, per thread).
 const ArgCounts& arg_counts(const at::RecordFunction& fn) {
   static const ArgCounts kUnknown;
   auto name = fn.operator_name();
@@ -203,13 +200,31 @@ c10::ArrayRef<const c10::IValue> last(c10::ArrayRef<const c10::IValue> values, s
   return n < values.size() ? values.slice(values.size() - n) : values;
 }
 
-c10::ArrayRef<const c10::IValue> own_inputs(const at::RecordFunction& fn) {
-  return last(fn.inputs(), arg_counts(fn).inputs);
+std::int32_t ThreadBuffer::intern_name(const at::RecordFunction& fn) {
+  const char* name = fn.name();
+  NameSlot& cached = name_cache[(reinterpret_cast<std::uintptr_t>(name) >> 4) & (name_cache.size() - 1)];
+  if (cached.ptr == name && names[static_cast<std::size_t>(cached.id)].text == name) return cached.id;
+  auto it = name_ids.find(name);
+  std::int32_t id;
+  if (it != name_ids.end() && names[static_cast<std::size_t>(it->second)].text == name) {
+    id = it->second;
+  } else {
+    id = add_name(fn);
+    name_ids[name] = id;
+  }
+  cached = {name, id};
+  return id;
 }
 
-c10::ArrayRef<const c10::IValue> own_outputs(const at::RecordFunction& fn) {
+std::int32_t ThreadBuffer::add_name(const at::RecordFunction& fn) {
+  names.push_back({fn.name(), arg_counts(fn)});
+  return static_cast<std::int32_t>(names.size() - 1);
+}
+
+c10::ArrayRef<const c10::IValue> ThreadBuffer::own_outputs(const at::RecordFunction& fn, const HotOp& op) const {
   const auto& outs = fn.outputs();
-  return last(c10::ArrayRef<const c10::IValue>(outs.data(), outs.size()), arg_counts(fn).outputs);
+  return last(c10::ArrayRef<const c10::IValue>(outs.data(), outs.size()),
+              names[static_cast<std::size_t>(op.name)].counts.outputs);
 }
 
 }  // namespace
@@ -218,6 +233,7 @@ struct OpObserver::State {
   const ModuleTree* tree = nullptr;
   const ModuleInstances* instances = nullptr;
   bool activations = false;
+  bool exact = false;  // no interning (reference path for tests)
   std::string input_tag;
   // Module calls close from the op callbacks of whichever thread runs them: the records are shared.
   std::mutex activations_mu;
@@ -345,18 +361,16 @@ struct OpObserver::State {
     flow.add({op, std::move(f.producers), std::move(f.discarded), f.zeroing, std::move(f.zero_factor)});
   }
 
-  ThreadBuffer& buffer() {
-    thread_local std::uint64_t tls_generation = 0;
-    thread_local ThreadBuffer* tls = nullptr;
-    if (tls_generation != generation) {
+  ThreadBuffer& buffer(ThreadSlot& slot = t_slot) {
+    if (slot.generation != generation) {
       auto b = std::make_unique<ThreadBuffer>();
       b->thread = next_thread++;
-      tls = b.get();
-      tls_generation = generation;
+      slot.buffer = b.get();
+      slot.generation = generation;
       std::lock_guard lock(mu);
       buffers.push_back(std::move(b));
     }
-    return *tls;
+    return *slot.buffer;
   }
 
   // Closes open calls deeper than `keep`, deepest first, recording statistics of their outputs.
@@ -366,7 +380,7 @@ struct OpObserver::State {
       b.calls.pop_back();
       if (!c.y.defined() || c.y.numel() == 0) continue;
       std::int64_t t0 = now_ns();
-      t_busy = true;
+      t_slot.busy = true;
       ActivationRecord record;
       bool ok = true;
       try {
@@ -375,7 +389,7 @@ struct OpObserver::State {
         // A tensor the statistics cannot handle (e.g. a quantized one) is skipped, not fatal.
         ok = false;
       }
-      t_busy = false;
+      t_slot.busy = false;
       std::lock_guard lock(activations_mu);
       if (ok)
         activation_records.push_back(std::move(record));
@@ -424,26 +438,26 @@ namespace {
 std::atomic<OpObserver::State*> g_active{nullptr};
 }  // namespace
 
-OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleInstances* instances)
+OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleInstances* instances, bool exact)
     : state_(std::make_unique<State>()) {
+  state_->exact = exact;
   state_->tree = &tree;
   state_->activations = activations;
   state_->instances = instances;
   g_active = state_.get();
   auto start = [](const at::RecordFunction& fn) -> std::unique_ptr<at::ObserverContext> {
     State* s = g_active.load(std::memory_order_acquire);
-    if (s == nullptr || t_busy) return nullptr;
-    ThreadBuffer& b = s->buffer();
-    OpRecord op;
-    op.name = fn.name();
-    op.thread = b.thread;
-    op.sequence = s->sequence++;
+    ThreadSlot& slot = t_slot;
+    if (s == nullptr || slot.busy) return nullptr;
+    ThreadBuffer& b = s->buffer(slot);
+    HotOp op;
+    op.name = s->exact ? b.add_name(fn) : b.intern_name(fn);
+    op.sequence = s->sequence.fetch_add(1, std::memory_order_relaxed);
     op.iteration = s->iteration.load(std::memory_order_relaxed);
     op.depth = static_cast<int>(b.open.size());
     if (!b.open.empty()) {
-      const OpRecord& parent = b.ops[static_cast<std::size_t>(b.open.back())];
-      op.parent_op_id = b.open.back();
-      op.module_id = parent.module_id;
+      op.parent = b.open.back();
+      op.module_id = b.ops[static_cast<std::size_t>(op.parent)].module_id;
     } else if (s->instances != nullptr) {
       // The module instance whose method runs; the root while none (forward of the model itself).
       op.module_id = b.modules.empty() ? s->tree->modules().front().id : b.modules.back();
@@ -462,9 +476,9 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
         }
       }
     }
-    auto inputs = own_inputs(fn);
-    op.args.reserve(inputs.size());
-    for (const auto& v : inputs) op.args.push_back(to_arg(v));
+    const auto& all_inputs = fn.inputs();
+    auto inputs = last(all_inputs, b.names[static_cast<std::size_t>(op.name)].counts.inputs);
+    op.args = s->exact ? b.arg_lists.add(inputs) : b.arg_lists.intern(inputs);
     if (s->activations && op.depth == 0) {
       // Close the calls this op is not part of, open the ones it enters (input: its first tensor).
       std::vector<Id> chain = s->tree->chain(op.module_id);
@@ -476,9 +490,9 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
         // The input as it is at entry: in-place ops (ReLU(inplace=True), x += f(x)) overwrite it later.
         at::Tensor x = first_tensor(inputs);
         std::int64_t t0 = now_ns();
-        t_busy = true;
+        t_slot.busy = true;
         if (x.defined()) x = x.detach().clone();
-        t_busy = false;
+        t_slot.busy = false;
         {
           std::lock_guard lock(s->activations_mu);
           s->activation_ns += now_ns() - t0;
@@ -490,19 +504,19 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
     std::unique_ptr<FlowStart> flow;
     if (s->activations && op.depth == 0) {
       std::int64_t t0 = now_ns();
-      t_busy = true;
+      t_slot.busy = true;
       try {
-        flow = s->flow_start(op.name, inputs);
+        flow = s->flow_start(b.names[static_cast<std::size_t>(op.name)].text, inputs);
       } catch (const std::exception&) {
         flow = nullptr;  // an input the checks cannot handle: the op stays out of the flow
       }
-      t_busy = false;
+      t_slot.busy = false;
       std::lock_guard lock(s->activations_mu);
       s->activation_ns += now_ns() - t0;
     }
     op.start_ns = now_ns() - s->origin;
     auto index = static_cast<std::int32_t>(b.ops.size());
-    b.ops.push_back(std::move(op));
+    b.ops.push_back(op);
     b.open.push_back(index);
     auto context = std::make_unique<Context>(index);
     context->flow = std::move(flow);
@@ -510,28 +524,30 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
   };
   auto end = [](const at::RecordFunction& fn, at::ObserverContext* ctx) {
     State* s = g_active.load(std::memory_order_acquire);
-    if (s == nullptr || ctx == nullptr || t_busy) return;
+    ThreadSlot& slot = t_slot;
+    if (s == nullptr || ctx == nullptr || slot.busy) return;
     std::int64_t t = now_ns() - s->origin;
-    ThreadBuffer& b = s->buffer();
+    ThreadBuffer& b = s->buffer(slot);
     auto index = static_cast<Context*>(ctx)->index;
     if (static_cast<std::size_t>(index) >= b.ops.size()) return;
     b.ops[static_cast<std::size_t>(index)].duration_ns = t - b.ops[static_cast<std::size_t>(index)].start_ns;
     auto it = std::find(b.open.rbegin(), b.open.rend(), index);
     if (it != b.open.rend()) b.open.erase(std::next(it).base());
     if (s->activations && b.open.empty() && !b.calls.empty()) {
-      at::Tensor y = first_tensor(own_outputs(fn));
+      at::Tensor y = first_tensor(b.own_outputs(fn, b.ops[static_cast<std::size_t>(index)]));
       if (y.defined()) {
         for (auto& c : b.calls) c.y = y;
       }
     }
     if (auto* flow = static_cast<Context*>(ctx)->flow.get()) {
       std::int64_t t0 = now_ns();
-      t_busy = true;
+      t_slot.busy = true;
       try {
-        s->flow_end(b.ops[static_cast<std::size_t>(index)].sequence, *flow, own_outputs(fn));
+        const HotOp& op = b.ops[static_cast<std::size_t>(index)];
+        s->flow_end(op.sequence, *flow, b.own_outputs(fn, op));
       } catch (const std::exception&) {
       }
-      t_busy = false;
+      t_slot.busy = false;
       std::lock_guard lock(s->activations_mu);
       s->activation_ns += now_ns() - t0;
     }
@@ -540,7 +556,7 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
     // TorchScript method calls: inputs()[0] is `self`, the module object whose method runs.
     auto enter = [](const at::RecordFunction& fn) -> std::unique_ptr<at::ObserverContext> {
       State* s = g_active.load(std::memory_order_acquire);
-      if (s == nullptr || t_busy) return nullptr;
+      if (s == nullptr || t_slot.busy) return nullptr;
       auto inputs = fn.inputs();
       if (inputs.empty() || !inputs[0].isObject()) return nullptr;
       auto it = s->instances->find(static_cast<const void*>(&inputs[0].toObjectRef()));
@@ -647,10 +663,21 @@ std::vector<OpRecord> OpObserver::finish() {
   std::lock_guard lock(state_->mu);
   for (auto& b : state_->buffers) {
     auto offset = static_cast<Id>(all.size());
-    for (auto& op : b->ops) {
-      if (op.parent_op_id != kNoId) op.parent_op_id += offset;
+    for (const HotOp& h : b->ops) {
+      OpRecord op;
+      op.iteration = h.iteration;
+      op.sequence = h.sequence;
+      op.name = b->names[static_cast<std::size_t>(h.name)].text;
+      op.thread = b->thread;
+      op.start_ns = h.start_ns;
+      op.duration_ns = h.duration_ns;
+      op.module_id = h.module_id;
+      op.parent_op_id = h.parent < 0 ? kNoId : h.parent + offset;
+      op.depth = h.depth;
+      op.args = b->arg_lists.list(h.args);
       all.push_back(std::move(op));
     }
+    b->ops.clear();
   }
   // Ids by start order, parent links remapped.
   std::vector<Id> order(all.size());

@@ -28,8 +28,10 @@ class OpObserver {
   // each TorchScript method call names its `self` object, so an op belongs to the module instance whose
   // method is running (needs the model to run un-inlined). Without, from the interpreter's module
   // hierarchy names, and ops whose module the names cannot tell apart are counted as ambiguous.
+  // Op names and argument lists are interned per thread (built once per distinct name and argument key);
+  // `exact` builds them anew for every op instead: the reference the interned records are tested against.
   explicit OpObserver(const ModuleTree& tree, bool activations = false,
-                      const ModuleInstances* instances = nullptr);
+                      const ModuleInstances* instances = nullptr, bool exact = false);
   ~OpObserver();
   OpObserver(const OpObserver&) = delete;
   OpObserver& operator=(const OpObserver&) = delete;

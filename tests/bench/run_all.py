@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Runs the performance benchmarks of issue #18 and prints one table: figure, target, measured, met or not,
 and the side-by-side anchor measured in the same run (Python json.load, HolisticTraceAnalysis when a venv
-has it, sqlite3's .import of the same rows). Each benchmark prints the load average at its start and end,
+has it, sqlite3's .import of the same rows, torch.profiler on the same TorchScript model). Each benchmark prints the load average at its start and end,
 and runs its sides interleaved (A, anchor, A, anchor, ...), taking the median of each side.
 
 Usage: run_all.py --build build/dev [--kernels 1000000] [--import-kernels 200000] [--hta-kernels 20000]
-                  [--rounds 3] [--hta-python VENV/bin/python] [--dir /tmp] [--only diff,report,import,hta,gui]
+                  [--rounds 3] [--hta-python VENV/bin/python] [--dir /tmp] [--collector-rounds 30]
+                  [--only diff,report,import,hta,gui,collector]
 Without --hta-python (or $HTA_PYTHON) the HTA row says it was skipped.
 """
 import argparse
@@ -234,6 +235,47 @@ def bench_gui(args, tmp):
                  "the whole session (rows, timeline, every page): %.2f s" % statistics.median(wholes), loads))
 
 
+def bench_collector(args, tmp):
+    """CPU collector overhead: flopscope's op observer and torch.profiler (record_shapes, with_modules,
+    with_flops) on the same TorchScript model in one python3-torch process (collector/bench_vs_torch_profiler.py)."""
+    lib = os.path.join(args.build, "tests/bench/collector/libflopscope_observer_bench.so")
+    py = "/usr/bin/python3"  # Debian's python3-torch: the same LibTorch as the collector
+    if not os.path.exists(lib):
+        rows.append(("CPU collector overhead", "<= 1.03x / 1.10x", "not built", "-", "-", "-"))
+        return
+    small = os.path.join(tmp, "small-ops.pt")
+    subprocess.check_call([py, os.path.join(HERE, "collector/make_small_op_model.py"), small])
+    resnet = os.path.join(tmp, "resnet18.pt")
+    subprocess.check_call([py, "-c", "import sys, torch, torchvision; torch.manual_seed(0); "
+                           "torch.jit.script(torchvision.models.resnet18().eval()).save(sys.argv[1])", resnet])
+    sonnet = os.path.join(args.build, "samples/sonnet-mini-v1.pt")
+    # (figure, model, input, target, forwards per side per round)
+    models = [("sonnet-mini at 1024 tokens", sonnet, "int64[1,1024]@0:512", 1.03, 3),
+              ("resnet18 at 224x224", resnet, "float32[1,3,224,224]", 1.03, 3),
+              ("small-op model (12 blocks, tiny tensors)", small, "float32[1,4,16]", 1.10, 20)]
+    for figure, model, spec, target, iters in models:
+        l0 = section("collector overhead: " + figure)
+        p = subprocess.run([py, os.path.join(HERE, "collector/bench_vs_torch_profiler.py"), "--lib", lib, model, spec,
+                            "--threads", str(args.collector_threads), "--rounds", str(args.collector_rounds),
+                            "--iters", str(iters), "--warmup", str(2 * iters), "--floors"],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit("collector benchmark failed: %s" % p.stderr[-2000:])
+        for l in p.stdout.splitlines():
+            print("   " + l, flush=True)
+        m = re.search(r"RESULT ours=([0-9.]+) torch_profiler=([0-9.]+) ops=(\d+) base_us=([0-9.]+)", p.stdout)
+        ours, theirs, ops, base = float(m.group(1)), float(m.group(2)), int(m.group(3)), float(m.group(4))
+        floor = re.search(r"empty callbacks \(inputs\)\s+CPU median .*?CPU ratio ([0-9.]+)x", p.stdout)
+        loads = end(l0)
+        met = "met" if ours <= target and ours < theirs else (
+            "NOT met (below torch.profiler)" if ours < theirs else "NOT met")
+        anchor = "torch.profiler %.3fx" % theirs
+        if floor:
+            anchor += "; empty LibTorch callbacks with inputs %.3fx" % float(floor.group(1))
+        rows.append(("CPU collector overhead, %s: %d ops/forward, %.2f us/op" % (figure, ops, base / ops),
+                     "<= %.2fx, below torch.profiler" % target, "%.3fx CPU" % ours, met, anchor, loads))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build/dev")
@@ -246,9 +288,11 @@ def main():
                     help="python of a virtualenv with HolisticTraceAnalysis (optional anchor; default $HTA_PYTHON), "
                          "e.g. python3 -m venv V && V/bin/pip install HolisticTraceAnalysis")
     ap.add_argument("--dir", default=tempfile.gettempdir())
-    ap.add_argument("--only", help="comma-separated: diff,report,import,hta,gui")
+    ap.add_argument("--collector-rounds", type=int, default=30, help="interleaved rounds per collector model")
+    ap.add_argument("--collector-threads", type=int, default=1, help="intra-op threads of the collector runs")
+    ap.add_argument("--only", help="comma-separated: diff,report,import,hta,gui,collector")
     args = ap.parse_args()
-    only = set(args.only.split(",")) if args.only else {"diff", "report", "import", "hta", "gui"}
+    only = set(args.only.split(",")) if args.only else {"diff", "report", "import", "hta", "gui", "collector"}
     args.only_set = only
     tmp = tempfile.mkdtemp(prefix="flopscope-run-all-", dir=args.dir)
     try:
@@ -262,6 +306,8 @@ def main():
             bench_hta(args, tmp)
         if "gui" in only:
             bench_gui(args, tmp)
+        if "collector" in only:
+            bench_collector(args, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     head = ("figure", "target", "measured", "met", "side-by-side anchor", "load avg start -> end")
@@ -272,7 +318,8 @@ def main():
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in rows:
         print(line(r))
-    print("(%d cores; medians of %d interleaved rounds)" % (os.cpu_count(), args.rounds))
+    print("(%d cores; medians of %d interleaved rounds; collector: median of %d per-round CPU-time ratios)" %
+          (os.cpu_count(), args.rounds, args.collector_rounds))
 
 
 if __name__ == "__main__":
