@@ -61,7 +61,10 @@ StatusOr<RunData> load_unchecked(const std::string& path, const std::string& gra
 }  // namespace
 
 bool is_run_database(const std::string& path) {
-  return looks_like_sqlite(path) && read_run_database(path, {.raw_rows = false}).ok();
+  if (!looks_like_sqlite(path)) return false;
+  auto run = read_run_database(path, {.raw_rows = false});
+  // One this build will not read (a newer schema, a hierarchy past --max-module-depth) is still a run database.
+  return run.ok() || run.status().code() == StatusCode::kUnsupported;
 }
 
 StatusOr<RunData> load_run_totals(const std::string& path) {

@@ -236,7 +236,8 @@ PY
     [ "$(stat -c %s d.db)" -lt 4000000 ] || fail "run database of $(stat -c %s d.db) bytes"
     run report d.db -o r.md; expect_error 2 "--max-module-depth"
     run diff d.db d.db --md r.md; expect_error 2 "--max-module-depth"
-    no_output r.md ;;
+    run import d.db -o x.db; expect_error 2 "already a flopscope run database"
+    no_output r.md x.db ;;
   module_cycle)
     # Crafted module trees: a module that is its own parent, a parent that is not in the run.
     good_db

@@ -24,6 +24,12 @@ namespace fs = std::filesystem;
 using testing::FixtureOptions;
 using testing::Variant;
 
+// Turns a current file's module tree back into the whole-path `module` table of schemas 1-8, for tests that
+// fake an older file from a new one (step 9 would otherwise find module_node there already).
+constexpr const char* kWholePathModuleTable =
+    "CREATE TABLE module_v1 AS SELECT id, parent_id, path, type FROM module; DROP VIEW module; "
+    "DROP TABLE module_node; ALTER TABLE module_v1 RENAME TO module; ";
+
 struct TempDir {
   fs::path path = fs::temp_directory_path() / ("flopscope-agg-" + std::to_string(::getpid()));
   TempDir() { fs::create_directories(path); }
@@ -293,13 +299,10 @@ TEST(Aggregates, OlderFileGetsItsAggregatesComputedFromItsRows) {
   // Make it a version 6 file: what flopscope wrote before the aggregates.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db,
-                         "DROP TABLE aggregate_iteration; DROP TABLE module_aggregate; DROP TABLE op_aggregate; "
-                         // and whole module paths, as before schema 9
-                         "CREATE TABLE module_v1 AS SELECT id, parent_id, path, type FROM module; DROP VIEW module; "
-                         "DROP TABLE module_node; ALTER TABLE module_v1 RENAME TO module; "
-                         "PRAGMA user_version = 6",
-                         nullptr, nullptr, nullptr),
+  const std::string v6 = std::string("DROP TABLE aggregate_iteration; DROP TABLE module_aggregate; "
+                                     "DROP TABLE op_aggregate; ") +
+                         kWholePathModuleTable + "PRAGMA user_version = 6";
+  ASSERT_EQ(sqlite3_exec(db, v6.c_str(), nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
   auto old = read_run_database(path, {.raw_rows = false});
