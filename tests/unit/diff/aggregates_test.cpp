@@ -212,9 +212,9 @@ TEST(Aggregates, Version7FileGetsDramUnsplitFromItsKernelRows) {
   ASSERT_GT(full.total.dram_unsplit, 0);
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "ALTER TABLE module_aggregate DROP COLUMN dram_unsplit; PRAGMA user_version = 7",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
+  const std::string v7 = std::string("ALTER TABLE module_aggregate DROP COLUMN dram_unsplit; ") +
+                         kWholePathModuleTable + "PRAGMA user_version = 7";
+  ASSERT_EQ(sqlite3_exec(db, v7.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto old = read_run_database(path, {.raw_rows = false});
   ASSERT_TRUE(old.ok()) << old.status().message();
