@@ -1,0 +1,87 @@
+"""flopscope report on GPU traces: device time beside host time, achieved FLOP/s and bytes/s with the
+roofline bound per module, top op and op group, and coverage gaps weighted by device time, in every format.
+
+The H100 BERT trace's LM-head GEMM (4,411,192,050 FLOPs, one 41.28 us kernel) runs at 106.86 TFLOP/s,
+the rate TraceLens' GEMM.csv gives for it.
+"""
+import json
+import os
+import re
+import unittest
+
+from cli_helpers import CliTestCase, SOURCE_DIR, run
+
+KINETO = os.path.join(SOURCE_DIR, "tests", "data", "kineto")
+H100 = os.path.join(KINETO, "tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz")
+SGLANG = os.path.join(KINETO, "tracelens__sglang_Qwen3-8B_prefilldecode.json.gz")
+
+
+def report(*args):
+    proc = run("report", *args)
+    if proc.returncode != 0:
+        raise AssertionError(proc.stderr)
+    return proc.stdout
+
+
+class ReportDeviceTest(CliTestCase):
+    def test_json_rates_per_module_top_op_and_group(self):
+        r = json.loads(report(H100, "--format", "json"))
+        self.assertEqual(r["version"], 5)
+        head = r["top_ops"][0]
+        self.assertEqual(head["module"], "BertOnlyMLMHead.BertLMPredictionHead.Linear")
+        rates = head["device_rates"]
+        self.assertAlmostEqual(rates["achieved_flops_per_s"], 4411192050 / 41280e-9, delta=1e3)
+        self.assertAlmostEqual(rates["achieved_flops_per_s"], head["flops"] / (head["device_time_ns"] * 1e-9))
+        self.assertAlmostEqual(rates["achieved_bytes_per_s"], head["bytes"] / (head["device_time_ns"] * 1e-9))
+        self.assertEqual(rates["bound"], "memory")  # 110 FLOP/B, below the H100's ridge of ~295
+        peak = r["roofline"]["peak"]
+        self.assertAlmostEqual(rates["attainable_flops_per_s"], rates["intensity"] * peak["bytes_per_s"])
+        # Modules: inclusive work over the mean device time; the root's equals the run's roofline.
+        root = r["modules"][0]
+        self.assertAlmostEqual(root["device_rates"]["achieved_flops_per_s"], r["roofline"]["achieved_flops_per_s"])
+        self.assertEqual(root["device_rates"]["bound"], "memory")
+        # Op groups: the op's own count per call over its kernels; SDPA 40,716,288 FLOPs per call.
+        sdpa = [g for g in r["op_groups"] if g["name"] == "aten::_scaled_dot_product_flash_attention"]
+        self.assertEqual(len(sdpa), 4)
+        for g in sdpa:
+            self.assertEqual(g["flops"], 40716288)
+            self.assertAlmostEqual(g["device_rates"]["achieved_flops_per_s"], 40716288 / (g["device_time_ns"] * 1e-9))
+        # Ops without kernels have no device rates.
+        self.assertTrue(all(g["device_rates"] is None for g in r["op_groups"] if g["device_time_ns"] == 0))
+
+    def test_table_and_markdown_label_both_clocks_and_the_rates(self):
+        text = report(H100)
+        header = next(l for l in text.splitlines() if l.startswith("module "))
+        for col in ("dev P50", "host P50", "comm", "FLOP/s dev", "B/s dev", "bound (dev)"):
+            self.assertIn(col, header)
+        top = text.split("top ops (per iteration)\n", 1)[1].splitlines()
+        for col in ("host time", "dev%", "dev time", "FLOP/s dev", "B/s dev", "bound (dev)"):
+            self.assertIn(col, top[0])
+        # The LM head: 41.3 us of 309 us device time per iteration, 107 TFLOP/s, memory-bound.
+        self.assertRegex(top[1], r"^aten::linear .* 13\.3% +41\.3 µs +107 T +971 G +memory 29\.0%$")
+        md = report(H100, "--format", "md")
+        self.assertIn("| dev P50 | dev P99 | time % | host P50 | comm | FLOP/s dev | B/s dev | bound (dev) |", md)
+        self.assertIn("**Top ops** (per iteration)", md)
+        self.assertRegex(md, r"\| `aten::linear` \| `BertOnlyMLMHead.BertLMPredictionHead.Linear` \| 1.0 \| "
+                             r"4.41 GFLOPs \| 42 µs \| 41.3 µs \| 13.3% \| 107 T \| 971 G \| memory 29.0% \|")
+
+    def test_gap_list_shows_device_share_beside_host_share(self):
+        r = json.loads(report(SGLANG, "--format", "json"))
+        first = r["coverage"]["gaps"][0]
+        text = report(SGLANG)
+        gaps = text.split("ops without a FLOPs formula (their FLOPs are unknown, not zero):\n", 1)[1].splitlines()
+        self.assertEqual(gaps[0].split()[1:], ["count", "host%", "dev%"])
+        row = gaps[1].split()
+        self.assertEqual(row[0], first["name"])
+        self.assertEqual(row[-1], f"{100 * first['share_of_device_time']:.1f}%")
+        self.assertEqual(row[-2], f"{100 * first['share_of_time']:.1f}%")
+        md = report(SGLANG, "--format", "md")
+        self.assertIn("| op | count | host time % | dev time % |", md)
+        # Ops without a formula print unknown rates, never 0 FLOP/s.
+        unknown = [g for g in r["op_groups"] if g["flops_source"] == "none" and g["device_time_ns"] > 0]
+        self.assertTrue(unknown)
+        self.assertTrue(all(g["device_rates"]["achieved_flops_per_s"] is None for g in unknown))
+
+
+if __name__ == "__main__":
+    unittest.main()
