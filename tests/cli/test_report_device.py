@@ -65,6 +65,26 @@ class ReportDeviceTest(CliTestCase):
         self.assertRegex(md, r"\| `aten::linear` \| `BertOnlyMLMHead.BertLMPredictionHead.Linear` \| 1.0 \| "
                              r"4.41 GFLOPs \| 42 µs \| 41.3 µs \| 13.3% \| 107 T \| 971 G \| memory 29.0% \|")
 
+    def test_csv_has_device_time_and_rates_beside_host_time(self):
+        import csv
+        import io
+        r = json.loads(report(H100, "--format", "json"))
+        rows = list(csv.DictReader(io.StringIO(report(H100, "--format", "csv"))))
+        self.assertEqual(len(rows), len(r["modules"]))
+        for row, m in zip(rows, r["modules"]):
+            self.assertEqual(row["path"], m["path"])
+            self.assertEqual(float(row["time_p50_ns"]), m["time_ns"]["inclusive"]["p50"])  # host
+            self.assertEqual(float(row["gpu_time_mean_ns"]), m["gpu_time_ns"]["mean"])  # device
+            rates = m["device_rates"]
+            if rates is None:
+                self.assertEqual(row["device_flops_per_s"], "")
+                continue
+            self.assertAlmostEqual(float(row["device_flops_per_s"]), rates["achieved_flops_per_s"])
+            self.assertAlmostEqual(float(row["device_bytes_per_s"]), rates["achieved_bytes_per_s"])
+            self.assertEqual(row["bound"], rates["bound"] or "")
+        self.assertEqual(rows[0]["bound"], "memory")
+        self.assertEqual(rows[0]["flops_complete"], "true")
+
     def test_gap_list_shows_device_share_beside_host_share(self):
         r = json.loads(report(SGLANG, "--format", "json"))
         first = r["coverage"]["gaps"][0]
