@@ -526,6 +526,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       g.count += 1;
       g.time_ns += static_cast<double>(op.duration_ns);
       g.device_time_ns += gap_device[i];
+      if (g.note.empty()) g.note = op.flops_note;
     }
     std::int64_t gap_ops = 0;
     for (auto& [name, g] : gaps) {

@@ -90,6 +90,7 @@ struct CoverageGap {
   double share_of_time = 0;         // of all outermost-op host time
   double device_time_ns = 0;        // kernels under it whose FLOPs nobody counted, whole run
   double share_of_device_time = 0;  // of all compute kernel time in iterations
+  std::string note;  // why the FLOPs are unknown although a formula exists (arguments not recorded or refused)
 };
 
 // How much of the run's time has known FLOPs.

@@ -186,7 +186,8 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                     {"time_ns", g.time_ns},
                     {"share_of_time", g.share_of_time},
                     {"device_time_ns", g.device_time_ns},
-                    {"share_of_device_time", g.share_of_device_time}});
+                    {"share_of_device_time", g.share_of_device_time},
+                    {"note", g.note}});
   }
   const auto& cov = s.coverage;
   j["coverage"] = {

@@ -82,12 +82,13 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
     }
   }
   if (!s.coverage_gaps.empty()) {
-    out += gpu ? "\n**Ops without a FLOPs formula** (FLOPs unknown, not zero):\n\n| op | count | host time % | "
-                 "dev time % |\n|---|---:|---:|---:|\n"
-               : "\n**Ops without a FLOPs formula** (FLOPs unknown, not zero):\n\n| op | count | time % "
-                 "|\n|---|---:|---:|\n";
+    out += gpu ? "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are missing):\n\n| op | "
+                 "count | host time % | dev time % |\n|---|---:|---:|---:|\n"
+               : "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are missing):\n\n| op | "
+                 "count | time % |\n|---|---:|---:|\n";
     for (const auto& g : s.coverage_gaps) {
-      out += fmt::format("| {} | {} | {} |{}\n", markdown_code(g.name, true), g.count,
+      out += fmt::format("| {}{} | {} | {} |{}\n", markdown_code(g.name, true),
+                         g.note.empty() ? "" : " (" + markdown_escape(g.note) + ")", g.count,
                          percent_text(g.share_of_time),
                          gpu ? fmt::format(" {} |", percent_text(g.share_of_device_time)) : "");
     }

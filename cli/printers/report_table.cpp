@@ -123,13 +123,14 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   } else {
     // With kernels the list is sorted by the device time under each op: show it beside the host share.
     out += fmt::format(
-        "  ops without a FLOPs formula (their FLOPs are unknown, not zero):\n  {:<40} {:>8} {:>8}{}\n", "op",
+        "  ops whose FLOPs are unknown, not zero (no formula, or its arguments are missing):\n  {:<40} {:>8} {:>8}{}\n", "op",
         "count", gpu ? "host%" : "time%", gpu ? fmt::format(" {:>8}", "dev%") : "");
     std::size_t n =
         o.full_coverage ? s.coverage_gaps.size() : std::min<std::size_t>(10, s.coverage_gaps.size());
     for (std::size_t k = 0; k < n; ++k) {
       const auto& g = s.coverage_gaps[k];
-      out += fmt::format("  {:<40} {:>8} {:>8}{}\n", terminal_safe(g.name, false), g.count,
+      std::string name = g.note.empty() ? g.name : g.name + " [" + g.note + "]";
+      out += fmt::format("  {:<40} {:>8} {:>8}{}\n", terminal_safe(name, false), g.count,
                          percent_text(g.share_of_time),
                          gpu ? fmt::format(" {:>8}", percent_text(g.share_of_device_time)) : "");
     }

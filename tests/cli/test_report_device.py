@@ -89,7 +89,7 @@ class ReportDeviceTest(CliTestCase):
         r = json.loads(report(SGLANG, "--format", "json"))
         first = r["coverage"]["gaps"][0]
         text = report(SGLANG)
-        gaps = text.split("ops without a FLOPs formula (their FLOPs are unknown, not zero):\n", 1)[1].splitlines()
+        gaps = text.split("ops whose FLOPs are unknown, not zero (no formula, or its arguments are missing):\n", 1)[1].splitlines()
         self.assertEqual(gaps[0].split()[1:], ["count", "host%", "dev%"])
         row = gaps[1].split()
         self.assertEqual(row[0], first["name"])
