@@ -91,7 +91,7 @@ Roofline roofline(double flops, double bytes, double device_ns, const DevicePeak
 
 Roofline device_rates(double flops, double bytes, double device_ns, const std::optional<DevicePeak>& peak) {
   if (device_ns <= 0) return {};
-  if (peak) return roofline(flops, bytes, device_ns, *peak);
+  if (peak && bytes > 0) return roofline(flops, bytes, device_ns, *peak);  // no traffic counted: no intensity
   Roofline r;
   r.achieved_flops_per_s = flops / (device_ns * 1e-9);
   r.achieved_bytes_per_s = bytes / (device_ns * 1e-9);

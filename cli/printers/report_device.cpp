@@ -25,8 +25,11 @@ RatesText rates_text(const Roofline& r, double device_ns, bool flops_known, bool
 std::string coverage_by_time_text(const RunSummary& s) {
   std::string out;
   if (s.has_kernels) {
-    out = fmt::format("FLOPs known for {} of compute device time ({} of host time)",
-                      percent_text(s.coverage.known_device_share), percent_text(s.coverage.known_host_share));
+    // Nsight Compute / Systems runs have no host ops: no host share to give.
+    out = fmt::format("FLOPs known for {} of compute device time ({})",
+                      percent_text(s.coverage.known_device_share),
+                      s.ops_total > 0 ? percent_text(s.coverage.known_host_share) + " of host time"
+                                      : std::string("no host ops in the trace"));
   } else {
     out = fmt::format("FLOPs known for {} of host time", percent_text(s.coverage.known_host_share));
   }

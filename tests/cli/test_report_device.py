@@ -85,6 +85,25 @@ class ReportDeviceTest(CliTestCase):
         self.assertEqual(rows[0]["bound"], "memory")
         self.assertEqual(rows[0]["flops_complete"], "true")
 
+    def test_coverage_line_of_a_trace_without_host_ops(self):
+        ncu = os.path.join(SOURCE_DIR, "tests", "data", "ncu", "leleucas__bert_torch_nsight.csv")
+        line = next(l for l in report(ncu).splitlines() if l.startswith("coverage"))
+        self.assertIn("of compute device time (no host ops in the trace)", line)
+        self.assertNotIn("of host time", line)
+        line = next(l for l in report(H100).splitlines() if l.startswith("coverage"))
+        self.assertIn("FLOPs known for 100.0% of compute device time (100.0% of host time)", line)
+
+    def test_kernel_table_keeps_copy_direction_and_size(self):
+        import sqlite3
+        nsys = os.path.join(SOURCE_DIR, "tests", "data", "nsys", "pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite")
+        with sqlite3.connect(nsys) as c:  # copyKind 1 = host to device, 2 = device to host
+            size = dict(c.execute("SELECT copyKind, SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY copyKind"))
+        rows = {k["name"]: k for k in json.loads(report(nsys, "--format", "json", "--kernels"))["kernels"]}
+        self.assertEqual(rows["Memcpy HtoD"]["category"], "memcpy")
+        self.assertEqual(rows["Memcpy HtoD"]["bytes"], size[1])
+        self.assertEqual(rows["Memcpy DtoH"]["bytes"], size[2])
+        self.assertEqual(rows["Memcpy HtoD"]["flops"], 0)
+
     def test_gap_list_shows_device_share_beside_host_share(self):
         r = json.loads(report(SGLANG, "--format", "json"))
         first = r["coverage"]["gaps"][0]

@@ -164,6 +164,9 @@ TEST(DeviceTime, RatesAndBoundPerModuleOpAndGroup) {
   EXPECT_DOUBLE_EQ(dense.achieved_flops_per_s, 1000 / 20e-9);
   EXPECT_DOUBLE_EQ(dense.attainable_flops_per_s, 0);
   EXPECT_DOUBLE_EQ(device_rates(1000, 500, 0, s.peak).achieved_flops_per_s, 0);
+  // No bytes counted (only FLOPs known, e.g. a lower bound over unknown work): no intensity, no bound.
+  EXPECT_DOUBLE_EQ(device_rates(1000, 0, 20, s.peak).attainable_flops_per_s, 0);
+  EXPECT_DOUBLE_EQ(device_rates(1000, 0, 20, s.peak).achieved_flops_per_s, 1000 / 20e-9);
 }
 
 TEST(DeviceTime, TimelineBusyIsTheUnionNotTheSum) {
