@@ -42,7 +42,10 @@ std::vector<KernelRow> kernel_table(const RunData& run) {
     r.has_counters = r.has_counters || k.has_counters;
     r.measured.add(k);
     auto o = k.op_id == kNoId ? op_at.end() : op_at.find(k.op_id);
-    if (k.kind != KernelKind::kKernel) continue;  // copies and memsets: bytes in k.bytes, no FLOPs
+    if (k.kind != KernelKind::kKernel) {  // copies and memsets: no FLOPs; their bytes are the copy size
+      r.bytes += k.bytes;
+      continue;
+    }
     if (o == op_at.end() || run.ops[o->second].flops_source == FlopsSource::kNone) {
       r.unknown_count += 1;
       continue;

@@ -11,9 +11,15 @@ FlopsSource nested_flops_source(bool counted_above, bool has_formula) {
   return has_formula ? FlopsSource::kFormula : FlopsSource::kNone;
 }
 
-void set_op_flops(OpRecord& op, const FlopsResult& r) {
+void set_op_flops(OpRecord& op, const FlopsResult& r, const FlopsRegistry& registry) {
   if (!r.known) {
-    if (r.invalid_args) op.flops_note = std::string(r.note);  // why the shapes were refused
+    if (r.invalid_args) {
+      op.flops_note = std::string(r.note);  // why the shapes were refused
+    } else if (op.args.empty() && registry.has(op.name)) {
+      // A formula exists but the trace has no arguments for it (recorded without record_shapes): say so,
+      // so that the coverage list does not read as a missing formula.
+      op.flops_note = std::string(kArgumentsNotRecorded);
+    }
     return;
   }
   op.flops = r.flops;
@@ -51,7 +57,7 @@ void assign_op_costs(std::vector<OpRecord>& ops, const FlopsRegistry& registry) 
       continue;
     }
     FlopsResult r = registry.evaluate(op.name, op.args);
-    set_op_flops(op, r);
+    set_op_flops(op, r, registry);
     op.flops_source = nested_flops_source(parent_covered, r.known);
     covered[i] = op.flops_source != FlopsSource::kNone;
   }

@@ -8,12 +8,16 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/flops/registry.h"
 #include "db/model/records.h"
 
 namespace flopscope {
+
+// The note of an op whose formula needs arguments the trace did not record.
+inline constexpr std::string_view kArgumentsNotRecorded = "arguments not recorded (record_shapes off)";
 
 // `ops` may be in any order; parent links are by id.
 void assign_op_costs(std::vector<OpRecord>& ops, const FlopsRegistry& registry = FlopsRegistry::builtin());
@@ -23,7 +27,9 @@ void assign_op_costs(std::vector<OpRecord>& ops, const FlopsRegistry& registry =
 FlopsSource nested_flops_source(bool counted_above, bool has_formula);
 
 // Copies a known registry result into the op (values and note); the note says "(estimate)" once when the
-// formula had to assume something.
-void set_op_flops(OpRecord& op, const FlopsResult& result);
+// formula had to assume something. An unknown result leaves the values at 0 and notes why when a formula
+// exists: the refused shapes, or kArgumentsNotRecorded.
+void set_op_flops(OpRecord& op, const FlopsResult& result,
+                  const FlopsRegistry& registry = FlopsRegistry::builtin());
 
 }  // namespace flopscope

@@ -21,7 +21,7 @@ std::vector<double> kernel_time_per_op(const RunData& run) {
   return device;
 }
 
-std::vector<OpGroup> group_ops(const RunData& run, int iterations) {
+std::vector<OpGroup> group_ops(const RunData& run, int iterations, const std::optional<DevicePeak>& peak) {
   std::unordered_map<Id, const std::string*> path_of;
   for (const auto& m : run.modules) path_of[m.id] = &m.path;
   static const std::string kRoot;
@@ -60,6 +60,7 @@ std::vector<OpGroup> group_ops(const RunData& run, int iterations) {
     g.time_ns /= g.calls;
     g.device_time_ns /= g.calls;
     g.calls /= iters;
+    g.rates = device_rates(g.flops, g.bytes_read + g.bytes_written, g.device_time_ns, peak);
   }
   return groups;
 }

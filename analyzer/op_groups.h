@@ -3,9 +3,11 @@
 // ops across model versions by the same identity.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "analyzer/peaks.h"
 #include "db/model/op_signature.h"
 #include "db/model/run_data.h"
 
@@ -26,6 +28,7 @@ struct OpGroup {
   double bytes_written = 0;
   double time_ns = 0;         // host: mean inclusive duration
   double device_time_ns = 0;  // device: mean kernel time launched in the op's subtree (orphans excluded)
+  Roofline rates;             // the op's FLOPs and bytes over device_time_ns, and the bound under the peak
   std::string note;
 };
 
@@ -33,7 +36,9 @@ struct OpGroup {
 // orphan kernels excluded.
 std::vector<double> kernel_time_per_op(const RunData& run);
 
-// Groups in first-seen order. `iterations` divides counts into per-iteration calls (>= 1).
-std::vector<OpGroup> group_ops(const RunData& run, int iterations);
+// Groups in first-seen order. `iterations` divides counts into per-iteration calls (>= 1); `peak` (the
+// summary's) gives each group's roofline bound.
+std::vector<OpGroup> group_ops(const RunData& run, int iterations,
+                               const std::optional<DevicePeak>& peak = std::nullopt);
 
 }  // namespace flopscope

@@ -89,4 +89,14 @@ Roofline roofline(double flops, double bytes, double device_ns, const DevicePeak
   return r;
 }
 
+Roofline device_rates(double flops, double bytes, double device_ns, const std::optional<DevicePeak>& peak) {
+  if (device_ns <= 0) return {};
+  if (peak && bytes > 0) return roofline(flops, bytes, device_ns, *peak);  // no traffic counted: no intensity
+  Roofline r;
+  r.achieved_flops_per_s = flops / (device_ns * 1e-9);
+  r.achieved_bytes_per_s = bytes / (device_ns * 1e-9);
+  r.intensity = bytes > 0 ? flops / bytes : 0;
+  return r;
+}
+
 }  // namespace flopscope

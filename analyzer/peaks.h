@@ -37,4 +37,9 @@ struct Roofline {
 // Achieved rates and the roofline bound of `flops` and `bytes` done in `device_ns`.
 Roofline roofline(double flops, double bytes, double device_ns, const DevicePeak& peak);
 
+// The same for a module or an op: without a peak, or without counted bytes (no intensity), only the
+// achieved rates and the intensity are set (attainable_flops_per_s stays 0: no bound); all 0 without
+// device time.
+Roofline device_rates(double flops, double bytes, double device_ns, const std::optional<DevicePeak>& peak);
+
 }  // namespace flopscope

@@ -261,6 +261,7 @@ void roll_up_modules(RunSummary& s, ModuleAccumulators acc, const RunData& run, 
     s.roofline = roofline(s.total.flops, s.total.bytes(), s.iteration_gpu_time.p50, *s.peak);
   }
   for (auto& m : s.modules) {
+    if (s.has_kernels) m.rates = device_rates(m.inclusive.flops, m.inclusive.bytes(), m.gpu_time.mean, s.peak);
     m.share_flops = s.total.flops > 0 ? m.inclusive.flops / s.total.flops : 0;
     double mine = inclusive_time(m, run_clock(s)).p50;
     double all = iteration_time(s, run_clock(s)).p50;
@@ -503,6 +504,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       g.bytes *= per_iter;
       g.time_ns *= per_iter;
       g.device_time_ns *= per_iter;
+      g.rates = device_rates(g.flops, g.bytes, g.device_time_ns, s.peak);
       s.top_ops.push_back(std::move(g));
     }
     bool by_time = s.iteration_time.p50 > 0;
@@ -527,6 +529,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       g.count += 1;
       g.time_ns += static_cast<double>(op.duration_ns);
       g.device_time_ns += gap_device[i];
+      if (g.note.empty()) g.note = op.flops_note;
     }
     std::int64_t gap_ops = 0;
     for (auto& [name, g] : gaps) {

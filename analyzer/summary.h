@@ -65,6 +65,8 @@ struct ModuleSummary {
   double unknown_time_share = 0;
   double share_flops = 0;  // inclusive FLOPs / total FLOPs
   double share_time = 0;   // inclusive time P50 / total P50 (gpu time when the run has kernels)
+  // Inclusive FLOPs and bytes over the mean device time per iteration, and the bound under the peak.
+  Roofline rates;
 };
 
 struct OpSummary {
@@ -76,6 +78,7 @@ struct OpSummary {
   double time_ns = 0;         // host: per iteration, mean, inclusive duration
   double device_time_ns = 0;  // device: kernels launched in the op's subtree, per iteration
   std::string flops_source;
+  Roofline rates;  // flops and bytes over device_time_ns, and the bound under the peak
 };
 
 // Ops that carry FLOPs nobody counted: no formula, and no descendant that counted FLOPs (zero-FLOP children
@@ -87,6 +90,7 @@ struct CoverageGap {
   double share_of_time = 0;         // of all outermost-op host time
   double device_time_ns = 0;        // kernels under it whose FLOPs nobody counted, whole run
   double share_of_device_time = 0;  // of all compute kernel time in iterations
+  std::string note;  // why the FLOPs are unknown although a formula exists (arguments not recorded or refused)
 };
 
 // How much of the run's time has known FLOPs.

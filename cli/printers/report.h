@@ -9,7 +9,7 @@
 
 namespace flopscope::cli {
 
-inline constexpr int kReportJsonVersion = 4;
+inline constexpr int kReportJsonVersion = 5;
 
 enum class SortKey { kModel, kFlops, kTime, kBytes };
 
@@ -35,6 +35,13 @@ Status check_report_json_size(const std::string& path, const RunSummary& s);
 std::string lower_bound_flops_text(double flops, bool complete);
 std::string coverage_by_time_text(const RunSummary& s);
 std::string device_facts_text(const RunSummary& s, const std::string& prefix);
+// Achieved rates over device time and the roofline bound, as three cells: FLOP/s (">=" when a lower bound;
+// "unknown" for an op without a formula, and so its bytes/s), bytes/s, and the bound ("memory 8.9%": the roof and the share of it reached;
+// "-" without a peak or device time).
+struct RatesText {
+  std::string flops, bytes, bound;
+};
+RatesText rates_text(const Roofline& r, double device_ns, bool flops_known, bool lower_bound);
 
 // `report --kernels`: one row per kernel name, by device time (at most `limit` rows).
 std::string render_kernels_table(const RunData& run, std::size_t limit);

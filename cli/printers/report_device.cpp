@@ -11,11 +11,25 @@ std::string lower_bound_flops_text(double flops, bool complete) {
   return complete ? flops_text(flops) : ">= " + flops_text(flops);
 }
 
+RatesText rates_text(const Roofline& r, double device_ns, bool flops_known, bool lower_bound) {
+  if (device_ns <= 0) return {"-", "-", "-"};
+  RatesText t;
+  t.flops = !flops_known ? "unknown" : (lower_bound ? ">=" : "") + si_text(r.achieved_flops_per_s, "");
+  t.bytes = flops_known ? si_text(r.achieved_bytes_per_s, "") : "unknown";
+  t.bound = flops_known && r.attainable_flops_per_s > 0
+                ? fmt::format("{} {}", r.memory_bound ? "memory" : "compute", percent_text(r.fraction_of_attainable))
+                : "-";
+  return t;
+}
+
 std::string coverage_by_time_text(const RunSummary& s) {
   std::string out;
   if (s.has_kernels) {
-    out = fmt::format("FLOPs known for {} of compute device time ({} of host time)",
-                      percent_text(s.coverage.known_device_share), percent_text(s.coverage.known_host_share));
+    // Nsight Compute / Systems runs have no host ops: no host share to give.
+    out = fmt::format("FLOPs known for {} of compute device time ({})",
+                      percent_text(s.coverage.known_device_share),
+                      s.ops_total > 0 ? percent_text(s.coverage.known_host_share) + " of host time"
+                                      : std::string("no host ops in the trace"));
   } else {
     out = fmt::format("FLOPs known for {} of host time", percent_text(s.coverage.known_host_share));
   }

@@ -42,6 +42,19 @@ ordered_json stats_json(const LatencyStats& s) {
           {"p99", s.p99},         {"min", s.min},   {"max", s.max}, {"values", s.values.dense()}};
 }
 
+// Achieved rates over device time and the roofline bound; null without device time. The rates are null when
+// the op has no formula (its FLOPs and bytes are unknown), and the bound null without a peak for the device.
+ordered_json rates_json(const Roofline& r, double device_ns, bool flops_known) {
+  if (device_ns <= 0) return nullptr;
+  const bool bound = r.attainable_flops_per_s > 0 && flops_known;
+  return {{"achieved_flops_per_s", flops_known ? ordered_json(r.achieved_flops_per_s) : ordered_json(nullptr)},
+          {"achieved_bytes_per_s", flops_known ? ordered_json(r.achieved_bytes_per_s) : ordered_json(nullptr)},
+          {"intensity", flops_known ? ordered_json(r.intensity) : ordered_json(nullptr)},
+          {"bound", bound ? ordered_json(r.memory_bound ? "memory" : "compute") : ordered_json(nullptr)},
+          {"attainable_flops_per_s", bound ? ordered_json(r.attainable_flops_per_s) : ordered_json(nullptr)},
+          {"fraction_of_attainable", bound ? ordered_json(r.fraction_of_attainable) : ordered_json(nullptr)}};
+}
+
 ordered_json arg_json(const OpArg& a) {
   if (a.is_tensor) return {{"dtype", a.dtype}, {"shape", a.shape}};
   return {{"value", a.value}};
@@ -99,7 +112,8 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
          {"flops_complete", m.flops_complete},
          {"unknown_time_share", m.unknown_time_share},
          {"share_flops", m.share_flops},
-         {"share_time", m.share_time}});
+         {"share_time", m.share_time},
+         {"device_rates", s.has_kernels ? rates_json(m.rates, m.gpu_time.mean, true) : ordered_json(nullptr)}});
   }
   j["modules"] = std::move(modules);
 
@@ -113,12 +127,14 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                    {"bytes", op.bytes},
                    {"time_ns", op.time_ns},
                    {"device_time_ns", op.device_time_ns},
-                   {"flops_source", op.flops_source}});
+                   {"flops_source", op.flops_source},
+                   {"device_rates",
+                    rates_json(op.rates, op.device_time_ns, !(op.flops_source == "none" && op.flops == 0))}});
   }
   j["top_ops"] = std::move(top);
 
   ordered_json groups = ordered_json::array();
-  for (const auto& g : group_ops(run, s.iterations)) {
+  for (const auto& g : group_ops(run, s.iterations, s.peak)) {
     ordered_json args = ordered_json::array();
     for (const auto& a : g.args) args.push_back(arg_json(a));
     groups.push_back({{"module", g.module_path},
@@ -134,6 +150,7 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                       {"bytes_written", g.bytes_written},
                       {"time_ns", g.time_ns},
                       {"device_time_ns", g.device_time_ns},
+                      {"device_rates", rates_json(g.rates, g.device_time_ns, g.source != FlopsSource::kNone)},
                       {"note", g.note}});
   }
   j["op_groups"] = std::move(groups);
@@ -169,7 +186,8 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                     {"time_ns", g.time_ns},
                     {"share_of_time", g.share_of_time},
                     {"device_time_ns", g.device_time_ns},
-                    {"share_of_device_time", g.share_of_device_time}});
+                    {"share_of_device_time", g.share_of_device_time},
+                    {"note", g.note}});
   }
   const auto& cov = s.coverage;
   j["coverage"] = {

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "analyzer/clock.h"
@@ -35,24 +37,60 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
   if (gpu)
     out += "Times below are device time (kernels); host op time P50 " + time_text(s.iteration_time.p50) +
            ".\n\n";
-  out += "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | P50 | P99 | time % |\n";
-  out += "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  // With kernels the time columns are device time, with host time, communication and the achieved rates
+  // beside them.
+  out += gpu ? "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | dev P50 | dev P99 | time % | host P50 "
+               "| comm | FLOP/s dev | B/s dev | bound (dev) |\n"
+               "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+             : "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | P50 | P99 | time % |\n"
+               "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (int idx : module_order(s, o)) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
     const LatencyStats& t = inclusive_time(m, clock);
-    out += fmt::format("| {}{} | {} | {:.1f} | {} | {} | {} | {:.1f} | {} | {} | {} |\n", indent(m.depth),
+    out += fmt::format("| {}{} | {} | {:.1f} | {} | {} | {} | {:.1f} | {} | {} | {} |", indent(m.depth),
                        m.path.empty() ? "(model)" : markdown_code(m.path, true), markdown_escape(m.type),
                        m.calls, lower_bound_flops_text(m.inclusive.flops, m.flops_complete), flops_text(m.self.flops),
                        bytes_text(m.inclusive.bytes()), m.inclusive.intensity(), time_text(t.p50),
                        percentile_text(t, 99), percent_text(m.share_time));
+    if (gpu) {
+      RatesText r = rates_text(m.rates, m.gpu_time.mean, true, !m.flops_complete);
+      out += fmt::format(" {} | {} | {} | {} | {} |", time_text(m.inclusive_time.p50), time_text(m.comm_time_ns),
+                         markdown_escape(r.flops), r.bytes, r.bound);
+    }
+    out += "\n";
+  }
+  if (!s.top_ops.empty()) {
+    out += gpu ? "\n**Top ops** (per iteration)\n\n| op | module | calls | FLOPs | host time | dev time | dev % | "
+                 "FLOP/s dev | B/s dev | bound (dev) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
+               : "\n**Top ops** (per iteration)\n\n| op | module | calls | FLOPs | host time | time % |\n"
+                 "|---|---|---:|---:|---:|---:|\n";
+    for (std::size_t k = 0; k < std::min(o.top_ops, s.top_ops.size()); ++k) {
+      const auto& op = s.top_ops[k];
+      const bool known = !(op.flops_source == "none" && op.flops == 0);  // no formula, nothing below: unknown
+      const double share = it.mean > 0 ? (gpu ? op.device_time_ns : op.time_ns) / it.mean : 0;
+      out += fmt::format("| {} | {} | {:.1f} | {} | {} |", markdown_code(op.name, true),
+                         op.module_path.empty() ? "(model)" : markdown_code(op.module_path, true), op.calls,
+                         known ? flops_text(op.flops) : "unknown", time_text(op.time_ns));
+      if (gpu) {
+        RatesText r = rates_text(op.rates, op.device_time_ns, known, false);
+        out += fmt::format(" {} | {} | {} | {} | {} |", time_text(op.device_time_ns), percent_text(share), r.flops,
+                           r.bytes, r.bound);
+      } else {
+        out += fmt::format(" {} |", percent_text(share));
+      }
+      out += "\n";
+    }
   }
   if (!s.coverage_gaps.empty()) {
-    out +=
-        "\n**Ops without a FLOPs formula** (FLOPs unknown, not zero):\n\n| op | count | time % "
-        "|\n|---|---:|---:|\n";
+    out += gpu ? "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are missing):\n\n| op | "
+                 "count | host time % | dev time % |\n|---|---:|---:|---:|\n"
+               : "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are missing):\n\n| op | "
+                 "count | time % |\n|---|---:|---:|\n";
     for (const auto& g : s.coverage_gaps) {
-      out += fmt::format("| {} | {} | {} |\n", markdown_code(g.name, true), g.count,
-                         percent_text(g.share_of_time));
+      out += fmt::format("| {}{} | {} | {} |{}\n", markdown_code(g.name, true),
+                         g.note.empty() ? "" : " (" + markdown_escape(g.note) + ")", g.count,
+                         percent_text(g.share_of_time),
+                         gpu ? fmt::format(" {} |", percent_text(g.share_of_device_time)) : "");
     }
   }
   if (gpu) {

@@ -65,7 +65,9 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   out += fmt::format("{:<{}}  {:<20} {:>6} {:>13} {:>11} {:>10} {:>7} {:>10} {:>10} {:>10} {:>6}", "module",
                      name_w, "type", "calls", "FLOPs", "self FLOPs", "bytes", "FLOP/B",
                      gpu ? "dev P50" : "P50", gpu ? "dev P90" : "P90", gpu ? "dev P99" : "P99", "time%");
-  out += gpu ? fmt::format(" {:>10} {:>10} {:>11}\n", "host P50", "comm", "FLOP/s dev") : "\n";
+  out += gpu ? fmt::format(" {:>10} {:>10} {:>11} {:>9} {:>14}\n", "host P50", "comm", "FLOP/s dev", "B/s dev",
+                           "bound (dev)")
+             : "\n";
   for (int idx : order) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
     const LatencyStats& t = inclusive_time(m, clock);
@@ -77,9 +79,9 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
                        si_text(m.inclusive.bytes(), ""), m.inclusive.intensity(), time_text(t.p50),
                        percentile_text(t, 90), percentile_text(t, 99), percent_text(m.share_time));
     if (gpu) {
-      double rate = m.gpu_time.mean > 0 ? m.inclusive.flops / (m.gpu_time.mean * 1e-9) : 0;
-      out += fmt::format(" {:>10} {:>10} {:>11}", time_text(m.inclusive_time.p50), time_text(m.comm_time_ns),
-                         si_text(rate, ""));
+      RatesText r = rates_text(m.rates, m.gpu_time.mean, true, !m.flops_complete);
+      out += fmt::format(" {:>10} {:>10} {:>11} {:>9} {:>14}", time_text(m.inclusive_time.p50),
+                         time_text(m.comm_time_ns), r.flops, r.bytes, r.bound);
     }
     out += "\n";
   }
@@ -87,20 +89,27 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
 
   // Top ops.
   if (!s.top_ops.empty()) {
-    out +=
-        fmt::format("\ntop ops (per iteration)\n{:<28} {:<44} {:>6} {:>11} {:>11} {:>7}{}\n", "op", "module",
-                    "calls", "FLOPs", "host time", "time%", gpu ? fmt::format(" {:>11}", "dev time") : "");
+    // With kernels: host and device time side by side, the share of device time, and the achieved rates.
+    out += fmt::format("\ntop ops (per iteration)\n{:<28} {:<44} {:>6} {:>11} {:>11} {:>7}{}\n", "op", "module",
+                       "calls", "FLOPs", "host time", gpu ? "dev%" : "time%",
+                       gpu ? fmt::format(" {:>11} {:>11} {:>9} {:>14}", "dev time", "FLOP/s dev", "B/s dev",
+                                         "bound (dev)")
+                           : "");
     double total_t = it.mean > 0 ? it.mean : 0;
     for (std::size_t k = 0; k < std::min(o.top_ops, s.top_ops.size()); ++k) {
       const auto& op = s.top_ops[k];
       std::string mod = op.module_path.empty() ? "(model)" : terminal_safe(op.module_path, false);
       if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
+      // No formula and nothing counted below it: unknown, not 0 (a coverage gap).
+      const bool known = !(op.flops_source == "none" && op.flops == 0);
+      const double share = gpu ? op.device_time_ns : op.time_ns;
+      RatesText r = rates_text(op.rates, op.device_time_ns, known, false);
       out += fmt::format(
           "{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", terminal_safe(op.name, false), mod, op.calls,
-          // No formula and nothing counted below it: unknown, not 0 (a coverage gap).
-          op.flops_source == "none" && op.flops == 0 ? std::string("unknown") : si_text(op.flops, ""),
-          time_text(op.time_ns), gpu || total_t <= 0 ? "" : percent_text(op.time_ns / total_t),
-          gpu ? fmt::format(" {:>11}", time_text(op.device_time_ns)) : "");
+          known ? si_text(op.flops, "") : std::string("unknown"), time_text(op.time_ns),
+          total_t > 0 ? percent_text(share / total_t) : "",
+          gpu ? fmt::format(" {:>11} {:>11} {:>9} {:>14}", time_text(op.device_time_ns), r.flops, r.bytes, r.bound)
+              : "");
     }
   }
 
@@ -112,15 +121,18 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   if (s.coverage_gaps.empty()) {
     out += "  every op has a FLOPs formula\n";
   } else {
+    // With kernels the list is sorted by the device time under each op: show it beside the host share.
     out += fmt::format(
-        "  ops without a FLOPs formula (their FLOPs are unknown, not zero):\n  {:<40} {:>8} {:>8}\n", "op",
-        "count", "time%");
+        "  ops whose FLOPs are unknown, not zero (no formula, or its arguments are missing):\n  {:<40} {:>8} {:>8}{}\n", "op",
+        "count", gpu ? "host%" : "time%", gpu ? fmt::format(" {:>8}", "dev%") : "");
     std::size_t n =
         o.full_coverage ? s.coverage_gaps.size() : std::min<std::size_t>(10, s.coverage_gaps.size());
     for (std::size_t k = 0; k < n; ++k) {
       const auto& g = s.coverage_gaps[k];
-      out += fmt::format("  {:<40} {:>8} {:>8}\n", terminal_safe(g.name, false), g.count,
-                         percent_text(g.share_of_time));
+      std::string name = g.note.empty() ? g.name : g.name + " [" + g.note + "]";
+      out += fmt::format("  {:<40} {:>8} {:>8}{}\n", terminal_safe(name, false), g.count,
+                         percent_text(g.share_of_time),
+                         gpu ? fmt::format(" {:>8}", percent_text(g.share_of_device_time)) : "");
     }
     if (n < s.coverage_gaps.size()) {
       out += fmt::format("  ... {} more (--coverage lists all)\n", s.coverage_gaps.size() - n);

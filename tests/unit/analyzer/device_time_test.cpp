@@ -130,6 +130,45 @@ TEST(DeviceTime, TopOpsAndGroupsCarryDeviceTime) {
   EXPECT_DOUBLE_EQ(groups[0].time_ns, 100);
 }
 
+// Achieved FLOP/s and bytes/s, intensity and the roofline bound per module, top op and op group, over their
+// own device time (the GEMM: 1000 FLOPs and 500 bytes in 20 ns on an H100).
+TEST(DeviceTime, RatesAndBoundPerModuleOpAndGroup) {
+  RunData r = serving_like_run();
+  r.ops[0].bytes_read = 400;
+  r.ops[0].bytes_written = 100;
+  RunSummary s = summarize(r);
+  ASSERT_TRUE(s.peak.has_value());
+  const double attainable = 2.0 * s.peak->bytes_per_s;  // intensity 2 FLOP/B: far below the ridge
+  auto check = [&](const Roofline& x, const std::string& what) {
+    EXPECT_DOUBLE_EQ(x.achieved_flops_per_s, 1000 / 20e-9) << what;
+    EXPECT_DOUBLE_EQ(x.achieved_bytes_per_s, 500 / 20e-9) << what;
+    EXPECT_DOUBLE_EQ(x.intensity, 2) << what;
+    EXPECT_TRUE(x.memory_bound) << what;
+    EXPECT_DOUBLE_EQ(x.attainable_flops_per_s, attainable) << what;
+    EXPECT_DOUBLE_EQ(x.fraction_of_attainable, (1000 / 20e-9) / attainable) << what;
+  };
+  check(s.modules[static_cast<std::size_t>(s.find("dense"))].rates, "module");
+  const OpSummary* linear = nullptr;
+  for (const auto& op : s.top_ops) {
+    if (op.name == "aten::linear") linear = &op;
+  }
+  ASSERT_NE(linear, nullptr);
+  check(linear->rates, "top op");
+  auto groups = group_ops(r, 1, s.peak);
+  ASSERT_EQ(groups[0].name, "aten::linear");
+  check(groups[0].rates, "op group");
+  // No peak (a device the table does not know): rates without a bound. No device time: nothing.
+  r.info.device = "Some Future GPU";
+  RunSummary unknown = summarize(r);
+  const auto& dense = unknown.modules[static_cast<std::size_t>(unknown.find("dense"))].rates;
+  EXPECT_DOUBLE_EQ(dense.achieved_flops_per_s, 1000 / 20e-9);
+  EXPECT_DOUBLE_EQ(dense.attainable_flops_per_s, 0);
+  EXPECT_DOUBLE_EQ(device_rates(1000, 500, 0, s.peak).achieved_flops_per_s, 0);
+  // No bytes counted (only FLOPs known, e.g. a lower bound over unknown work): no intensity, no bound.
+  EXPECT_DOUBLE_EQ(device_rates(1000, 0, 20, s.peak).attainable_flops_per_s, 0);
+  EXPECT_DOUBLE_EQ(device_rates(1000, 0, 20, s.peak).achieved_flops_per_s, 1000 / 20e-9);
+}
+
 TEST(DeviceTime, TimelineBusyIsTheUnionNotTheSum) {
   std::vector<KernelRecord> ks = {kernel("a", kNoId, kNoId, 0, 100, 1), kernel("b", kNoId, kNoId, 50, 100, 2),
                                   kernel("c", kNoId, kNoId, 300, 100, 1),

@@ -10,6 +10,7 @@
 
 #include "analyzer/importers/byte_source.h"
 #include "analyzer/importers/csv_reader.h"
+#include "analyzer/op_costs.h"
 #include "analyzer/summary.h"
 #include "import_test_util.h"
 
@@ -173,6 +174,27 @@ TEST(TraceRanges, AnnotationAroundTheForwardKeepsModulesAndOrphansLeaveIteration
   EXPECT_DOUBLE_EQ(s.iteration_gpu_time.p50, 30000);  // the orphan's 90 us are not in the iteration
   ASSERT_EQ(s.timeline.devices.size(), 1U);
   EXPECT_DOUBLE_EQ(s.timeline.devices[0].busy_ns, 120000);  // the timeline keeps every activity
+}
+
+// HTA's AlexNet trace was recorded without record_shapes: aten::linear and the convolutions have formulas
+// but no arguments. Their FLOPs are unknown (a gap, never 0), and the gap says why instead of reading as a
+// missing formula; an op without a formula has no such note.
+TEST(FlopsOracle, FormulaWithoutRecordedArgumentsIsAGapThatSaysWhy) {
+  auto run = testing::import_file(
+      testing::fixture("kineto/hta__alexnet_a100__benchmark_result_2869224_1695835535_trace.json.gz"));
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  RunSummary s = summarize(*run);
+  int with_note = 0;
+  for (const auto& g : s.coverage_gaps) {
+    if (g.name == "aten::linear" || g.name == "aten::cudnn_convolution" || g.name == "aten::addmm") {
+      EXPECT_EQ(g.note, kArgumentsNotRecorded) << g.name;
+      ++with_note;
+    }
+  }
+  EXPECT_EQ(with_note, 3);
+  for (const auto& op : run->ops) {
+    if (op.name == "aten::linear") EXPECT_EQ(op.flops_source, FlopsSource::kNone);
+  }
 }
 
 }  // namespace
