@@ -135,6 +135,10 @@ struct ParamDiff {
 
 struct RunTotals {
   double ops = 0, kernels = 0, flops = 0, bytes = 0;
+  // Hardware-counter work per iteration (Nsight Compute, CUPTI counters): FLOPs (tensor FLOPs included where
+  // the architecture converts) and DRAM bytes. Both 0 when no kernel was measured.
+  double measured_flops = 0, dram_bytes = 0;
+  bool measured() const { return measured_flops > 0 || dram_bytes > 0; }
   LatencyStats time;
   int iterations = 0;
   std::int64_t params = 0;

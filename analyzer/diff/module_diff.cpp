@@ -34,6 +34,8 @@ RunTotals totals(const RunSummary& s, const RunData& run, Clock clock) {
   t.ops = s.total.ops;
   t.kernels = s.total.kernels;
   t.flops = s.total.flops;
+  t.measured_flops = s.total.measured_flops + s.total.tensor_flops;
+  t.dram_bytes = s.total.dram_bytes;
   t.bytes = s.total.bytes();
   t.time = iteration_time(s, clock);
   t.iterations = s.iterations;

@@ -70,6 +70,10 @@ std::string relative_text(const char* what, double a, double b, std::string (*fm
 std::string end_to_end_text(const RunDiff& d) {
   std::string out = "end to end: " + relative_text("FLOPs", d.a.flops, d.b.flops, flops_text) + ", " +
                     relative_text("bytes", d.a.bytes, d.b.bytes, bytes_text);
+  // Counter runs (Nsight Compute) carry their work as measured FLOPs and DRAM bytes, often with no op to count.
+  if (d.a.measured() || d.b.measured())
+    out += ", " + relative_text("measured FLOPs", d.a.measured_flops, d.b.measured_flops, flops_text) + ", " +
+           relative_text("DRAM", d.a.dram_bytes, d.b.dram_bytes, bytes_text);
   if (d.a.time.samples == 0 || d.b.time.samples == 0) return out;
   out += fmt::format(", {} time ", d.gpu_time ? "device" : "host");
   const MedianDifference& t = d.time_diff;

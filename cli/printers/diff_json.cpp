@@ -71,6 +71,10 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
               {"bytes", metric(d.a.bytes, d.b.bytes)},
               {"ops", metric(d.a.ops, d.b.ops)},
               {"kernels", metric(d.a.kernels, d.b.kernels)}};
+  if (d.a.measured() || d.b.measured()) {  // hardware counters: present only when a kernel was measured
+    e2e["measured_flops"] = metric(d.a.measured_flops, d.b.measured_flops);
+    e2e["dram_bytes"] = metric(d.a.dram_bytes, d.b.dram_bytes);
+  }
   e2e["time_p50_ns"] = metric(d.a.time.p50, d.b.time.p50);
   e2e["time_p50_ns"].update(delta(d.time_diff, d.time_significant));
   e2e["time_status"] = to_string(d.time_status);

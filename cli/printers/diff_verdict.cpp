@@ -45,6 +45,12 @@ std::string totals_text(const RunDiff& d) {
   auto rel = [](double a, double b) { return a != 0 ? " (" + format_signed_percent((b - a) / a) + ")" : std::string(); };
   parts.push_back(fmt::format("FLOPs {} -> {}{}", flops_text(d.a.flops), flops_text(d.b.flops), rel(d.a.flops, d.b.flops)));
   parts.push_back(fmt::format("bytes {} -> {}{}", bytes_text(d.a.bytes), bytes_text(d.b.bytes), rel(d.a.bytes, d.b.bytes)));
+  if (d.a.measured() || d.b.measured()) {
+    parts.push_back(fmt::format("measured FLOPs {} -> {}{}", flops_text(d.a.measured_flops),
+                                flops_text(d.b.measured_flops), rel(d.a.measured_flops, d.b.measured_flops)));
+    parts.push_back(fmt::format("measured DRAM {} -> {}{}", bytes_text(d.a.dram_bytes), bytes_text(d.b.dram_bytes),
+                                rel(d.a.dram_bytes, d.b.dram_bytes)));
+  }
   parts.push_back(fmt::format("ops {} -> {}", format_count(d.a.ops), format_count(d.b.ops)));
   if (d.a.kernels > 0 || d.b.kernels > 0) {
     parts.push_back(fmt::format("kernels {} -> {}", format_count(d.a.kernels), format_count(d.b.kernels)));

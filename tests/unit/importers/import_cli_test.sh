@@ -63,6 +63,22 @@ head -1 "$tmp/ncu.csv.txt" | grep -q "measured_flops,dram_bytes,dram_bytes_read,
 "$bin" report "$ncu" --format csv --kernels > "$tmp/ncu.kcsv.txt" || bad "csv --kernels of the ncu CSV failed"
 [ "$(wc -l < "$tmp/ncu.kcsv.txt")" -gt 1 ] && head -1 "$tmp/ncu.kcsv.txt" | grep -q "^kernel,category,count" ||
   bad "ncu kernel CSV: $(head -2 "$tmp/ncu.kcsv.txt")"
+# diff of two counter runs: the measured work, not "FLOPs 0 -> 0", in the text, the sentence and the JSON.
+ncu_diff=$(mktemp -d)
+"$bin" --no-progress diff "$ncu" "$ncu" --json "$ncu_diff/d.json" > "$ncu_diff/d.txt" || bad "diff of the ncu CSV failed"
+grep -q "^End to end: .*measured FLOPs 69.4 MFLOPs -> 69.4 MFLOPs (+0.0%); measured DRAM 2.41 MB -> 2.41 MB (+0.0%)" "$ncu_diff/d.txt" ||
+  bad "ncu diff lacks the measured totals: $(grep '^End to end' "$ncu_diff/d.txt")"
+if command -v python3 > /dev/null; then
+  python3 - "$ncu_diff/d.json" << 'PY' || bad "ncu diff JSON: measured totals wrong"
+import json, sys
+j = json.load(open(sys.argv[1]))
+e = j["end_to_end"]
+assert e["measured_flops"]["a"] == 69441296 and e["measured_flops"]["b"] == 69441296, e
+assert e["dram_bytes"]["a"] == 2406400 and e["dram_bytes"]["b"] == 2406400, e
+assert "measured FLOPs unchanged, DRAM unchanged" in j["summary"]["sentence"], j["summary"]["sentence"]
+PY
+fi
+rm -rf "$ncu_diff"
 "$bin" report "$ncu" --kernels > "$tmp/ncu.k.txt" || bad "--kernels of the ncu CSV failed"
 grep -q "tensor inst" "$tmp/ncu.k.txt" || bad "kernel table lacks the tensor-pipe column"
 grep -q "^ampere_sgemm_32x32_sliced1x4_tn .* 1.21 M *total only " "$tmp/ncu.k.txt" ||
