@@ -8,7 +8,9 @@
 namespace flopscope::cli {
 namespace {
 
+// "-" when the trace has no launch configuration (copies and memsets have none; some traces omit it).
 std::string dim3(const std::array<int, 3>& d) {
+  if (d[0] == 0 && d[1] == 0 && d[2] == 0) return "-";
   return fmt::format("{}x{}x{}", d[0], d[1], d[2]);
 }
 

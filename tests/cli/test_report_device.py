@@ -103,6 +103,10 @@ class ReportDeviceTest(CliTestCase):
         self.assertEqual(rows["Memcpy HtoD"]["bytes"], size[1])
         self.assertEqual(rows["Memcpy DtoH"]["bytes"], size[2])
         self.assertEqual(rows["Memcpy HtoD"]["flops"], 0)
+        # The text table: a copy has no launch configuration, shown as "-" (was "0x0x0").
+        line = next(l for l in report(nsys, "--kernels").splitlines() if l.startswith("Memcpy HtoD"))
+        self.assertNotIn("0x0x0", line)
+        self.assertEqual(line.split()[6:8], ["-", "-"], line)
 
     def test_gap_list_shows_device_share_beside_host_share(self):
         r = json.loads(report(SGLANG, "--format", "json"))
