@@ -91,9 +91,12 @@ std::string device_facts_text(const RunSummary& s, const std::string& prefix) {
                             si_text(t.tensor_inst, ""), f->architecture)
               : fmt::format(", {} tensor-pipe instructions (a count, not FLOPs)", si_text(t.tensor_inst, ""));
     }
-    out += fmt::format("{}measured (hardware counters, per iteration): {}{}, {} DRAM traffic ({}){}\n",
-                       prefix, flops_text(t.measured_flops), t.tensor_flops > 0 ? " on CUDA cores" : "",
-                       bytes_text(t.dram_bytes), split, tensor);
+    // No DRAM bytes in any measured kernel: the counters recorded were others (a Kineto range-profiler trace
+    // with FLOP counters only), so the traffic is unknown, not 0.
+    const std::string dram = t.dram_bytes > 0 ? fmt::format("{} DRAM traffic ({})", bytes_text(t.dram_bytes), split)
+                                              : std::string("DRAM traffic not measured (no DRAM counter recorded)");
+    out += fmt::format("{}measured (hardware counters, per iteration): {}{}, {}{}\n", prefix,
+                       flops_text(t.measured_flops), t.tensor_flops > 0 ? " on CUDA cores" : "", dram, tensor);
   }
   if (s.peak && s.has_kernels && s.total.bytes() > 0) {
     const auto& r = s.roofline;

@@ -93,6 +93,14 @@ class ReportDeviceTest(CliTestCase):
         line = next(l for l in report(H100).splitlines() if l.startswith("coverage"))
         self.assertIn("FLOPs known for 100.0% of compute device time (100.0% of host time)", line)
 
+    def test_flop_counters_without_dram_say_dram_not_measured(self):
+        # The Kineto range-profiler trace has FLOP counters only: its DRAM traffic is unknown, not "0 B".
+        trace = os.path.join(SOURCE_DIR, "tests", "data", "kineto",
+                             "hta__cupti_range_profiler_a100__benchmark_result_924719_1679055439_trace.json.gz")
+        line = next(l for l in report(trace).splitlines() if "measured (hardware counters" in l)
+        self.assertIn("DRAM traffic not measured", line)
+        self.assertNotIn("0 B DRAM", line)
+
     def test_kernel_table_keeps_copy_direction_and_size(self):
         import sqlite3
         nsys = os.path.join(SOURCE_DIR, "tests", "data", "nsys", "pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite")
