@@ -269,12 +269,11 @@ void roll_up_modules(RunSummary& s, ModuleAccumulators acc, const RunData& run, 
   }
 }
 
-RunSummary summarize(const RunData& run, const SummaryOptions& options) {
-  if (!run.raw_rows) return summarize_aggregates(run, options);
+SummaryFacts summary_facts(const RunData& run) {
+  // A scratch summary holds the module tree and its self costs while the rows are walked.
   RunSummary s;
-  s.info = run.info;
-  s.tensor_factor = tensor_pipe_factor(run.info.device);
-  const double tensor_factor = s.tensor_factor ? s.tensor_factor->flops_per_instruction : 0;
+  const std::optional<TensorPipeFactor> factor = tensor_pipe_factor(run.info.device);
+  const double tensor_factor = factor ? factor->flops_per_instruction : 0;
   std::unordered_map<Id, int> index_of;
   s.modules = build_module_tree(run, index_of);
   const std::size_t n_mod = s.modules.size();
@@ -454,7 +453,6 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       launched_unknown[launcher->second] = 1;
     }
   }
-  for (std::size_t i = 0; i < n_mod; ++i) add_measured(s.modules[i].self, measured[i], tensor_factor);
   s.timeline = timeline_facts(run.kernels);
 
   // Host time: known under the outermost ops with a formula; unknown under the outermost gap ops.
@@ -474,36 +472,171 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
       if (p < 0 || !is_gap[static_cast<std::size_t>(p)]) unknown_host[m] += dur;
     }
   }
-  s.coverage.known_device_share = kernel_time > 0 ? known_kernel_time / kernel_time : 0;
-  s.coverage.unlinked_device_share = kernel_time > 0 ? unlinked_time / kernel_time : 0;
-  s.coverage.known_host_share = outer_time > 0 ? std::min(1.0, known_host_time / outer_time) : 0;
+  SummaryFacts f;
+  f.present = true;
+  f.has_kernels = s.has_kernels;
+  f.ops_total = s.ops_total;
+  f.ops_with_formula = s.ops_with_formula;
+  f.orphan_kernels = s.orphans.kernels;
+  f.orphan_ns = s.orphans.time_ns;
+  f.kernels = s.attribution.kernels;
+  f.kernels_with_op = s.attribution.kernels_with_op;
+  f.kernels_with_module = s.attribution.kernels_with_module;
+  f.kernel_time_ns = s.attribution.kernel_time_ns;
+  f.kernel_time_attributed_ns = s.attribution.kernel_time_attributed_ns;
+  f.compute_ns = kernel_time;
+  f.known_compute_ns = known_kernel_time;
+  f.unlinked_compute_ns = unlinked_time;
+  f.outer_host_ns = outer_time;
+  f.known_host_ns = known_host_time;
+  f.timeline = std::move(s.timeline);
+  f.modules.resize(n_mod);
+  for (std::size_t i = 0; i < n_mod; ++i) {
+    const Cost& c = s.modules[i].self;
+    const MeasuredCounters& m = measured[i];
+    ModuleFacts& mf = f.modules[i];
+    mf.module_id = s.modules[i].module_id;
+    mf.ops = c.ops;
+    mf.flops = c.flops;
+    mf.macs = c.macs;
+    mf.bytes_read = c.bytes_read;
+    mf.bytes_written = c.bytes_written;
+    mf.kernels = c.kernels;
+    mf.measured_flops = m.flops;
+    mf.dram_bytes = m.dram_bytes;
+    mf.dram_read = m.dram_read;
+    mf.dram_written = m.dram_written;
+    mf.dram_unsplit = m.dram_unsplit;
+    mf.tensor_inst = m.tensor_inst;
+    mf.calls = calls[i];
+    mf.comm_ns = comm[i];
+    mf.unknown_device_ns = unknown_gpu[i];
+    mf.unknown_host_ns = unknown_host[i];
+    mf.gap = gap_in_module[i] != 0;
+    self_time[i].normalise();
+    gpu_time[i].normalise();
+    mf.host_ns.assign(self_time[i].entries().begin(), self_time[i].entries().end());
+    mf.device_ns.assign(gpu_time[i].entries().begin(), gpu_time[i].entries().end());
+  }
 
-  roll_up_modules(s, std::move(acc), run, options);
-  const double per_iter = 1.0 / static_cast<double>(s.iterations);
 
   // Top ops: outermost ops grouped by name and module, with the counted FLOPs of their subtree.
   {
-    std::map<std::pair<std::string, int>, OpSummary> groups;
+    std::map<std::pair<std::string, int>, TopOpFacts> groups;
     for (std::size_t i = 0; i < run.ops.size(); ++i) {
       const auto& op = run.ops[i];
       if (op.parent_op_id != kNoId) continue;
       int m = module_index(op.module_id);
       auto& g = groups[{op.name, m}];
       g.name = op.name;
-      g.module_path = s.modules[static_cast<std::size_t>(m)].path;
+      g.module_id = s.modules[static_cast<std::size_t>(m)].module_id;
       g.calls += 1;
       g.flops += subtree_flops[i];
       g.bytes += subtree_bytes[i];
       g.time_ns += static_cast<double>(op.duration_ns);
       g.device_time_ns += op_device[i];
-      g.flops_source = to_string(op.flops_source);
+      g.flops_source = op.flops_source;
     }
-    for (auto& [key, g] : groups) {
-      g.calls *= per_iter;
-      g.flops *= per_iter;
-      g.bytes *= per_iter;
-      g.time_ns *= per_iter;
-      g.device_time_ns *= per_iter;
+    f.top_ops.reserve(groups.size());
+    for (auto& [key, g] : groups) f.top_ops.push_back(std::move(g));
+  }
+
+  // Coverage: ops without a count and without counted work below them.
+  {
+    std::map<std::string, GapFacts> gaps;
+    for (std::size_t i = 0; i < run.ops.size(); ++i) {
+      const auto& op = run.ops[i];
+      if (!is_gap[i] && !launched_unknown[i]) continue;
+      auto& g = gaps[op.name];
+      g.name = op.name;
+      g.count += 1;
+      g.time_ns += static_cast<double>(op.duration_ns);
+      g.device_time_ns += gap_device[i];
+      if (g.note.empty()) g.note = op.flops_note;
+    }
+    f.gaps.reserve(gaps.size());
+    for (auto& [name, g] : gaps) f.gaps.push_back(std::move(g));
+  }
+  return f;
+}
+
+RunSummary summarize_facts(const RunData& run, const SummaryFacts& f, const SummaryOptions& options) {
+  RunSummary s;
+  s.info = run.info;
+  s.tensor_factor = tensor_pipe_factor(run.info.device);
+  const double tensor_factor = s.tensor_factor ? s.tensor_factor->flops_per_instruction : 0;
+  std::unordered_map<Id, int> index_of;
+  s.modules = build_module_tree(run, index_of);
+  s.index_paths();
+  auto module_index = [&](Id id) {
+    auto it = index_of.find(id);
+    return static_cast<std::size_t>(it == index_of.end() ? 0 : it->second);
+  };
+  const IterationIndex iter_index(run);
+  s.iterations = iter_index.count();
+  const auto n_it = static_cast<std::size_t>(s.iterations);
+  ModuleAccumulators acc(s.modules.size(), n_it);
+  for (const ModuleFacts& mf : f.modules) {
+    const std::size_t m = module_index(mf.module_id);
+    Cost& c = s.modules[m].self;
+    c.ops += mf.ops;
+    c.flops += mf.flops;
+    c.macs += mf.macs;
+    c.bytes_read += mf.bytes_read;
+    c.bytes_written += mf.bytes_written;
+    c.kernels += mf.kernels;
+    add_measured(c,
+                 {.flops = mf.measured_flops,
+                  .dram_bytes = mf.dram_bytes,
+                  .dram_read = mf.dram_read,
+                  .dram_written = mf.dram_written,
+                  .dram_unsplit = mf.dram_unsplit,
+                  .tensor_inst = mf.tensor_inst},
+                 tensor_factor);
+    acc.calls[m] += mf.calls;
+    acc.comm[m] += mf.comm_ns;
+    acc.unknown_gpu[m] += mf.unknown_device_ns;
+    acc.unknown_host[m] += mf.unknown_host_ns;
+    if (mf.gap) acc.gap_in_module[m] = 1;
+    // Indices past the run's iterations are refused when the facts are read (db/summary_tables).
+    for (const auto& [it, v] : mf.host_ns) {
+      if (it < n_it) acc.self_time[m].add(it, v);
+    }
+    for (const auto& [it, v] : mf.device_ns) {
+      if (it < n_it) acc.gpu_time[m].add(it, v);
+    }
+  }
+  s.has_kernels = f.has_kernels;
+  s.ops_total = f.ops_total;
+  s.ops_with_formula = f.ops_with_formula;
+  s.orphans = {f.orphan_kernels, f.orphan_ns};
+  s.attribution.kernels = f.kernels;
+  s.attribution.kernels_with_op = f.kernels_with_op;
+  s.attribution.kernels_with_module = f.kernels_with_module;
+  s.attribution.kernel_time_ns = f.kernel_time_ns;
+  s.attribution.kernel_time_attributed_ns = f.kernel_time_attributed_ns;
+  s.timeline = f.timeline;
+  const double kernel_time = f.compute_ns, outer_time = f.outer_host_ns;
+  s.coverage.known_device_share = kernel_time > 0 ? f.known_compute_ns / kernel_time : 0;
+  s.coverage.unlinked_device_share = kernel_time > 0 ? f.unlinked_compute_ns / kernel_time : 0;
+  s.coverage.known_host_share = outer_time > 0 ? std::min(1.0, f.known_host_ns / outer_time) : 0;
+
+  roll_up_modules(s, std::move(acc), run, options);
+  const double per_iter = 1.0 / static_cast<double>(s.iterations);
+
+  // Top ops, ranked by device time when the run has some, else host time, else FLOPs.
+  {
+    s.top_ops.reserve(f.top_ops.size());
+    for (const TopOpFacts& t : f.top_ops) {
+      OpSummary g;
+      g.name = t.name;
+      g.module_path = s.modules[module_index(t.module_id)].path;
+      g.calls = t.calls * per_iter;
+      g.flops = t.flops * per_iter;
+      g.bytes = t.bytes * per_iter;
+      g.time_ns = t.time_ns * per_iter;
+      g.device_time_ns = t.device_time_ns * per_iter;
+      g.flops_source = to_string(t.flops_source);
       g.rates = device_rates(g.flops, g.bytes, g.device_time_ns, s.peak);
       s.top_ops.push_back(std::move(g));
     }
@@ -520,23 +653,18 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
 
   // Coverage: ops without a count and without counted work below them.
   {
-    std::map<std::string, CoverageGap> gaps;
-    for (std::size_t i = 0; i < run.ops.size(); ++i) {
-      const auto& op = run.ops[i];
-      if (!is_gap[i] && !launched_unknown[i]) continue;
-      auto& g = gaps[op.name];
-      g.name = op.name;
-      g.count += 1;
-      g.time_ns += static_cast<double>(op.duration_ns);
-      g.device_time_ns += gap_device[i];
-      if (g.note.empty()) g.note = op.flops_note;
-    }
     std::int64_t gap_ops = 0;
-    for (auto& [name, g] : gaps) {
+    for (const GapFacts& f_gap : f.gaps) {
+      CoverageGap g;
+      g.name = f_gap.name;
+      g.count = f_gap.count;
+      g.time_ns = f_gap.time_ns;
+      g.device_time_ns = f_gap.device_time_ns;
+      g.note = f_gap.note;
       g.share_of_time = outer_time > 0 ? g.time_ns / outer_time : 0;
       g.share_of_device_time = kernel_time > 0 ? g.device_time_ns / kernel_time : 0;
       gap_ops += g.count;
-      s.coverage_gaps.push_back(g);
+      s.coverage_gaps.push_back(std::move(g));
     }
     std::sort(s.coverage_gaps.begin(), s.coverage_gaps.end(), [](const CoverageGap& a, const CoverageGap& b) {
       if (a.device_time_ns != b.device_time_ns) return a.device_time_ns > b.device_time_ns;
@@ -552,7 +680,7 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     }
     if (gap_ops > 0) {
       s.quality.emplace_back(QualityCode::ops_without_flops_formula, gap_ops,
-                             std::to_string(gaps.size()) + " distinct op names; see the coverage section");
+                             std::to_string(f.gaps.size()) + " distinct op names; see the coverage section");
     }
     // Orphans have no launch, hence no module; they are reported on their own below.
     const std::int64_t unattributed =
@@ -567,6 +695,12 @@ RunSummary summarize(const RunData& run, const SummaryOptions& options) {
     }
   }
   return s;
+}
+
+RunSummary summarize(const RunData& run, const SummaryOptions& options) {
+  if (run.raw_rows) return summarize_facts(run, summary_facts(run), options);
+  if (run.summary_facts.present) return summarize_facts(run, run.summary_facts, options);
+  return summarize_aggregates(run, options);
 }
 
 }  // namespace flopscope

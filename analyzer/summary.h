@@ -158,8 +158,13 @@ struct SummaryOptions {
   std::optional<DevicePeak> peak;  // overrides the peak table (--peak)
 };
 
-// From the rows; from run.aggregates (summarize_aggregates) when the run was read without them.
+// From the rows; from the stored summary facts when the run was read without them; else from
+// run.aggregates (summarize_aggregates), which leaves what needs the op tree empty.
 RunSummary summarize(const RunData& run, const SummaryOptions& options = {});
+// What summarize() derives from the op and kernel rows, before options apply: written with a run
+// (SummaryFactsSink) so that a run read without its rows summarizes the same, to the digit.
+SummaryFacts summary_facts(const RunData& run);
+RunSummary summarize_facts(const RunData& run, const SummaryFacts& facts, const SummaryOptions& options = {});
 RunSummary summarize_aggregates(const RunData& run, const SummaryOptions& options = {});
 
 }  // namespace flopscope

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "db/model/records.h"
+#include "db/model/summary_facts.h"
 
 namespace flopscope {
 
@@ -21,28 +22,7 @@ const char* to_string(KernelCategory c);
 KernelCategory kernel_category(const KernelRecord& k);
 bool is_communication_kernel(std::string_view name);
 
-struct TimelineFacts {
-  int device = 0;
-  std::int64_t stream = -1;  // -1: the whole device
-  std::int64_t activities = 0;
-  double span_ns = 0;                  // last end - first start
-  double sum_ns = 0;                   // sum of durations
-  double busy_ns = 0;                  // union of intervals
-  double idle_ns = 0;                  // span - busy
-  double overlap_ns = 0;               // sum - busy
-  double compute_busy_ns = 0;          // union of compute kernels
-  double communication_busy_ns = 0;    // union of communication kernels
-  double compute_comm_overlap_ns = 0;  // time both ran at once
-  std::int64_t gaps = 0;               // idle stretches between consecutive activities
-  double gap_p50_ns = 0;
-  double gap_max_ns = 0;
-};
-
-struct Timeline {
-  std::vector<TimelineFacts> devices;  // one per device, by device number
-  std::vector<TimelineFacts> streams;  // one per (device, stream)
-};
-
+// TimelineFacts and Timeline: db/model/summary_facts.h (stored with the run).
 Timeline timeline_facts(std::span<const KernelRecord> kernels);
 
 // Length of the union of [start, end) intervals (sorted or not).

@@ -23,6 +23,9 @@ struct RunReadOptions {
   // false: leave the op and kernel rows unread when the file holds aggregates (schema 007) and no
   // dead-compute records (whose analysis walks the op tree); RunData::raw_rows says what was done.
   bool raw_rows = true;
+  // With raw_rows false: also read the rows when the file holds no summary facts (schema 010), so that
+  // summarize() is complete (report); without it, such a run gets the aggregates' partial summary (diff).
+  bool need_summary_facts = false;
 };
 
 // Reads a run, with its aggregates: stored ones, or for a file older than schema 007 computed from its

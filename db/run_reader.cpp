@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "db/aggregate_tables.h"
+#include "db/summary_tables.h"
 #include "db/json_columns.h"
 #include "db/module_names.h"
 #include "db/run_database.h"
@@ -218,9 +219,18 @@ StatusOr<RunData> read_run_database(const std::string& path, const RunReadOption
   if (stored) FS_RETURN_IF_ERROR(read_aggregates(db, run.aggregates));
   // Fused ops split over submodules: the stored module aggregates keep the fused op's cost on its module and
   // summarize() moves it from the rows, so such runs are read whole (as are runs with dead-compute records).
+  if (version >= kSummaryFactsSchemaVersion) {
+    const std::size_t iterations = std::max<std::size_t>(run.aggregates.iterations.size(), 1);
+    FS_RETURN_IF_ERROR(read_summary_facts(db, run.modules, iterations, run.summary_facts));
+  }
   const bool split = std::any_of(run.quality.begin(), run.quality.end(),
                                  [](const QualityIssue& q) { return q.code == QualityCode::fused_ops_split; });
-  run.raw_rows = options.raw_rows || !stored || !run.discarded.empty() || split;
+  // A reader that needs only summarize() (need_summary_facts) skips the rows when the facts are stored,
+  // split ops included (the facts hold the moved costs); the aggregates alone do not have them.
+  const bool facts = run.summary_facts.present;
+  const bool summary_only = options.need_summary_facts && facts;
+  run.raw_rows = options.raw_rows || !stored || !run.discarded.empty() || (split && !summary_only) ||
+                 (options.need_summary_facts && !facts);
   if (run.raw_rows) {
     FS_RETURN_IF_ERROR(read_ops(db, run.ops));
     FS_RETURN_IF_ERROR(read_kernels(db, run.kernels));

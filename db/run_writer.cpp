@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "db/aggregate_tables.h"
+#include "db/summary_tables.h"
 #include "db/json_columns.h"
 #include "db/migrations.h"
 #include "db/module_names.h"
@@ -245,6 +246,12 @@ class SqliteRunSink final : public RunSink {
     return {};
   }
 
+  Status add_summary_facts(const SummaryFacts& facts) override {
+    if (finished_) return Internal(path_ + ": write after finish()");
+    facts_ = facts;
+    return {};
+  }
+
   Status finish() override {
     if (finished_) return Internal(path_ + ": finish() called twice");
     if (!begun_) return Internal(path_ + ": finish() before begin(): a run database needs its run row");
@@ -252,6 +259,7 @@ class SqliteRunSink final : public RunSink {
     finished_ = true;
     progress_.reset();
     FS_RETURN_IF_ERROR(with_path(write_aggregates(db_, aggregates_.finish())));
+    FS_RETURN_IF_ERROR(with_path(write_summary_facts(db_, facts_)));
     for (const std::string& sql : deferred_indexes_) FS_RETURN_IF_ERROR(with_path(db_.exec(sql)));
     // The completeness marker goes in last, in the final transaction: readers refuse a file without it.
     const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -333,6 +341,7 @@ class SqliteRunSink final : public RunSink {
   std::unique_ptr<Progress> progress_;
   std::vector<std::string> deferred_indexes_;
   AggregateBuilder aggregates_;  // of the rows written so far
+  SummaryFacts facts_;           // given by add_summary_facts, if at all
   OpArgColumns op_args_;         // the op row being inserted: its encoded arguments, memory reused
 };
 

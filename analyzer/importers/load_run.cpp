@@ -73,6 +73,12 @@ StatusOr<RunData> load_run_totals(const std::string& path) {
   return run;
 }
 
+StatusOr<RunData> load_run_summary(const std::string& path) {
+  FS_ASSIGN_OR_RETURN(RunData run, load_unchecked(path, "", {.raw_rows = false, .need_summary_facts = true}));
+  FS_RETURN_IF_ERROR(check_limits(path, run));
+  return run;
+}
+
 StatusOr<RunData> load_stored_run_totals(const std::string& path) {
   if (!looks_like_sqlite(path)) return InvalidArgument(path + ": not a run database");
   FS_ASSIGN_OR_RETURN(RunData run, read_run_database(path, {.raw_rows = false}));

@@ -18,6 +18,9 @@ StatusOr<RunData> load_run(const std::string& path, const std::string& graph_cap
 // The same for analyses that need only totals per module and op signature (diff): a run database with
 // aggregates is read without its op and kernel rows (RunData::raw_rows false). Traces are imported whole.
 StatusOr<RunData> load_run_totals(const std::string& path);
+// The same for analyses that need only summarize() (report): a run database with summary facts (schema 010)
+// is read without its op and kernel rows; one without them is read whole. Traces are imported whole.
+StatusOr<RunData> load_run_summary(const std::string& path);
 // The same for a run database only: anything else (a trace, an Nsight Systems export) is InvalidArgument
 // without being imported. For a first view that must not cost a whole import (the GUI's preview).
 StatusOr<RunData> load_stored_run_totals(const std::string& path);

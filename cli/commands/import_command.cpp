@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "analyzer/importers/importer.h"
+#include "analyzer/summary_facts_sink.h"
 #include "analyzer/importers/load_run.h"
 #include "analyzer/importers/weight_paths.h"
 #include "analyzer/weights/weights.h"
@@ -178,7 +179,8 @@ class ImportCommand final : public Command {
     if (!importer.ok()) return report_error(importer.status());
     auto db = create_run_database(stage, true);
     if (!db.ok()) return report_error(db.status());
-    CountingSink sink(**db);
+    SummaryFactsSink facts(**db);  // report then reads no rows back
+    CountingSink sink(facts);
     ImportOptions options;
     options.tool_version = FLOPSCOPE_VERSION_STRING;
     options.command_line = "flopscope import " + in;

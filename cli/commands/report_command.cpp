@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/activations/candidates.h"
+#include "analyzer/importers/load_run.h"
 #include "analyzer/peaks.h"
 #include "analyzer/summary.h"
 #include "cli/command.h"
@@ -81,7 +82,10 @@ class ReportCommand final : public Command {
     if (!graph_capture_.empty()) {
       if (Status st = check_input_file(graph_capture_); !st.ok()) return report_error(st);
     }
-    StatusOr<RunData> run = open_run(paths_[0], graph_capture_);
+    // What reads only the summary takes the stored summary facts; the kernel table, candidates and the JSON
+    // report's op groups read the rows.
+    const bool summary_only = graph_capture_.empty() && !kernels_ && !candidates_ && format_ != "json";
+    StatusOr<RunData> run = summary_only ? load_run_summary(paths_[0]) : open_run(paths_[0], graph_capture_);
     if (!run.ok()) return report_error(run.status());
     so.top_ops = options_.top_ops;
     options_.kernels = kernels_;

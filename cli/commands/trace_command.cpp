@@ -17,6 +17,7 @@
 
 #include "analyzer/importers/companion_run.h"
 #include "analyzer/importers/importer.h"
+#include "analyzer/summary_facts_sink.h"
 #include "cli/child_command.h"
 #include "cli/command.h"
 #include "cli/companion_dir.h"
@@ -263,7 +264,8 @@ class TraceCommand final : public Command {
     }
     auto sink = create_run_database(output_, force_);
     if (!sink.ok()) return fail(sink.status(), code);
-    CompanionSink wrapped(**sink, *chosen, std::move(extra), [&](RunInfo& info) {
+    SummaryFactsSink facts(**sink);  // report then reads no rows back
+    CompanionSink wrapped(facts, *chosen, std::move(extra), [&](RunInfo& info) {
       info.source_path = source;
       info.source_sha256.clear();
       if (auto h = sha256_file(source); h.ok()) info.source_sha256 = *h;

@@ -57,6 +57,7 @@ Status write_run(RunSink& sink, const RunData& run) {
   if (!run.activations.empty()) FS_RETURN_IF_ERROR(sink.add_activations(run.activations));
   if (!run.discarded.empty()) FS_RETURN_IF_ERROR(sink.add_discarded(run.discarded));
   FS_RETURN_IF_ERROR(sink.add_quality(run.quality));
+  if (run.summary_facts.present) FS_RETURN_IF_ERROR(sink.add_summary_facts(run.summary_facts));
   return sink.finish();
 }
 

@@ -6,6 +6,7 @@
 #include "db/model/quality_catalogue.h"
 #include "db/model/records.h"
 #include "db/model/run_aggregates.h"
+#include "db/model/summary_facts.h"
 
 namespace flopscope {
 
@@ -26,6 +27,9 @@ struct RunData {
   // false: the run was read without its op and kernel rows (ops and kernels are empty, not absent); the
   // analyses that allow it (summarize's module costs and times, the op diff) use `aggregates`.
   bool raw_rows = true;
+  // The op-tree and kernel facts summarize() derives from the rows, as stored with the run (schema 010);
+  // present is false when none were stored.
+  SummaryFacts summary_facts;
 };
 
 }  // namespace flopscope

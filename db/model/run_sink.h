@@ -28,6 +28,9 @@ class RunSink {
   virtual Status add_discarded(std::span<const DiscardedOpRecord>) {
     return Unsupported("this run sink does not store dead-compute records");
   }
+  // What summarize() derives from the rows (analyzer/summary_facts), given after every row: a sink that
+  // cannot store it drops it (it is derived, and readers derive it again from the rows).
+  virtual Status add_summary_facts(const SummaryFacts&) { return {}; }
   // Makes the run visible (for a file: renames the temporary file into place). Without finish(), a
   // destroyed sink leaves nothing behind.
   virtual Status finish() = 0;
@@ -52,6 +55,10 @@ class MemoryRunSink final : public RunSink {
     return append(data_.activations, a);
   }
   Status add_discarded(std::span<const DiscardedOpRecord> d) override { return append(data_.discarded, d); }
+  Status add_summary_facts(const SummaryFacts& f) override {
+    data_.summary_facts = f;
+    return {};
+  }
   Status finish() override {
     finished_ = true;
     return {};
@@ -70,7 +77,7 @@ class MemoryRunSink final : public RunSink {
   bool finished_ = false;
 };
 
-// Writes a whole RunData through a sink, in order.
+// Writes a whole RunData through a sink, in order, with its summary facts when present.
 Status write_run(RunSink& sink, const RunData& run);
 
 }  // namespace flopscope

@@ -1,0 +1,33 @@
+// Computes a run's summary facts while it is written: every row goes on to the wrapped sink, and a lean copy
+// (ops without their arguments) stays here until finish(), which derives the facts (summary_facts(), the one
+// owner of those rules), gives them to the wrapped sink, then finishes it. A run written this way is
+// reported without reading its op and kernel rows back.
+#pragma once
+
+#include "db/model/run_sink.h"
+
+namespace flopscope {
+
+class SummaryFactsSink final : public RunSink {
+ public:
+  explicit SummaryFactsSink(RunSink& inner) : inner_(inner) {}
+  Status begin(const RunInfo& info) override;
+  Status add_modules(std::span<const ModuleRecord> modules) override;
+  Status add_ops(std::span<const OpRecord> ops) override;
+  Status add_kernels(std::span<const KernelRecord> kernels) override;
+  Status add_params(std::span<const ParamRecord> params) override { return inner_.add_params(params); }
+  Status add_graph(std::span<const GraphNode> nodes, std::span<const GraphEdge> edges) override {
+    return inner_.add_graph(nodes, edges);
+  }
+  Status add_quality(std::span<const QualityIssue> issues) override { return inner_.add_quality(issues); }
+  Status add_activations(std::span<const ActivationRecord> a) override { return inner_.add_activations(a); }
+  Status add_discarded(std::span<const DiscardedOpRecord> d) override { return inner_.add_discarded(d); }
+  Status add_summary_facts(const SummaryFacts&) override { return {}; }  // computed here, at finish()
+  Status finish() override;
+
+ private:
+  RunSink& inner_;
+  RunData rows_;
+};
+
+}  // namespace flopscope
