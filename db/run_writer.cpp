@@ -116,7 +116,10 @@ class SqliteRunSink final : public RunSink {
     FS_ASSIGN_OR_RETURN(Database db, Database::open(temp_path_, SQLITE_OPEN_READWRITE));
     db_ = std::move(db);
     // The temporary file becomes visible only when complete, so it needs no journal and no syncs.
-    FS_RETURN_IF_ERROR(with_path(db_.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+    // 32 KiB pages instead of 4 KiB: fewer page splits and b-tree levels in a bulk load (600k op + kernel
+    // rows, six interleaved rounds: 1.45-1.79 s CPU against 1.49-1.95 s); an empty database takes 0.75 MB.
+    FS_RETURN_IF_ERROR(with_path(db_.exec("PRAGMA page_size = 32768; PRAGMA journal_mode = OFF; "
+                                          "PRAGMA synchronous = OFF; "
                                           "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536; "
                                           "PRAGMA application_id = " +
                                           std::to_string(kRunDatabaseApplicationId))));
@@ -291,7 +294,9 @@ class SqliteRunSink final : public RunSink {
   }
 
   // Bulk loading is faster without indexes: the schema's indexes are dropped now and built at finish(),
-  // from their own CREATE INDEX text, so the finished file matches the schema exactly.
+  // from their own CREATE INDEX text, so the finished file matches the schema exactly. (Measured again with
+  // the rows in id order, where keeping them current might have been cheap: 600k rows took 1.84-2.40 s CPU
+  // with the indexes in place against 1.45-1.79 s deferred.)
   Status defer_indexes() {
     FS_ASSIGN_OR_RETURN(Statement list,
                         db_.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
