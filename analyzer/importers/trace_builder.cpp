@@ -717,9 +717,11 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
         }
       }
     };
+    bool kernels_now = false;
     auto take = [&] {
       Batch b;
       if (auto reused = spare.try_pop()) b = std::move(*reused);
+      if (kernels_now) std::vector<OpRecord>().swap(b.ops);  // op records are not needed again: memory back
       return b;
     };
     Batch batch = take();
@@ -731,6 +733,7 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
           queue.push(std::move(batch));
           batch = take();
         });
+    kernels_now = true;
     batch = take();
     fill(
         batch.kernels, activities_.size(), [&](std::size_t i, KernelRecord& k) { make_kernel(linked, i, op_id, k); },
