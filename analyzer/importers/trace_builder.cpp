@@ -697,8 +697,8 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
 
   // Records are built on a second thread while this one hands them to the sink: conversion and storage
   // (SQLite) each get a core. At most a few batches are in flight, which bounds memory. Stored batches come
-  // back to the producer and their records are refilled: a malloc and free per name, argument and shape of
-  // every row was a tenth of the import's instructions.
+  // back to the producer and their records are refilled, so that no row allocates its name, arguments and
+  // shapes anew (malloc and free were 7% of the import's CPU time).
   constexpr std::size_t kBatch = 1 << 13;
   constexpr std::size_t kInFlight = 2;
   BatchQueue queue(kInFlight);
