@@ -135,35 +135,38 @@ Args parse_args(od::object obj, bool& error) {
       error = true;
       return a;
     }
-    if (key == "External id" || key == "external id") {
+    // Kernels carry a dozen args each, most of them not wanted here: told apart by length first, so that
+    // an unwanted key costs a few integer compares instead of a string comparison per candidate.
+    const std::size_t n = key.size();
+    if (n == 11 && (key == "External id" || key == "external id")) {
       get_id(v, a.external_id);
-    } else if (key == "correlation") {
+    } else if (n == 11 && key == "correlation") {
       get_id(v, a.correlation);
-    } else if (key == "device") {
+    } else if (n == 6 && key == "device") {
       get_id(v, a.device);
-    } else if (key == "stream") {
+    } else if (n == 6 && key == "stream") {
       get_id(v, a.stream);
-    } else if (key == "grid") {
+    } else if (n == 4 && key == "grid") {
       get_dim3(v, a.grid);
-    } else if (key == "block") {
+    } else if (n == 5 && key == "block") {
       get_dim3(v, a.block);
-    } else if (key == "bytes") {
+    } else if (n == 5 && key == "bytes") {
       double b = 0;
       if (!v.get_double().get(b)) a.bytes = b;
-    } else if (key == "graph id") {
+    } else if (n == 8 && key == "graph id") {
       get_id(v, a.graph_id);
-    } else if (key == "graph node id") {
+    } else if (n == 13 && key == "graph node id") {
       get_id(v, a.graph_node_id);
-    } else if (key == "Input Dims") {
+    } else if (n == 10 && key == "Input Dims") {
       a.dims = raw_array(v);
-    } else if (key == "Input type") {
+    } else if (n == 10 && key == "Input type") {
       a.types = raw_array(v);
-    } else if (key == "Concrete Inputs") {
+    } else if (n == 15 && key == "Concrete Inputs") {
       a.concrete = raw_array(v);
-    } else if (key == "Module Hierarchy") {
+    } else if (n == 16 && key == "Module Hierarchy") {
       std::string_view s;
       if (!v.get_string().get(s)) a.hierarchy = s;
-    } else if (key == "kernel") {
+    } else if (n == 6 && key == "kernel") {
       std::string_view s;
       if (!v.get_string().get(s)) a.kernel = s;
     } else if (key.find("__") != std::string_view::npos) {

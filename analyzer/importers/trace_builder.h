@@ -206,8 +206,10 @@ class TraceBuilder {
                             bool& by_id) const;
   int iteration_at(std::int64_t t) const;
   Status write(RunSink& sink, const Linked& linked, Progress* progress);
-  OpRecord make_op(const Linked& linked, std::uint32_t i, Id id, const std::vector<Id>& op_id) const;
-  KernelRecord make_kernel(const Linked& linked, std::size_t i, const std::vector<Id>& op_id) const;
+  // Fill `out` completely, reusing the memory of its strings and vectors (records of a written batch are
+  // refilled for the next one: no allocation per row).
+  void make_op(const Linked& linked, std::uint32_t i, Id id, const std::vector<Id>& op_id, OpRecord& out) const;
+  void make_kernel(const Linked& linked, std::size_t i, const std::vector<Id>& op_id, KernelRecord& out) const;
 
   RunInfo info_;
   Options options_;

@@ -25,6 +25,57 @@ TEST(RunDatabaseRoundTrip, EveryFieldOfEveryRecord) {
   EXPECT_EQ(dir.listing(), std::vector<std::string>{"run.db"});  // no temporary file left
 }
 
+TEST(RunDatabaseRoundTrip, RowsInsertedInGroupsKeepEveryField) {
+  // Op and kernel rows are inserted sixteen to a statement, the rest one by one: counts that are not
+  // multiples of sixteen, over several add_* calls, each row different from its neighbours in every field.
+  TempDir dir;
+  const std::string path = dir.file("groups.db");
+  const RunData sample = testing::sample_run();
+  RunData run = sample;
+  run.ops.clear();
+  run.kernels.clear();
+  run.activations.clear();
+  run.discarded.clear();
+  for (int i = 0; i < 53; ++i) {
+    OpRecord o = sample.ops[static_cast<std::size_t>(i) % sample.ops.size()];
+    o.id = 1000 + i;
+    o.sequence = i;
+    o.start_ns += i;
+    o.parent_op_id = i % 4 == 0 ? kNoId : 1000 + i - 1;
+    o.flops += i;
+    o.flops_note = i % 5 == 0 ? "" : "note " + std::to_string(i);
+    if (!o.args.empty()) o.args[0].shape = {i, i + 1};
+    run.ops.push_back(o);
+  }
+  for (int i = 0; i < 37; ++i) {
+    KernelRecord k = sample.kernels[static_cast<std::size_t>(i) % sample.kernels.size()];
+    k.id = 5000 + i;
+    k.name = "kernel_" + std::to_string(i);
+    k.correlation = i;
+    k.op_id = i % 3 == 0 ? kNoId : 1000 + i;
+    k.has_counters = i % 2 == 0;
+    k.flops_fp32 = k.has_counters ? 1.5 * i : 0;
+    run.kernels.push_back(k);
+  }
+  auto sink = create_run_database(path, false);
+  ASSERT_TRUE(sink.ok()) << sink.status().message();
+  ASSERT_TRUE((*sink)->begin(run.info).ok());
+  ASSERT_TRUE((*sink)->add_modules(run.modules).ok());
+  const std::span<const OpRecord> ops(run.ops);
+  const std::span<const KernelRecord> kernels(run.kernels);
+  ASSERT_TRUE((*sink)->add_ops(ops.subspan(0, 17)).ok());  // one group and one single row
+  ASSERT_TRUE((*sink)->add_ops(ops.subspan(17)).ok());     // two groups and four single rows
+  ASSERT_TRUE((*sink)->add_kernels(kernels.subspan(0, 5)).ok());
+  ASSERT_TRUE((*sink)->add_kernels(kernels.subspan(5)).ok());
+  ASSERT_TRUE((*sink)->add_params(run.params).ok());
+  ASSERT_TRUE((*sink)->add_graph(run.graph_nodes, run.graph_edges).ok());
+  ASSERT_TRUE((*sink)->add_quality(run.quality).ok());
+  ASSERT_TRUE((*sink)->finish().ok());
+  auto back = read_run_database(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  testing::expect_equal(run, *back);
+}
+
 TEST(RunDatabaseRoundTrip, EmptyRunKeepsItsInfo) {
   TempDir dir;
   const std::string path = dir.file("empty.db");

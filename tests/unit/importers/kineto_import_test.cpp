@@ -172,6 +172,68 @@ TEST(KinetoImport, GzipAndPlainGiveTheSameRun) {
   for (std::size_t i = 0; i < a->kernels.size(); ++i) EXPECT_EQ(a->kernels[i].op_id, b->kernels[i].op_id);
 }
 
+// The importer refills the records of stored batches (8192 rows each) for the next ones: no field of an
+// earlier row may survive into a later one. Rows alternate between every optional field set (arguments,
+// FLOPs, counters) and none, over enough batches that records are reused.
+TEST(KinetoImport, RowsOfLaterBatchesKeepNothingOfEarlierRows) {
+  constexpr int kOps = 40'000, kRanges = 20'000, kKernels = 20'000;
+  std::string trace = "{\"traceEvents\": [";
+  auto event = [&](const std::string& text) {
+    if (trace.back() != '[') trace += ",\n";
+    trace += text;
+  };
+  for (int i = 0; i < kOps; ++i) {
+    const std::string ts = std::to_string(10 + 2 * i);
+    if (i % 3 == 0) {
+      event(R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":)" + ts +
+            R"(,"dur":1,"args":{"Input Dims":[[4,8],[8,16]],"Input type":["float","float"]}})");
+    } else {
+      event(R"({"ph":"X","cat":"cpu_op","name":"aten::a_custom_op_with_a_long_name","pid":1,"tid":1,"ts":)" + ts +
+            R"(,"dur":1})");
+    }
+  }
+  for (int i = 0; i < kRanges + kKernels; ++i) {
+    const std::string ts = std::to_string(10 + 2 * i);
+    // Counted ranges in the first batches, plain kernels after them in the later ones.
+    if (i < kRanges) {
+      event(R"({"ph":"X","cat":"cuda_profiler_range","name":"range","pid":0,"tid":7,"ts":)" + ts +
+            R"(,"dur":1,"args":{"sm__inst_executed_pipe_tensor.sum":5,"dram__bytes.sum":64}})");
+    } else {
+      event(R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" + ts +
+            R"(,"dur":1,"args":{"device":0,"stream":7}})");
+    }
+  }
+  trace += "]}";
+  auto dir = testing::temp_dir();
+  testing::write_text(dir + "/t.json", trace);
+  auto run = import_file(dir + "/t.json");
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_EQ(run->ops.size(), static_cast<std::size_t>(kOps));
+  int wrong_ops = 0;
+  for (const auto& op : run->ops) {
+    const bool mm = op.sequence % 3 == 0;  // ops are numbered in start order, as they were written
+    const bool ok = mm ? op.name == "aten::mm" && op.args.size() == 2 && op.flops == 2.0 * 4 * 8 * 16 &&
+                             op.flops_source == FlopsSource::kFormula
+                       : op.name == "aten::a_custom_op_with_a_long_name" && op.args.empty() && op.flops == 0 &&
+                             op.macs == 0 && op.bytes_read == 0 && op.flops_note.empty() &&
+                             op.flops_source == FlopsSource::kNone;
+    wrong_ops += ok ? 0 : 1;
+  }
+  EXPECT_EQ(wrong_ops, 0);
+  ASSERT_EQ(run->kernels.size(), static_cast<std::size_t>(kRanges + kKernels));
+  int ranges = 0, wrong_kernels = 0;
+  for (const auto& k : run->kernels) {
+    if (k.name == "range") {
+      ++ranges;
+      wrong_kernels += k.has_counters && k.tensor_pipe_inst == 5 && k.dram_bytes == 64 ? 0 : 1;
+    } else {
+      wrong_kernels += k.name == "k" && !k.has_counters && k.tensor_pipe_inst == 0 && k.dram_bytes == 0 ? 0 : 1;
+    }
+  }
+  EXPECT_EQ(ranges, kRanges);
+  EXPECT_EQ(wrong_kernels, 0);
+}
+
 TEST(KinetoTimestamps, ParsesMicrosecondsToExactNanoseconds) {
   std::int64_t ns = 0;
   ASSERT_TRUE(parse_us_to_ns("1419247333291.708", ns));
