@@ -8,6 +8,10 @@
 
 namespace flopscope {
 
+// write_run() of a run held in memory, with its summary facts derived on a second thread while the rows
+// are written (the facts need no copy of the rows then).
+Status write_run_with_facts(RunSink& sink, const RunData& run);
+
 class SummaryFactsSink final : public RunSink {
  public:
   explicit SummaryFactsSink(RunSink& inner) : inner_(inner) {}

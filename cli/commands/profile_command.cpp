@@ -2,7 +2,7 @@
 // observer (the shared pipeline, collector/torch/profile_model.h) and writes the run database.
 #include <filesystem>
 
-#include "analyzer/summary.h"
+#include "analyzer/summary_facts_sink.h"
 #include "cli/command.h"
 #include "collector/torch/profile_model.h"
 #include "db/model/atomic_file.h"
@@ -106,8 +106,8 @@ class ProfileCommand final : public Command {
 
     StatusOr<std::unique_ptr<RunSink>> sink = create_run_database(output_, force_);
     if (!sink.ok()) return report_error(sink.status());
-    run.summary_facts = summary_facts(run);  // stored with the rows: report then reads no rows back
-    if (Status s = write_run(**sink, run); !s.ok()) return report_error(s.WithContext(output_));
+    // With the summary facts: report then reads no rows back.
+    if (Status s = write_run_with_facts(**sink, run); !s.ok()) return report_error(s.WithContext(output_));
     std::fprintf(stderr, "flopscope: wrote %s: %zu ops over %d iterations, %zu modules, %zu parameters\n",
                  output_.c_str(), run.ops.size(), options_.iterations, run.modules.size(), run.params.size());
     return kExitOk;

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <string>
 
+#include "analyzer/summary_facts_sink.h"
 #include "collector/cupti/gpu_probe.h"
 #include "collector/cupti/metric_plan.h"
 #include "collector/cupti/tracer.h"
@@ -71,7 +72,9 @@ void finish() {
     fatal(sink.status().message());
     return;
   }
-  Status s = write_run(**sink, run);  // ends with finish(): the file appears whole or not at all
+  // With the summary facts (report then reads no rows back); ends with finish(): the file appears whole or
+  // not at all.
+  Status s = write_run_with_facts(**sink, run);
   if (!s.ok()) fatal(path + ": " + s.message());
 }
 

@@ -286,11 +286,13 @@ void expect_all_equal(const std::vector<T>& a, const std::vector<T>& b, const ch
 }  // namespace
 
 void expect_equal(const RunData& a, const RunData& b) {
-  // aggregates and raw_rows are derived from the rows, not stored fields: tests/unit/diff/aggregates_test.cpp.
+  // aggregates, raw_rows and summary_facts are derived from the rows, not stored fields:
+  // tests/unit/diff/aggregates_test.cpp and summary_facts_test.cpp.
   const auto& [info, modules, ops, kernels, params, nodes, edges, activations, discarded, quality, aggregates,
-               raw_rows] = a;
+               raw_rows, summary_facts] = a;
   (void)aggregates;
   (void)raw_rows;
+  (void)summary_facts;
   expect_equal(info, b.info);
   expect_all_equal(modules, b.modules, "modules");
   expect_all_equal(ops, b.ops, "ops");
