@@ -197,11 +197,19 @@ void summary(JsonWriter& w, const RunDiff& d) {
 
 }  // namespace
 
-std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions&) {
+Status write_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions&,
+                       const TextSink& sink) {
+  constexpr std::size_t kPiece = std::size_t{1} << 20;
   std::string out;
-  // About 1.2 kB per module row and 0.9 kB per op row: one allocation for the whole text.
-  out.reserve(4096 + 1300 * d.modules.size() + 1000 * d.ops.size() + 200 * d.params.size());
+  out.reserve(kPiece + (std::size_t{1} << 16));
   JsonWriter w(out);
+  // After each row: hand over a full piece.
+  auto flush = [&](std::size_t at_least) -> Status {
+    if (out.size() < at_least) return {};
+    Status st = sink(out);
+    out.clear();
+    return st;
+  };
   w.begin_object();
   w.key("a");
   run(w, d.info_a, d.a);
@@ -224,15 +232,24 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
   w.member("maps", d.maps);
   w.key("modules");
   w.begin_array();
-  for (const auto& m : d.modules) module(w, m);
+  for (const auto& m : d.modules) {
+    module(w, m);
+    FS_RETURN_IF_ERROR(flush(kPiece));
+  }
   w.end_array();
   w.key("ops");
   w.begin_array();
-  for (const auto& o : d.ops) op(w, o);
+  for (const auto& o : d.ops) {
+    op(w, o);
+    FS_RETURN_IF_ERROR(flush(kPiece));
+  }
   w.end_array();
   w.key("params");
   w.begin_array();
-  for (const auto& p : d.params) param(w, p);
+  for (const auto& p : d.params) {
+    param(w, p);
+    FS_RETURN_IF_ERROR(flush(kPiece));
+  }
   w.end_array();
   w.member("passed", passed);
   w.member("schema", "flopscope.diff");
@@ -243,7 +260,19 @@ std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& ga
   w.member("warnings", d.warnings);
   w.end_object();
   out += '\n';
-  return out;
+  return flush(1);
+}
+
+std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o) {
+  std::string all;
+  // About 1.2 kB per module row and 0.9 kB per op row: one allocation for the whole text.
+  all.reserve(4096 + 1300 * d.modules.size() + 1000 * d.ops.size() + 200 * d.params.size());
+  // A string sink cannot fail.
+  (void)write_diff_json(d, gates, o, [&](std::string& piece) -> Status {
+    all += piece;
+    return {};
+  });
+  return all;
 }
 
 }  // namespace flopscope::cli
