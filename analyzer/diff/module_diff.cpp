@@ -1,4 +1,5 @@
 #include <cmath>
+#include <future>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -62,7 +63,10 @@ Verdict verdict_of(const ModuleDiff& m) {
 }  // namespace
 
 RunDiff diff_runs(const RunData& a, const RunData& b, const DiffOptions& options) {
-  return diff_runs(a, summarize(a), b, summarize(b), options);
+  // The two summaries are independent: B's is made by a second thread.
+  auto summary_b = std::async(std::launch::async, [&b] { return summarize(b); });
+  const RunSummary sa = summarize(a);
+  return diff_runs(a, sa, b, summary_b.get(), options);
 }
 
 RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, const RunSummary& sb,

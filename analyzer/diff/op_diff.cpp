@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -94,8 +95,9 @@ std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const R
                              const DiffOptions& options, bool gpu_time, const RunTotals& totals_a,
                              const RunTotals& totals_b) {
   // Each row is used once below: its strings and time series move into the diff instead of being copied.
+  auto rows_b = std::async(std::launch::async, [&] { return aggregate_op_rows(b, paths_b, gpu_time); });
   Aggregated aa = aggregate_op_rows(a, paths_a, gpu_time);
-  Aggregated ab = aggregate_op_rows(b, paths_b, gpu_time);
+  Aggregated ab = rows_b.get();
   const double ta = totals_a.time.p50, fa = totals_a.flops, tb = totals_b.time.p50, fb = totals_b.flops;
   // B's row of each A row (one lookup per key), and which B rows were matched.
   constexpr std::size_t kNone = static_cast<std::size_t>(-1);

@@ -2,6 +2,7 @@
 // traces, or TorchScript models profiled on the fly), joined with weights, with CI gates.
 // Exit: 0 all gates passed, 1 a gate failed, 2 usage or input error.
 #include <cstdio>
+#include <future>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -20,6 +21,7 @@
 #include "cli/printers/diff_report.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
+#include "db/run_database.h"
 #include "db/model/text_escape.h"
 
 namespace flopscope::cli {
@@ -125,6 +127,13 @@ class DiffCommand final : public Command {
                                             std::to_string(rounds_) + " (one iteration per round)"));
       }
       if (Status st = profile_interleaved(a, b); !st.ok()) return report_error(st);
+    } else if (!baseline_ && looks_like_sqlite(path_a_) && looks_like_sqlite(path_b_)) {
+      // Two run databases (or exports): read side by side, B by a second thread; A's error is reported first.
+      auto read_b = std::async(std::launch::async, [this] { return load(path_b_, weights_b_); });
+      a = load(path_a_, weights_a_);
+      b = read_b.get();
+      if (!a.ok()) return report_error(a.status());
+      if (!b.ok()) return report_error(b.status());
     } else {
       a = load(path_a_, weights_a_);
       if (!a.ok()) return report_error(a.status());
