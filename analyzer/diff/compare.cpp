@@ -26,7 +26,10 @@ double quantile_for(double level) {
 MedianDifference shift_interval(std::span<const double> a, std::span<const double> b, double level) {
   MedianDifference d;
   d.level = level;
-  std::vector<double> sa(a.begin(), a.end()), sb(b.begin(), b.end());
+  // Scratch reused by every call of a thread (one call per module and op signature of a diff).
+  thread_local std::vector<double> sa, sb, diffs;
+  sa.assign(a.begin(), a.end());
+  sb.assign(b.begin(), b.end());
   std::sort(sa.begin(), sa.end());
   std::sort(sb.begin(), sb.end());
   d.median_a = percentile_sorted(sa, 50);
@@ -40,7 +43,7 @@ MedianDifference shift_interval(std::span<const double> a, std::span<const doubl
   const double z = quantile_for(level);
   double k = std::floor(n * m / 2 - z * std::sqrt(n * m * (n + m + 1) / 12));
   if (k < 1) return d;  // too few samples for an interval at this level
-  std::vector<double> diffs;
+  diffs.clear();
   diffs.reserve(a.size() * b.size());
   for (double y : sb) {
     for (double x : sa) diffs.push_back(y - x);

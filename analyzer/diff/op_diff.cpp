@@ -48,12 +48,14 @@ OpRows aggregate_op_rows(const RunData& run, const SidePaths& paths, bool gpu_ti
     key.append(o.name).push_back('\x1f');
     key.append(o.signature);
     auto [it, inserted] = out.index.try_emplace(std::move(key), out.rows.size());
+    const IterationTimes& times = gpu_time ? o.device_ns : o.host_ns;
     if (inserted) {
       Agg a;
       a.module_path = path;
       a.name = o.name;
       a.signature = o.signature;
       a.time = IterationSeries(static_cast<std::size_t>(out.iterations));
+      a.time.reserve(times.size());
       out.rows.push_back(std::move(a));
     }
     Agg& a = out.rows[it->second];
@@ -62,7 +64,7 @@ OpRows aggregate_op_rows(const RunData& run, const SidePaths& paths, bool gpu_ti
     a.flops += o.flops;
     a.bytes += o.bytes;
     a.kernels += static_cast<double>(o.kernels);
-    for (const auto& [iteration, ns] : gpu_time ? o.device_ns : o.host_ns) {
+    for (const auto& [iteration, ns] : times) {
       a.time.add(slot(iteration), static_cast<double>(ns));
     }
   }

@@ -1,5 +1,6 @@
 #include "cli/printers/json_writer.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -56,16 +57,22 @@ void JsonWriter::key(std::string_view k) {
   after_key_ = true;
 }
 
+namespace {
+
+// Bytes copied as they are: printable ASCII but '"' and '\\'.
+constexpr std::array<bool, 256> kPlain = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c < 0x7F; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+  return t;
+}();
+
+}  // namespace
+
 void JsonWriter::string(std::string_view s) {
   // Printable ASCII without '"' or '\\' is copied as it is: every name in a real report. Anything else
   // (controls, non-ASCII, invalid UTF-8 and its replacement) goes through nlohmann's own escaping.
   bool plain = true;
-  for (unsigned char c : s) {
-    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
-      plain = false;
-      break;
-    }
-  }
+  for (unsigned char c : s) plain = plain && kPlain[c];
   if (plain) {
     out_ += '"';
     out_ += s;

@@ -48,7 +48,7 @@ class JsonWriter {
 
   std::string& out_;
   // Per open container: no member written yet (an empty one prints "{}" or "[]").
-  std::vector<bool> empty_;
+  std::vector<char> empty_;
   bool after_key_ = false;
 };
 
