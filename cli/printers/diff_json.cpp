@@ -26,17 +26,24 @@ void side(JsonWriter& w, const SideCost& s) {
   w.end_object();
 }
 
-void delta_members(JsonWriter& w, const MedianDifference& t, bool significant) {
+// A row's costs in A and in B: members "a" and "b" (null where absent).
+void sides(JsonWriter& w, const SideCost& a, const SideCost& b) {
+  w.key("a");
+  side(w, a);
+  w.key("b");
+  side(w, b);
+}
+
+// A row's time change: members "time_delta" (the interval) and "time_status".
+void time_change(JsonWriter& w, const MedianDifference& t, bool significant, TimeStatus status) {
+  w.key("time_delta");
+  w.begin_object();
   w.member("ci_high_ns", t.ci_high);
   w.member("ci_low_ns", t.ci_low);
   w.member("diff_ns", t.diff);
   w.member("significant", significant);
-}
-
-void delta(JsonWriter& w, const MedianDifference& t, bool significant) {
-  w.begin_object();
-  delta_members(w, t, significant);
   w.end_object();
+  w.member("time_status", to_string(status));
 }
 
 void weights(JsonWriter& w, const WeightSide& s) {
@@ -126,10 +133,7 @@ void end_to_end(JsonWriter& w, const RunDiff& d) {
 
 void module(JsonWriter& w, const ModuleDiff& m) {
   w.begin_object();
-  w.key("a");
-  side(w, m.a);
-  w.key("b");
-  side(w, m.b);
+  sides(w, m.a, m.b);
   w.member("depth", m.depth);
   w.member("discarded_by", m.discarded_by);
   w.member("headline", m.headline);
@@ -137,9 +141,7 @@ void module(JsonWriter& w, const ModuleDiff& m) {
   w.member("path_b", m.path_b);
   w.member("status", to_string(m.verdict));
   w.member("structural_status", to_string(m.status));
-  w.key("time_delta");
-  delta(w, m.time_diff, m.time_significant);
-  w.member("time_status", to_string(m.time_status));
+  time_change(w, m.time_diff, m.time_significant, m.time_status);
   w.member("type", m.type);
   w.member("type_b", m.type_b);
   w.member("verdict", to_string(m.verdict));
@@ -154,17 +156,12 @@ void module(JsonWriter& w, const ModuleDiff& m) {
 
 void op(JsonWriter& w, const OpDiff& o) {
   w.begin_object();
-  w.key("a");
-  side(w, o.a);
-  w.key("b");
-  side(w, o.b);
+  sides(w, o.a, o.b);
   w.member("module_path", o.module_path);
   w.member("name", o.name);
   w.member("signature", o.signature);
   w.member("status", to_string(o.status));
-  w.key("time_delta");
-  delta(w, o.time_diff, o.time_significant);
-  w.member("time_status", to_string(o.time_status));
+  time_change(w, o.time_diff, o.time_significant, o.time_status);
   w.end_object();
 }
 
