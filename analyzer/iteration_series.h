@@ -21,6 +21,8 @@ class IterationSeries {
 
   // Adds v to an iteration. Cheap when iterations arrive in order; call normalise() before reading.
   void add(std::size_t iteration, double v);
+  // Room for n entries: rows that know how many iterations they will see allocate once.
+  void reserve(std::size_t n) { entries_.reserve(n); }
   // Adds every entry of another series of the same length.
   void add(const IterationSeries& other);
   // Sorts by iteration, sums repeated iterations and drops zeros.

@@ -24,8 +24,9 @@ LatencyStats latency_stats(IterationSeries series) {
   s.samples = static_cast<int>(series.size());
   if (series.empty()) return s;
   // The sorted values are the negative entries, the implied zeros, then the positive entries.
-  std::vector<double> nonzero;
-  nonzero.reserve(series.entries().size());
+  // Scratch reused by every call of a thread: this runs once per module and per op signature.
+  thread_local std::vector<double> nonzero;
+  nonzero.clear();
   for (const auto& e : series.entries()) nonzero.push_back(e.second);
   std::sort(nonzero.begin(), nonzero.end());
   const std::size_t n = series.size();

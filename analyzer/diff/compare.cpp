@@ -11,12 +11,25 @@ bool differ(double a, double b, double tol) {
   return std::fabs(b - a) > tol * std::max(std::fabs(a), std::fabs(b));
 }
 
+// Every test of one diff has the same level: the bisection runs once, not once per row.
+double quantile_for(double level) {
+  thread_local double last_level = -1, last_z = 0;
+  if (level != last_level) {
+    last_z = normal_quantile_two_sided(level);
+    last_level = level;
+  }
+  return last_z;
+}
+
 }  // namespace
 
 MedianDifference shift_interval(std::span<const double> a, std::span<const double> b, double level) {
   MedianDifference d;
   d.level = level;
-  std::vector<double> sa(a.begin(), a.end()), sb(b.begin(), b.end());
+  // Scratch reused by every call of a thread (one call per module and op signature of a diff).
+  thread_local std::vector<double> sa, sb, diffs;
+  sa.assign(a.begin(), a.end());
+  sb.assign(b.begin(), b.end());
   std::sort(sa.begin(), sa.end());
   std::sort(sb.begin(), sb.end());
   d.median_a = percentile_sorted(sa, 50);
@@ -27,10 +40,10 @@ MedianDifference shift_interval(std::span<const double> a, std::span<const doubl
   if (a.empty() || b.empty()) return d;
   // Rank of the bounds among the n*m pairwise differences: the Mann-Whitney critical value (normal
   // approximation, two-sided at `level`) plus one.
-  const double z = normal_quantile_two_sided(level);
+  const double z = quantile_for(level);
   double k = std::floor(n * m / 2 - z * std::sqrt(n * m * (n + m + 1) / 12));
   if (k < 1) return d;  // too few samples for an interval at this level
-  std::vector<double> diffs;
+  diffs.clear();
   diffs.reserve(a.size() * b.size());
   for (double y : sb) {
     for (double x : sa) diffs.push_back(y - x);

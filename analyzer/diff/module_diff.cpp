@@ -1,5 +1,8 @@
 #include <cmath>
+#include <future>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analyzer/activations/discarded.h"
 #include "analyzer/clock.h"
@@ -60,7 +63,10 @@ Verdict verdict_of(const ModuleDiff& m) {
 }  // namespace
 
 RunDiff diff_runs(const RunData& a, const RunData& b, const DiffOptions& options) {
-  return diff_runs(a, summarize(a), b, summarize(b), options);
+  // The two summaries are independent: B's is made by a second thread.
+  auto summary_b = std::async(std::launch::async, [&b] { return summarize(b); });
+  const RunSummary sa = summarize(a);
+  return diff_runs(a, sa, b, summary_b.get(), options);
 }
 
 RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, const RunSummary& sb,
@@ -134,23 +140,29 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   std::unordered_map<std::string, bool> params_changed;
   d.params = join_params(pa, pb, options.atol, &params_changed);
 
-  std::unordered_map<std::string, int> in_b;
+  // Each module's path after the maps and alignment, computed once per side.
+  std::vector<std::string> path_in_a(sa.modules.size()), path_in_b(sb.modules.size());
+  for (std::size_t i = 0; i < sa.modules.size(); ++i) path_in_a[i] = paths_a(sa.modules[i].path);
+  std::unordered_map<std::string_view, int> in_b;
+  in_b.reserve(sb.modules.size());
   std::vector<std::string> b_path_before_alignment(sb.modules.size());
   for (std::size_t i = 0; i < sb.modules.size(); ++i) {
-    in_b.emplace(paths_b(sb.modules[i].path), static_cast<int>(i));
+    path_in_b[i] = paths_b(sb.modules[i].path);
+    in_b.emplace(path_in_b[i], static_cast<int>(i));
     b_path_before_alignment[i] = apply_path_maps(paths_b.maps, sb.modules[i].path);
   }
   // B's modules that run only to be multiplied by zero, by B's own path.
   std::unordered_map<std::string, std::string> discarded_in_b;
   for (auto& dm : find_discarded(b, sb).modules) discarded_in_b.emplace(std::move(dm.path), std::move(dm.zero_factor));
-  std::unordered_map<std::string, bool> seen_a;
+  std::unordered_set<std::string_view> seen_a;
+  seen_a.reserve(sa.modules.size());
   auto weights_of = [](const ParamIndex& idx, const std::string& path) {
     auto it = idx.by_module.find(path);
     return it == idx.by_module.end() ? WeightSide{} : it->second;
   };
   // Modules in both runs: one time test each, so each interval is at the Bonferroni level for all of them.
   int time_tests = 0;
-  for (const auto& ma : sa.modules) time_tests += in_b.count(paths_a(ma.path)) > 0 ? 1 : 0;
+  for (const auto& path : path_in_a) time_tests += in_b.count(path) > 0 ? 1 : 0;
   auto add_row = [&](const ModuleSummary* ma, const ModuleSummary* mb, const std::string& path) {
     ModuleDiff m;
     m.path = path;
@@ -201,23 +213,25 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     if (ma && mb && !path.empty()) ++d.common_modules;
     d.modules.push_back(std::move(m));
   };
-  for (const auto& ma : sa.modules) {
-    std::string path = paths_a(ma.path);
-    if (!seen_a.emplace(path, true).second) {
+  d.modules.reserve(sa.modules.size() + sb.modules.size());
+  for (std::size_t i = 0; i < sa.modules.size(); ++i) {
+    const ModuleSummary& ma = sa.modules[i];
+    const std::string& path = path_in_a[i];
+    if (!seen_a.insert(path).second) {
       d.warnings.push_back("module path '" + path + "' occurs twice in A after --map; the second is ignored");
       continue;
     }
     auto it = in_b.find(path);
     add_row(&ma, it == in_b.end() ? nullptr : &sb.modules[static_cast<std::size_t>(it->second)], path);
   }
-  for (const auto& mb : sb.modules) {
-    std::string path = paths_b(mb.path);
-    if (seen_a.count(path) != 0) continue;
-    seen_a.emplace(path, true);
-    add_row(nullptr, &mb, path);
+  for (std::size_t i = 0; i < sb.modules.size(); ++i) {
+    const std::string& path = path_in_b[i];
+    if (!seen_a.insert(path).second) continue;
+    add_row(nullptr, &sb.modules[i], path);
   }
   // Headlines: the roots of vanished / new / dormant / moved subtrees.
-  std::unordered_map<std::string, Verdict> verdict_at;
+  std::unordered_map<std::string_view, Verdict> verdict_at;  // views of d.modules, complete by now
+  verdict_at.reserve(d.modules.size());
   for (const auto& m : d.modules) verdict_at.emplace(m.path, m.verdict);
   for (auto& m : d.modules) {
     if (m.verdict != Verdict::kVanished && m.verdict != Verdict::kNew && m.verdict != Verdict::kDormant &&
@@ -226,7 +240,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     }
     if (m.path.empty()) continue;
     auto dot = m.path.rfind('.');
-    std::string parent = dot == std::string::npos ? std::string() : m.path.substr(0, dot);
+    std::string_view parent = dot == std::string::npos ? std::string_view() : std::string_view(m.path).substr(0, dot);
     auto it = verdict_at.find(parent);
     m.headline = it == verdict_at.end() || it->second != m.verdict;
   }

@@ -2,7 +2,10 @@
 // traces, or TorchScript models profiled on the fly), joined with weights, with CI gates.
 // Exit: 0 all gates passed, 1 a gate failed, 2 usage or input error.
 #include <cstdio>
+#include <future>
+#include <map>
 #include <optional>
+#include <string_view>
 
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
@@ -10,6 +13,7 @@
 #include "analyzer/importers/load_run.h"
 #include "collector/torch/profile_model.h"
 #include "analyzer/weights/weights.h"
+#include "cli/background_sink.h"
 #include "cli/command.h"
 #include "cli/fleet_hooks.h"
 #include "cli/multi_rank.h"
@@ -17,6 +21,7 @@
 #include "cli/printers/diff_report.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
+#include "db/run_database.h"
 #include "db/model/text_escape.h"
 
 namespace flopscope::cli {
@@ -122,6 +127,13 @@ class DiffCommand final : public Command {
                                             std::to_string(rounds_) + " (one iteration per round)"));
       }
       if (Status st = profile_interleaved(a, b); !st.ok()) return report_error(st);
+    } else if (!baseline_ && looks_like_sqlite(path_a_) && looks_like_sqlite(path_b_)) {
+      // Two run databases (or exports): read side by side, B by a second thread; A's error is reported first.
+      auto read_b = std::async(std::launch::async, [this] { return load(path_b_, weights_b_); });
+      a = load(path_a_, weights_a_);
+      b = read_b.get();
+      if (!a.ok()) return report_error(a.status());
+      if (!b.ok()) return report_error(b.status());
     } else {
       a = load(path_a_, weights_a_);
       if (!a.ok()) return report_error(a.status());
@@ -139,12 +151,23 @@ class DiffCommand final : public Command {
     if (d.info_a.source_path.empty()) d.info_a.source_path = path_a_;
     if (d.info_b.source_path.empty()) d.info_b.source_path = path_b_;
 
-    auto text_for = [&](const std::string& fmt) -> std::string {
-      if (fmt == "md") return render_diff_markdown(d, gates, report_);
-      if (fmt == "json") return render_diff_json(d, gates, report_);
-      if (fmt == "junit") return render_diff_junit(d, gates);
-      if (fmt == "html") return render_diff_html(d, gates, report_, svg);
-      return render_diff_table(d, gates, report_);
+    std::map<std::string, std::string> rendered;  // a format both written to a file and shown is made once
+    auto text_for = [&](const std::string& fmt) -> const std::string& {
+      auto [it, fresh] = rendered.try_emplace(fmt);
+      if (!fresh) return it->second;
+      if (fmt == "md") it->second = render_diff_markdown(d, gates, report_);
+      else if (fmt == "json") it->second = render_diff_json(d, gates, report_);
+      else if (fmt == "junit") it->second = render_diff_junit(d, gates);
+      else if (fmt == "html") it->second = render_diff_html(d, gates, report_, svg);
+      else it->second = render_diff_table(d, gates, report_);
+      return it->second;
+    };
+    // The JSON file (~100 MB for two 1M-kernel runs) is written by a second thread while it is produced.
+    auto stream_json = [&](AtomicFile& file) -> Status {
+      BackgroundSink sink([&file](std::string_view piece) { return file.write(piece); });
+      Status made = write_diff_json(d, gates, report_, [&sink](std::string& piece) { return sink.push(piece); });
+      Status written = sink.finish();
+      return made.ok() ? written : made;
     };
     // Every report is written to its temporary file first; only when all are complete do they replace
     // their targets, so a failure in one never leaves another behind (or destroys a previous good one).
@@ -155,7 +178,10 @@ class DiffCommand final : public Command {
       auto f = AtomicFile::create(*path, force_);
       if (!f.ok()) return report_error(f.status());
       files.push_back(std::move(f).value());
-      if (Status st = files.back().write(text_for(fmt)); !st.ok()) return report_error(st);
+      const bool json = std::string_view(fmt) == "json" && format_ != "json";
+      if (Status st = json ? stream_json(files.back()) : files.back().write(text_for(fmt)); !st.ok()) {
+        return report_error(st);
+      }
       if (Status st = files.back().close_unpublished(); !st.ok()) return report_error(st);
     }
     for (AtomicFile& f : files) {

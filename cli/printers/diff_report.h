@@ -3,6 +3,7 @@
 // self-contained HTML page.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,11 @@ std::vector<const ModuleDiff*> modules_to_show(const RunDiff& d, const DiffRepor
 std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o);
 std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o);
 std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o);
+// The same text in pieces of about a megabyte, each handed to `sink`, which may take the piece's text (the
+// report of two 1M-kernel runs is ~100 MB). Stops at the first error of the sink and returns it.
+using TextSink = std::function<Status(std::string& piece)>;
+Status write_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o,
+                       const TextSink& sink);
 std::string render_diff_junit(const RunDiff& d, const std::vector<GateResult>& gates);
 // `svg` is the diff graph (flopscope graph --diff), embedded inline when not empty.
 std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o,
