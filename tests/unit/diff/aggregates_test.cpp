@@ -24,11 +24,13 @@ namespace fs = std::filesystem;
 using testing::FixtureOptions;
 using testing::Variant;
 
-// Turns a current file's module tree back into the whole-path `module` table of schemas 1-8, for tests that
-// fake an older file from a new one (step 9 would otherwise find module_node there already).
+// Turns a current file's module tree back into the whole-path `module` table of schemas 1-8 and drops the
+// summary-fact tables of schema 10, for tests that fake an older file from a new one (steps 9 and 10 would
+// otherwise find their tables there already).
 constexpr const char* kWholePathModuleTable =
     "CREATE TABLE module_v1 AS SELECT id, parent_id, path, type FROM module; DROP VIEW module; "
-    "DROP TABLE module_node; ALTER TABLE module_v1 RENAME TO module; ";
+    "DROP TABLE module_node; ALTER TABLE module_v1 RENAME TO module; DROP TABLE summary_run; "
+    "DROP TABLE summary_module; DROP TABLE summary_op; DROP TABLE summary_gap; DROP TABLE summary_timeline; ";
 
 struct TempDir {
   fs::path path = fs::temp_directory_path() / ("flopscope-agg-" + std::to_string(::getpid()));
