@@ -60,4 +60,10 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& options,
 // Module tree and parameters only (no inference): for `flopscope weights` on a TorchScript archive.
 StatusOr<RunData> inspect_torchscript(const std::string& model_path);
 
+// Whether a forward call can change what the next one sees besides tensor data: some function of the model's
+// sets an attribute, mutates a value read from an attribute in place (list, dict or tensor), or turns a
+// tensor into a list (prim::tolist, which reads data outside any op). The op observer reuses shapes only when
+// it cannot (OpObserver::set_shape_reuse).
+bool mutates_module_state(const torch::jit::Module& m);
+
 }  // namespace flopscope
