@@ -10,6 +10,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <map>
@@ -80,9 +81,29 @@ bool reads_data_into_values(std::string_view op) {
   return false;
 }
 
+// Allocates zeroed memory, so that its pages are mapped when it is allocated: OpObserver::request_begins
+// reserves each thread's ops for the next call between calls, and the ops written during the call neither
+// fault pages in nor move the vector (a large free or malloc inside a call also makes glibc consolidate the
+// small chunks LibTorch frees, which the model then pays for).
+template <typename T>
+struct PrefaultAllocator {
+  using value_type = T;
+  PrefaultAllocator() = default;
+  template <typename U>
+  PrefaultAllocator(const PrefaultAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    T* p = std::allocator<T>().allocate(n);
+    std::memset(static_cast<void*>(p), 0, n * sizeof(T));
+    return p;
+  }
+  void deallocate(T* p, std::size_t n) { std::allocator<T>().deallocate(p, n); }
+  bool operator==(const PrefaultAllocator&) const { return true; }
+  bool operator!=(const PrefaultAllocator&) const { return false; }
+};
+
 // One per thread that ran an op.
 struct ThreadBuffer {
-  std::vector<HotOp> ops;
+  std::vector<HotOp, PrefaultAllocator<HotOp>> ops;
   std::vector<std::int32_t> open;  // stack of indices of ops still running
   std::int64_t thread = 0;
   std::vector<OpenCall> calls;  // open module calls, root-most first
@@ -781,6 +802,16 @@ bool request_key(const std::vector<c10::IValue>& inputs, std::vector<std::uint64
 void OpObserver::request_begins(const std::vector<c10::IValue>& inputs) {
   State& s = *state_;
   if (s.replaying) request_ends(c10::IValue());  // the previous call's end was not reported
+  {
+    // Room for as many ops as each thread ran in the previous call, with a margin, grown geometrically.
+    std::lock_guard lock(s.mu);
+    const std::int64_t previous = s.request.load();
+    for (auto& b : s.buffers) {
+      const std::size_t last = b->request == previous ? b->ops.size() - b->request_begin : 0;
+      const std::size_t need = b->ops.size() + last + last / 4 + 64;
+      if (last > 0 && b->ops.capacity() < need) b->ops.reserve(std::max(need, 2 * b->ops.capacity()));
+    }
+  }
   s.request.fetch_add(1);
   s.request_threads = 0;
   s.request_reads_data = false;
