@@ -10,7 +10,9 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <mutex>
 #include <map>
@@ -22,6 +24,10 @@
 #include "collector/torch/arg_interning.h"
 #include "collector/torch/discard_flow.h"
 
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
 namespace flopscope {
 namespace {
 
@@ -29,6 +35,26 @@ std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+// Op timestamps: the CPU's time-stamp counter where the kernel keeps its clock on it (so it runs at a constant
+// rate on every core; a read costs half of steady_clock's here), converted to ns at finish() by the rate
+// measured against steady_clock over the run; steady_clock's ns elsewhere.
+bool tsc_is_clock() {
+#if defined(__x86_64__)
+  std::ifstream f("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  std::string source;
+  return f >> source && source == "tsc";
+#else
+  return false;
+#endif
+}
+
+std::int64_t ticks(bool tsc) {
+#if defined(__x86_64__)
+  if (tsc) return static_cast<std::int64_t>(__rdtsc());
+#endif
+  return now_ns();
 }
 
 // A module call still open on a thread (activation statistics): its input, and the latest output of its ops.
@@ -326,7 +352,9 @@ struct OpObserver::State {
       replaying.store(false, std::memory_order_release);
     }
   }
-  std::int64_t origin = now_ns();
+  const bool tsc = tsc_is_clock();
+  std::int64_t origin_ns = now_ns();
+  std::int64_t origin = ticks(tsc);  // op times are ticks from here until finish()
   std::atomic<std::int64_t> sequence{0};
   std::atomic<int> iteration{0};
   std::atomic<std::int64_t> next_thread{0};
@@ -655,7 +683,7 @@ std::unique_ptr<at::ObserverContext> start_op(const at::RecordFunction& fn, bool
     std::lock_guard lock(s->activations_mu);
     s->activation_ns += now_ns() - t0;
   }
-  op.start_ns = now_ns() - s->origin;
+  op.start_ns = ticks(s->tsc) - s->origin;
   auto index = static_cast<std::int32_t>(b.ops.size());
   b.ops.push_back(op);
   b.open.push_back(index);
@@ -676,7 +704,7 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
     State* s = g_active.load(std::memory_order_acquire);
     ThreadSlot& slot = t_slot;
     if (s == nullptr || ctx == nullptr || slot.busy) return;
-    std::int64_t t = now_ns() - s->origin;
+    std::int64_t t = ticks(s->tsc) - s->origin;
     ThreadBuffer& b = s->buffer(slot);
     auto index = static_cast<Context*>(ctx)->index;
     if (static_cast<std::size_t>(index) >= b.ops.size()) return;
@@ -874,6 +902,12 @@ std::vector<OpRecord> OpObserver::finish() {
   at::removeCallback(state_->handle);
   state_->handle = 0;
   g_active = nullptr;
+  // Ticks to ns: the counter's rate over the run, against steady_clock.
+  const double ns_per_tick =
+      state_->tsc ? static_cast<double>(now_ns() - state_->origin_ns) /
+                        static_cast<double>(std::max<std::int64_t>(1, ticks(true) - state_->origin))
+                  : 1.0;
+  auto to_ns = [&](std::int64_t t) { return static_cast<std::int64_t>(std::llround(static_cast<double>(t) * ns_per_tick)); };
   std::vector<OpRecord> all;
   std::lock_guard lock(state_->mu);
   for (auto& b : state_->buffers) {
@@ -884,8 +918,8 @@ std::vector<OpRecord> OpObserver::finish() {
       op.sequence = h.sequence;
       op.name = b->names[static_cast<std::size_t>(h.name)].text;
       op.thread = b->thread;
-      op.start_ns = h.start_ns;
-      op.duration_ns = h.duration_ns;
+      op.start_ns = to_ns(h.start_ns);
+      op.duration_ns = to_ns(h.duration_ns);
       op.module_id = h.module_id;
       op.parent_op_id = h.parent < 0 ? kNoId : h.parent + offset;
       op.depth = h.depth;
