@@ -15,6 +15,7 @@
 #include <fstream>
 #include <limits>
 #include <mutex>
+#include <new>
 #include <map>
 #include <optional>
 #include <set>
@@ -194,25 +195,36 @@ struct FlowStart {
   std::string zero_factor;
 };
 
+// One per op (and TorchScript call): recycled through its thread's free list rather than malloc and free.
+// It names its thread's slot and buffer, so that neither the end callback nor its deletion looks up a
+// thread-local (each lookup is a call into the dynamic linker from a shared library).
 struct Context final : at::ObserverContext {
-  explicit Context(std::int32_t i) : index(i) {}
+  Context(ThreadSlot* s, ThreadBuffer* b, std::int32_t i) : slot(s), buffer(b), index(i) {}
+  ThreadSlot* slot;
+  ThreadBuffer* buffer;
   std::int32_t index;
   std::unique_ptr<FlowStart> flow;
 
-  // One per op: recycled through the thread's free list rather than malloc and free.
-  static void* operator new(std::size_t size) {
-    auto& pool = t_slot.free_contexts;
-    if (pool.empty()) return ::operator new(size);
-    void* p = pool.back();
-    pool.pop_back();
-    return p;
-  }
-  static void operator delete(void* p) {
-    auto& pool = t_slot.free_contexts;
-    if (pool.size() < 4096) {
-      pool.push_back(p);
+  static std::unique_ptr<Context> make(ThreadSlot& slot, ThreadBuffer& buffer, std::int32_t index) {
+    auto& pool = slot.free_contexts;
+    void* p;
+    if (pool.empty()) {
+      p = ::operator new(sizeof(Context));
     } else {
-      ::operator delete(p);
+      p = pool.back();
+      pool.pop_back();
+    }
+    return std::unique_ptr<Context>(::new (p) Context(&slot, &buffer, index));
+  }
+  // RecordFunction deletes a context on the thread that made it (the ops and calls it observes are
+  // synchronous), so the slot is still that thread's.
+  static void operator delete(Context* c, std::destroying_delete_t) {
+    ThreadSlot* slot = c->slot;
+    c->~Context();
+    if (slot->free_contexts.size() < 4096) {
+      slot->free_contexts.push_back(c);
+    } else {
+      ::operator delete(static_cast<void*>(c));
     }
   }
 };
@@ -687,7 +699,7 @@ std::unique_ptr<at::ObserverContext> start_op(const at::RecordFunction& fn, bool
   auto index = static_cast<std::int32_t>(b.ops.size());
   b.ops.push_back(op);
   b.open.push_back(index);
-  auto context = std::make_unique<Context>(index);
+  auto context = Context::make(slot, b, index);
   context->flow = std::move(flow);
   return context;
 }
@@ -702,10 +714,11 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
   g_active = state_.get();
   auto end = [](const at::RecordFunction& fn, at::ObserverContext* ctx) {
     State* s = g_active.load(std::memory_order_acquire);
-    ThreadSlot& slot = t_slot;
-    if (s == nullptr || ctx == nullptr || slot.busy) return;
+    // A context comes from an op started while the observer ran no op of its own (busy), so none ends while
+    // it does: no thread-local to read here.
+    if (s == nullptr || ctx == nullptr) return;
     std::int64_t t = ticks(s->tsc) - s->origin;
-    ThreadBuffer& b = s->buffer(slot);
+    ThreadBuffer& b = *static_cast<Context*>(ctx)->buffer;
     auto index = static_cast<Context*>(ctx)->index;
     if (static_cast<std::size_t>(index) >= b.ops.size()) return;
     b.ops[static_cast<std::size_t>(index)].duration_ns = t - b.ops[static_cast<std::size_t>(index)].start_ns;
@@ -734,18 +747,20 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
     // TorchScript method calls: inputs()[0] is `self`, the module object whose method runs.
     auto enter = [](const at::RecordFunction& fn) -> std::unique_ptr<at::ObserverContext> {
       State* s = g_active.load(std::memory_order_acquire);
-      if (s == nullptr || t_slot.busy) return nullptr;
+      ThreadSlot& slot = t_slot;
+      if (s == nullptr || slot.busy) return nullptr;
       auto inputs = fn.inputs();
       if (inputs.empty() || !inputs[0].isObject()) return nullptr;
       auto it = s->instances->find(static_cast<const void*>(&inputs[0].toObjectRef()));
       if (it == s->instances->end()) return nullptr;
-      s->buffer().modules.push_back(it->second);
-      return std::make_unique<Context>(-1);
+      ThreadBuffer& b = s->buffer(slot);
+      b.modules.push_back(it->second);
+      return Context::make(slot, b, -1);
     };
     auto leave = [](const at::RecordFunction&, at::ObserverContext* ctx) {
       State* s = g_active.load(std::memory_order_acquire);
       if (s == nullptr || ctx == nullptr) return;
-      ThreadBuffer& b = s->buffer();
+      ThreadBuffer& b = *static_cast<Context*>(ctx)->buffer;
       if (!b.modules.empty()) b.modules.pop_back();
     };
     state_->script_handle = at::addGlobalCallback(at::RecordFunctionCallback(enter, leave)
