@@ -14,9 +14,9 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <new>
-#include <map>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -38,9 +38,9 @@ std::int64_t now_ns() {
       .count();
 }
 
-// Op timestamps: the CPU's time-stamp counter where the kernel keeps its clock on it (so it runs at a constant
-// rate on every core; a read costs half of steady_clock's here), converted to ns at finish() by the rate
-// measured against steady_clock over the run; steady_clock's ns elsewhere.
+// Op timestamps: the CPU's time-stamp counter where the kernel keeps its clock on it (so it runs at a
+// constant rate on every core; a read costs half of steady_clock's here), converted to ns at finish() by the
+// rate measured against steady_clock over the run; steady_clock's ns elsewhere.
 bool tsc_is_clock() {
 #if defined(__x86_64__)
   std::ifstream f("/sys/devices/system/clocksource/clocksource0/current_clocksource");
@@ -303,7 +303,8 @@ std::int32_t ThreadBuffer::add_name(const at::RecordFunction& fn) {
   return static_cast<std::int32_t>(names.size() - 1);
 }
 
-c10::ArrayRef<const c10::IValue> ThreadBuffer::own_outputs(const at::RecordFunction& fn, const HotOp& op) const {
+c10::ArrayRef<const c10::IValue> ThreadBuffer::own_outputs(const at::RecordFunction& fn,
+                                                           const HotOp& op) const {
   const auto& outs = fn.outputs();
   return last(c10::ArrayRef<const c10::IValue>(outs.data(), outs.size()),
               names[static_cast<std::size_t>(op.name)].counts.outputs);
@@ -341,12 +342,12 @@ struct OpObserver::State {
   bool reuse = false;
   at::CallbackHandle replay_handle = 0;
   std::atomic<bool> replaying{false};
-  const Recorded* replay = nullptr;              // while replaying
-  std::atomic<std::int64_t> request{0};          // serial of the current request
-  std::atomic<int> request_threads{0};           // threads that ran ops in it
-  std::atomic<bool> request_reads_data{false};   // it ran an op of reads_data_into_values
-  std::atomic<bool> diverged{false};             // a replayed op did not match the record
-  bool keyed = false;                            // the current request has a key (below)
+  const Recorded* replay = nullptr;             // while replaying
+  std::atomic<std::int64_t> request{0};         // serial of the current request
+  std::atomic<int> request_threads{0};          // threads that ran ops in it
+  std::atomic<bool> request_reads_data{false};  // it ran an op of reads_data_into_values
+  std::atomic<bool> diverged{false};            // a replayed op did not match the record
+  bool keyed = false;                           // the current request has a key (below)
   std::vector<std::uint64_t> key;
   std::map<std::vector<std::uint64_t>, Recorded> recorded;
   std::set<std::vector<std::uint64_t>> unusable;  // recorded on every call
@@ -586,7 +587,8 @@ struct OpObserver::State {
       Recorded r;
       r.buffer = t.get();
       r.ops.reserve(t->ops.size() - t->request_begin);
-      for (std::size_t i = t->request_begin; i < t->ops.size(); ++i) r.ops.push_back({t->ops[i].name, t->ops[i].args});
+      for (std::size_t i = t->request_begin; i < t->ops.size(); ++i)
+        r.ops.push_back({t->ops[i].name, t->ops[i].args});
       recorded.emplace(key, std::move(r));
     }
     return true;
@@ -678,8 +680,7 @@ std::unique_ptr<at::ObserverContext> start_op(const at::RecordFunction& fn, bool
         std::lock_guard lock(s->activations_mu);
         s->activation_ns += now_ns() - t0;
       }
-      for (std::size_t k = common; k < chain.size(); ++k)
-        b.calls.push_back({chain[k], op.iteration, x, {}});
+      for (std::size_t k = common; k < chain.size(); ++k) b.calls.push_back({chain[k], op.iteration, x, {}});
     }
   }
   std::unique_ptr<FlowStart> flow;
@@ -770,8 +771,8 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
   // The callback without inputs first, disabled before the one with inputs exists (start_op ignores it
   // meanwhile); set_shape_reuse's requests switch between them.
   auto replay_start = [](const at::RecordFunction& fn) { return start_op(fn, true); };
-  state_->replay_handle =
-      at::addGlobalCallback(at::RecordFunctionCallback(replay_start, end).scopes({at::RecordScope::FUNCTION}));
+  state_->replay_handle = at::addGlobalCallback(
+      at::RecordFunctionCallback(replay_start, end).scopes({at::RecordScope::FUNCTION}));
   at::disableCallback(state_->replay_handle);
   auto record_start = [](const at::RecordFunction& fn) { return start_op(fn, false); };
   state_->handle = at::addGlobalCallback(at::RecordFunctionCallback(record_start, end)
@@ -817,8 +818,12 @@ void OpObserver::set_shape_reuse(bool on) {
   state_->reuse = on && !state_->activations && !state_->exact;
 }
 
-std::int64_t OpObserver::reused_calls() const { return state_->reused; }
-std::int64_t OpObserver::repeated_calls() const { return state_->repeated; }
+std::int64_t OpObserver::reused_calls() const {
+  return state_->reused;
+}
+std::int64_t OpObserver::repeated_calls() const {
+  return state_->repeated;
+}
 
 namespace {
 // A request's key for shape reuse: its arguments as an op's are keyed, and each tensor's identity and
@@ -922,7 +927,9 @@ std::vector<OpRecord> OpObserver::finish() {
       state_->tsc ? static_cast<double>(now_ns() - state_->origin_ns) /
                         static_cast<double>(std::max<std::int64_t>(1, ticks(true) - state_->origin))
                   : 1.0;
-  auto to_ns = [&](std::int64_t t) { return static_cast<std::int64_t>(std::llround(static_cast<double>(t) * ns_per_tick)); };
+  auto to_ns = [&](std::int64_t t) {
+    return static_cast<std::int64_t>(std::llround(static_cast<double>(t) * ns_per_tick));
+  };
   std::vector<OpRecord> all;
   std::lock_guard lock(state_->mu);
   for (auto& b : state_->buffers) {

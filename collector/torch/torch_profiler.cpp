@@ -261,6 +261,7 @@ StatusOr<std::vector<c10::IValue>> request_inputs(const InputFile& f, const c10:
   return inputs;
 }
 
+// mutates_module_state on one block and the blocks nested in it.
 bool mutates_state(const torch::jit::Block* block) {
   for (const torch::jit::Node* n : block->nodes()) {
     if (n->kind() == c10::prim::SetAttr || n->kind() == c10::prim::tolist) return true;
@@ -268,7 +269,8 @@ bool mutates_state(const torch::jit::Block* block) {
       const auto& args = schema->arguments();
       for (std::size_t i = 0; i < args.size() && i < n->inputs().size(); ++i) {
         const c10::AliasInfo* alias = args[i].alias_info();
-        if (alias != nullptr && alias->isWrite() && n->input(i)->node()->kind() == c10::prim::GetAttr) return true;
+        const bool writes = alias != nullptr && alias->isWrite();
+        if (writes && n->input(i)->node()->kind() == c10::prim::GetAttr) return true;
       }
     }
     for (const torch::jit::Block* b : n->blocks()) {

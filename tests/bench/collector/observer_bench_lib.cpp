@@ -98,8 +98,8 @@ __attribute__((visibility("default"))) void* fsb_open(const char* model, const c
 // allows), 5 the same without shape reuse (every call recorded), and the floors of any RecordFunction
 // observer in this LibTorch: 2 empty callbacks registered as flopscope's record calls (ops and TorchScript
 // calls, with inputs), 3 one empty op callback without inputs, 4 empty callbacks as its reused calls
-// register them (ops without inputs, TorchScript calls with inputs). Returns the ops flopscope's observer recorded per call (0 for
-// the other modes), -1 when forward fails.
+// register them (ops without inputs, TorchScript calls with inputs). Returns the ops flopscope's observer
+// recorded per call (0 for the other modes), -1 when forward fails.
 __attribute__((visibility("default"))) long fsb_run(void* handle, int observe, int iters, long long* cpu_ns,
                                                     long long* wall_ns) {
   auto* b = static_cast<Bench*>(handle);
