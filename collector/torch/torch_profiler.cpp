@@ -440,6 +440,7 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
       run.activations = observer->take_activations();
       run.discarded = observer->take_discarded();
       result.activation_cost_ns = observer->activation_cost_ns();
+      result.reused_calls = observer->reused_calls();
       if (observer->ambiguous_ops() > 0) {
         std::string paths;
         for (Id id : observer->ambiguous_modules()) {

@@ -47,6 +47,7 @@ struct TorchProfile {
   RunData run;                            // ops carry shapes; FLOPs are assigned by the analyzer
   std::vector<double> iteration_wall_ns;  // wall time of each measured forward call
   double activation_cost_ns = 0;          // time spent computing activation statistics
+  std::int64_t reused_calls = 0;          // measured calls whose argument lists were reused (OpObserver)
   // What forward() returned in the first measured iteration: each tensor as an op argument (shape, dtype),
   // in order; the graph's last ops have no consumer to record their output shapes otherwise.
   std::vector<OpArg> outputs;

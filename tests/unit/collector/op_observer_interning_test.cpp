@@ -226,6 +226,22 @@ TEST(OpObserverShapeReuse, ProfileRecordsEveryCallOfAModelWithState) {
   ASSERT_TRUE(p.ok()) << p.status().message();
   EXPECT_EQ(shapes_of(p->run.ops, "aten::sum"),
             (std::vector<std::vector<std::int64_t>>{{4, 3}, {6, 3}, {8, 3}, {10, 3}}));
+  EXPECT_EQ(p->reused_calls, 0);
+}
+
+TEST(OpObserverShapeReuse, ProfileReusesShapesOfAStatelessModel) {
+  TorchProfileOptions o;
+  o.model_path = sample("small-ops.pt");
+  auto spec = parse_input_spec("float32[1,4,16]");
+  ASSERT_TRUE(spec.ok());
+  o.inputs = {*spec};
+  o.iterations = 4;
+  o.warmup = 1;
+  o.threads = 1;
+  auto p = profile_torchscript(o);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->reused_calls, 3);  // the first measured call recorded
+  EXPECT_EQ(p->run.ops.size() % 4, 0u);
 }
 
 TEST(OpObserverShapeReuse, SampleModelsKeepNoStateBetweenCalls) {
