@@ -2,6 +2,7 @@
 // shapes and scalar values), and with shape reuse records them only in the first call of each request. Every
 // record must equal the one the exact path builds anew for every op: same names, arguments, modules, parents,
 // depths, iterations and order, on models whose requests change shapes between iterations.
+#include <ATen/Parallel.h>
 #include <gtest/gtest.h>
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
 #include <torch/script.h>
@@ -114,6 +115,15 @@ TEST(OpObserverInterning, ConvNetMatchesExactPath) {
 TEST(OpObserverInterning, SmallOpModelMatchesExactPath) {
   Requests requests = {{torch::randn({1, 4, 16})}, {torch::randn({3, 5, 16})}};
   expect_same(sample("small-ops.pt"), requests, true);
+}
+
+TEST(OpObserverInterning, TwoIntraOpThreadsMatchExactPath) {
+  // Kernels split over the intra-op pool: the records, and shape reuse, must not depend on it.
+  const int saved = at::get_num_threads();
+  at::set_num_threads(2);
+  expect_same(sample("small-cnn.pt"), {{torch::randn({1, 3, 64, 64})}, {torch::randn({2, 3, 32, 32})}}, true);
+  expect_same(sample("small-ops.pt"), {{torch::randn({1, 4, 16})}, {torch::randn({3, 5, 16})}}, true);
+  at::set_num_threads(saved);
 }
 
 // A model defined in TorchScript source (one module, `forward` as given), with an int attribute `n`.
