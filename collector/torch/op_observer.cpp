@@ -10,14 +10,24 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fstream>
 #include <limits>
+#include <map>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 
 #include "collector/torch/arg_interning.h"
 #include "collector/torch/discard_flow.h"
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 namespace flopscope {
 namespace {
@@ -26,6 +36,26 @@ std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+// Op timestamps: the CPU's time-stamp counter where the kernel keeps its clock on it (so it runs at a
+// constant rate on every core; a read costs half of steady_clock's here), converted to ns at finish() by the
+// rate measured against steady_clock over the run; steady_clock's ns elsewhere.
+bool tsc_is_clock() {
+#if defined(__x86_64__)
+  std::ifstream f("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  std::string source;
+  return f >> source && source == "tsc";
+#else
+  return false;
+#endif
+}
+
+std::int64_t ticks(bool tsc) {
+#if defined(__x86_64__)
+  if (tsc) return static_cast<std::int64_t>(__rdtsc());
+#endif
+  return now_ns();
 }
 
 // A module call still open on a thread (activation statistics): its input, and the latest output of its ops.
@@ -60,11 +90,47 @@ struct ArgCounts {
 struct OpName {
   std::string text;
   ArgCounts counts;
+  bool reads_data = false;  // see reads_data_into_values
+};
+
+// Ops whose results' shapes, or the values the interpreter branches on, come from tensor data: a request
+// whose recorded call ran one is not reused (its data may differ the next time: randomness, model state).
+// Not resize_ (out= kernels size their fresh outputs with it): a resized input changes the request's key,
+// and a resized attribute is a state change (mutates_module_state).
+bool reads_data_into_values(std::string_view op) {
+  for (std::string_view name :
+       {"aten::_local_scalar_dense", "aten::item", "aten::nonzero", "aten::nonzero_numpy", "aten::argwhere",
+        "aten::masked_select", "aten::unique", "aten::_unique", "aten::_unique2", "aten::unique_dim",
+        "aten::unique_consecutive", "aten::unique_dim_consecutive", "aten::equal", "aten::is_nonzero",
+        "aten::allclose", "aten::bincount", "aten::repeat_interleave", "aten::tolist"}) {
+    if (op == name) return true;
+  }
+  return false;
+}
+
+// Allocates zeroed memory, so that its pages are mapped when it is allocated: OpObserver::request_begins
+// reserves each thread's ops for the next call between calls, and the ops written during the call neither
+// fault pages in nor move the vector (a large free or malloc inside a call also makes glibc consolidate the
+// small chunks LibTorch frees, which the model then pays for).
+template <typename T>
+struct PrefaultAllocator {
+  using value_type = T;
+  PrefaultAllocator() = default;
+  template <typename U>
+  PrefaultAllocator(const PrefaultAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    T* p = std::allocator<T>().allocate(n);
+    std::memset(static_cast<void*>(p), 0, n * sizeof(T));
+    return p;
+  }
+  void deallocate(T* p, std::size_t n) { std::allocator<T>().deallocate(p, n); }
+  bool operator==(const PrefaultAllocator&) const { return true; }
+  bool operator!=(const PrefaultAllocator&) const { return false; }
 };
 
 // One per thread that ran an op.
 struct ThreadBuffer {
-  std::vector<HotOp> ops;
+  std::vector<HotOp, PrefaultAllocator<HotOp>> ops;
   std::vector<std::int32_t> open;  // stack of indices of ops still running
   std::int64_t thread = 0;
   std::vector<OpenCall> calls;  // open module calls, root-most first
@@ -81,6 +147,11 @@ struct ThreadBuffer {
   };
   std::array<NameSlot, 256> name_cache;  // direct-mapped in front of name_ids
   ArgListTable arg_lists;
+  // Shape reuse: the request (State::request) this thread last ran an op of, where its ops begin in `ops`,
+  // and how many of the recorded ops it has matched.
+  std::int64_t request = -1;
+  std::size_t request_begin = 0;
+  std::size_t cursor = 0;
 
   std::int32_t intern_name(const at::RecordFunction& fn);
   // The exact path: a fresh entry per op, as every op was recorded before interning.
@@ -124,25 +195,36 @@ struct FlowStart {
   std::string zero_factor;
 };
 
+// One per op (and TorchScript call): recycled through its thread's free list rather than malloc and free.
+// It names its thread's slot and buffer, so that neither the end callback nor its deletion looks up a
+// thread-local (each lookup is a call into the dynamic linker from a shared library).
 struct Context final : at::ObserverContext {
-  explicit Context(std::int32_t i) : index(i) {}
+  Context(ThreadSlot* s, ThreadBuffer* b, std::int32_t i) : slot(s), buffer(b), index(i) {}
+  ThreadSlot* slot;
+  ThreadBuffer* buffer;
   std::int32_t index;
   std::unique_ptr<FlowStart> flow;
 
-  // One per op: recycled through the thread's free list rather than malloc and free.
-  static void* operator new(std::size_t size) {
-    auto& pool = t_slot.free_contexts;
-    if (pool.empty()) return ::operator new(size);
-    void* p = pool.back();
-    pool.pop_back();
-    return p;
-  }
-  static void operator delete(void* p) {
-    auto& pool = t_slot.free_contexts;
-    if (pool.size() < 4096) {
-      pool.push_back(p);
+  static std::unique_ptr<Context> make(ThreadSlot& slot, ThreadBuffer& buffer, std::int32_t index) {
+    auto& pool = slot.free_contexts;
+    void* p;
+    if (pool.empty()) {
+      p = ::operator new(sizeof(Context));
     } else {
-      ::operator delete(p);
+      p = pool.back();
+      pool.pop_back();
+    }
+    return std::unique_ptr<Context>(::new (p) Context(&slot, &buffer, index));
+  }
+  // RecordFunction deletes a context on the thread that made it (the ops and calls it observes are
+  // synchronous), so the slot is still that thread's.
+  static void operator delete(Context* c, std::destroying_delete_t) {
+    ThreadSlot* slot = c->slot;
+    c->~Context();
+    if (slot->free_contexts.size() < 4096) {
+      slot->free_contexts.push_back(c);
+    } else {
+      ::operator delete(static_cast<void*>(c));
     }
   }
 };
@@ -217,11 +299,12 @@ std::int32_t ThreadBuffer::intern_name(const at::RecordFunction& fn) {
 }
 
 std::int32_t ThreadBuffer::add_name(const at::RecordFunction& fn) {
-  names.push_back({fn.name(), arg_counts(fn)});
+  names.push_back({fn.name(), arg_counts(fn), reads_data_into_values(fn.name())});
   return static_cast<std::int32_t>(names.size() - 1);
 }
 
-c10::ArrayRef<const c10::IValue> ThreadBuffer::own_outputs(const at::RecordFunction& fn, const HotOp& op) const {
+c10::ArrayRef<const c10::IValue> ThreadBuffer::own_outputs(const at::RecordFunction& fn,
+                                                           const HotOp& op) const {
   const auto& outs = fn.outputs();
   return last(c10::ArrayRef<const c10::IValue>(outs.data(), outs.size()),
               names[static_cast<std::size_t>(op.name)].counts.outputs);
@@ -245,7 +328,46 @@ struct OpObserver::State {
   std::vector<Id> ambiguous_modules;
   at::CallbackHandle handle = 0;
   at::CallbackHandle script_handle = 0;
-  std::int64_t origin = now_ns();
+
+  // Shape reuse (OpObserver::set_shape_reuse). `replay_handle` is the op callback without inputs, enabled
+  // instead of `handle` while a recorded request runs again.
+  struct RecordedOp {
+    std::int32_t name = 0;
+    std::int32_t args = 0;
+  };
+  struct Recorded {
+    const ThreadBuffer* buffer = nullptr;  // the one thread its ops ran on
+    std::vector<RecordedOp> ops;
+  };
+  bool reuse = false;
+  at::CallbackHandle replay_handle = 0;
+  std::atomic<bool> replaying{false};
+  const Recorded* replay = nullptr;             // while replaying
+  std::atomic<std::int64_t> request{0};         // serial of the current request
+  std::atomic<int> request_threads{0};          // threads that ran ops in it
+  std::atomic<bool> request_reads_data{false};  // it ran an op of reads_data_into_values
+  std::atomic<bool> diverged{false};            // a replayed op did not match the record
+  bool keyed = false;                           // the current request has a key (below)
+  std::vector<std::uint64_t> key;
+  std::map<std::vector<std::uint64_t>, Recorded> recorded;
+  std::set<std::vector<std::uint64_t>> unusable;  // recorded on every call
+  std::int64_t reused = 0;
+  std::int64_t repeated = 0;
+
+  void switch_callbacks(bool to_replay) {
+    if (to_replay) {
+      replaying.store(true, std::memory_order_release);
+      at::reenableCallback(replay_handle);
+      at::disableCallback(handle);
+    } else {
+      at::reenableCallback(handle);
+      at::disableCallback(replay_handle);
+      replaying.store(false, std::memory_order_release);
+    }
+  }
+  const bool tsc = tsc_is_clock();
+  std::int64_t origin_ns = now_ns();
+  std::int64_t origin = ticks(tsc);  // op times are ticks from here until finish()
   std::atomic<std::int64_t> sequence{0};
   std::atomic<int> iteration{0};
   std::atomic<std::int64_t> next_thread{0};
@@ -427,6 +549,51 @@ struct OpObserver::State {
     return a;
   }
 
+  // At the end of a keyed request (shape reuse): a replayed call is kept when each recorded op ran again, in
+  // order, on the recorded thread, and nothing else ran; otherwise its ops are dropped and the request is
+  // recorded from now on. A recorded call becomes the request's record when it ran on one thread and read
+  // no data into values.
+  bool settle_request() {
+    std::lock_guard lock(mu);
+    const std::int64_t current = request.load();
+    if (replaying.load()) {
+      switch_callbacks(false);
+      const ThreadBuffer* b = replay->buffer;
+      const bool same = !diverged.load() && request_threads.load() == 1 && b->request == current &&
+                        b->cursor == replay->ops.size();
+      replay = nullptr;
+      if (same) {
+        ++reused;
+        return true;
+      }
+      ++repeated;
+      recorded.erase(key);
+      unusable.insert(key);
+      for (auto& t : buffers) {
+        if (t->request != current) continue;
+        t->ops.resize(t->request_begin);
+        t->open.clear();
+        t->request = -1;
+      }
+      return false;
+    }
+    if (recorded.count(key) != 0 || unusable.count(key) != 0) return true;
+    if (request_threads.load() != 1 || request_reads_data.load()) {
+      unusable.insert(key);
+      return true;
+    }
+    for (auto& t : buffers) {
+      if (t->request != current) continue;
+      Recorded r;
+      r.buffer = t.get();
+      r.ops.reserve(t->ops.size() - t->request_begin);
+      for (std::size_t i = t->request_begin; i < t->ops.size(); ++i)
+        r.ops.push_back({t->ops[i].name, t->ops[i].args});
+      recorded.emplace(key, std::move(r));
+    }
+    return true;
+  }
+
   void close_all_calls() {
     std::lock_guard lock(mu);
     for (auto& b : buffers) close_calls(*b, 0);
@@ -436,6 +603,107 @@ struct OpObserver::State {
 namespace {
 // RecordFunction callbacks are plain function pointers; the active observer is global (one at a time).
 std::atomic<OpObserver::State*> g_active{nullptr};
+using State = OpObserver::State;
+
+// The op callback's start: `replay` for the callback without inputs (shape reuse), which gives each op the
+// argument list recorded at its position.
+std::unique_ptr<at::ObserverContext> start_op(const at::RecordFunction& fn, bool replay) {
+  State* s = g_active.load(std::memory_order_acquire);
+  ThreadSlot& slot = t_slot;
+  if (s == nullptr || slot.busy) return nullptr;
+  // Both op callbacks are registered; the disabled one can still run for an op started while they switch.
+  if (s->replaying.load(std::memory_order_acquire) != replay) return nullptr;
+  ThreadBuffer& b = s->buffer(slot);
+  const std::int64_t request = s->request.load(std::memory_order_relaxed);
+  if (b.request != request) {
+    b.request = request;
+    b.request_begin = b.ops.size();
+    b.cursor = 0;
+    s->request_threads.fetch_add(1, std::memory_order_relaxed);
+  }
+  HotOp op;
+  op.name = s->exact ? b.add_name(fn) : b.intern_name(fn);
+  op.sequence = s->sequence.fetch_add(1, std::memory_order_relaxed);
+  op.iteration = s->iteration.load(std::memory_order_relaxed);
+  op.depth = static_cast<int>(b.open.size());
+  if (!b.open.empty()) {
+    op.parent = b.open.back();
+    op.module_id = b.ops[static_cast<std::size_t>(op.parent)].module_id;
+  } else if (s->instances != nullptr) {
+    // The module instance whose method runs; the root while none (forward of the model itself).
+    op.module_id = b.modules.empty() ? s->tree->modules().front().id : b.modules.back();
+  } else {
+    // Only outermost ops pay for the interpreter's call stack; nested ops inherit their caller's module.
+    std::vector<Id> candidates;
+    op.module_id =
+        s->tree->resolve(parse_torchscript_hierarchy(torch::jit::currentModuleHierarchy()), &candidates);
+    if (!candidates.empty()) {
+      ++s->ambiguous;
+      std::lock_guard lock(s->ambiguous_mu);
+      for (Id c : candidates) {
+        if (std::find(s->ambiguous_modules.begin(), s->ambiguous_modules.end(), c) ==
+            s->ambiguous_modules.end())
+          s->ambiguous_modules.push_back(c);
+      }
+    }
+  }
+  c10::ArrayRef<const c10::IValue> inputs;  // none while replaying (never with activations)
+  if (replay) {
+    const State::Recorded& r = *s->replay;
+    if (&b == r.buffer && b.cursor < r.ops.size() && r.ops[b.cursor].name == op.name) {
+      op.args = r.ops[b.cursor++].args;
+    } else {
+      op.args = -1;  // request_ends drops this call's ops
+      s->diverged.store(true, std::memory_order_relaxed);
+    }
+  } else {
+    const OpName& name = b.names[static_cast<std::size_t>(op.name)];
+    inputs = last(fn.inputs(), name.counts.inputs);
+    op.args = s->exact ? b.arg_lists.add(inputs) : b.arg_lists.intern(inputs);
+    if (name.reads_data) s->request_reads_data.store(true, std::memory_order_relaxed);
+  }
+  if (s->activations && op.depth == 0) {
+    // Close the calls this op is not part of, open the ones it enters (input: its first tensor).
+    std::vector<Id> chain = s->tree->chain(op.module_id);
+    std::size_t common = 0;
+    while (common < b.calls.size() && common < chain.size() && b.calls[common].module == chain[common])
+      ++common;
+    s->close_calls(b, common);
+    if (common < chain.size()) {
+      // The input as it is at entry: in-place ops (ReLU(inplace=True), x += f(x)) overwrite it later.
+      at::Tensor x = first_tensor(inputs);
+      std::int64_t t0 = now_ns();
+      t_slot.busy = true;
+      if (x.defined()) x = x.detach().clone();
+      t_slot.busy = false;
+      {
+        std::lock_guard lock(s->activations_mu);
+        s->activation_ns += now_ns() - t0;
+      }
+      for (std::size_t k = common; k < chain.size(); ++k) b.calls.push_back({chain[k], op.iteration, x, {}});
+    }
+  }
+  std::unique_ptr<FlowStart> flow;
+  if (s->activations && op.depth == 0) {
+    std::int64_t t0 = now_ns();
+    t_slot.busy = true;
+    try {
+      flow = s->flow_start(b.names[static_cast<std::size_t>(op.name)].text, inputs);
+    } catch (const std::exception&) {
+      flow = nullptr;  // an input the checks cannot handle: the op stays out of the flow
+    }
+    t_slot.busy = false;
+    std::lock_guard lock(s->activations_mu);
+    s->activation_ns += now_ns() - t0;
+  }
+  op.start_ns = ticks(s->tsc) - s->origin;
+  auto index = static_cast<std::int32_t>(b.ops.size());
+  b.ops.push_back(op);
+  b.open.push_back(index);
+  auto context = Context::make(slot, b, index);
+  context->flow = std::move(flow);
+  return context;
+}
 }  // namespace
 
 OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleInstances* instances, bool exact)
@@ -445,89 +713,13 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
   state_->activations = activations;
   state_->instances = instances;
   g_active = state_.get();
-  auto start = [](const at::RecordFunction& fn) -> std::unique_ptr<at::ObserverContext> {
-    State* s = g_active.load(std::memory_order_acquire);
-    ThreadSlot& slot = t_slot;
-    if (s == nullptr || slot.busy) return nullptr;
-    ThreadBuffer& b = s->buffer(slot);
-    HotOp op;
-    op.name = s->exact ? b.add_name(fn) : b.intern_name(fn);
-    op.sequence = s->sequence.fetch_add(1, std::memory_order_relaxed);
-    op.iteration = s->iteration.load(std::memory_order_relaxed);
-    op.depth = static_cast<int>(b.open.size());
-    if (!b.open.empty()) {
-      op.parent = b.open.back();
-      op.module_id = b.ops[static_cast<std::size_t>(op.parent)].module_id;
-    } else if (s->instances != nullptr) {
-      // The module instance whose method runs; the root while none (forward of the model itself).
-      op.module_id = b.modules.empty() ? s->tree->modules().front().id : b.modules.back();
-    } else {
-      // Only outermost ops pay for the interpreter's call stack; nested ops inherit their caller's module.
-      std::vector<Id> candidates;
-      op.module_id =
-          s->tree->resolve(parse_torchscript_hierarchy(torch::jit::currentModuleHierarchy()), &candidates);
-      if (!candidates.empty()) {
-        ++s->ambiguous;
-        std::lock_guard lock(s->ambiguous_mu);
-        for (Id c : candidates) {
-          if (std::find(s->ambiguous_modules.begin(), s->ambiguous_modules.end(), c) ==
-              s->ambiguous_modules.end())
-            s->ambiguous_modules.push_back(c);
-        }
-      }
-    }
-    const auto& all_inputs = fn.inputs();
-    auto inputs = last(all_inputs, b.names[static_cast<std::size_t>(op.name)].counts.inputs);
-    op.args = s->exact ? b.arg_lists.add(inputs) : b.arg_lists.intern(inputs);
-    if (s->activations && op.depth == 0) {
-      // Close the calls this op is not part of, open the ones it enters (input: its first tensor).
-      std::vector<Id> chain = s->tree->chain(op.module_id);
-      std::size_t common = 0;
-      while (common < b.calls.size() && common < chain.size() && b.calls[common].module == chain[common])
-        ++common;
-      s->close_calls(b, common);
-      if (common < chain.size()) {
-        // The input as it is at entry: in-place ops (ReLU(inplace=True), x += f(x)) overwrite it later.
-        at::Tensor x = first_tensor(inputs);
-        std::int64_t t0 = now_ns();
-        t_slot.busy = true;
-        if (x.defined()) x = x.detach().clone();
-        t_slot.busy = false;
-        {
-          std::lock_guard lock(s->activations_mu);
-          s->activation_ns += now_ns() - t0;
-        }
-        for (std::size_t k = common; k < chain.size(); ++k)
-          b.calls.push_back({chain[k], op.iteration, x, {}});
-      }
-    }
-    std::unique_ptr<FlowStart> flow;
-    if (s->activations && op.depth == 0) {
-      std::int64_t t0 = now_ns();
-      t_slot.busy = true;
-      try {
-        flow = s->flow_start(b.names[static_cast<std::size_t>(op.name)].text, inputs);
-      } catch (const std::exception&) {
-        flow = nullptr;  // an input the checks cannot handle: the op stays out of the flow
-      }
-      t_slot.busy = false;
-      std::lock_guard lock(s->activations_mu);
-      s->activation_ns += now_ns() - t0;
-    }
-    op.start_ns = now_ns() - s->origin;
-    auto index = static_cast<std::int32_t>(b.ops.size());
-    b.ops.push_back(op);
-    b.open.push_back(index);
-    auto context = std::make_unique<Context>(index);
-    context->flow = std::move(flow);
-    return context;
-  };
   auto end = [](const at::RecordFunction& fn, at::ObserverContext* ctx) {
     State* s = g_active.load(std::memory_order_acquire);
-    ThreadSlot& slot = t_slot;
-    if (s == nullptr || ctx == nullptr || slot.busy) return;
-    std::int64_t t = now_ns() - s->origin;
-    ThreadBuffer& b = s->buffer(slot);
+    // A context comes from an op started while the observer ran no op of its own (busy), so none ends while
+    // it does: no thread-local to read here.
+    if (s == nullptr || ctx == nullptr) return;
+    std::int64_t t = ticks(s->tsc) - s->origin;
+    ThreadBuffer& b = *static_cast<Context*>(ctx)->buffer;
     auto index = static_cast<Context*>(ctx)->index;
     if (static_cast<std::size_t>(index) >= b.ops.size()) return;
     b.ops[static_cast<std::size_t>(index)].duration_ns = t - b.ops[static_cast<std::size_t>(index)].start_ns;
@@ -556,25 +748,34 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
     // TorchScript method calls: inputs()[0] is `self`, the module object whose method runs.
     auto enter = [](const at::RecordFunction& fn) -> std::unique_ptr<at::ObserverContext> {
       State* s = g_active.load(std::memory_order_acquire);
-      if (s == nullptr || t_slot.busy) return nullptr;
+      ThreadSlot& slot = t_slot;
+      if (s == nullptr || slot.busy) return nullptr;
       auto inputs = fn.inputs();
       if (inputs.empty() || !inputs[0].isObject()) return nullptr;
       auto it = s->instances->find(static_cast<const void*>(&inputs[0].toObjectRef()));
       if (it == s->instances->end()) return nullptr;
-      s->buffer().modules.push_back(it->second);
-      return std::make_unique<Context>(-1);
+      ThreadBuffer& b = s->buffer(slot);
+      b.modules.push_back(it->second);
+      return Context::make(slot, b, -1);
     };
     auto leave = [](const at::RecordFunction&, at::ObserverContext* ctx) {
       State* s = g_active.load(std::memory_order_acquire);
       if (s == nullptr || ctx == nullptr) return;
-      ThreadBuffer& b = s->buffer();
+      ThreadBuffer& b = *static_cast<Context*>(ctx)->buffer;
       if (!b.modules.empty()) b.modules.pop_back();
     };
     state_->script_handle = at::addGlobalCallback(at::RecordFunctionCallback(enter, leave)
                                                       .needsInputs(true)
                                                       .scopes({at::RecordScope::TORCHSCRIPT_FUNCTION}));
   }
-  state_->handle = at::addGlobalCallback(at::RecordFunctionCallback(start, end)
+  // The callback without inputs first, disabled before the one with inputs exists (start_op ignores it
+  // meanwhile); set_shape_reuse's requests switch between them.
+  auto replay_start = [](const at::RecordFunction& fn) { return start_op(fn, true); };
+  state_->replay_handle = at::addGlobalCallback(
+      at::RecordFunctionCallback(replay_start, end).scopes({at::RecordScope::FUNCTION}));
+  at::disableCallback(state_->replay_handle);
+  auto record_start = [](const at::RecordFunction& fn) { return start_op(fn, false); };
+  state_->handle = at::addGlobalCallback(at::RecordFunctionCallback(record_start, end)
                                              .needsInputs(true)
                                              .needsOutputs(activations)
                                              .scopes({at::RecordScope::FUNCTION}));
@@ -582,6 +783,7 @@ OpObserver::OpObserver(const ModuleTree& tree, bool activations, const ModuleIns
 
 OpObserver::~OpObserver() {
   if (state_ && state_->script_handle != 0) at::removeCallback(state_->script_handle);
+  if (state_ && state_->replay_handle != 0) at::removeCallback(state_->replay_handle);
   if (state_ && state_->handle != 0) {
     at::removeCallback(state_->handle);
     g_active = nullptr;
@@ -612,7 +814,64 @@ void OpObserver::set_model_tensors(std::unordered_map<const void*, std::string> 
   state_->model_tensors = std::move(names);
 }
 
+void OpObserver::set_shape_reuse(bool on) {
+  state_->reuse = on && !state_->activations && !state_->exact;
+}
+
+std::int64_t OpObserver::reused_calls() const {
+  return state_->reused;
+}
+std::int64_t OpObserver::repeated_calls() const {
+  return state_->repeated;
+}
+
+namespace {
+// A request's key for shape reuse: its arguments as an op's are keyed, and each tensor's identity and
+// version (the same data: profile runs each request's tensors again). False for nested values (tuples,
+// dicts), whose requests are recorded on every call.
+bool request_key(const std::vector<c10::IValue>& inputs, std::vector<std::uint64_t>& key) {
+  key.clear();
+  for (const auto& v : inputs) {
+    if (!(v.isTensor() || v.isTensorList() || v.isInt() || v.isDouble() || v.isBool() || v.isNone() ||
+          v.isIntList() || v.isDoubleList() || v.isString()))
+      return false;
+  }
+  if (!encode_args(c10::ArrayRef<const c10::IValue>(inputs.data(), inputs.size()), key)) return false;
+  for (const auto& v : inputs) {
+    for_each_tensor(v, [&](const at::Tensor& t) {
+      key.push_back(reinterpret_cast<std::uintptr_t>(t.unsafeGetTensorImpl()));
+      key.push_back(t._version());
+    });
+  }
+  return true;
+}
+}  // namespace
+
 void OpObserver::request_begins(const std::vector<c10::IValue>& inputs) {
+  State& s = *state_;
+  if (s.replaying) request_ends(c10::IValue());  // the previous call's end was not reported
+  {
+    // Room for as many ops as each thread ran in the previous call, with a margin, grown geometrically.
+    std::lock_guard lock(s.mu);
+    const std::int64_t previous = s.request.load();
+    for (auto& b : s.buffers) {
+      const std::size_t last = b->request == previous ? b->ops.size() - b->request_begin : 0;
+      const std::size_t need = b->ops.size() + last + last / 4 + 64;
+      if (last > 0 && b->ops.capacity() < need) b->ops.reserve(std::max(need, 2 * b->ops.capacity()));
+    }
+  }
+  s.request.fetch_add(1);
+  s.request_threads = 0;
+  s.request_reads_data = false;
+  s.diverged = false;
+  s.keyed = s.reuse && request_key(inputs, s.key);
+  if (s.keyed && s.unusable.count(s.key) == 0) {
+    auto it = s.recorded.find(s.key);
+    if (it != s.recorded.end()) {
+      s.replay = &it->second;
+      s.switch_callbacks(true);
+    }
+  }
   if (!state_->activations) return;
   std::lock_guard lock(state_->flow_mu);
   for (const auto& v : inputs) {
@@ -620,9 +879,9 @@ void OpObserver::request_begins(const std::vector<c10::IValue>& inputs) {
   }
 }
 
-void OpObserver::request_ends(const c10::IValue& output) {
-  if (!state_->activations) return;
+bool OpObserver::request_ends(const c10::IValue& output) {
   State& s = *state_;
+  if (!s.activations) return s.keyed ? s.settle_request() : true;
   std::int64_t t0 = now_ns();
   std::lock_guard lock(s.flow_mu);
   for_each_tensor(output, [&](const at::Tensor& t) {
@@ -635,6 +894,7 @@ void OpObserver::request_ends(const c10::IValue& output) {
   s.kept.clear();
   std::lock_guard timing(s.activations_mu);
   s.activation_ns += now_ns() - t0;
+  return true;
 }
 
 std::vector<DiscardedOpRecord> OpObserver::take_discarded() {
@@ -654,11 +914,22 @@ double OpObserver::activation_cost_ns() const {
 
 std::vector<OpRecord> OpObserver::finish() {
   if (state_->activations) state_->close_all_calls();
+  if (state_->replaying) request_ends(c10::IValue());  // a replayed call whose end was not reported
+  if (state_->replay_handle != 0) at::removeCallback(state_->replay_handle);
+  state_->replay_handle = 0;
   if (state_->script_handle != 0) at::removeCallback(state_->script_handle);
   state_->script_handle = 0;
   at::removeCallback(state_->handle);
   state_->handle = 0;
   g_active = nullptr;
+  // Ticks to ns: the counter's rate over the run, against steady_clock.
+  const double ns_per_tick =
+      state_->tsc ? static_cast<double>(now_ns() - state_->origin_ns) /
+                        static_cast<double>(std::max<std::int64_t>(1, ticks(true) - state_->origin))
+                  : 1.0;
+  auto to_ns = [&](std::int64_t t) {
+    return static_cast<std::int64_t>(std::llround(static_cast<double>(t) * ns_per_tick));
+  };
   std::vector<OpRecord> all;
   std::lock_guard lock(state_->mu);
   for (auto& b : state_->buffers) {
@@ -669,8 +940,8 @@ std::vector<OpRecord> OpObserver::finish() {
       op.sequence = h.sequence;
       op.name = b->names[static_cast<std::size_t>(h.name)].text;
       op.thread = b->thread;
-      op.start_ns = h.start_ns;
-      op.duration_ns = h.duration_ns;
+      op.start_ns = to_ns(h.start_ns);
+      op.duration_ns = to_ns(h.duration_ns);
       op.module_id = h.module_id;
       op.parent_op_id = h.parent < 0 ? kNoId : h.parent + offset;
       op.depth = h.depth;

@@ -49,9 +49,22 @@ class OpObserver {
   // of each one's TensorImpl), to name an all-zero factor. A factor counts as zero only when it is one of
   // these, a constant, or computed from them alone, never when it comes from a request's data.
   void set_model_tensors(std::unordered_map<const void*, std::string> names);
-  // Around each forward call (with `activations`): its inputs, then what it returned (what the model keeps).
+  // Shape reuse (off by default; never with `activations`): argument lists are recorded (the op callback
+  // takes inputs, which LibTorch boxes for every op) only in the first forward call of each request, by the
+  // identity and version of its input tensors; later calls of the same request run a callback without
+  // inputs and give each op the list recorded at its position, the op names checked against the record.
+  // Only for a model whose state a forward call cannot change (see mutates_module_state), and a request is
+  // never reused when its recorded call read tensor data into values (item, nonzero, ...) or ran on more
+  // than one thread.
+  void set_shape_reuse(bool on);
+  // Calls whose argument lists were reused, and calls dropped to run again (shape reuse).
+  std::int64_t reused_calls() const;
+  std::int64_t repeated_calls() const;
+  // Around each forward call: its inputs, then what it returned (what the model keeps, with `activations`).
+  // request_ends returns false when a reused call did not repeat the recorded op sequence: its ops are
+  // dropped, the request is recorded from now on, and the caller runs the call again.
   void request_begins(const std::vector<c10::IValue>& inputs);
-  void request_ends(const c10::IValue& output);
+  bool request_ends(const c10::IValue& output);
   // After finish(): the dead compute found in each request (see DiscardedOpRecord), with run-wide op ids.
   std::vector<DiscardedOpRecord> take_discarded();
   // Ops whose module could not be told apart by name (hierarchy attribution only), and the candidates.

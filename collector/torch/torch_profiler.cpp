@@ -261,7 +261,34 @@ StatusOr<std::vector<c10::IValue>> request_inputs(const InputFile& f, const c10:
   return inputs;
 }
 
+// mutates_module_state on one block and the blocks nested in it.
+bool mutates_state(const torch::jit::Block* block) {
+  for (const torch::jit::Node* n : block->nodes()) {
+    if (n->kind() == c10::prim::SetAttr || n->kind() == c10::prim::tolist) return true;
+    if (const c10::FunctionSchema* schema = n->maybeSchema()) {
+      const auto& args = schema->arguments();
+      for (std::size_t i = 0; i < args.size() && i < n->inputs().size(); ++i) {
+        const c10::AliasInfo* alias = args[i].alias_info();
+        const bool writes = alias != nullptr && alias->isWrite();
+        if (writes && n->input(i)->node()->kind() == c10::prim::GetAttr) return true;
+      }
+    }
+    for (const torch::jit::Block* b : n->blocks()) {
+      if (mutates_state(b)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+bool mutates_module_state(const torch::jit::Module& m) {
+  // Every function of the archive's compilation unit: methods of every module class and free functions.
+  for (const torch::jit::Function* f : m._ivalue()->compilation_unit()->get_functions()) {
+    if (f->isGraphFunction() && mutates_state(torch::jit::toGraphFunction(*f).graph()->block())) return true;
+  }
+  return false;
+}
 
 StatusOr<RunData> inspect_torchscript(const std::string& model_path) {
   FS_ASSIGN_OR_RETURN(torch::jit::Module m, load_module(model_path));
@@ -384,19 +411,23 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
         names.emplace(static_cast<const void*>(nb.value.unsafeGetTensorImpl()), nb.name);
       observer->set_model_tensors(std::move(names));
     }
+    if (observer) observer->set_shape_reuse(!mutates_module_state(m));
     int iteration = 0;
     for (int pass = 0; pass < o.iterations; ++pass) {
       for (const auto& r : requests) {
         current = &r;
-        if (observer) {
-          observer->set_input_tag(r.tag);
-          observer->set_iteration(iteration);
-        }
-        if (observer) observer->request_begins(r.inputs);
-        auto t0 = std::chrono::steady_clock::now();
-        c10::IValue output = m.forward(r.inputs);
-        auto t1 = std::chrono::steady_clock::now();
-        if (observer) observer->request_ends(output);
+        c10::IValue output;
+        std::chrono::steady_clock::time_point t0, t1;
+        do {  // again when the observer reused a request's shapes and the call ran other ops
+          if (observer) {
+            observer->set_input_tag(r.tag);
+            observer->set_iteration(iteration);
+            observer->request_begins(r.inputs);
+          }
+          t0 = std::chrono::steady_clock::now();
+          output = m.forward(r.inputs);
+          t1 = std::chrono::steady_clock::now();
+        } while (observer && !observer->request_ends(output));
         if (iteration == 0) result.outputs = output_args(output);
         result.iteration_wall_ns.push_back(
             static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
@@ -409,6 +440,7 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
       run.activations = observer->take_activations();
       run.discarded = observer->take_discarded();
       result.activation_cost_ns = observer->activation_cost_ns();
+      result.reused_calls = observer->reused_calls();
       if (observer->ambiguous_ops() > 0) {
         std::string paths;
         for (Id id : observer->ambiguous_modules()) {

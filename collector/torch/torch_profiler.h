@@ -47,6 +47,7 @@ struct TorchProfile {
   RunData run;                            // ops carry shapes; FLOPs are assigned by the analyzer
   std::vector<double> iteration_wall_ns;  // wall time of each measured forward call
   double activation_cost_ns = 0;          // time spent computing activation statistics
+  std::int64_t reused_calls = 0;          // measured calls whose argument lists were reused (OpObserver)
   // What forward() returned in the first measured iteration: each tensor as an op argument (shape, dtype),
   // in order; the graph's last ops have no consumer to record their output shapes otherwise.
   std::vector<OpArg> outputs;
@@ -59,5 +60,11 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& options,
 
 // Module tree and parameters only (no inference): for `flopscope weights` on a TorchScript archive.
 StatusOr<RunData> inspect_torchscript(const std::string& model_path);
+
+// Whether a forward call can change what the next one sees besides tensor data: some function of the model's
+// sets an attribute, mutates a value read from an attribute in place (list, dict or tensor), or turns a
+// tensor into a list (prim::tolist, which reads data outside any op). The op observer reuses shapes only when
+// it cannot (OpObserver::set_shape_reuse).
+bool mutates_module_state(const torch::jit::Module& m);
 
 }  // namespace flopscope

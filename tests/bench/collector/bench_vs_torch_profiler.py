@@ -10,8 +10,11 @@ forwards, and the median of the per-round ratios (robust to drift between rounds
 
 Usage: bench_vs_torch_profiler.py --lib libflopscope_observer_bench.so MODEL.pt SPEC
                                   [--threads 1] [--rounds 30] [--iters 10] [--warmup 10] [--floors]
---floors adds two sides: empty RecordFunction callbacks registered as flopscope's are (taking inputs), and one
-without inputs: what any observer of this LibTorch costs before doing anything.
+--floors adds sides: empty RecordFunction callbacks registered as flopscope's recorded calls register them
+(taking inputs), one without inputs, and as its calls with reused shapes register them (ops without inputs,
+TorchScript calls with inputs): what any observer of this LibTorch costs before doing anything; and
+flopscope's observer with every call recorded (no shape reuse). The first forward of each run of ITERS is
+recorded (shape reuse starts at the second): the median leaves it out, the ratio of means counts it.
 The last line is machine-readable: RESULT ours=<ratio> torch_profiler=<ratio> ops=<n> base_us=<cpu us>.
 """
 import argparse
@@ -27,7 +30,7 @@ import torch  # noqa: E402
 from torch.profiler import ProfilerActivity, profile  # noqa: E402
 
 MODES = {"off": 0, "flopscope": 1, "empty callbacks (inputs)": 2, "empty callback (no inputs)": 3,
-         "torch.profiler": 0}
+         "empty callbacks (reuse)": 4, "flopscope, no shape reuse": 5, "torch.profiler": 0}
 
 
 def main(argv):
@@ -43,7 +46,8 @@ def main(argv):
                     help="also run empty RecordFunction callbacks: the least any such observer costs")
     args = ap.parse_args(argv)
     SIDES = ("off", "flopscope", "torch.profiler") + (
-        ("empty callbacks (inputs)", "empty callback (no inputs)") if args.floors else ())
+        ("empty callbacks (inputs)", "empty callback (no inputs)", "empty callbacks (reuse)",
+         "flopscope, no shape reuse") if args.floors else ())
     load0 = os.getloadavg()[0]
     print("load average at start %.2f" % load0, flush=True)
 
@@ -85,7 +89,7 @@ def main(argv):
         med = {}
         for side in order:
             n, c, w = run(side)
-            if side == "flopscope":
+            if side.startswith("flopscope"):
                 ops = n
             times[side][0].extend(c)
             times[side][1].extend(w)
@@ -107,8 +111,10 @@ def main(argv):
         if s != "off":
             rr = sorted(round_ratio[s])
             ratio[s] = statistics.median(rr)
-            line += ("; CPU ratio %.3fx (rounds %.3f-%.3f; ratio of medians %.3fx), wall ratio %.3fx" %
-                     (ratio[s], rr[0], rr[-1], c / base_cpu, w / base_wall))
+            line += ("; CPU ratio %.3fx (rounds %.3f-%.3f; ratio of medians %.3fx, of means %.3fx), "
+                     "wall ratio %.3fx" % (ratio[s], rr[0], rr[-1], c / base_cpu,
+                                           statistics.mean(times[s][0]) / statistics.mean(times["off"][0]),
+                                           w / base_wall))
         print(line)
     print("load average at end %.2f" % load1)
     print("RESULT ours=%.4f torch_profiler=%.4f ops=%d base_us=%.1f load=%.2f->%.2f" %

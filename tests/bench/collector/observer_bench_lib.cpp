@@ -94,16 +94,21 @@ __attribute__((visibility("default"))) void* fsb_open(const char* model, const c
 }
 
 // Runs `iters` forward calls and writes each call's process CPU time (all threads, user + sys) and wall time
-// in ns. `observe`: 0 nothing, 1 flopscope's op observer, and the floors of any RecordFunction observer in
-// this LibTorch: 2 empty callbacks registered as flopscope's are (ops and TorchScript calls, with inputs),
-// 3 one empty op callback without inputs. Returns the ops flopscope's observer recorded per call (0 for
-// the other modes), -1 when forward fails.
+// in ns. `observe`: 0 nothing, 1 flopscope's op observer as profile runs it (shape reuse where the model
+// allows), 5 the same without shape reuse (every call recorded), and the floors of any RecordFunction
+// observer in this LibTorch: 2 empty callbacks registered as flopscope's record calls (ops and TorchScript
+// calls, with inputs), 3 one empty op callback without inputs, 4 empty callbacks as its reused calls
+// register them (ops without inputs, TorchScript calls with inputs). Returns the ops flopscope's observer
+// recorded per call (0 for the other modes), -1 when forward fails.
 __attribute__((visibility("default"))) long fsb_run(void* handle, int observe, int iters, long long* cpu_ns,
                                                     long long* wall_ns) {
   auto* b = static_cast<Bench*>(handle);
   torch::NoGradGuard no_grad;
   std::unique_ptr<flopscope::OpObserver> observer;
-  if (observe == 1) observer = std::make_unique<flopscope::OpObserver>(*b->tree, false, &b->instances);
+  if (observe == 1 || observe == 5) {
+    observer = std::make_unique<flopscope::OpObserver>(*b->tree, false, &b->instances);
+    observer->set_shape_reuse(observe == 1 && !flopscope::mutates_module_state(b->module));
+  }
   std::vector<at::CallbackHandle> empty;
   auto nothing = [](const at::RecordFunction&) -> std::unique_ptr<at::ObserverContext> { return nullptr; };
   if (observe == 2) {
@@ -111,19 +116,28 @@ __attribute__((visibility("default"))) long fsb_run(void* handle, int observe, i
       empty.push_back(at::addGlobalCallback(at::RecordFunctionCallback(nothing).needsInputs(true).scopes({scope})));
   } else if (observe == 3) {
     empty.push_back(at::addGlobalCallback(at::RecordFunctionCallback(nothing).scopes({at::RecordScope::FUNCTION})));
+  } else if (observe == 4) {
+    empty.push_back(at::addGlobalCallback(at::RecordFunctionCallback(nothing).scopes({at::RecordScope::FUNCTION})));
+    empty.push_back(at::addGlobalCallback(
+        at::RecordFunctionCallback(nothing).needsInputs(true).scopes({at::RecordScope::TORCHSCRIPT_FUNCTION})));
   }
   try {
     perf_control("enable\n");
     for (int i = 0; i < iters; ++i) {
-      if (observer) {  // what profile_torchscript does around each measured forward
-        observer->set_input_tag("");
-        observer->set_iteration(i);
-        observer->request_begins(b->inputs);
-      }
-      std::int64_t c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID), w0 = clock_ns(CLOCK_MONOTONIC);
-      c10::IValue out = b->module.forward(b->inputs);
-      std::int64_t c1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID), w1 = clock_ns(CLOCK_MONOTONIC);
-      if (observer) observer->request_ends(out);
+      std::int64_t c0, w0, c1, w1;
+      c10::IValue out;
+      do {  // what profile_torchscript does around each measured forward
+        if (observer) {
+          observer->set_input_tag("");
+          observer->set_iteration(i);
+          observer->request_begins(b->inputs);
+        }
+        c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+        w0 = clock_ns(CLOCK_MONOTONIC);
+        out = b->module.forward(b->inputs);
+        c1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+        w1 = clock_ns(CLOCK_MONOTONIC);
+      } while (observer && !observer->request_ends(out));
       cpu_ns[i] = c1 - c0;
       wall_ns[i] = w1 - w0;
     }
