@@ -44,7 +44,8 @@ TEST(Schema, DocumentedTablesAreTheTablesOfARun) {
   const std::set<std::string> expected = {"run",        "module_node", "op",         "kernel",
                                           "param",      "graph_node",  "graph_edge", "data_quality",
                                           "activation", "run_complete", "discarded_op", "aggregate_iteration",
-                                          "module_aggregate", "op_aggregate"};
+                                          "module_aggregate", "op_aggregate", "summary_run", "summary_module",
+                                          "summary_op", "summary_gap", "summary_timeline"};
   EXPECT_EQ(tables_in(path), expected);
   EXPECT_EQ(documented_tables(), expected);
   // Whole module paths for SQL users: the view of version 9 (docs/schema.md names it with module_node).
