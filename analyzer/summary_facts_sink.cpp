@@ -9,17 +9,7 @@ namespace flopscope {
 Status write_run_with_facts(RunSink& sink, const RunData& run) {
   std::future<SummaryFacts> facts = std::async(std::launch::async, [&run] { return summary_facts(run); });
   // The rows go in while the facts are derived; the future is waited for on every path out.
-  Status rows = [&]() -> Status {
-    FS_RETURN_IF_ERROR(sink.begin(run.info));
-    FS_RETURN_IF_ERROR(sink.add_modules(run.modules));
-    FS_RETURN_IF_ERROR(sink.add_ops(run.ops));
-    FS_RETURN_IF_ERROR(sink.add_kernels(run.kernels));
-    FS_RETURN_IF_ERROR(sink.add_params(run.params));
-    FS_RETURN_IF_ERROR(sink.add_graph(run.graph_nodes, run.graph_edges));
-    if (!run.activations.empty()) FS_RETURN_IF_ERROR(sink.add_activations(run.activations));
-    if (!run.discarded.empty()) FS_RETURN_IF_ERROR(sink.add_discarded(run.discarded));
-    return sink.add_quality(run.quality);
-  }();
+  const Status rows = write_rows(sink, run);
   SummaryFacts f = facts.get();
   FS_RETURN_IF_ERROR(rows);
   FS_RETURN_IF_ERROR(sink.add_summary_facts(f));

@@ -47,7 +47,7 @@ KernelKind kernel_kind_from_string(const std::string& s) {
   return from_string(s, kKernelKinds, KernelKind::kKernel);
 }
 
-Status write_run(RunSink& sink, const RunData& run) {
+Status write_rows(RunSink& sink, const RunData& run) {
   FS_RETURN_IF_ERROR(sink.begin(run.info));
   FS_RETURN_IF_ERROR(sink.add_modules(run.modules));
   FS_RETURN_IF_ERROR(sink.add_ops(run.ops));
@@ -56,7 +56,11 @@ Status write_run(RunSink& sink, const RunData& run) {
   FS_RETURN_IF_ERROR(sink.add_graph(run.graph_nodes, run.graph_edges));
   if (!run.activations.empty()) FS_RETURN_IF_ERROR(sink.add_activations(run.activations));
   if (!run.discarded.empty()) FS_RETURN_IF_ERROR(sink.add_discarded(run.discarded));
-  FS_RETURN_IF_ERROR(sink.add_quality(run.quality));
+  return sink.add_quality(run.quality);
+}
+
+Status write_run(RunSink& sink, const RunData& run) {
+  FS_RETURN_IF_ERROR(write_rows(sink, run));
   if (run.summary_facts.present) FS_RETURN_IF_ERROR(sink.add_summary_facts(run.summary_facts));
   return sink.finish();
 }

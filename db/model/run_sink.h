@@ -77,6 +77,8 @@ class MemoryRunSink final : public RunSink {
   bool finished_ = false;
 };
 
+// Writes a RunData's rows through a sink, in order, up to its summary facts and finish().
+Status write_rows(RunSink& sink, const RunData& run);
 // Writes a whole RunData through a sink, in order, with its summary facts when present.
 Status write_run(RunSink& sink, const RunData& run);
 

@@ -16,6 +16,7 @@
 #include "db/model/run_aggregates.h"
 #include "db/run_database.h"
 #include "diff_fixtures.h"
+#include "summary_expect.h"
 
 namespace flopscope {
 namespace {
@@ -23,6 +24,9 @@ namespace {
 namespace fs = std::filesystem;
 using testing::FixtureOptions;
 using testing::Variant;
+using testing::expect_same_cost;
+using testing::expect_same_stats;
+using TempDir = testing::TempDir;
 
 // Turns a current file's module tree back into the whole-path `module` table of schemas 1-8 and drops the
 // summary-fact tables of schema 10, for tests that fake an older file from a new one (steps 9 and 10 would
@@ -31,13 +35,6 @@ constexpr const char* kWholePathModuleTable =
     "CREATE TABLE module_v1 AS SELECT id, parent_id, path, type FROM module; DROP VIEW module; "
     "DROP TABLE module_node; ALTER TABLE module_v1 RENAME TO module; DROP TABLE summary_run; "
     "DROP TABLE summary_module; DROP TABLE summary_op; DROP TABLE summary_gap; DROP TABLE summary_timeline; ";
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("flopscope-agg-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
 
 // The fixture with what real runs have besides plain ops: a kernel per op, a nested op, a kernel no op
 // launched, one whose op is not in the run, and an orphan outside every iteration.
@@ -93,29 +90,6 @@ RunData written_and_read(const RunData& run, const std::string& path, bool raw_r
   return std::move(back).value();
 }
 
-void expect_same_stats(const LatencyStats& a, const LatencyStats& b, const std::string& what) {
-  EXPECT_EQ(a.samples, b.samples) << what;
-  EXPECT_EQ(a.p50, b.p50) << what;
-  EXPECT_EQ(a.p90, b.p90) << what;
-  EXPECT_EQ(a.mean, b.mean) << what;
-  EXPECT_EQ(a.values.dense(), b.values.dense()) << what;
-}
-
-void expect_same_cost(const Cost& a, const Cost& b, const std::string& what) {
-  EXPECT_EQ(a.ops, b.ops) << what;
-  EXPECT_EQ(a.kernels, b.kernels) << what;
-  EXPECT_EQ(a.flops, b.flops) << what;
-  EXPECT_EQ(a.macs, b.macs) << what;
-  EXPECT_EQ(a.bytes(), b.bytes()) << what;
-  EXPECT_EQ(a.measured_flops, b.measured_flops) << what;
-  EXPECT_EQ(a.dram_bytes, b.dram_bytes) << what;
-  EXPECT_EQ(a.dram_read, b.dram_read) << what;
-  EXPECT_EQ(a.dram_written, b.dram_written) << what;
-  EXPECT_EQ(a.dram_unsplit, b.dram_unsplit) << what;
-  EXPECT_EQ(a.tensor_inst, b.tensor_inst) << what;
-  EXPECT_EQ(a.tensor_flops, b.tensor_flops) << what;
-}
-
 void expect_same_side(const SideCost& a, const SideCost& b, const std::string& what) {
   EXPECT_EQ(a.present, b.present) << what;
   EXPECT_EQ(a.ops, b.ops) << what;
@@ -128,7 +102,7 @@ void expect_same_side(const SideCost& a, const SideCost& b, const std::string& w
 }
 
 TEST(Aggregates, LeanReadLeavesTheRowsUnread) {
-  TempDir dir;
+  TempDir dir("flopscope-agg-");
   RunData lean = written_and_read(with_kernels(testing::make_run(Variant::kV1)), dir.file("a.db"), false);
   EXPECT_FALSE(lean.raw_rows);
   EXPECT_TRUE(lean.ops.empty());
@@ -139,7 +113,7 @@ TEST(Aggregates, LeanReadLeavesTheRowsUnread) {
 }
 
 TEST(Aggregates, SummaryFromAggregatesEqualsSummaryFromRows) {
-  TempDir dir;
+  TempDir dir("flopscope-agg-");
   RunData run = with_kernels(testing::make_run(Variant::kV1));
   run.info.device = "Tesla V100-SXM2-16GB";  // a fixed tensor-pipe factor: tensor FLOPs from the counters
   RunSummary full = summarize(written_and_read(run, dir.file("a.db"), true));
@@ -189,7 +163,7 @@ void expect_same_summary(const RunSummary& full, const RunSummary& lean) {
 // A real Nsight Compute export whose DRAM counter is dram__bytes.sum only: read without its kernel rows, the
 // run still says how many DRAM bytes have no read/write split (schema 008's module_aggregate.dram_unsplit).
 TEST(Aggregates, NcuTotalOnlyDramFromAggregatesEqualsRows) {
-  TempDir dir;
+  TempDir dir("flopscope-agg-");
   MemoryRunSink sink;
   ImportOptions options;
   options.progress = false;
@@ -207,7 +181,7 @@ TEST(Aggregates, NcuTotalOnlyDramFromAggregatesEqualsRows) {
 
 // A version 7 file (aggregates without dram_unsplit) gets the column from its kernel rows by step 008.
 TEST(Aggregates, Version7FileGetsDramUnsplitFromItsKernelRows) {
-  TempDir dir;
+  TempDir dir("flopscope-agg-");
   const std::string path = dir.file("v7.db");
   RunData run = with_kernels(testing::make_run(Variant::kV1));
   const RunSummary full = summarize(written_and_read(run, path, true));
@@ -251,7 +225,7 @@ void expect_same_diff(const RunDiff& f, const RunDiff& l) {
 }
 
 TEST(Aggregates, DiffFromAggregatesEqualsDiffFromRows) {
-  TempDir dir;
+  TempDir dir("flopscope-agg-");
   FixtureOptions slower;
   slower.time_scale = 1.3;
   for (bool kernels : {false, true}) {
@@ -294,7 +268,7 @@ TEST(Aggregates, KernelsBeforeTheirOpsAggregateTheSame) {
 }
 
 TEST(Aggregates, OlderFileGetsItsAggregatesComputedFromItsRows) {
-  TempDir dir;
+  TempDir dir("flopscope-agg-");
   const std::string path = dir.file("old.db");
   const RunData run = with_kernels(testing::make_run(Variant::kV1));
   RunData fresh = written_and_read(run, path, true);
@@ -330,7 +304,7 @@ TEST(Aggregates, OlderFileGetsItsAggregatesComputedFromItsRows) {
 }
 
 TEST(Aggregates, DeadComputeRecordsNeedTheRows) {
-  TempDir dir;
+  TempDir dir("flopscope-agg-");
   RunData run = testing::make_run(Variant::kV1);
   run.discarded.push_back({run.ops.front().id, run.ops.front().id, "constant"});
   RunData back = written_and_read(run, dir.file("d.db"), false);
@@ -339,7 +313,7 @@ TEST(Aggregates, DeadComputeRecordsNeedTheRows) {
 }
 
 TEST(Aggregates, DamagedTimeBlobIsCorrupt) {
-  TempDir dir;
+  TempDir dir("flopscope-agg-");
   const std::string path = dir.file("bad.db");
   written_and_read(testing::make_run(Variant::kV1), path, true);
   sqlite3* db = nullptr;

@@ -14,18 +14,13 @@
 #include "db/model/quality_catalogue.h"
 #include "db/run_database.h"
 #include "diff_fixtures.h"
+#include "summary_expect.h"
 
 namespace flopscope {
 namespace {
 
-namespace fs = std::filesystem;
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("flopscope-facts-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
+using testing::expect_same_cost;
+using testing::expect_same_stats;
 
 // The diff fixture with kernels: one per op (some with counters), a communication kernel no op launched, an
 // op without a formula that launched one, a dangling launch and an orphan; two streams.
@@ -146,23 +141,6 @@ RunData read(const std::string& path, const RunReadOptions& options) {
   return back.ok() ? std::move(back).value() : RunData{};
 }
 
-void same_stats(const LatencyStats& a, const LatencyStats& b, const std::string& what) {
-  EXPECT_EQ(a.samples, b.samples) << what;
-  EXPECT_EQ(a.p50, b.p50) << what;
-  EXPECT_EQ(a.p90, b.p90) << what;
-  EXPECT_EQ(a.mean, b.mean) << what;
-  EXPECT_EQ(a.values.dense(), b.values.dense()) << what;
-}
-
-void same_cost(const Cost& a, const Cost& b, const std::string& what) {
-  for (double Cost::*f :
-       {&Cost::flops, &Cost::macs, &Cost::bytes_read, &Cost::bytes_written, &Cost::measured_flops,
-        &Cost::dram_bytes, &Cost::dram_read, &Cost::dram_written, &Cost::dram_unsplit, &Cost::tensor_inst,
-        &Cost::tensor_flops, &Cost::ops, &Cost::kernels}) {
-    EXPECT_EQ(a.*f, b.*f) << what;
-  }
-}
-
 void same_rates(const Roofline& a, const Roofline& b, const std::string& what) {
   EXPECT_EQ(a.achieved_flops_per_s, b.achieved_flops_per_s) << what;
   EXPECT_EQ(a.achieved_bytes_per_s, b.achieved_bytes_per_s) << what;
@@ -194,20 +172,20 @@ void same_summary(const RunSummary& rows, const RunSummary& facts) {
   EXPECT_EQ(rows.has_kernels, facts.has_kernels);
   EXPECT_EQ(rows.ops_total, facts.ops_total);
   EXPECT_EQ(rows.ops_with_formula, facts.ops_with_formula);
-  same_cost(rows.total, facts.total, "total");
-  same_stats(rows.iteration_time, facts.iteration_time, "iteration time");
-  same_stats(rows.iteration_gpu_time, facts.iteration_gpu_time, "iteration device time");
+  expect_same_cost(rows.total, facts.total, "total");
+  expect_same_stats(rows.iteration_time, facts.iteration_time, "iteration time");
+  expect_same_stats(rows.iteration_gpu_time, facts.iteration_gpu_time, "iteration device time");
   ASSERT_EQ(rows.modules.size(), facts.modules.size());
   for (std::size_t i = 0; i < rows.modules.size(); ++i) {
     const auto &r = rows.modules[i], &f = facts.modules[i];
     EXPECT_EQ(r.path, f.path);
     EXPECT_EQ(r.calls, f.calls) << r.path;
-    same_cost(r.self, f.self, r.path + " self");
-    same_cost(r.inclusive, f.inclusive, r.path + " inclusive");
-    same_stats(r.self_time, f.self_time, r.path + " self time");
-    same_stats(r.inclusive_time, f.inclusive_time, r.path + " inclusive time");
-    same_stats(r.gpu_time, f.gpu_time, r.path + " device time");
-    same_stats(r.gpu_self_time, f.gpu_self_time, r.path + " device self time");
+    expect_same_cost(r.self, f.self, r.path + " self");
+    expect_same_cost(r.inclusive, f.inclusive, r.path + " inclusive");
+    expect_same_stats(r.self_time, f.self_time, r.path + " self time");
+    expect_same_stats(r.inclusive_time, f.inclusive_time, r.path + " inclusive time");
+    expect_same_stats(r.gpu_time, f.gpu_time, r.path + " device time");
+    expect_same_stats(r.gpu_self_time, f.gpu_self_time, r.path + " device self time");
     EXPECT_EQ(r.comm_time_ns, f.comm_time_ns) << r.path;
     EXPECT_EQ(r.flops_complete, f.flops_complete) << r.path;
     EXPECT_EQ(r.unknown_time_share, f.unknown_time_share) << r.path;
@@ -260,7 +238,7 @@ void same_summary(const RunSummary& rows, const RunSummary& facts) {
 }
 
 TEST(SummaryFacts, ReportReadsNoRowsAndSummarizesAsFromThem) {
-  TempDir dir;
+  testing::TempDir dir("flopscope-facts-");
   RunData run = with_kernels(testing::make_run(testing::Variant::kV1));
   run.info.device = "Tesla V100-SXM2-16GB";  // a fixed tensor-pipe factor and a peak: rates and bounds
   write_with_facts(run, dir.file("a.db"));
@@ -269,8 +247,8 @@ TEST(SummaryFacts, ReportReadsNoRowsAndSummarizesAsFromThem) {
   EXPECT_TRUE(lean.ops.empty());
   EXPECT_TRUE(lean.kernels.empty());
   ASSERT_TRUE(lean.summary_facts.present);
-  const RunSummary from_rows = summarize(read(dir.file("a.db"), {}), {.top_ops = 3});
-  const RunSummary from_facts = summarize(lean, {.top_ops = 3});
+  const RunSummary from_rows = summarize(read(dir.file("a.db"), {}), {.top_ops = 3, .peak = std::nullopt});
+  const RunSummary from_facts = summarize(lean, {.top_ops = 3, .peak = std::nullopt});
   // The fixture exercises what the facts hold: calls, gaps, communication, orphans, two streams.
   EXPECT_EQ(from_rows.top_ops.size(), 3u);
   EXPECT_FALSE(from_rows.coverage_gaps.empty());
@@ -287,7 +265,7 @@ TEST(SummaryFacts, ReportReadsNoRowsAndSummarizesAsFromThem) {
 }
 
 TEST(SummaryFacts, FusedSplitRunsNeedNoRows) {
-  TempDir dir;
+  testing::TempDir dir("flopscope-facts-");
   const RunData run = split_run();
   write_with_facts(run, dir.file("s.db"));
   RunData lean = read(dir.file("s.db"), {.raw_rows = false, .need_summary_facts = true});
@@ -303,7 +281,7 @@ TEST(SummaryFacts, FusedSplitRunsNeedNoRows) {
 }
 
 TEST(SummaryFacts, AFileWithoutFactsIsReadWhole) {
-  TempDir dir;
+  testing::TempDir dir("flopscope-facts-");
   RunData run = with_kernels(testing::make_run(testing::Variant::kV1));
   auto db = create_run_database(dir.file("plain.db"), true);
   ASSERT_TRUE(db.ok());
@@ -323,7 +301,7 @@ void damage(const std::string& path, const std::string& sql) {
 }
 
 TEST(SummaryFacts, DamagedFactsAreRefused) {
-  TempDir dir;
+  testing::TempDir dir("flopscope-facts-");
   const RunData run = with_kernels(testing::make_run(testing::Variant::kV1));
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"UPDATE summary_module SET module_id = 424242 WHERE rowid = 2", "module 424242"},
