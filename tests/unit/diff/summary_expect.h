@@ -31,9 +31,10 @@ inline void expect_same_stats(const LatencyStats& a, const LatencyStats& b, cons
 }
 
 inline void expect_same_cost(const Cost& a, const Cost& b, const std::string& what) {
-  for (double Cost::*f : {&Cost::flops, &Cost::macs, &Cost::bytes_read, &Cost::bytes_written, &Cost::measured_flops,
-                          &Cost::dram_bytes, &Cost::dram_read, &Cost::dram_written, &Cost::dram_unsplit,
-                          &Cost::tensor_inst, &Cost::tensor_flops, &Cost::ops, &Cost::kernels}) {
+  for (double Cost::*f :
+       {&Cost::flops, &Cost::macs, &Cost::bytes_read, &Cost::bytes_written, &Cost::measured_flops,
+        &Cost::dram_bytes, &Cost::dram_read, &Cost::dram_written, &Cost::dram_unsplit, &Cost::tensor_inst,
+        &Cost::tensor_flops, &Cost::ops, &Cost::kernels}) {
     EXPECT_EQ(a.*f, b.*f) << what;
   }
 }

@@ -258,7 +258,7 @@ TEST(SummaryFacts, ReportReadsNoRowsAndSummarizesAsFromThem) {
   EXPECT_GT(from_rows.modules[1].calls, 0);
   same_summary(from_rows, from_facts);
   // Another peak applies at read time, to both alike.
-  const DevicePeak peak{.name = "test", .flops_per_s = 1e12, .bytes_per_s = 1e11};
+  const DevicePeak peak{.name = "test", .flops_per_s = 1e12, .bytes_per_s = 1e11, .source = "test"};
   same_summary(summarize(read(dir.file("a.db"), {}), {.peak = peak}), summarize(lean, {.peak = peak}));
   // The in-memory run (no database at all) agrees too.
   same_summary(summarize(run), summarize(lean));
