@@ -277,7 +277,6 @@ SummaryFacts summary_facts(const RunData& run) {
   std::unordered_map<Id, int> index_of;
   s.modules = build_module_tree(run, index_of);
   const std::size_t n_mod = s.modules.size();
-  s.index_paths();
   auto module_index = [&](Id id) {
     auto it = index_of.find(id);
     return it == index_of.end() ? 0 : it->second;

@@ -29,7 +29,6 @@ Status SummaryFactsSink::add_modules(std::span<const ModuleRecord> modules) {
 
 Status SummaryFactsSink::add_ops(std::span<const OpRecord> ops) {
   FS_RETURN_IF_ERROR(inner_.add_ops(ops));
-  rows_.ops.reserve(rows_.ops.size() + ops.size());
   for (const OpRecord& op : ops) {
     // The facts never read arguments, and read the note only of ops without a FLOPs source (coverage gaps).
     OpRecord& lean = rows_.ops.emplace_back();

@@ -39,17 +39,6 @@ Status decode_times(const sqlite::Database& db, std::string_view table, std::str
   return {};
 }
 
-Status bind_blob(sqlite::Statement& s, int i, const std::string& bytes) {
-  const int rc = sqlite3_bind_blob(s.get(), i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
-  return rc == SQLITE_OK ? Status() : sqlite::error_status(sqlite3_db_handle(s.get()), rc, "", "bind");
-}
-
-std::string_view blob(const sqlite::Statement& s, int col) {
-  const void* p = sqlite3_column_blob(s.get(), col);
-  const int n = sqlite3_column_bytes(s.get(), col);
-  return p == nullptr ? std::string_view() : std::string_view(static_cast<const char*>(p), static_cast<std::size_t>(n));
-}
-
 }  // namespace
 
 Status write_aggregates(sqlite::Database& db, const RunAggregates& a) {
@@ -74,8 +63,8 @@ Status write_aggregates(sqlite::Database& db, const RunAggregates& a) {
     for (double v : {c.flops, c.dram_bytes, c.dram_read, c.dram_written, c.dram_unsplit, c.tensor_inst}) {
       FS_RETURN_IF_ERROR(m.bind(col++, v));
     }
-    FS_RETURN_IF_ERROR(bind_blob(m, col++, encode_times(r.host_ns)));
-    FS_RETURN_IF_ERROR(bind_blob(m, col++, encode_times(r.device_ns)));
+    FS_RETURN_IF_ERROR(m.bind_blob(col++, encode_times(r.host_ns)));
+    FS_RETURN_IF_ERROR(m.bind_blob(col++, encode_times(r.device_ns)));
     FS_RETURN_IF_ERROR(m.run());
   }
   FS_ASSIGN_OR_RETURN(sqlite::Statement o,
@@ -90,8 +79,8 @@ Status write_aggregates(sqlite::Database& db, const RunAggregates& a) {
     FS_RETURN_IF_ERROR(o.bind(6, r.flops));
     FS_RETURN_IF_ERROR(o.bind(7, r.bytes));
     FS_RETURN_IF_ERROR(o.bind(8, r.kernels));
-    FS_RETURN_IF_ERROR(bind_blob(o, 9, encode_times(r.host_ns)));
-    FS_RETURN_IF_ERROR(bind_blob(o, 10, encode_times(r.device_ns)));
+    FS_RETURN_IF_ERROR(o.bind_blob(9, encode_times(r.host_ns)));
+    FS_RETURN_IF_ERROR(o.bind_blob(10, encode_times(r.device_ns)));
     FS_RETURN_IF_ERROR(o.run());
   }
   return {};
@@ -129,8 +118,8 @@ Status read_aggregates(sqlite::Database& db, RunAggregates& a) {
                       .dram_written = s.real(13),
                       .dram_unsplit = s.real(14),
                       .tensor_inst = s.real(15)};
-        Status host = decode_times(db, "module_aggregate", blob(s, 16), r.host_ns);
-        return host.ok() ? decode_times(db, "module_aggregate", blob(s, 17), r.device_ns) : host;
+        Status host = decode_times(db, "module_aggregate", s.blob(16), r.host_ns);
+        return host.ok() ? decode_times(db, "module_aggregate", s.blob(17), r.device_ns) : host;
       }));
   return for_each_row(db, "op_aggregate",
                       "SELECT module_id, name, signature, calls, counted, flops, bytes, kernels, host_ns, device_ns "
@@ -145,8 +134,8 @@ Status read_aggregates(sqlite::Database& db, RunAggregates& a) {
                         r.flops = s.real(5);
                         r.bytes = s.real(6);
                         r.kernels = s.int64(7);
-                        Status host = decode_times(db, "op_aggregate", blob(s, 8), r.host_ns);
-                        return host.ok() ? decode_times(db, "op_aggregate", blob(s, 9), r.device_ns) : host;
+                        Status host = decode_times(db, "op_aggregate", s.blob(8), r.host_ns);
+                        return host.ok() ? decode_times(db, "op_aggregate", s.blob(9), r.device_ns) : host;
                       });
 }
 

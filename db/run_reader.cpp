@@ -217,20 +217,19 @@ StatusOr<RunData> read_run_database(const std::string& path, const RunReadOption
   FS_RETURN_IF_ERROR(read_discarded(db, run.discarded));
   const bool stored = version >= kAggregatesSchemaVersion;
   if (stored) FS_RETURN_IF_ERROR(read_aggregates(db, run.aggregates));
-  // Fused ops split over submodules: the stored module aggregates keep the fused op's cost on its module and
-  // summarize() moves it from the rows, so such runs are read whole (as are runs with dead-compute records).
   if (version >= kSummaryFactsSchemaVersion) {
+    // At least one iteration, as the analyzer's IterationIndex counts them.
     const std::size_t iterations = std::max<std::size_t>(run.aggregates.iterations.size(), 1);
     FS_RETURN_IF_ERROR(read_summary_facts(db, run.modules, iterations, run.summary_facts));
   }
+  // Fused ops split over submodules: the stored module aggregates keep the fused op's cost on its module and
+  // summarize() moves it from the rows, so such runs are read whole for the aggregates (as are runs with
+  // dead-compute records). A reader that needs only summarize() (need_summary_facts) needs the rows exactly
+  // when no facts are stored: they hold the moved costs.
   const bool split = std::any_of(run.quality.begin(), run.quality.end(),
                                  [](const QualityIssue& q) { return q.code == QualityCode::fused_ops_split; });
-  // A reader that needs only summarize() (need_summary_facts) skips the rows when the facts are stored,
-  // split ops included (the facts hold the moved costs); the aggregates alone do not have them.
-  const bool facts = run.summary_facts.present;
-  const bool summary_only = options.need_summary_facts && facts;
-  run.raw_rows = options.raw_rows || !stored || !run.discarded.empty() || (split && !summary_only) ||
-                 (options.need_summary_facts && !facts);
+  const bool rows_for_summary = options.need_summary_facts ? !run.summary_facts.present : split;
+  run.raw_rows = options.raw_rows || !stored || !run.discarded.empty() || rows_for_summary;
   if (run.raw_rows) {
     FS_RETURN_IF_ERROR(read_ops(db, run.ops));
     FS_RETURN_IF_ERROR(read_kernels(db, run.kernels));

@@ -44,18 +44,6 @@ Status decode_values(const sqlite::Database& db, std::string_view blob, std::siz
   return {};
 }
 
-std::string_view blob(const sqlite::Statement& s, int col) {
-  const void* p = sqlite3_column_blob(s.get(), col);
-  const int n = sqlite3_column_bytes(s.get(), col);
-  return p == nullptr ? std::string_view()
-                      : std::string_view(static_cast<const char*>(p), static_cast<std::size_t>(n));
-}
-
-Status bind_blob(sqlite::Statement& s, int i, const std::string& bytes) {
-  return s.check_bind(
-      sqlite3_bind_blob(s.get(), i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
-}
-
 // Binds values to consecutive parameters from `col` on.
 template <typename... T>
 Status bind_all(sqlite::Statement& s, int& col, T... values) {
@@ -116,8 +104,8 @@ Status write_summary_facts(sqlite::Database& db, const SummaryFacts& f) {
                                 x.measured_flops, x.dram_bytes, x.dram_read, x.dram_written, x.dram_unsplit,
                                 x.tensor_inst, x.calls, x.comm_ns, x.unknown_device_ns, x.unknown_host_ns,
                                 x.gap));
-    FS_RETURN_IF_ERROR(bind_blob(m, col++, encode_values(x.host_ns)));
-    FS_RETURN_IF_ERROR(bind_blob(m, col++, encode_values(x.device_ns)));
+    FS_RETURN_IF_ERROR(m.bind_blob(col++, encode_values(x.host_ns)));
+    FS_RETURN_IF_ERROR(m.bind_blob(col++, encode_values(x.device_ns)));
     FS_RETURN_IF_ERROR(m.run());
   }
 
@@ -199,8 +187,8 @@ Status read_summary_facts(sqlite::Database& db, const std::vector<ModuleRecord>&
           *v = s.real(col++);
         }
         x.gap = s.int64(col++) != 0;
-        if (Status st = decode_values(db, blob(s, col++), iterations, x.host_ns); !st.ok()) return st;
-        return decode_values(db, blob(s, col++), iterations, x.device_ns);
+        if (Status st = decode_values(db, s.blob(col++), iterations, x.host_ns); !st.ok()) return st;
+        return decode_values(db, s.blob(col++), iterations, x.device_ns);
       }));
   FS_RETURN_IF_ERROR(for_each_row(
       db, "summary_op",

@@ -90,6 +90,10 @@ class Statement {
     return check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC), "bind");
   }
   Status bind_null(int i) { return check(sqlite3_bind_null(stmt_, i), "bind"); }
+  Status bind_blob(int i, std::string_view bytes) {
+    return check(sqlite3_bind_blob(stmt_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT),
+                 "bind");
+  }
   // The Status for a failed sqlite3_bind_* code (callers binding through get() directly).
   Status check_bind(int rc) const { return check(rc, "bind"); }
   // kNoId is stored as NULL.
@@ -110,6 +114,13 @@ class Statement {
   }
   std::string_view text(int col) const;
   std::string str(int col) const { return std::string(text(col)); }
+  // Valid until the next step or reset; empty for NULL.
+  std::string_view blob(int col) const {
+    const void* p = sqlite3_column_blob(stmt_, col);
+    const int n = sqlite3_column_bytes(stmt_, col);
+    return p == nullptr ? std::string_view()
+                        : std::string_view(static_cast<const char*>(p), static_cast<std::size_t>(n));
+  }
   // NULL reads back as kNoId.
   Id id(int col) const { return is_null(col) ? kNoId : sqlite3_column_int64(stmt_, col); }
 
