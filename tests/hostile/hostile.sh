@@ -78,6 +78,17 @@ case $name in
     good_db
     sql good.db "ALTER TABLE kernel RENAME TO kernel_old; CREATE TABLE kernel (id INTEGER PRIMARY KEY);"
     run report good.db; expect_error 2 "table kernel has no column" ;;
+  damaged_summary_facts)
+    # Stored summary facts (schema 010) that name a module the run lacks, an iteration past the run's, or
+    # hold a cut per-iteration blob: refused as damaged, never half used.
+    good_db
+    cp good.db a.db; sql a.db "UPDATE summary_module SET module_id = 424242 WHERE rowid = 1;"
+    run report a.db; expect_error 2 "summary_module: module 424242"
+    cp good.db b.db; sql b.db "UPDATE summary_module SET host_ns = x'ffffffff0000000000000000' WHERE rowid = 1;"
+    run report b.db; expect_error 2 "iteration index"
+    cp good.db c.db; sql c.db "UPDATE summary_module SET device_ns = x'0102' WHERE rowid = 1;"
+    run report c.db -o r.out; expect_error 2 "not a multiple of 12"
+    no_output r.out ;;
   incomplete_run)
     # What a killed writer leaves: no completeness marker.
     good_db
