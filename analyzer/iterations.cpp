@@ -12,6 +12,15 @@ IterationIndex::IterationIndex(const RunData& run) {
   for (const auto& k : run.kernels) {
     if (k.iteration >= 0) index_.emplace(k.iteration, 0);  // < 0: orphans, outside every iteration
   }
+  number();
+}
+
+IterationIndex::IterationIndex(std::span<const int> present) {
+  for (int iteration : present) index_.emplace(iteration, 0);
+  number();
+}
+
+void IterationIndex::number() {
   int n = 0;
   for (auto& [iteration, idx] : index_) idx = n++;
   count_ = std::max(n, 1);

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <map>
+#include <span>
 #include <vector>
 
 #include "db/model/run_data.h"
@@ -14,12 +15,16 @@ namespace flopscope {
 class IterationIndex {
  public:
   explicit IterationIndex(const RunData& run);
+  // From the iteration numbers present, any order, repeats allowed (orphan kernels' negative ones left out).
+  explicit IterationIndex(std::span<const int> present);
   // Number of iterations, at least 1 (a run with no records has one, empty, iteration).
   int count() const { return count_; }
   // Position of an iteration number among those present; 0 for a number not present.
   std::size_t operator()(int iteration) const;
 
  private:
+  void number();
+
   std::map<int, int> index_;
   std::vector<int> dense_;  // index_ as a vector, when iteration numbers allow
   int count_ = 1;

@@ -13,7 +13,7 @@ RunSummary summarize_aggregates(const RunData& run, const SummaryOptions& option
   s.tensor_factor = tensor_pipe_factor(run.info.device);
   s.from_aggregates = true;
   std::unordered_map<Id, int> index_of;
-  s.modules = build_module_tree(run, index_of);
+  s.modules = build_module_tree(run.modules, index_of);
   s.index_paths();
   const IterationIndex iter_index(run);
   s.iterations = iter_index.count();

@@ -1,9 +1,10 @@
-// Computes a run's summary facts while it is written: every row goes on to the wrapped sink, and a lean copy
-// (ops without their arguments) stays here until finish(), which derives the facts (summary_facts(), the one
-// owner of those rules), gives them to the wrapped sink, then finishes it. A run written this way is
+// Computes a run's summary facts while it is written: every row goes on to the wrapped sink, and the compact
+// part of it the facts read (FactRows) stays here until finish(), which derives the facts (summary_facts(),
+// the one owner of those rules), gives them to the wrapped sink, then finishes it. A run written this way is
 // reported without reading its op and kernel rows back.
 #pragma once
 
+#include "analyzer/fact_rows.h"
 #include "db/model/run_sink.h"
 
 namespace flopscope {
@@ -31,7 +32,7 @@ class SummaryFactsSink final : public RunSink {
 
  private:
   RunSink& inner_;
-  RunData rows_;
+  FactRows rows_;
 };
 
 }  // namespace flopscope

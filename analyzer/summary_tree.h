@@ -3,6 +3,7 @@
 // build the same module tree and roll per-module values up it the same way.
 #pragma once
 
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -32,10 +33,12 @@ struct ModuleAccumulators {
 void add_measured(Cost& c, const MeasuredCounters& m, double tensor_factor);
 
 // The pre-order module list; modules unreachable from the root hang under it. index_of: module id -> index.
-std::vector<ModuleSummary> build_module_tree(const RunData& run, std::unordered_map<Id, int>& index_of);
+std::vector<ModuleSummary> build_module_tree(std::span<const ModuleRecord> modules,
+                                             std::unordered_map<Id, int>& index_of);
 
 // Inclusive costs and times, per-iteration means, shares, totals and the roofline, from the modules' self
 // costs (already in s.modules) and `acc`. Needs s.iterations and s.has_kernels set.
-void roll_up_modules(RunSummary& s, ModuleAccumulators acc, const RunData& run, const SummaryOptions& options);
+void roll_up_modules(RunSummary& s, ModuleAccumulators acc, const RunData& run,
+                     const SummaryOptions& options);
 
 }  // namespace flopscope

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "analyzer/fact_rows.h"
 #include "analyzer/latency.h"
 
 namespace flopscope {
@@ -68,7 +69,15 @@ namespace {
 
 using Interval = std::pair<std::int64_t, std::int64_t>;
 
-TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const KernelRecord*>& ks) {
+KernelCategory category_of(const KernelRecord& k) {
+  return kernel_category(k);
+}
+KernelCategory category_of(const FactKernel& k) {
+  return k.category;
+}
+
+template <typename Kernel>
+TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const Kernel*>& ks) {
   TimelineFacts f;
   f.device = device;
   f.stream = stream;
@@ -82,7 +91,7 @@ TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const 
     f.sum_ns += static_cast<double>(iv.second - iv.first);
     first = std::min(first, iv.first);
     last = std::max(last, iv.second);
-    auto c = kernel_category(*k);
+    auto c = category_of(*k);
     if (c == KernelCategory::kCommunication) comm.push_back(iv);
     if (c == KernelCategory::kCompute) compute.push_back(iv);
   }
@@ -114,11 +123,10 @@ TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const 
   return f;
 }
 
-}  // namespace
-
-Timeline timeline_facts(std::span<const KernelRecord> kernels) {
-  std::map<int, std::vector<const KernelRecord*>> by_device;
-  std::map<std::pair<int, std::int64_t>, std::vector<const KernelRecord*>> by_stream;
+template <typename Kernel>
+Timeline timeline_of(std::span<const Kernel> kernels) {
+  std::map<int, std::vector<const Kernel*>> by_device;
+  std::map<std::pair<int, std::int64_t>, std::vector<const Kernel*>> by_stream;
   for (const auto& k : kernels) {
     by_device[k.device].push_back(&k);
     by_stream[{k.device, k.stream}].push_back(&k);
@@ -127,6 +135,15 @@ Timeline timeline_facts(std::span<const KernelRecord> kernels) {
   for (const auto& [d, ks] : by_device) t.devices.push_back(facts_of(d, -1, ks));
   for (const auto& [key, ks] : by_stream) t.streams.push_back(facts_of(key.first, key.second, ks));
   return t;
+}
+
+}  // namespace
+
+Timeline timeline_facts(std::span<const KernelRecord> kernels) {
+  return timeline_of(kernels);
+}
+Timeline timeline_facts(std::span<const FactKernel> kernels) {
+  return timeline_of(kernels);
 }
 
 }  // namespace flopscope

@@ -173,7 +173,8 @@ class TraceBuilder {
   std::size_t activity_count() const { return activities_.size(); }
   std::size_t op_count() const { return ops_.size(); }
 
-  // Attributes everything and writes the run: begin, modules, ops, kernels, quality, finish.
+  // Attributes everything and writes the run: begin, modules, ops, kernels, quality, finish. Spends the
+  // builder: its op, launch and activity tables are freed before the sink finishes.
   Status finish(RunSink& sink, Progress* progress = nullptr);
 
  private:

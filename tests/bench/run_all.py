@@ -159,9 +159,9 @@ def make_trace(tmp, kernels):
 def import_once(args, trace):
     exe = os.path.join(args.build, "tests/bench/import/import_bench")
     db = trace + ".db"
-    wall, cpu, _ = timed([exe, trace, db])
+    wall, cpu, out = timed([exe, trace, db])
     os.remove(db)
-    return wall, cpu
+    return wall, cpu, float(re.search(r"peak_rss_mb=([0-9.]+)", out).group(1))
 
 
 med = lambda xs, i: statistics.median(x[i] for x in xs)
@@ -179,8 +179,8 @@ def bench_import(args, tmp):
               (r, ours[-1][0], ours[-1][1], py[-1][0], py[-1][1]), flush=True)
     loads = end(l0)
     ratio, ratio_cpu = med(py, 0) / med(ours, 0), med(py, 1) / med(ours, 1)
-    anchor = "json.load %.2f s wall / %.2f s CPU vs import %.2f s / %.2f s" % (med(py, 0), med(py, 1), med(ours, 0),
-                                                                                med(ours, 1))
+    anchor = "json.load %.2f s wall / %.2f s CPU vs import %.2f s / %.2f s; import peak RSS %.0f MB for a %.0f MB file" % (
+        med(py, 0), med(py, 1), med(ours, 0), med(ours, 1), med(ours, 2), os.path.getsize(trace) / 1e6)
     rows.append(("Kineto import of %dk kernels vs json.load" % (args.import_kernels // 1000), ">= 10x json.load",
                  "%.2fx wall, %.2fx CPU" % (ratio, ratio_cpu),
                  "met" if ratio >= 10 else ("CPU met, wall not (load)" if ratio_cpu >= 10 else "NOT met"), anchor,
@@ -200,7 +200,7 @@ def bench_hta(args, tmp):
             "t = Trace(trace_files={0: sys.argv[1]}, trace_dir='/'); t.parse_traces()")
     ours, hta = [], []
     for r in range(args.rounds):
-        ours.append(import_once(args, trace))
+        ours.append(import_once(args, trace)[:2])
         wall, cpu, _ = timed([args.hta_python, "-c", code, trace])
         hta.append((wall, cpu))
         print("   round %d: flopscope import %.2f s wall %.2f s CPU; HTA parse_traces %.2f s wall %.2f s CPU" %

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "analyzer/importers/importer.h"
+#include "analyzer/summary_facts_sink.h"
 #include "db/model/progress.h"
 #include "db/model/run_sink.h"
 #include "db/run_database.h"
@@ -89,7 +90,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", db.status().message().c_str());
       return 2;
     }
-    CountingSink sink(**db);
+    flopscope::SummaryFactsSink facts(**db);  // what `flopscope import` writes: rows and summary facts
+    CountingSink sink(facts);
     s = flopscope::import_trace(path, sink, options);
     kernels = sink.kernels;
   }

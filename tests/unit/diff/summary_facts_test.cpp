@@ -6,8 +6,12 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
+#include <span>
 #include <string>
+#include <unordered_map>
 
+#include "analyzer/fact_rows.h"
 #include "analyzer/fused_split.h"
 #include "analyzer/summary.h"
 #include "analyzer/summary_facts_sink.h"
@@ -319,6 +323,82 @@ TEST(SummaryFacts, DamagedFactsAreRefused) {
     EXPECT_NE(back.status().message().find(needle), std::string::npos) << back.status().message();
     EXPECT_EQ(back.status().message().find('\n'), std::string::npos);
   }
+}
+
+// Ops found by id through a table (any ids) and by position (ids 0..n-1 in row order, as every import and
+// profile writes them) give the same facts: the fixture's ids are sparse; renumbered, they are dense.
+TEST(SummaryFacts, DenseAndSparseOpIdsGiveTheSameFacts) {
+  const RunData sparse = with_kernels(testing::make_run(testing::Variant::kV1));
+  RunData dense = sparse;
+  std::unordered_map<Id, Id> renumber;
+  for (std::size_t i = 0; i < dense.ops.size(); ++i) renumber[dense.ops[i].id] = static_cast<Id>(i);
+  ASSERT_NE(renumber.size(), 0u);
+  bool was_dense = true;
+  for (std::size_t i = 0; i < sparse.ops.size(); ++i)
+    was_dense = was_dense && sparse.ops[i].id == static_cast<Id>(i);
+  ASSERT_FALSE(was_dense);
+  auto moved = [&](Id id) {
+    auto it = renumber.find(id);
+    return it == renumber.end() ? id : it->second;  // a dangling id stays dangling
+  };
+  for (OpRecord& op : dense.ops) {
+    op.id = moved(op.id);
+    op.parent_op_id = moved(op.parent_op_id);
+  }
+  for (KernelRecord& k : dense.kernels) k.op_id = moved(k.op_id);
+  const SummaryFacts a = summary_facts(sparse), b = summary_facts(dense);
+  EXPECT_EQ(a.known_compute_ns, b.known_compute_ns);
+  EXPECT_EQ(a.unlinked_compute_ns, b.unlinked_compute_ns);
+  same_summary(summarize_facts(sparse, a), summarize_facts(dense, b));
+  // Kernels reach their ops' groups through the lookups: device time per top op.
+  ASSERT_EQ(a.top_ops.size(), b.top_ops.size());
+  double device = 0;
+  for (std::size_t i = 0; i < a.top_ops.size(); ++i) {
+    EXPECT_EQ(a.top_ops[i].device_time_ns, b.top_ops[i].device_time_ns) << a.top_ops[i].name;
+    device += a.top_ops[i].device_time_ns;
+  }
+  EXPECT_GT(device, 0);
+  ASSERT_EQ(a.gaps.size(), b.gaps.size());
+  for (std::size_t i = 0; i < a.gaps.size(); ++i) {
+    EXPECT_EQ(a.gaps[i].name, b.gaps[i].name);
+    EXPECT_EQ(a.gaps[i].device_time_ns, b.gaps[i].device_time_ns);
+  }
+}
+
+// Op names and notes are interned while rows stream in: thousands of distinct ones, short and long, keep
+// their own texts (a gap's name and its note) however the table grows.
+TEST(SummaryFacts, InternedNamesAndNotesKeepTheirText) {
+  RunData run;
+  run.modules = {{0, kNoId, "", "Net"}};
+  for (int i = 0; i < 5000; ++i) {
+    OpRecord op;
+    op.id = i;
+    op.sequence = i;
+    op.module_id = 0;
+    op.duration_ns = 10 + i;
+    op.name =
+        i % 2 == 0 ? "o" + std::to_string(i) : "custom::a_rather_long_operator_name_" + std::to_string(i);
+    op.flops_note = i % 3 == 0 ? std::string() : "no formula for " + op.name;
+    run.ops.push_back(op);
+  }
+  FactRows rows;
+  rows.add_modules(run.modules);
+  for (std::size_t at = 0; at < run.ops.size(); at += 7) {  // in batches, as a sink receives them
+    rows.add_ops(
+        std::span<const OpRecord>(run.ops).subspan(at, std::min<std::size_t>(7, run.ops.size() - at)));
+  }
+  const SummaryFacts f = summary_facts(rows);
+  ASSERT_EQ(f.gaps.size(), run.ops.size());
+  std::map<std::string, const OpRecord*> by_name;
+  for (const OpRecord& op : run.ops) by_name[op.name] = &op;
+  for (const GapFacts& g : f.gaps) {
+    auto it = by_name.find(g.name);
+    ASSERT_NE(it, by_name.end()) << g.name;
+    EXPECT_EQ(g.note, it->second->flops_note) << g.name;
+    EXPECT_EQ(g.time_ns, static_cast<double>(it->second->duration_ns)) << g.name;
+    EXPECT_EQ(g.count, 1) << g.name;
+  }
+  ASSERT_EQ(f.top_ops.size(), run.ops.size());
 }
 
 }  // namespace
