@@ -63,9 +63,12 @@ Verdict verdict_of(const ModuleDiff& m) {
 }  // namespace
 
 RunDiff diff_runs(const RunData& a, const RunData& b, const DiffOptions& options) {
-  // The two summaries are independent: B's is made by a second thread.
-  auto summary_b = std::async(std::launch::async, [&b] { return summarize(b); });
-  const RunSummary sa = summarize(a);
+  // The two summaries are independent: B's is made by a second thread. Without top ops: a diff compares every
+  // op signature from the aggregates instead.
+  SummaryOptions summary_options;
+  summary_options.top_ops = 0;
+  auto summary_b = std::async(std::launch::async, [&] { return summarize(b, summary_options); });
+  const RunSummary sa = summarize(a, summary_options);
   return diff_runs(a, sa, b, summary_b.get(), options);
 }
 
@@ -119,6 +122,11 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   const SidePaths& paths_a = sides.a;
   const SidePaths& paths_b = sides.b;
   d.maps.insert(d.maps.end(), sides.recorded.begin(), sides.recorded.end());
+  // The op signatures need only the paths and the totals: diffed by a second thread while this one does
+  // the modules (the totals are read, never written, from here on).
+  auto op_rows = std::async(std::launch::async, [&] {
+    return diff_ops(a, paths_a, b, paths_b, options, d.gpu_time, d.a, d.b);
+  });
   for (const auto& [run, paths] : {std::pair{&a, &paths_a}, std::pair{&b, &paths_b}}) {
     for (const auto& q : run->quality) {
       if (q.code != QualityCode::ambiguous_module_attribution) continue;
@@ -250,7 +258,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
                          "(use --map 'REGEX=REPLACEMENT' to align renamed module paths)");
   }
 
-  d.ops = diff_ops(a, paths_a, b, paths_b, options, d.gpu_time, d.a, d.b);
+  d.ops = op_rows.get();
   for (const auto& o : d.ops) ++d.ops_by_status[static_cast<int>(o.status)];
   d.sentence = summary_sentence(d);
   return d;
