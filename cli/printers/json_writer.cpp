@@ -93,6 +93,16 @@ void JsonWriter::value(double v) {
     out_ += "null";
     return;
   }
+  // Whole numbers below 1e15 (counts, bytes, nanoseconds: most values of a report) print as nlohmann prints
+  // them, their digits and ".0", without Grisu2: their neighbours are closer than 1, so no shorter digit
+  // string names them. -0 keeps its sign below.
+  if (std::fabs(v) < 1e15 && v == std::trunc(v) && !(v == 0 && std::signbit(v))) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v));
+    out_.append(buf, r.ptr);
+    out_ += ".0";
+    return;
+  }
   // nlohmann's own shortest round-trip formatting (Grisu2, "1.0", "1e+20"): the same digits as dump().
   char buf[64];
   char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, v);

@@ -79,6 +79,14 @@ TEST(DiffJsonWriter, PrintsWhatNlohmannDumpPrints) {
   const double inf = std::numeric_limits<double>::infinity();
   doc["floats"] = {0.0, -0.0, 1.0, -1.5, 0.1, 1e-4, 1e-5, 123456.789, 1e15, 1e16, 1e17, 1.5e300, 5e-324,
                    std::numeric_limits<double>::max(), 2.0 / 3.0, 27525120.0, std::nan(""), inf, -inf};
+  // Whole numbers, printed without Grisu2 below 1e15: around that bound, powers of ten, negative ones.
+  json whole = json::array();
+  for (double v : {1e15 - 1, 1e15 - 0.5, 1e15 + 1, 999999999999999.0, 123000.0, 1e14, -1e14, -7.0, -123456789.0,
+                   4503599627370496.0, 9007199254740992.0, 5e14 + 0.5}) {
+    whole.push_back(v);
+  }
+  for (std::int64_t v = 1; v < 1'000'000'000'000'000; v = v * 7 + 3) whole.push_back(static_cast<double>(v));
+  doc["whole"] = whole;
   doc["integers"] = {std::int64_t{0}, std::int64_t{-1}, std::int64_t{42}, std::numeric_limits<std::int64_t>::min(),
                      std::numeric_limits<std::int64_t>::max()};
   doc["flags"] = {true, false, nullptr};
