@@ -215,8 +215,8 @@ std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const R
     take_names(d, rb);
     d.status = DiffStatus::kNew;
   }
-  // Sorted by index (status, |time delta| first, from a compact array), then moved once: an OpDiff is large,
-  // and the keys of distinct rows never tie, so the order is the same whatever order the rows came in.
+  // Sorted by index (status, |time delta| first, from a compact array), then moved once: an OpDiff is large.
+  // The keys of distinct rows never tie, so the order is the same whatever order the rows came in.
   struct SortKey {
     int rank;
     double dt;
@@ -234,10 +234,24 @@ std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const R
     const OpDiff& y = unsorted[j.row];
     return std::tie(x.module_path, x.name, x.signature) < std::tie(y.module_path, y.name, y.signature);
   });
-  std::vector<OpDiff> out;
-  out.reserve(unsorted.size());
-  for (const SortKey& k : order) out.push_back(std::move(unsorted[k.row]));
-  return out;
+  // Permuted in place, cycle by cycle (position k takes row order[k].row), so no second vector of them is held.
+  std::vector<bool> placed(order.size(), false);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (placed[k]) continue;
+    OpDiff first = std::move(unsorted[k]);
+    std::size_t j = k;
+    while (true) {
+      placed[j] = true;
+      const std::size_t from = order[j].row;
+      if (from == k) {
+        unsorted[j] = std::move(first);
+        break;
+      }
+      unsorted[j] = std::move(unsorted[from]);
+      j = from;
+    }
+  }
+  return unsorted;
 }
 
 }  // namespace flopscope

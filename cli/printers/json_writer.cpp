@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 namespace flopscope::cli {
@@ -71,12 +72,15 @@ constexpr std::array<bool, 256> kPlain = [] {
 void JsonWriter::string(std::string_view s) {
   // Printable ASCII without '"' or '\\' is copied as it is: every name in a real report. Anything else
   // (controls, non-ASCII, invalid UTF-8 and its replacement) goes through nlohmann's own escaping.
-  bool plain = true;
-  for (unsigned char c : s) plain = plain && kPlain[c];
-  if (plain) {
-    out_ += '"';
-    out_ += s;
-    out_ += '"';
+  std::size_t plain = 0;
+  while (plain < s.size() && kPlain[static_cast<unsigned char>(s[plain])]) ++plain;
+  if (plain == s.size()) {
+    const std::size_t at = out_.size();
+    out_.resize(at + s.size() + 2);
+    char* p = out_.data() + at;
+    *p++ = '"';
+    if (!s.empty()) std::memcpy(p, s.data(), s.size());
+    p[s.size()] = '"';
     return;
   }
   out_ += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -107,6 +107,33 @@ TEST(DiffJsonWriter, PrintsWhatNlohmannDumpPrints) {
   }
 }
 
+TEST(DiffJsonWriter, ElementsWrittenByASecondWriterJoinAsOne) {
+  // {"a": [x, y, z], "b": []} written whole, and with x..z written by writers at depth 2 (two pieces).
+  const json doc = {{"a", {{{"k", 1.5}}, "s", json::array({1.0, 2.0})}}, {"b", json::array()}};
+  std::string whole;
+  JsonWriter one(whole);
+  write_dom(one, doc);
+  std::string split, first, rest;
+  JsonWriter w(split);
+  w.begin_object();
+  w.key("a");
+  w.begin_array();
+  JsonWriter x(first, 2, true);
+  write_dom(x, doc["a"][0]);
+  JsonWriter yz(rest, 2, false);
+  write_dom(yz, doc["a"][1]);
+  write_dom(yz, doc["a"][2]);
+  split += first + rest;
+  w.elements_added();
+  w.end_array();
+  w.key("b");
+  w.begin_array();
+  w.end_array();
+  w.end_object();
+  EXPECT_EQ(split, whole);
+  EXPECT_EQ(split, dumped(doc));
+}
+
 // A diff whose names are hostile: module paths, an op name, a gate message, a warning.
 RunDiff hostile_diff(std::vector<GateResult>* gates) {
   RunData a = make_run(Variant::kV1), b = make_run(Variant::kV2);
