@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -67,13 +68,29 @@ constexpr std::array<bool, 256> kPlain = [] {
   return t;
 }();
 
+// Bytes at the start of `s` that are copied as they are: eight at a time while no byte of a word is a
+// control, '"', '\\', DEL or non-ASCII, then one by one.
+std::size_t plain_prefix(std::string_view s) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  auto has_zero_byte = [](std::uint64_t x) { return ((x - kOnes) & ~x & kHigh) != 0; };
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, s.data() + i, 8);
+    const bool special = (x & kHigh) != 0 || ((x - 0x20 * kOnes) & kHigh) != 0 || has_zero_byte(x ^ (0x22 * kOnes)) ||
+                         has_zero_byte(x ^ (0x5C * kOnes)) || has_zero_byte(x ^ (0x7F * kOnes));
+    if (special) break;
+  }
+  while (i < s.size() && kPlain[static_cast<unsigned char>(s[i])]) ++i;
+  return i;
+}
+
 }  // namespace
 
 void JsonWriter::string(std::string_view s) {
   // Printable ASCII without '"' or '\\' is copied as it is: every name in a real report. Anything else
   // (controls, non-ASCII, invalid UTF-8 and its replacement) goes through nlohmann's own escaping.
-  std::size_t plain = 0;
-  while (plain < s.size() && kPlain[static_cast<unsigned char>(s[plain])]) ++plain;
+  std::size_t plain = plain_prefix(s);
   if (plain == s.size()) {
     const std::size_t at = out_.size();
     out_.resize(at + s.size() + 2);

@@ -98,6 +98,16 @@ TEST(DiffJsonWriter, PrintsWhatNlohmannDumpPrints) {
   JsonWriter w(out);
   write_dom(w, doc);
   EXPECT_EQ(out, dumped(doc));
+  // One byte to escape (or replace) at each position of a plain string, inside and past 8-byte words.
+  for (const char* bad : {"\"", "\\", "\x01", "\x1f", "\x7f", "\xc3\xa9", "\xff", "\x20\x7e"}) {
+    for (std::size_t at = 0; at <= 20; ++at) {
+      const std::string s = std::string(at, 'a') + bad + std::string(20 - at, 'b');
+      std::string one;
+      JsonWriter single(one);
+      single.value(s);
+      EXPECT_EQ(one, dumped(json(s))) << at;
+    }
+  }
   // Each hostile string on its own, as a top-level value.
   for (const auto& s : kHostile) {
     std::string one;
