@@ -68,8 +68,12 @@ RunDiff diff_runs(const RunData& a, const RunData& b, const DiffOptions& options
   SummaryOptions summary_options;
   summary_options.top_ops = 0;
   auto summary_b = std::async(std::launch::async, [&] { return summarize(b, summary_options); });
+  std::future<void> freeing_b;  // joined after A's summary is freed by this thread meanwhile
   const RunSummary sa = summarize(a, summary_options);
-  return diff_runs(a, sa, b, summary_b.get(), options);
+  RunSummary sb = summary_b.get();
+  RunDiff d = diff_runs(a, sa, b, sb, options);
+  freeing_b = std::async(std::launch::async, [gone = std::move(sb)]() mutable { RunSummary freed = std::move(gone); });
+  return d;
 }
 
 RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, const RunSummary& sb,
