@@ -59,6 +59,8 @@ void add_measured(Cost& c, const MeasuredCounters& m, double tensor_factor) {
 std::vector<ModuleSummary> build_module_tree(std::span<const ModuleRecord> modules,
                                              std::unordered_map<Id, int>& index_of) {
   std::vector<ModuleSummary> out;
+  out.reserve(run.modules.size() + 1);  // a ModuleSummary is large: never copied by a growing vector
+  index_of.reserve(run.modules.size() + 1);
   std::unordered_map<Id, std::vector<std::size_t>> kids;
   std::size_t root = modules.size();
   for (std::size_t i = 0; i < modules.size(); ++i) {
@@ -76,10 +78,11 @@ std::vector<ModuleSummary> build_module_tree(std::span<const ModuleRecord> modul
     root_summary.module_id = modules[root].id;
     root_summary.type = modules[root].type;
   }
-  out.push_back(root_summary);
-  index_of[root_summary.module_id] = 0;
+  const Id root_id = root_summary.module_id;
+  out.push_back(std::move(root_summary));
+  index_of[root_id] = 0;
   // Iterative pre-order walk.
-  std::vector<std::pair<Id, int>> stack{{root_summary.module_id, 0}};
+  std::vector<std::pair<Id, int>> stack{{root_id, 0}};
   while (!stack.empty()) {
     auto [id, idx] = stack.back();
     stack.pop_back();
@@ -95,7 +98,7 @@ std::vector<ModuleSummary> build_module_tree(std::span<const ModuleRecord> modul
       s.type = m.type;
       s.parent = idx;
       s.depth = out[idx].depth + 1;
-      out.push_back(s);
+      out.push_back(std::move(s));
       int child = static_cast<int>(out.size() - 1);
       out[idx].children.push_back(child);
       index_of[m.id] = child;
@@ -267,8 +270,9 @@ RunSummary summarize_facts(const RunData& run, const SummaryFacts& f, const Summ
   roll_up_modules(s, std::move(acc), run, options);
   const double per_iter = 1.0 / static_cast<double>(s.iterations);
 
-  // Top ops, ranked by device time when the run has some, else host time, else FLOPs.
-  {
+  // Top ops, ranked by device time when the run has some, else host time, else FLOPs. None asked for (diff):
+  // none made.
+  if (options.top_ops > 0) {
     s.top_ops.reserve(f.top_ops.size());
     for (const TopOpFacts& t : f.top_ops) {
       OpSummary g;

@@ -63,10 +63,17 @@ Verdict verdict_of(const ModuleDiff& m) {
 }  // namespace
 
 RunDiff diff_runs(const RunData& a, const RunData& b, const DiffOptions& options) {
-  // The two summaries are independent: B's is made by a second thread.
-  auto summary_b = std::async(std::launch::async, [&b] { return summarize(b); });
-  const RunSummary sa = summarize(a);
-  return diff_runs(a, sa, b, summary_b.get(), options);
+  // The two summaries are independent: B's is made by a second thread. Without top ops: a diff compares every
+  // op signature from the aggregates instead.
+  SummaryOptions summary_options;
+  summary_options.top_ops = 0;
+  auto summary_b = std::async(std::launch::async, [&] { return summarize(b, summary_options); });
+  std::future<void> freeing_b;  // joined after A's summary is freed by this thread meanwhile
+  const RunSummary sa = summarize(a, summary_options);
+  RunSummary sb = summary_b.get();
+  RunDiff d = diff_runs(a, sa, b, sb, options);
+  freeing_b = std::async(std::launch::async, [gone = std::move(sb)]() mutable { RunSummary freed = std::move(gone); });
+  return d;
 }
 
 RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, const RunSummary& sb,
@@ -119,6 +126,11 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   const SidePaths& paths_a = sides.a;
   const SidePaths& paths_b = sides.b;
   d.maps.insert(d.maps.end(), sides.recorded.begin(), sides.recorded.end());
+  // The op signatures need only the paths and the totals: diffed by a second thread while this one does
+  // the modules (the totals are read, never written, from here on).
+  auto op_rows = std::async(std::launch::async, [&] {
+    return diff_ops(a, paths_a, b, paths_b, options, d.gpu_time, d.a, d.b);
+  });
   for (const auto& [run, paths] : {std::pair{&a, &paths_a}, std::pair{&b, &paths_b}}) {
     for (const auto& q : run->quality) {
       if (q.code != QualityCode::ambiguous_module_attribution) continue;
@@ -250,7 +262,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
                          "(use --map 'REGEX=REPLACEMENT' to align renamed module paths)");
   }
 
-  d.ops = diff_ops(a, paths_a, b, paths_b, options, d.gpu_time, d.a, d.b);
+  d.ops = op_rows.get();
   for (const auto& o : d.ops) ++d.ops_by_status[static_cast<int>(o.status)];
   d.sentence = summary_sentence(d);
   return d;

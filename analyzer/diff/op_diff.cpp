@@ -5,12 +5,15 @@
 #include <cstdint>
 #include <future>
 #include <map>
+#include <span>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "analyzer/diff/compare.h"
+#include "analyzer/diff/op_key_index.h"
 #include "analyzer/iterations.h"
 
 namespace flopscope {
@@ -73,20 +76,96 @@ OpRows aggregate_op_rows(const RunData& run, const SidePaths& paths, bool gpu_ti
 
 namespace {
 
-// Takes the row's time series (each row is used once).
-SideCost side(Agg& a, int iterations, double total_time, double total_flops) {
+// One op signature of one side of a diff: its names view the run's strings and the side's module paths.
+struct SideRow {
+  OpKey key;
+  std::size_t hash = 0;
+  double calls = 0, flops = 0, bytes = 0, kernels = 0;
+  bool counted = false;
+  std::uint32_t match = OpKeyIndex::kAbsent;  // the other side's row
+};
+
+// The op signatures of one side, summed the way aggregate_op_rows sums them, without a string or a time
+// series allocated per row: times are dense, `iterations` per row.
+struct SideRows {
+  RunAggregates computed;           // a run read whole: its rows aggregated here (the views point into it)
+  std::vector<std::string> paths;   // per module of the run, as the side's paths name it
+  std::vector<SideRow> rows;
+  std::vector<double> times;        // rows x iterations
+  OpKeyIndex index;
+  int iterations = 1;
+};
+
+void gather(const RunData& run, const SidePaths& paths, bool gpu_time, SideRows& out) {
+  if (run.raw_rows) out.computed = aggregate_rows(run.ops, run.kernels);
+  const RunAggregates& stored = run.raw_rows ? out.computed : run.aggregates;
+  const IterationIndex slot(run);
+  out.iterations = slot.count();
+  const auto n_it = static_cast<std::size_t>(out.iterations);
+  std::unordered_map<Id, std::uint32_t> module_of;
+  module_of.reserve(run.modules.size());
+  out.paths.reserve(run.modules.size() + 1);
+  std::vector<std::size_t> path_hash;
+  path_hash.reserve(run.modules.size() + 1);
+  for (const auto& m : run.modules) {
+    // The first module of an id names it, as in aggregate_op_rows.
+    if (module_of.try_emplace(m.id, static_cast<std::uint32_t>(out.paths.size())).second) {
+      out.paths.push_back(paths(m.path));
+      path_hash.push_back(OpKeyIndex::hash_part(out.paths.back()));
+    }
+  }
+  const auto no_module = static_cast<std::uint32_t>(out.paths.size());
+  out.paths.emplace_back();  // ops of no known module: the empty path
+  path_hash.push_back(OpKeyIndex::hash_part(""));
+  out.rows.reserve(stored.ops.size());
+  out.times.reserve(stored.ops.size() * n_it);
+  out.index = OpKeyIndex(stored.ops.size());
+  // Aggregates of different modules meet in one row when --map gives the modules one path.
+  for (const OpAggregate& o : stored.ops) {
+    auto found = module_of.find(o.module_id);
+    const std::uint32_t m = found == module_of.end() ? no_module : found->second;
+    const OpKey key{out.paths[m], o.name, o.signature};
+    const std::size_t hash = OpKeyIndex::hash(key, path_hash[m]);
+    bool inserted = false;
+    const std::uint32_t r = out.index.insert(key, hash, static_cast<std::uint32_t>(out.rows.size()), &inserted);
+    if (inserted) {
+      out.rows.push_back({key, hash});
+      out.times.resize(out.times.size() + n_it, 0.0);
+    }
+    SideRow& a = out.rows[r];
+    a.calls += static_cast<double>(o.calls);
+    a.counted = a.counted || o.counted;
+    a.flops += o.flops;
+    a.bytes += o.bytes;
+    a.kernels += static_cast<double>(o.kernels);
+    double* t = out.times.data() + static_cast<std::size_t>(r) * n_it;
+    // Durations are whole nanoseconds: their sums in doubles are exact, in any order.
+    for (const auto& [iteration, ns] : gpu_time ? o.device_ns : o.host_ns) t[slot(iteration)] += static_cast<double>(ns);
+  }
+}
+
+SideCost side(const SideRows& rows, std::uint32_t r, double total_time, double total_flops) {
+  const SideRow& a = rows.rows[r];
   SideCost s;
   s.present = true;
-  double per = 1.0 / iterations;
+  const double per = 1.0 / rows.iterations;
   s.ops = a.calls * per;
   s.kernels = a.kernels * per;
   s.flops = a.flops * per;
   s.bytes = a.bytes * per;
   s.flops_known = a.counted;
-  s.time = latency_stats(std::move(a.time));
+  const auto n_it = static_cast<std::size_t>(rows.iterations);
+  s.time = latency_stats(IterationSeries::from_dense(
+      std::span<const double>(rows.times.data() + static_cast<std::size_t>(r) * n_it, n_it)));
   s.share_time = total_time > 0 ? s.time.p50 / total_time : 0;
   s.share_flops = total_flops > 0 ? s.flops / total_flops : 0;
   return s;
+}
+
+void take_names(OpDiff& d, const SideRow& r) {
+  d.module_path = r.key.path;
+  d.name = r.key.name;
+  d.signature = r.key.signature;
 }
 
 int rank(DiffStatus s) { return static_cast<int>(s); }
@@ -96,70 +175,83 @@ int rank(DiffStatus s) { return static_cast<int>(s); }
 std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const RunData& b, const SidePaths& paths_b,
                              const DiffOptions& options, bool gpu_time, const RunTotals& totals_a,
                              const RunTotals& totals_b) {
-  // Each row is used once below: its strings and time series move into the diff instead of being copied.
-  auto rows_b = std::async(std::launch::async, [&] { return aggregate_op_rows(b, paths_b, gpu_time); });
-  Aggregated aa = aggregate_op_rows(a, paths_a, gpu_time);
-  Aggregated ab = rows_b.get();
+  SideRows aa, ab;
+  auto rows_b = std::async(std::launch::async, [&] { gather(b, paths_b, gpu_time, ab); });
+  gather(a, paths_a, gpu_time, aa);
+  rows_b.get();
   const double ta = totals_a.time.p50, fa = totals_a.flops, tb = totals_b.time.p50, fb = totals_b.flops;
-  // B's row of each A row (one lookup per key), and which B rows were matched.
-  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> match(aa.rows.size(), kNone);
-  std::vector<bool> matched_b(ab.rows.size(), false);
+  // B's row of each A row (one lookup per key), and so which B rows were matched.
   // Op signatures in both runs: one time test each, at the Bonferroni level for all of them.
   int time_tests = 0;
-  for (const auto& [key, ia] : aa.index) {
-    auto it = ab.index.find(key);
-    if (it == ab.index.end()) continue;
-    match[ia] = it->second;
-    matched_b[it->second] = true;
+  for (std::uint32_t ia = 0; ia < aa.rows.size(); ++ia) {
+    SideRow& ra = aa.rows[ia];
+    const std::uint32_t ib = ab.index.find(ra.key, ra.hash);
+    if (ib == OpKeyIndex::kAbsent) continue;
+    ra.match = ib;
+    ab.rows[ib].match = ia;
     ++time_tests;
   }
-  auto take_names = [](OpDiff& d, Agg& r) {
-    d.module_path = std::move(r.module_path);
-    d.name = std::move(r.name);
-    d.signature = std::move(r.signature);
-  };
   std::vector<OpDiff> unsorted;
   unsorted.reserve(aa.rows.size() + ab.rows.size());
-  for (const auto& [key, ia] : aa.index) {
-    Agg& ra = aa.rows[ia];
-    OpDiff d;
-    d.a = side(ra, aa.iterations, ta, fa);
+  for (std::uint32_t ia = 0; ia < aa.rows.size(); ++ia) {
+    const SideRow& ra = aa.rows[ia];
+    OpDiff& d = unsorted.emplace_back();
+    d.a = side(aa, ia, ta, fa);
     take_names(d, ra);
-    if (match[ia] == kNone) {
+    if (ra.match == OpKeyIndex::kAbsent) {
       d.status = DiffStatus::kVanished;
     } else {
-      d.b = side(ab.rows[match[ia]], ab.iterations, tb, fb);
+      d.b = side(ab, ra.match, tb, fb);
       d.time_diff = compare_time(d.a.time, d.b.time, options, &d.time_significant, time_tests);
       d.time_status = time_status_of(d.a.time, d.b.time, d.time_diff, d.time_significant);
       d.status = costs_differ(d.a, d.b, options) ? DiffStatus::kChanged : DiffStatus::kUnchanged;
     }
-    unsorted.push_back(std::move(d));
   }
-  for (const auto& [key, ib] : ab.index) {
-    if (matched_b[ib]) continue;
-    Agg& rb = ab.rows[ib];
-    OpDiff d;
-    d.b = side(rb, ab.iterations, tb, fb);
+  for (std::uint32_t ib = 0; ib < ab.rows.size(); ++ib) {
+    const SideRow& rb = ab.rows[ib];
+    if (rb.match != OpKeyIndex::kAbsent) continue;
+    OpDiff& d = unsorted.emplace_back();
+    d.b = side(ab, ib, tb, fb);
     take_names(d, rb);
     d.status = DiffStatus::kNew;
-    unsorted.push_back(std::move(d));
   }
-  // Sorted by index, then moved once: an OpDiff is large, and the keys of distinct rows never tie.
-  std::vector<std::uint32_t> order(unsorted.size());
-  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::uint32_t i, std::uint32_t j) {
+  // Sorted by index (status, |time delta| first, from a compact array), then moved once: an OpDiff is large.
+  // The keys of distinct rows never tie, so the order is the same whatever order the rows came in.
+  struct SortKey {
+    int rank;
+    double dt;
+    std::uint32_t row;
+  };
+  std::vector<SortKey> order(unsorted.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) {
     const OpDiff& x = unsorted[i];
-    const OpDiff& y = unsorted[j];
-    if (rank(x.status) != rank(y.status)) return rank(x.status) < rank(y.status);
-    double dx = std::fabs(x.b.time.p50 - x.a.time.p50), dy = std::fabs(y.b.time.p50 - y.a.time.p50);
-    if (dx != dy) return dx > dy;
+    order[i] = {rank(x.status), std::fabs(x.b.time.p50 - x.a.time.p50), i};
+  }
+  std::sort(order.begin(), order.end(), [&](const SortKey& i, const SortKey& j) {
+    if (i.rank != j.rank) return i.rank < j.rank;
+    if (i.dt != j.dt) return i.dt > j.dt;
+    const OpDiff& x = unsorted[i.row];
+    const OpDiff& y = unsorted[j.row];
     return std::tie(x.module_path, x.name, x.signature) < std::tie(y.module_path, y.name, y.signature);
   });
-  std::vector<OpDiff> out;
-  out.reserve(unsorted.size());
-  for (std::uint32_t i : order) out.push_back(std::move(unsorted[i]));
-  return out;
+  // Permuted in place, cycle by cycle (position k takes row order[k].row), so no second vector of them is held.
+  std::vector<bool> placed(order.size(), false);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (placed[k]) continue;
+    OpDiff first = std::move(unsorted[k]);
+    std::size_t j = k;
+    while (true) {
+      placed[j] = true;
+      const std::size_t from = order[j].row;
+      if (from == k) {
+        unsorted[j] = std::move(first);
+        break;
+      }
+      unsorted[j] = std::move(unsorted[from]);
+      j = from;
+    }
+  }
+  return unsorted;
 }
 
 }  // namespace flopscope

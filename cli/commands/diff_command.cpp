@@ -151,15 +151,28 @@ class DiffCommand final : public Command {
     if (d.info_a.source_path.empty()) d.info_a.source_path = path_a_;
     if (d.info_b.source_path.empty()) d.info_b.source_path = path_b_;
 
+    // A and B are not read again: a second thread frees them while the reports are made.
+    auto freed = std::async(std::launch::async, [ra = std::move(a).value(), rb = std::move(b).value()]() mutable {
+      RunData gone_a = std::move(ra), gone_b = std::move(rb);
+    });
+    auto render = [&](const std::string& fmt) {
+      if (fmt == "md") return render_diff_markdown(d, gates, report_);
+      if (fmt == "json") return render_diff_json(d, gates, report_);
+      if (fmt == "junit") return render_diff_junit(d, gates);
+      if (fmt == "html") return render_diff_html(d, gates, report_, svg);
+      return render_diff_table(d, gates, report_);
+    };
+    // The text shown on standard output is made by a second thread while the report files are written.
+    auto shown_future = std::async(std::launch::async, [&] { return render(format_); });
+    std::optional<std::string> shown;
     std::map<std::string, std::string> rendered;  // a format both written to a file and shown is made once
     auto text_for = [&](const std::string& fmt) -> const std::string& {
+      if (fmt == format_) {
+        if (!shown) shown = shown_future.get();
+        return *shown;
+      }
       auto [it, fresh] = rendered.try_emplace(fmt);
-      if (!fresh) return it->second;
-      if (fmt == "md") it->second = render_diff_markdown(d, gates, report_);
-      else if (fmt == "json") it->second = render_diff_json(d, gates, report_);
-      else if (fmt == "junit") it->second = render_diff_junit(d, gates);
-      else if (fmt == "html") it->second = render_diff_html(d, gates, report_, svg);
-      else it->second = render_diff_table(d, gates, report_);
+      if (fresh) it->second = render(fmt);
       return it->second;
     };
     // The JSON file (~100 MB for two 1M-kernel runs) is written by a second thread while it is produced.

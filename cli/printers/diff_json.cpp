@@ -2,6 +2,7 @@
 // large runs has ~100k rows. Members are written in the order a std::map-backed nlohmann::json object
 // printed them before (sorted keys), so the text is unchanged.
 #include <algorithm>
+#include <future>
 #include <utility>
 
 #include "cli/printers/diff_report.h"
@@ -197,6 +198,17 @@ void summary(JsonWriter& w, const RunDiff& d) {
 Status write_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions&,
                        const TextSink& sink) {
   constexpr std::size_t kPiece = std::size_t{1} << 20;
+  // The op rows, most of the text, are rendered by a second thread meanwhile, in pieces of about kPiece.
+  auto op_pieces = std::async(std::launch::async, [&d] {
+    std::vector<std::string> pieces;
+    for (std::size_t i = 0; i < d.ops.size();) {
+      std::string& piece = pieces.emplace_back();
+      piece.reserve(kPiece + (std::size_t{1} << 16));
+      JsonWriter rows(piece, 2, i == 0);  // inside the report's object and its "ops" array
+      while (i < d.ops.size() && piece.size() < kPiece) op(rows, d.ops[i++]);
+    }
+    return pieces;
+  });
   std::string out;
   out.reserve(kPiece + (std::size_t{1} << 16));
   JsonWriter w(out);
@@ -236,9 +248,11 @@ Status write_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, c
   w.end_array();
   w.key("ops");
   w.begin_array();
-  for (const auto& o : d.ops) {
-    op(w, o);
-    FS_RETURN_IF_ERROR(flush(kPiece));
+  std::vector<std::string> pieces = op_pieces.get();
+  if (!pieces.empty()) {
+    FS_RETURN_IF_ERROR(flush(1));
+    for (std::string& piece : pieces) FS_RETURN_IF_ERROR(sink(piece));
+    w.elements_added();
   }
   w.end_array();
   w.key("params");

@@ -3,6 +3,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 namespace flopscope::cli {
@@ -66,17 +68,36 @@ constexpr std::array<bool, 256> kPlain = [] {
   return t;
 }();
 
+// Bytes at the start of `s` that are copied as they are: eight at a time while no byte of a word is a
+// control, '"', '\\', DEL or non-ASCII, then one by one.
+std::size_t plain_prefix(std::string_view s) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  auto has_zero_byte = [](std::uint64_t x) { return ((x - kOnes) & ~x & kHigh) != 0; };
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, s.data() + i, 8);
+    const bool special = (x & kHigh) != 0 || ((x - 0x20 * kOnes) & kHigh) != 0 || has_zero_byte(x ^ (0x22 * kOnes)) ||
+                         has_zero_byte(x ^ (0x5C * kOnes)) || has_zero_byte(x ^ (0x7F * kOnes));
+    if (special) break;
+  }
+  while (i < s.size() && kPlain[static_cast<unsigned char>(s[i])]) ++i;
+  return i;
+}
+
 }  // namespace
 
 void JsonWriter::string(std::string_view s) {
   // Printable ASCII without '"' or '\\' is copied as it is: every name in a real report. Anything else
   // (controls, non-ASCII, invalid UTF-8 and its replacement) goes through nlohmann's own escaping.
-  bool plain = true;
-  for (unsigned char c : s) plain = plain && kPlain[c];
-  if (plain) {
-    out_ += '"';
-    out_ += s;
-    out_ += '"';
+  std::size_t plain = plain_prefix(s);
+  if (plain == s.size()) {
+    const std::size_t at = out_.size();
+    out_.resize(at + s.size() + 2);
+    char* p = out_.data() + at;
+    *p++ = '"';
+    if (!s.empty()) std::memcpy(p, s.data(), s.size());
+    p[s.size()] = '"';
     return;
   }
   out_ += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -91,6 +112,16 @@ void JsonWriter::value(double v) {
   before_value();
   if (!std::isfinite(v)) {
     out_ += "null";
+    return;
+  }
+  // Whole numbers below 1e15 (counts, bytes, nanoseconds: most values of a report) print as nlohmann prints
+  // them, their digits and ".0", without Grisu2: their neighbours are closer than 1, so no shorter digit
+  // string names them. -0 keeps its sign below.
+  if (std::fabs(v) < 1e15 && v == std::trunc(v) && !(v == 0 && std::signbit(v))) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v));
+    out_.append(buf, r.ptr);
+    out_ += ".0";
     return;
   }
   // nlohmann's own shortest round-trip formatting (Grisu2, "1.0", "1e+20"): the same digits as dump().

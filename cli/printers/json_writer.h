@@ -16,6 +16,11 @@ namespace flopscope::cli {
 class JsonWriter {
  public:
   explicit JsonWriter(std::string& out) : out_(out) {}
+  // A writer of elements inside `depth` open containers written by another writer (the innermost holds
+  // elements already unless `first`): their text joins that writer's where it stands (see elements_added).
+  JsonWriter(std::string& out, int depth, bool first) : out_(out), empty_(static_cast<std::size_t>(depth), false) {
+    if (depth > 0) empty_.back() = first;
+  }
 
   void begin_object();
   void end_object();
@@ -33,6 +38,8 @@ class JsonWriter {
   void value(bool v);
   void null();
   void value(const std::vector<std::string>& strings);  // an array of strings
+  // Elements of the open container were written by another writer (constructed at this depth).
+  void elements_added() { empty_.back() = false; }
 
   // key(k) then value(v).
   template <typename T>

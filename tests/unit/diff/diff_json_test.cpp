@@ -79,6 +79,14 @@ TEST(DiffJsonWriter, PrintsWhatNlohmannDumpPrints) {
   const double inf = std::numeric_limits<double>::infinity();
   doc["floats"] = {0.0, -0.0, 1.0, -1.5, 0.1, 1e-4, 1e-5, 123456.789, 1e15, 1e16, 1e17, 1.5e300, 5e-324,
                    std::numeric_limits<double>::max(), 2.0 / 3.0, 27525120.0, std::nan(""), inf, -inf};
+  // Whole numbers, printed without Grisu2 below 1e15: around that bound, powers of ten, negative ones.
+  json whole = json::array();
+  for (double v : {1e15 - 1, 1e15 - 0.5, 1e15 + 1, 999999999999999.0, 123000.0, 1e14, -1e14, -7.0, -123456789.0,
+                   4503599627370496.0, 9007199254740992.0, 5e14 + 0.5}) {
+    whole.push_back(v);
+  }
+  for (std::int64_t v = 1; v < 1'000'000'000'000'000; v = v * 7 + 3) whole.push_back(static_cast<double>(v));
+  doc["whole"] = whole;
   doc["integers"] = {std::int64_t{0}, std::int64_t{-1}, std::int64_t{42}, std::numeric_limits<std::int64_t>::min(),
                      std::numeric_limits<std::int64_t>::max()};
   doc["flags"] = {true, false, nullptr};
@@ -90,6 +98,16 @@ TEST(DiffJsonWriter, PrintsWhatNlohmannDumpPrints) {
   JsonWriter w(out);
   write_dom(w, doc);
   EXPECT_EQ(out, dumped(doc));
+  // One byte to escape (or replace) at each position of a plain string, inside and past 8-byte words.
+  for (const char* bad : {"\"", "\\", "\x01", "\x1f", "\x7f", "\xc3\xa9", "\xff", "\x20\x7e"}) {
+    for (std::size_t at = 0; at <= 20; ++at) {
+      const std::string s = std::string(at, 'a') + bad + std::string(20 - at, 'b');
+      std::string one;
+      JsonWriter single(one);
+      single.value(s);
+      EXPECT_EQ(one, dumped(json(s))) << at;
+    }
+  }
   // Each hostile string on its own, as a top-level value.
   for (const auto& s : kHostile) {
     std::string one;
@@ -97,6 +115,33 @@ TEST(DiffJsonWriter, PrintsWhatNlohmannDumpPrints) {
     single.value(s);
     EXPECT_EQ(one, dumped(json(s))) << s;
   }
+}
+
+TEST(DiffJsonWriter, ElementsWrittenByASecondWriterJoinAsOne) {
+  // {"a": [x, y, z], "b": []} written whole, and with x..z written by writers at depth 2 (two pieces).
+  const json doc = {{"a", {{{"k", 1.5}}, "s", json::array({1.0, 2.0})}}, {"b", json::array()}};
+  std::string whole;
+  JsonWriter one(whole);
+  write_dom(one, doc);
+  std::string split, first, rest;
+  JsonWriter w(split);
+  w.begin_object();
+  w.key("a");
+  w.begin_array();
+  JsonWriter x(first, 2, true);
+  write_dom(x, doc["a"][0]);
+  JsonWriter yz(rest, 2, false);
+  write_dom(yz, doc["a"][1]);
+  write_dom(yz, doc["a"][2]);
+  split += first + rest;
+  w.elements_added();
+  w.end_array();
+  w.key("b");
+  w.begin_array();
+  w.end_array();
+  w.end_object();
+  EXPECT_EQ(split, whole);
+  EXPECT_EQ(split, dumped(doc));
 }
 
 // A diff whose names are hostile: module paths, an op name, a gate message, a warning.
