@@ -59,8 +59,8 @@ void add_measured(Cost& c, const MeasuredCounters& m, double tensor_factor) {
 std::vector<ModuleSummary> build_module_tree(std::span<const ModuleRecord> modules,
                                              std::unordered_map<Id, int>& index_of) {
   std::vector<ModuleSummary> out;
-  out.reserve(run.modules.size() + 1);  // a ModuleSummary is large: never copied by a growing vector
-  index_of.reserve(run.modules.size() + 1);
+  out.reserve(modules.size() + 1);  // a ModuleSummary is large: never copied by a growing vector
+  index_of.reserve(modules.size() + 1);
   std::unordered_map<Id, std::vector<std::size_t>> kids;
   std::size_t root = modules.size();
   for (std::size_t i = 0; i < modules.size(); ++i) {
