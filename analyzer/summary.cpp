@@ -10,6 +10,7 @@
 #include "analyzer/iterations.h"
 #include "analyzer/op_groups.h"
 #include "analyzer/summary_tree.h"
+#include "analyzer/timeline.h"
 
 namespace flopscope {
 namespace {
@@ -391,6 +392,7 @@ SummaryFacts summary_facts(const RunData& run) {
   std::vector<double>&comm = acc.comm, &unknown_gpu = acc.unknown_gpu;
   double kernel_time = 0, known_kernel_time = 0, unlinked_time = 0;
   std::vector<MeasuredCounters> measured(n_mod);
+  KernelCategories categories;
   for (const auto& k : run.kernels) {
     s.has_kernels = true;
     int m = module_index(k.module_id);
@@ -412,7 +414,7 @@ SummaryFacts summary_facts(const RunData& run) {
     measured[static_cast<std::size_t>(m)].add(k);
     gpu_time[static_cast<std::size_t>(m)].add(iter_index(k.iteration), dur);
     // Coverage is about compute kernels: communication, copies and memsets do no FLOPs by convention.
-    const KernelCategory category = kernel_category(k);
+    const KernelCategory category = categories(k);
     if (category == KernelCategory::kCommunication) comm[static_cast<std::size_t>(m)] += dur;
     if (category != KernelCategory::kCompute) continue;
     kernel_time += dur;

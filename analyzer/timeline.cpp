@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <string>
 
@@ -32,16 +33,52 @@ bool is_communication_kernel(std::string_view name) {
       "nccl",      "rccl",           "all_reduce",    "allreduce",          "all_gather",
       "allgather", "reduce_scatter", "reducescatter", "alltoall",           "all_to_all",
       "symm_mem",  "multimem",       "sendrecv",      "cross_device_reduce"};
-  std::string lower(name.substr(0, 512));
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return std::any_of(kPatterns.begin(), kPatterns.end(),
-                     [&](std::string_view p) { return lower.find(p) != std::string::npos; });
+  // Runs twice per kernel while a run is summarised: one pass over a stack copy folded to ASCII lower case
+  // (not the locale's tolower, which a GUI's locale could change); a pattern's whole text is compared only
+  // where its first four bytes are, read as one integer.
+  static constexpr auto kFirst = [] {
+    std::array<bool, 256> first{};
+    for (auto p : kPatterns) first[static_cast<unsigned char>(p[0])] = true;
+    return first;
+  }();
+  auto word = [](const char* p) {
+    std::uint32_t w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+  };
+  static const auto kPrefix = [&] {
+    std::array<std::uint32_t, kPatterns.size()> prefix{};
+    for (std::size_t i = 0; i < kPatterns.size(); ++i) prefix[i] = word(kPatterns[i].data());
+    return prefix;
+  }();
+  char lower[512 + sizeof(std::uint32_t)] = {};
+  const std::size_t n = std::min<std::size_t>(name.size(), 512);
+  for (std::size_t i = 0; i < n; ++i) {
+    char c = name[i];
+    lower[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c | 0x20) : c;
+  }
+  for (std::size_t i = 0; i + 4 <= n; ++i) {
+    if (!kFirst[static_cast<unsigned char>(lower[i])]) continue;
+    const std::uint32_t w = word(lower + i);
+    for (std::size_t p = 0; p < kPatterns.size(); ++p) {
+      if (w == kPrefix[p] && std::string_view(lower + i, n - i).starts_with(kPatterns[p])) return true;
+    }
+  }
+  return false;
 }
 
 KernelCategory kernel_category(const KernelRecord& k) {
   if (k.kind == KernelKind::kMemcpy) return KernelCategory::kMemcpy;
   if (k.kind == KernelKind::kMemset) return KernelCategory::kMemset;
   return is_communication_kernel(k.name) ? KernelCategory::kCommunication : KernelCategory::kCompute;
+}
+
+KernelCategory KernelCategories::operator()(const KernelRecord& k) {
+  if (k.kind == KernelKind::kMemcpy) return KernelCategory::kMemcpy;
+  if (k.kind == KernelKind::kMemset) return KernelCategory::kMemset;
+  auto it = communication_.find(std::string_view(k.name));
+  if (it == communication_.end()) it = communication_.emplace(k.name, is_communication_kernel(k.name)).first;
+  return it->second ? KernelCategory::kCommunication : KernelCategory::kCompute;
 }
 
 double union_length(std::vector<std::pair<std::int64_t, std::int64_t>> iv) {
@@ -76,13 +113,14 @@ TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const 
   if (ks.empty()) return f;
   std::vector<Interval> all, compute, comm;
   std::int64_t first = INT64_MAX, last = INT64_MIN;
+  KernelCategories category_of;
   for (const auto* k : ks) {
     Interval iv{k->start_ns, k->start_ns + std::max<std::int64_t>(0, k->duration_ns)};
     all.push_back(iv);
     f.sum_ns += static_cast<double>(iv.second - iv.first);
     first = std::min(first, iv.first);
     last = std::max(last, iv.second);
-    auto c = kernel_category(*k);
+    auto c = category_of(*k);
     if (c == KernelCategory::kCommunication) comm.push_back(iv);
     if (c == KernelCategory::kCompute) compute.push_back(iv);
   }
