@@ -63,7 +63,7 @@ void FactRows::add_kernels(std::span<const KernelRecord> kernels) {
     f.module_id = k.module_id;
     f.device = k.device;
     f.iteration = k.iteration;
-    f.category = kernel_category(k);
+    f.category = categories_(k);
     if (k.has_counters) {
       f.counters = static_cast<std::int32_t>(counters_.size());
       counters_.emplace_back().add(k);

@@ -80,6 +80,7 @@ class FactRows {
   std::vector<FactKernel> kernels_;
   std::vector<MeasuredCounters> counters_;
   std::vector<int> iterations_;
+  KernelCategories categories_;                   // each kernel name tested once
   std::deque<std::string> texts_{std::string()};  // 0: the empty string; a deque keeps the keys below valid
   std::unordered_map<std::string_view, std::uint32_t> text_ids_;
 };

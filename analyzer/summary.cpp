@@ -8,6 +8,7 @@
 #include "analyzer/clock.h"
 #include "analyzer/iterations.h"
 #include "analyzer/summary_tree.h"
+#include "analyzer/timeline.h"
 
 namespace flopscope {
 namespace {

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <string>
 
@@ -33,16 +34,52 @@ bool is_communication_kernel(std::string_view name) {
       "nccl",      "rccl",           "all_reduce",    "allreduce",          "all_gather",
       "allgather", "reduce_scatter", "reducescatter", "alltoall",           "all_to_all",
       "symm_mem",  "multimem",       "sendrecv",      "cross_device_reduce"};
-  std::string lower(name.substr(0, 512));
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return std::any_of(kPatterns.begin(), kPatterns.end(),
-                     [&](std::string_view p) { return lower.find(p) != std::string::npos; });
+  // Runs once per kernel name (KernelCategories): one pass over a stack copy folded to ASCII lower case
+  // (not the locale's tolower, which a GUI's locale could change); a pattern's whole text is compared only
+  // where its first four bytes are, read as one integer.
+  static constexpr auto kFirst = [] {
+    std::array<bool, 256> first{};
+    for (auto p : kPatterns) first[static_cast<unsigned char>(p[0])] = true;
+    return first;
+  }();
+  auto word = [](const char* p) {
+    std::uint32_t w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+  };
+  static const auto kPrefix = [&] {
+    std::array<std::uint32_t, kPatterns.size()> prefix{};
+    for (std::size_t i = 0; i < kPatterns.size(); ++i) prefix[i] = word(kPatterns[i].data());
+    return prefix;
+  }();
+  char lower[512 + sizeof(std::uint32_t)] = {};
+  const std::size_t n = std::min<std::size_t>(name.size(), 512);
+  for (std::size_t i = 0; i < n; ++i) {
+    char c = name[i];
+    lower[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c | 0x20) : c;
+  }
+  for (std::size_t i = 0; i + 4 <= n; ++i) {
+    if (!kFirst[static_cast<unsigned char>(lower[i])]) continue;
+    const std::uint32_t w = word(lower + i);
+    for (std::size_t p = 0; p < kPatterns.size(); ++p) {
+      if (w == kPrefix[p] && std::string_view(lower + i, n - i).starts_with(kPatterns[p])) return true;
+    }
+  }
+  return false;
 }
 
 KernelCategory kernel_category(const KernelRecord& k) {
   if (k.kind == KernelKind::kMemcpy) return KernelCategory::kMemcpy;
   if (k.kind == KernelKind::kMemset) return KernelCategory::kMemset;
   return is_communication_kernel(k.name) ? KernelCategory::kCommunication : KernelCategory::kCompute;
+}
+
+KernelCategory KernelCategories::operator()(const KernelRecord& k) {
+  if (k.kind == KernelKind::kMemcpy) return KernelCategory::kMemcpy;
+  if (k.kind == KernelKind::kMemset) return KernelCategory::kMemset;
+  auto it = communication_.find(std::string_view(k.name));
+  if (it == communication_.end()) it = communication_.emplace(k.name, is_communication_kernel(k.name)).first;
+  return it->second ? KernelCategory::kCommunication : KernelCategory::kCompute;
 }
 
 double union_length(std::vector<std::pair<std::int64_t, std::int64_t>> iv) {
@@ -69,15 +106,10 @@ namespace {
 
 using Interval = std::pair<std::int64_t, std::int64_t>;
 
-KernelCategory category_of(const KernelRecord& k) {
-  return kernel_category(k);
-}
-KernelCategory category_of(const FactKernel& k) {
-  return k.category;
-}
-
-template <typename Kernel>
-TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const Kernel*>& ks) {
+// category(k): KernelCategories for kernel records, the category a compact row was given on arrival.
+template <typename Kernel, typename Category>
+TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const Kernel*>& ks,
+                       Category& category) {
   TimelineFacts f;
   f.device = device;
   f.stream = stream;
@@ -91,7 +123,7 @@ TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const 
     f.sum_ns += static_cast<double>(iv.second - iv.first);
     first = std::min(first, iv.first);
     last = std::max(last, iv.second);
-    auto c = category_of(*k);
+    auto c = category(*k);
     if (c == KernelCategory::kCommunication) comm.push_back(iv);
     if (c == KernelCategory::kCompute) compute.push_back(iv);
   }
@@ -123,8 +155,8 @@ TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const 
   return f;
 }
 
-template <typename Kernel>
-Timeline timeline_of(std::span<const Kernel> kernels) {
+template <typename Kernel, typename Category>
+Timeline timeline_of(std::span<const Kernel> kernels, Category category) {
   std::map<int, std::vector<const Kernel*>> by_device;
   std::map<std::pair<int, std::int64_t>, std::vector<const Kernel*>> by_stream;
   for (const auto& k : kernels) {
@@ -132,18 +164,18 @@ Timeline timeline_of(std::span<const Kernel> kernels) {
     by_stream[{k.device, k.stream}].push_back(&k);
   }
   Timeline t;
-  for (const auto& [d, ks] : by_device) t.devices.push_back(facts_of(d, -1, ks));
-  for (const auto& [key, ks] : by_stream) t.streams.push_back(facts_of(key.first, key.second, ks));
+  for (const auto& [d, ks] : by_device) t.devices.push_back(facts_of(d, -1, ks, category));
+  for (const auto& [key, ks] : by_stream) t.streams.push_back(facts_of(key.first, key.second, ks, category));
   return t;
 }
 
 }  // namespace
 
 Timeline timeline_facts(std::span<const KernelRecord> kernels) {
-  return timeline_of(kernels);
+  return timeline_of(kernels, KernelCategories());
 }
 Timeline timeline_facts(std::span<const FactKernel> kernels) {
-  return timeline_of(kernels);
+  return timeline_of(kernels, [](const FactKernel& k) { return k.category; });
 }
 
 }  // namespace flopscope

@@ -1,5 +1,6 @@
 #include "analyzer/importers/json_stream.h"
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -18,24 +19,29 @@ constexpr std::size_t kPadding = 64;  // >= SIMDJSON_PADDING
 
 bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-bool is_structural(char c) { return c == '"' || c == '{' || c == '}' || c == '[' || c == ']'; }
+[[maybe_unused]] bool is_structural(char c) { return c == '"' || c == '{' || c == '}' || c == '[' || c == ']'; }
 
-// Index of the first '"', '{', '}', '[' or ']' in [i, end), or end. The reader thread looks at every byte
-// of the trace; 16 at a time where SSE2 is there (x86-64 always has it).
-std::size_t next_structural(const char* d, std::size_t i, std::size_t end) {
+// Bit k set where d[i + k] is '"', '\\', '{', '}', '[' or ']', for the 16 bytes from d + i (readable: the
+// buffer keeps kPadding bytes after its end). The reader thread looks at every byte of the trace, so it
+// classifies 16 at a time where SSE2 is there (x86-64 always has it) and then visits only those bytes.
+std::uint32_t special16(const char* d, std::size_t i) {
 #if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+  const __m128i quote = _mm_set1_epi8('"'), slash = _mm_set1_epi8('\\');
+  const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
   const __m128i fold = _mm_set1_epi8(0x20);  // '[' | 0x20 == '{', ']' | 0x20 == '}', and nothing else maps there
-  while (i + 16 <= end) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
-    __m128i f = _mm_or_si128(v, fold);
-    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_or_si128(_mm_cmpeq_epi8(f, open), _mm_cmpeq_epi8(f, close)));
-    if (int mask = _mm_movemask_epi8(hit); mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
-    i += 16;
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+  __m128i f = _mm_or_si128(v, fold);
+  __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, slash)),
+                             _mm_or_si128(_mm_cmpeq_epi8(f, open), _mm_cmpeq_epi8(f, close)));
+  return static_cast<std::uint32_t>(_mm_movemask_epi8(hit));
+#else
+  std::uint32_t mask = 0;
+  for (int k = 0; k < 16; ++k) {
+    char c = d[i + static_cast<std::size_t>(k)];
+    if (is_structural(c) || c == '\\') mask |= 1u << k;
   }
+  return mask;
 #endif
-  while (i < end && !is_structural(d[i])) ++i;
-  return i;
 }
 
 // Index just past the closing quote of a string whose opening quote is at `open`, or npos when the
@@ -131,36 +137,47 @@ StatusOr<std::size_t> JsonTraceStream::value_end() {
       std::size_t e = string_end(d, pos_, end_);
       if (e != std::string::npos) return e;
     } else if (first == '{' || first == '[') {
-      while (i < end_) {
-        i = next_structural(d, i, end_);
-        if (i >= end_) break;
-        char c = d[i];
-        if (c == '"') {
-          std::size_t e = string_end(d, i, end_);
-          if (e == std::string::npos) break;
-          i = e;
-          continue;
-        }
-        if (c == '{' || c == '[') {
-          if (++depth > limits.max_json_depth) {
-            return InvalidArgument(source_.path() + ": JSON nested deeper than " +
-                                   std::to_string(limits.max_json_depth) + " levels at byte " +
-                                   std::to_string(consumed_ + i) + " (--max-json-depth raises the limit)");
+      // A state machine over the special bytes only: inside a string, a backslash escapes the next byte and
+      // a quote ends it; outside, quotes open strings and brackets count depth.
+      bool in_string = false;
+      std::size_t string_start = 0, escaped = std::string::npos;
+      for (; i < end_; i += 16) {
+        std::uint32_t mask = special16(d, i);
+        if (end_ - i < 16) mask &= (1u << (end_ - i)) - 1;
+        for (; mask != 0; mask &= mask - 1) {
+          const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
+          const char c = d[at];
+          if (in_string) {
+            if (at == escaped) continue;
+            if (c == '\\') {
+              escaped = at + 1;
+            } else if (c == '"') {
+              in_string = false;
+            }
+            continue;
           }
-        } else if (c == '}' || c == ']') {
-          if (--depth == 0) return i + 1;
+          if (c == '"') {
+            in_string = true;
+            string_start = at;
+          } else if (c == '{' || c == '[') {
+            if (++depth > limits.max_json_depth) {
+              return InvalidArgument(source_.path() + ": JSON nested deeper than " +
+                                     std::to_string(limits.max_json_depth) + " levels at byte " +
+                                     std::to_string(consumed_ + at) + " (--max-json-depth raises the limit)");
+            }
+          } else if (c == '}' || c == ']') {
+            if (--depth == 0) return at + 1;
+          }
         }
-        ++i;
       }
+      // Incomplete: an unfinished string is scanned again from its opening quote after the refill.
+      i = in_string ? string_start : end_;
     } else {
       while (i < end_ && !(is_ws(d[i]) || d[i] == ',' || d[i] == '}' || d[i] == ']')) ++i;
       if (i < end_ || eof_) return i;
     }
     // Incomplete: remember how far we got (strings restart at their opening quote), read more.
-    if (first == '{' || first == '[') {
-      // Re-scan from the last safe point: the start of an unfinished string, else where we stopped.
-      scanned = i;
-    }
+    if (first == '{' || first == '[') scanned = i;
     std::size_t offset = scanned - pos_;
     FS_ASSIGN_OR_RETURN(bool got, more());
     if (!got) return std::string::npos;

@@ -117,6 +117,18 @@ TEST(DeviceTime, CommunicationBesideCompute) {
   EXPECT_FALSE(is_communication_kernel("ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_tn"));
 }
 
+TEST(DeviceTime, CommunicationKernelNamesMatchInAnyCaseWithinTheirFirst512Bytes) {
+  EXPECT_TRUE(is_communication_kernel("MULTIMEM_ALL_REDUCE"));
+  EXPECT_TRUE(is_communication_kernel("kernel_SendRecv"));
+  EXPECT_TRUE(is_communication_kernel("ReduceScatter"));
+  EXPECT_FALSE(is_communication_kernel("sendrec"));
+  EXPECT_FALSE(is_communication_kernel(""));
+  EXPECT_FALSE(is_communication_kernel("ALL_REDUC"));
+  // Only the first 512 bytes are looked at: a pattern that ends at byte 512 counts, one past it does not.
+  EXPECT_TRUE(is_communication_kernel(std::string(508, 'x') + "NCCL"));
+  EXPECT_FALSE(is_communication_kernel(std::string(509, 'x') + "nccl"));
+}
+
 TEST(DeviceTime, TopOpsAndGroupsCarryDeviceTime) {
   RunData r = serving_like_run();
   RunSummary s = summarize(r);

@@ -64,6 +64,35 @@ TEST(JsonTraceStream, BoundariesAtEveryBlockOffset) {
   }
 }
 
+// Runs of backslashes of every length up to three blocks, before quotes and brackets, at every block
+// offset: an even run leaves the quote after it closing the string, an odd run escapes it.
+TEST(JsonTraceStream, BackslashRunsOfEveryLengthAndOffset) {
+  auto dir = testing::temp_dir();
+  std::vector<std::string> expected;
+  for (int run = 0; run < 48; ++run) {
+    for (int shift = 0; shift < 16; shift += 5) {
+      std::string slashes(static_cast<std::size_t>(run), '\\');
+      std::string pad(static_cast<std::size_t>(shift), 'x');
+      // Odd runs escape the quote that follows; the string then ends at the next, unescaped quote.
+      std::string value = run % 2 == 0 ? pad + slashes : pad + slashes + R"("}]{[)";
+      expected.push_back(R"({"name": ")" + value + R"(", "a": [{"b": "\\"}]})");
+    }
+  }
+  std::string text = "{\"traceEvents\": [";
+  for (std::size_t i = 0; i < expected.size(); ++i) text += (i ? "," : "") + expected[i];
+  text += "]}";
+  testing::write_text(dir + "/b.json", text);
+  for (std::size_t chunk : {3UL, 16UL, 33UL, 1UL << 20}) {
+    auto source = ByteSource::open(dir + "/b.json");
+    ASSERT_TRUE(source.ok());
+    JsonTraceStream stream(*source, chunk);
+    std::vector<std::string> events;
+    Status s = stream.run([&](std::string_view e, std::size_t) { events.emplace_back(e); }, [](auto, auto, auto) {});
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(events, expected) << chunk;
+  }
+}
+
 // Enough events for many 4 MiB batches: the pipelined reader reuses parsed batches and must hand over
 // every event once, in order, unchanged, with simdjson's padding readable after it.
 TEST(JsonTraceStream, PipelinedReuseOfBatchesKeepsEveryEvent) {

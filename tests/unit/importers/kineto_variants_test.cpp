@@ -40,6 +40,25 @@ TEST(KinetoVariants, Schema2021WithLegacyNamesAndStringIds) {
   EXPECT_EQ(run->kernels[1].op_id, kNoId);  // no launch in the trace: an orphan, still counted
 }
 
+// Keys are read as written unless they hold an escape: escaped keys still name the same fields, and a key
+// that only starts like a wanted one is not it.
+TEST(KinetoVariants, EscapedKeysNameTheSameFields) {
+  auto run = import_text("escaped_keys.json", R"J({"traceEvents": [
+    {"\u0070h": "X", "c\u0061t": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 100, "dur": 50,
+     "args": {"External\u0020id": 7}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 110, "dur": 5,
+     "args": {"External id": 7, "correlat\u0069on": 42}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 200, "dur": 10,
+     "args": {"device": 0, "stream": 7, "correlation": 42, "grid\\": [9, 9, 9], "grid": [2, 1, 1]}}
+  ]})J");
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_EQ(run->ops.size(), 1U);
+  EXPECT_EQ(run->ops[0].name, "aten::mm");
+  ASSERT_EQ(run->kernels.size(), 1U);
+  EXPECT_EQ(run->kernels[0].op_id, run->ops[0].id);
+  EXPECT_EQ(run->kernels[0].grid, (std::array<int, 3>{2, 1, 1}));
+}
+
 TEST(KinetoVariants, TritonDriverLaunchesAndCudaGraphReplays) {
   auto run = import_text("compiled.json", R"J({"traceEvents": [
     {"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused_add_0", "pid": 1, "tid": 1, "ts": 10, "dur": 20,

@@ -193,7 +193,9 @@ TEST(FlopsOracle, FormulaWithoutRecordedArgumentsIsAGapThatSaysWhy) {
   }
   EXPECT_EQ(with_note, 3);
   for (const auto& op : run->ops) {
-    if (op.name == "aten::linear") EXPECT_EQ(op.flops_source, FlopsSource::kNone);
+    if (op.name == "aten::linear") {
+      EXPECT_EQ(op.flops_source, FlopsSource::kNone);
+    }
   }
 }
 
