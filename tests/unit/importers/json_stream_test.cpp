@@ -1,7 +1,12 @@
+#include "analyzer/importers/json_stream.h"
+
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <string>
+#include <vector>
+
 #include "analyzer/importers/byte_source.h"
-#include "analyzer/importers/json_stream.h"
 #include "import_test_util.h"
 
 namespace flopscope {
@@ -19,11 +24,12 @@ TEST(JsonTraceStream, ElementsSurviveChunkBoundaries) {
     ASSERT_TRUE(source.ok());
     JsonTraceStream stream(*source, chunk);
     std::vector<std::string> events, keys;
-    Status s = stream.run([&](std::string_view e, std::size_t readable) {
-                            EXPECT_GE(readable, e.size() + 64);
-                            events.emplace_back(e);
-                          },
-                          [&](std::string_view k, std::string_view, std::size_t) { keys.emplace_back(k); });
+    Status s = stream.run(
+        [&](std::string_view e, std::size_t readable) {
+          EXPECT_GE(readable, e.size() + 64);
+          events.emplace_back(e);
+        },
+        [&](std::string_view k, std::string_view, std::size_t) { keys.emplace_back(k); });
     ASSERT_TRUE(s.ok()) << s.message();
     ASSERT_EQ(events.size(), 3U) << chunk;
     EXPECT_EQ(events[0], R"({"name": "a\\\"}]{[", "ph": "X"})");
@@ -40,34 +46,40 @@ std::vector<std::string> shifted_events() {
   for (int shift = 0; shift < 40; ++shift) {
     std::string pad(static_cast<std::size_t>(shift), ' ');
     std::string digits(static_cast<std::size_t>(shift), '7');
-    events.push_back("{" + pad + R"("name": "k)" + digits + R"(\"[{]}\\", "args": {"Input Dims": [[1)" + digits +
-                     R"(, 2], [], [[3]]], "s": ")" + pad + R"(}]"})" + pad + "}");
+    events.push_back("{" + pad + R"("name": "k)" + digits + R"(\"[{]}\\", "args": {"Input Dims": [[1)" +
+                     digits + R"(, 2], [], [[3]]], "s": ")" + pad + R"(}]"})" + pad + "}");
   }
   return events;
 }
 
-TEST(JsonTraceStream, BoundariesAtEveryBlockOffset) {
+// A trace of `expected` events (joined by `separator`), streamed in pieces of each size: every event comes
+// back whole, once, in order.
+void expect_events_in_chunks(const std::vector<std::string>& expected, const std::string& separator,
+                             std::initializer_list<std::size_t> chunks) {
   auto dir = testing::temp_dir();
-  auto expected = shifted_events();
   std::string text = "{\"traceEvents\": [";
-  for (std::size_t i = 0; i < expected.size(); ++i) text += (i ? ",\n" : "") + expected[i];
+  for (std::size_t i = 0; i < expected.size(); ++i) text += (i ? separator : "") + expected[i];
   text += "]}";
   testing::write_text(dir + "/s.json", text);
-  for (std::size_t chunk : {5UL, 17UL, 100UL, 1UL << 20}) {
+  for (std::size_t chunk : chunks) {
     auto source = ByteSource::open(dir + "/s.json");
     ASSERT_TRUE(source.ok());
     JsonTraceStream stream(*source, chunk);
     std::vector<std::string> events;
-    Status s = stream.run([&](std::string_view e, std::size_t) { events.emplace_back(e); }, [](auto, auto, auto) {});
+    Status s =
+        stream.run([&](std::string_view e, std::size_t) { events.emplace_back(e); }, [](auto, auto, auto) {});
     ASSERT_TRUE(s.ok()) << s.message();
     EXPECT_EQ(events, expected) << chunk;
   }
 }
 
+TEST(JsonTraceStream, BoundariesAtEveryBlockOffset) {
+  expect_events_in_chunks(shifted_events(), ",\n", {5, 17, 100, 1UL << 20});
+}
+
 // Runs of backslashes of every length up to three blocks, before quotes and brackets, at every block
 // offset: an even run leaves the quote after it closing the string, an odd run escapes it.
 TEST(JsonTraceStream, BackslashRunsOfEveryLengthAndOffset) {
-  auto dir = testing::temp_dir();
   std::vector<std::string> expected;
   for (int run = 0; run < 48; ++run) {
     for (int shift = 0; shift < 16; shift += 5) {
@@ -78,19 +90,7 @@ TEST(JsonTraceStream, BackslashRunsOfEveryLengthAndOffset) {
       expected.push_back(R"({"name": ")" + value + R"(", "a": [{"b": "\\"}]})");
     }
   }
-  std::string text = "{\"traceEvents\": [";
-  for (std::size_t i = 0; i < expected.size(); ++i) text += (i ? "," : "") + expected[i];
-  text += "]}";
-  testing::write_text(dir + "/b.json", text);
-  for (std::size_t chunk : {3UL, 16UL, 33UL, 1UL << 20}) {
-    auto source = ByteSource::open(dir + "/b.json");
-    ASSERT_TRUE(source.ok());
-    JsonTraceStream stream(*source, chunk);
-    std::vector<std::string> events;
-    Status s = stream.run([&](std::string_view e, std::size_t) { events.emplace_back(e); }, [](auto, auto, auto) {});
-    ASSERT_TRUE(s.ok()) << s.message();
-    EXPECT_EQ(events, expected) << chunk;
-  }
+  expect_events_in_chunks(expected, ",", {3, 16, 33, 1UL << 20});
 }
 
 // Enough events for many 4 MiB batches: the pipelined reader reuses parsed batches and must hand over
