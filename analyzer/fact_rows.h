@@ -88,7 +88,4 @@ class FactRows {
 // summary_facts() of the rows: the one derivation, for a run in memory and for one being written.
 SummaryFacts summary_facts(const FactRows& rows);
 
-// Timeline facts (analyzer/timeline.h) of compact kernel rows; defined beside the other in timeline.cpp.
-Timeline timeline_facts(std::span<const FactKernel> kernels);
-
 }  // namespace flopscope

@@ -106,10 +106,7 @@ namespace {
 
 using Interval = std::pair<std::int64_t, std::int64_t>;
 
-// category(k): KernelCategories for kernel records, the category a compact row was given on arrival.
-template <typename Kernel, typename Category>
-TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const Kernel*>& ks,
-                       Category& category) {
+TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const FactKernel*>& ks) {
   TimelineFacts f;
   f.device = device;
   f.stream = stream;
@@ -123,9 +120,8 @@ TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const 
     f.sum_ns += static_cast<double>(iv.second - iv.first);
     first = std::min(first, iv.first);
     last = std::max(last, iv.second);
-    auto c = category(*k);
-    if (c == KernelCategory::kCommunication) comm.push_back(iv);
-    if (c == KernelCategory::kCompute) compute.push_back(iv);
+    if (k->category == KernelCategory::kCommunication) comm.push_back(iv);
+    if (k->category == KernelCategory::kCompute) compute.push_back(iv);
   }
   f.span_ns = static_cast<double>(last - first);
   f.busy_ns = union_length(all);
@@ -155,27 +151,19 @@ TimelineFacts facts_of(int device, std::int64_t stream, const std::vector<const 
   return f;
 }
 
-template <typename Kernel, typename Category>
-Timeline timeline_of(std::span<const Kernel> kernels, Category category) {
-  std::map<int, std::vector<const Kernel*>> by_device;
-  std::map<std::pair<int, std::int64_t>, std::vector<const Kernel*>> by_stream;
+}  // namespace
+
+Timeline timeline_facts(std::span<const FactKernel> kernels) {
+  std::map<int, std::vector<const FactKernel*>> by_device;
+  std::map<std::pair<int, std::int64_t>, std::vector<const FactKernel*>> by_stream;
   for (const auto& k : kernels) {
     by_device[k.device].push_back(&k);
     by_stream[{k.device, k.stream}].push_back(&k);
   }
   Timeline t;
-  for (const auto& [d, ks] : by_device) t.devices.push_back(facts_of(d, -1, ks, category));
-  for (const auto& [key, ks] : by_stream) t.streams.push_back(facts_of(key.first, key.second, ks, category));
+  for (const auto& [d, ks] : by_device) t.devices.push_back(facts_of(d, -1, ks));
+  for (const auto& [key, ks] : by_stream) t.streams.push_back(facts_of(key.first, key.second, ks));
   return t;
-}
-
-}  // namespace
-
-Timeline timeline_facts(std::span<const KernelRecord> kernels) {
-  return timeline_of(kernels, KernelCategories());
-}
-Timeline timeline_facts(std::span<const FactKernel> kernels) {
-  return timeline_of(kernels, [](const FactKernel& k) { return k.category; });
 }
 
 }  // namespace flopscope

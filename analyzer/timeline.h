@@ -1,8 +1,9 @@
-// Device timeline facts from kernel records, per device and per stream: busy time is the union of the
-// activity intervals (overlapping kernels count once), idle is the rest of the span between the first start
-// and the last end, overlap is what a plain sum of durations would double count, launch gaps are the idle
-// stretches between consecutive activities on a stream. Communication kernels (NCCL, RCCL, custom and
-// symmetric-memory all-reduce) are classified apart from compute, so that they can be shown beside it.
+// Device timeline facts from a run's kernels (their compact rows, analyzer/fact_rows.h), per device and per
+// stream: busy time is the union of the activity intervals (overlapping kernels count once), idle is the
+// rest of the span between the first start and the last end, overlap is what a plain sum of durations would
+// double count, launch gaps are the idle stretches between consecutive activities on a stream.
+// Communication kernels (NCCL, RCCL, custom and symmetric-memory all-reduce) are classified apart from
+// compute, so that they can be shown beside it.
 #pragma once
 
 #include <cstdint>
@@ -39,8 +40,10 @@ class KernelCategories {
   std::unordered_map<std::string, bool, Hash, std::equal_to<>> communication_;
 };
 
-// TimelineFacts and Timeline: db/model/summary_facts.h (stored with the run).
-Timeline timeline_facts(std::span<const KernelRecord> kernels);
+// TimelineFacts and Timeline: db/model/summary_facts.h (stored with the run). The kernels' categories were
+// decided when the rows were taken in (FactRows::add_kernels).
+struct FactKernel;
+Timeline timeline_facts(std::span<const FactKernel> kernels);
 
 // Length of the union of [start, end) intervals (sorted or not).
 double union_length(std::vector<std::pair<std::int64_t, std::int64_t>> intervals);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "analyzer/clock.h"
+#include "analyzer/fact_rows.h"
 #include "analyzer/kernel_table.h"
 #include "analyzer/op_groups.h"
 #include "analyzer/peaks.h"
@@ -185,7 +186,9 @@ TEST(DeviceTime, TimelineBusyIsTheUnionNotTheSum) {
   std::vector<KernelRecord> ks = {kernel("a", kNoId, kNoId, 0, 100, 1), kernel("b", kNoId, kNoId, 50, 100, 2),
                                   kernel("c", kNoId, kNoId, 300, 100, 1),
                                   kernel("ncclKernel_AllReduce", kNoId, kNoId, 320, 40, 3)};
-  Timeline t = timeline_facts(ks);
+  FactRows rows;
+  rows.add_kernels(ks);  // as a run's kernels reach the summary: each given its category
+  Timeline t = timeline_facts(rows.kernels());
   ASSERT_EQ(t.devices.size(), 1U);
   const auto& d = t.devices[0];
   EXPECT_DOUBLE_EQ(d.span_ns, 400);
