@@ -135,14 +135,7 @@ TEST(Aggregates, SummaryFromAggregatesEqualsSummaryFromRows) {
   ASSERT_EQ(full.modules.size(), lean.modules.size());
   for (std::size_t i = 0; i < full.modules.size(); ++i) {
     const auto &f = full.modules[i], &l = lean.modules[i];
-    EXPECT_EQ(f.path, l.path);
-    expect_same_cost(f.self, l.self, f.path + " self");
-    expect_same_cost(f.inclusive, l.inclusive, f.path + " inclusive");
-    expect_same_stats(f.self_time, l.self_time, f.path + " self time");
-    expect_same_stats(f.inclusive_time, l.inclusive_time, f.path + " inclusive time");
-    expect_same_stats(f.gpu_time, l.gpu_time, f.path + " gpu time");
-    expect_same_stats(f.gpu_self_time, l.gpu_self_time, f.path + " gpu self time");
-    EXPECT_EQ(f.share_time, l.share_time) << f.path;
+    testing::expect_same_module(f, l);
     EXPECT_EQ(f.share_flops, l.share_flops) << f.path;
   }
 }

@@ -39,4 +39,17 @@ inline void expect_same_cost(const Cost& a, const Cost& b, const std::string& wh
   }
 }
 
+// A module's path, its costs and times, self and inclusive, on the host and the device, and its share of the
+// run's time: what every way of summarizing a run must agree on.
+inline void expect_same_module(const ModuleSummary& a, const ModuleSummary& b) {
+  EXPECT_EQ(a.path, b.path);
+  expect_same_cost(a.self, b.self, a.path + " self");
+  expect_same_cost(a.inclusive, b.inclusive, a.path + " inclusive");
+  expect_same_stats(a.self_time, b.self_time, a.path + " self time");
+  expect_same_stats(a.inclusive_time, b.inclusive_time, a.path + " inclusive time");
+  expect_same_stats(a.gpu_time, b.gpu_time, a.path + " device time");
+  expect_same_stats(a.gpu_self_time, b.gpu_self_time, a.path + " device self time");
+  EXPECT_EQ(a.share_time, b.share_time) << a.path;
+}
+
 }  // namespace flopscope::testing
