@@ -147,7 +147,15 @@ struct ParamRecord {
   double max_abs = 0;
   double nonzero_fraction = 0;
   std::string sha256;  // of the raw little-endian element bytes
+  // Content sketch that survives fine-tuning (analyzer/weights/tensor_similarity.h): the sum of the elements
+  // whose row-major flat index i has i % kSketchBuckets == k, per bucket k, and the sum of all elements.
+  // Empty when the values were not read (meta tensors, older run files).
+  std::vector<double> sketch;
+  double sum = 0;
 };
+
+// Buckets of ParamRecord::sketch (a prime, so that no power-of-two row width lines up with it).
+inline constexpr int kSketchBuckets = 61;
 
 struct GraphNode {
   Id id = kNoId;
