@@ -57,8 +57,8 @@ MedianDifference shift_interval(std::span<const double> a, std::span<const doubl
   return d;
 }
 
-MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, const DiffOptions& o, bool* significant,
-                              int family) {
+MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, const DiffOptions& o,
+                              bool* significant, int family) {
   MedianDifference d;
   d.family = family;
   d.level = family_level(family);
@@ -91,25 +91,34 @@ bool costs_differ(const SideCost& a, const SideCost& b, const DiffOptions& o) {
 
 const char* to_string(DiffStatus s) {
   switch (s) {
-    case DiffStatus::kVanished: return "VANISHED";
-    case DiffStatus::kNew: return "NEW";
-    case DiffStatus::kChanged: return "CHANGED";
-    case DiffStatus::kUnchanged: return "UNCHANGED";
+    case DiffStatus::kVanished:
+      return "VANISHED";
+    case DiffStatus::kNew:
+      return "NEW";
+    case DiffStatus::kChanged:
+      return "CHANGED";
+    case DiffStatus::kUnchanged:
+      return "UNCHANGED";
   }
   return "?";
 }
 
 const char* to_string(TimeStatus s) {
   switch (s) {
-    case TimeStatus::kUntested: return "untested";
-    case TimeStatus::kUnchanged: return "unchanged";
-    case TimeStatus::kFaster: return "faster";
-    case TimeStatus::kSlower: return "slower";
+    case TimeStatus::kUntested:
+      return "untested";
+    case TimeStatus::kUnchanged:
+      return "unchanged";
+    case TimeStatus::kFaster:
+      return "faster";
+    case TimeStatus::kSlower:
+      return "slower";
   }
   return "?";
 }
 
-TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t, bool significant) {
+TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t,
+                          bool significant) {
   if (a.samples < kMinIterationsForStats || b.samples < kMinIterationsForStats) return TimeStatus::kUntested;
   if (!significant) return TimeStatus::kUnchanged;
   return t.diff < 0 ? TimeStatus::kFaster : TimeStatus::kSlower;
@@ -117,22 +126,42 @@ TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const Me
 
 const char* to_string(WeightState s) {
   switch (s) {
-    case WeightState::kNone: return "NONE";
-    case WeightState::kActive: return "ACTIVE";
-    case WeightState::kZeroed: return "ZEROED";
-    case WeightState::kErased: return "ERASED";
+    case WeightState::kNone:
+      return "NONE";
+    case WeightState::kActive:
+      return "ACTIVE";
+    case WeightState::kZeroed:
+      return "ZEROED";
+    case WeightState::kErased:
+      return "ERASED";
+    case WeightState::kMoved:
+      return "MOVED";
   }
   return "?";
 }
 
 const char* to_string(Verdict v) {
   switch (v) {
-    case Verdict::kVanished: return "VANISHED";
-    case Verdict::kNew: return "NEW";
-    case Verdict::kDormant: return "DORMANT";
-    case Verdict::kMoved: return "MOVED";
-    case Verdict::kChanged: return "CHANGED";
-    case Verdict::kUnchanged: return "UNCHANGED";
+    case Verdict::kVanished:
+      return "VANISHED";
+    case Verdict::kNew:
+      return "NEW";
+    case Verdict::kDormant:
+      return "DORMANT";
+    case Verdict::kAmbiguous:
+      return "AMBIGUOUS";
+    case Verdict::kNotRun:
+      return "NOT_RUN";
+    case Verdict::kUnwrapped:
+      return "UNWRAPPED";
+    case Verdict::kWrapped:
+      return "WRAPPED";
+    case Verdict::kMoved:
+      return "MOVED";
+    case Verdict::kChanged:
+      return "CHANGED";
+    case Verdict::kUnchanged:
+      return "UNCHANGED";
   }
   return "?";
 }

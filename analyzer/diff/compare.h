@@ -21,8 +21,8 @@ inline constexpr std::size_t kMaxRankPairs = 250'000;
 // `family`: how many such tests one diff makes (modules, or op signatures); each interval is then at the
 // Bonferroni level family_level(family), so that a self-diff of many modules is not expected to call ~5% of
 // them faster or slower.
-MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, const DiffOptions& o, bool* significant,
-                              int family = 1);
+MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, const DiffOptions& o,
+                              bool* significant, int family = 1);
 
 // CHANGED when counts, FLOPs or bytes differ beyond the tolerance (time is a status of its own).
 bool costs_differ(const SideCost& a, const SideCost& b, const DiffOptions& o);
@@ -31,6 +31,7 @@ inline constexpr int kMinIterationsForStats = 3;
 
 // faster / slower when significant (compare_time already applied the minimum effect), else unchanged;
 // untested when a side has too few iterations.
-TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t, bool significant);
+TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t,
+                          bool significant);
 
 }  // namespace flopscope

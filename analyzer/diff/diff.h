@@ -7,14 +7,17 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "analyzer/clock.h"
+#include "analyzer/diff/correspondence.h"
 #include "analyzer/diff/summary_sentence.h"
 #include "analyzer/latency.h"
 #include "analyzer/summary.h"
+#include "analyzer/weights/tensor_similarity.h"
 #include "db/model/run_data.h"
 #include "db/model/status.h"
 
@@ -37,14 +40,33 @@ enum class TimeStatus { kUntested, kUnchanged, kFaster, kSlower };
 const char* to_string(TimeStatus s);
 
 // What a module's parameters look like in one run. kNone: the module owns no parameters in that run.
-enum class WeightState { kNone, kActive, kZeroed, kErased };
+// kErased: gone, with no tensor of B holding their content; kMoved: gone from this module, but every one of
+// them is in B under another name (exactly, or changed slightly: tensor_similarity.h).
+enum class WeightState { kNone, kActive, kZeroed, kErased, kMoved };
 const char* to_string(WeightState s);
 
 // The one status of a module in a diff (every report, count and GUI view shows this): structure joined
-// with weights. MOVED: the module's path changed (container realigned) but nothing else did. Time is not
-// part of it (see TimeStatus).
-enum class Verdict { kVanished, kNew, kDormant, kMoved, kChanged, kUnchanged };
-inline constexpr int kVerdictCount = 6;
+// with weights. Time is not part of it (see TimeStatus).
+//   VANISHED / NEW: its work left B / arrived in B (and it is gone from / new in the model);
+//   DORMANT: weights zeroed (or its result multiplied by zero) while its compute still runs;
+//   AMBIGUOUS: the evidence does not decide which module of B it is (correspondence.h): never proof;
+//   NOT_RUN: still in B's model, but it ran no op on B's inputs;
+//   UNWRAPPED / WRAPPED: a level that went away / appeared while everything below it (or its weights and
+//   work) is matched on the other side: no cost of its own;
+//   MOVED: the module's path changed but nothing else did; CHANGED; UNCHANGED.
+enum class Verdict {
+  kVanished,
+  kNew,
+  kDormant,
+  kAmbiguous,
+  kNotRun,
+  kUnwrapped,
+  kWrapped,
+  kMoved,
+  kChanged,
+  kUnchanged
+};
+inline constexpr int kVerdictCount = 10;
 const char* to_string(Verdict v);
 
 // A path rewrite applied to module paths and parameter names of both runs: 'model.layers.(\d+)=layers.$1'.
@@ -58,13 +80,13 @@ StatusOr<PathMap> parse_path_map(const std::string& spec);
 std::string apply_path_maps(const std::vector<PathMap>& maps, const std::string& path);
 
 struct DiffOptions {
-  std::vector<PathMap> maps;           // both sides
+  std::vector<PathMap> maps;            // both sides
   std::vector<PathMap> maps_a, maps_b;  // one side, after `maps`
-  bool align_containers = true;        // match ModuleList/Sequential/ModuleDict children by structure
-  double atol = 0;                 // parameters with max |x| <= atol count as zero
-  double min_time_change = 0.05;   // a significant time change smaller than this (relative) does not count
+  bool align_containers = true;         // match ModuleList/Sequential/ModuleDict children by structure
+  double atol = 0;                      // parameters with max |x| <= atol count as zero
+  double min_time_change = 0.05;     // a significant time change smaller than this (relative) does not count
   double min_time_change_ns = 1000;  // nor one smaller than this (absolute, per iteration)
-  double cost_tolerance = 1e-9;    // relative tolerance on FLOPs and bytes
+  double cost_tolerance = 1e-9;      // relative tolerance on FLOPs and bytes
   int bootstrap_resamples = 2000;
 };
 
@@ -76,8 +98,8 @@ struct SideCost {
   double flops = 0;
   double bytes = 0;
   bool flops_known = true;  // false: no op of this row has a FLOPs count (no formula, no counter)
-  LatencyStats time;  // per-iteration time (GPU time when both runs have kernels, host op time otherwise)
-  double share_time = 0;   // of the run's iteration time P50
+  LatencyStats time;      // per-iteration time (GPU time when both runs have kernels, host op time otherwise)
+  double share_time = 0;  // of the run's iteration time P50
   double share_flops = 0;  // of the run's FLOPs
 };
 
@@ -88,6 +110,7 @@ struct WeightSide {
   std::int64_t bytes = 0;
   std::int64_t zeroed = 0;  // parameters all |x| <= atol
   std::int64_t erased = 0;  // placeholders (no elements)
+  std::int64_t moved = 0;   // A's parameters of the module found in B under another name (joined sides only)
 };
 
 struct ModuleDiff {
@@ -107,8 +130,15 @@ struct ModuleDiff {
   // Every op the module runs in B is multiplied by zero afterwards (dead compute, recorded with
   // --activations): what is zero, e.g. "block.alpha"; "" when not.
   std::string discarded_by;
+  // How the module was paired with B's (evidence and margin; absent for the root and one-sided rows), the
+  // B module that holds an UNWRAPPED module's weights and work (or an A module whose WRAPPED B module holds
+  // them), and for AMBIGUOUS the readings the evidence cannot choose between.
+  std::optional<ModuleMatch> match;
+  std::string moved_to;
+  int ambiguous_group = -1;  // index into RunDiff::ambiguous_groups
   Verdict verdict = Verdict::kUnchanged;
-  std::string verdict_text;  // e.g. "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED" (every front end shows it)
+  std::string verdict_text;  // e.g. "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED" (every front end
+                             // shows it)
   std::string time_text;     // e.g. "+1.2 ms (95% CI [+1.0 ms, +1.4 ms]), slower"; "" when untested
   bool headline = false;     // VANISHED/NEW/DORMANT whose parent has another verdict: the change's root
 };
@@ -131,6 +161,11 @@ struct ParamDiff {
   WeightState state_b = WeightState::kNone;
   std::int64_t bytes_a = 0, bytes_b = 0;
   bool changed = false;  // content hash, dtype or shape differs (or present on one side only)
+  // A's tensor absent by name from B but found there by content (or B's only-in-B tensor that is A's
+  // content under another name): the other side's name, and whether the copy is exact or similar.
+  std::string moved_to, moved_from;
+  ContentRelation relation = ContentRelation::kNone;
+  double similarity = 0;
 };
 
 struct RunTotals {
@@ -160,6 +195,9 @@ struct RunDiff {
   // Modules whose ops could not be attributed exactly in A or B (data-quality error of the run), as paths
   // after the maps: a gate matching one of them cannot be evaluated.
   std::vector<std::string> ambiguous;
+  // Modules whose correspondence the evidence does not decide (their verdict is AMBIGUOUS): a gate that
+  // matches one of them exits 2 naming the readings and the --map that settles it.
+  std::vector<AmbiguousGroup> ambiguous_groups;
   std::vector<std::string> maps;  // the --map texts applied (A and B), recorded in every report
   // Counts: modules by their one status (the verdict), op signatures by structural status, and time.
   int modules_by_verdict[kVerdictCount] = {0, 0, 0, 0, 0, 0};
@@ -170,12 +208,16 @@ struct RunDiff {
 };
 
 // The clock of a diff's times (device when both runs have kernels); views label their time columns by it.
-inline Clock time_clock(const RunDiff& d) { return d.gpu_time ? Clock::kDevice : Clock::kHost; }
+inline Clock time_clock(const RunDiff& d) {
+  return d.gpu_time ? Clock::kDevice : Clock::kHost;
+}
 
 // "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED": the wording every front end shows.
 std::string describe_verdict(const ModuleDiff& m);
 // "-0.91 ms (95% CI [-0.95 ms, -0.88 ms]), faster", "+1.2 us (not tested)", "no change".
 std::string describe_time_change(const MedianDifference& t, bool significant);
+// How module PATH (A's path, or B's own) was paired: evidence, score, runner-up, moved tensors (--explain).
+StatusOr<std::string> explain_module(const RunDiff& d, const std::string& path);
 // "2 VANISHED, 1 DORMANT, 54 UNCHANGED" (none: "none").
 std::string verdict_counts_text(const RunDiff& d);
 

@@ -12,7 +12,9 @@
 namespace flopscope {
 namespace {
 
-std::string pct(double f) { return fmt::format("{:+.2f}%", f * 100); }
+std::string pct(double f) {
+  return fmt::format("{:+.2f}%", f * 100);
+}
 
 std::string list(const std::vector<std::string>& names, std::size_t max = 3) {
   std::string out;
@@ -28,11 +30,18 @@ GateResult expect_vanished(const RunDiff& d, const std::string& glob) {
   double ops = 0, flops = 0;
   for (const auto& m : d.modules) {
     if (!m.a.present || !glob_match(glob, m.path)) continue;
-    if (m.status == DiffStatus::kVanished) {
+    if (m.verdict == Verdict::kUnwrapped) {
+      alive.push_back(m.path + " (UNWRAPPED: " +
+                      (m.moved_to.empty() ? std::string("the modules below it are in B")
+                                          : "its work is in B's " + m.moved_to) +
+                      ")");
+    } else if (m.status == DiffStatus::kVanished) {
       vanished.push_back(m.path);
       matched.push_back(&m);
     } else {
-      alive.push_back(fmt::format("{} ({} ops/iter in B)", m.path, count_text(m.b.ops)));
+      // B's module by its own path when the matching paired it under another one.
+      alive.push_back(fmt::format("{} ({} ops/iter in B{})", m.path, count_text(m.b.ops),
+                                  m.path_b.empty() ? std::string() : ", as B's " + m.path_b));
     }
   }
   // The cost of the outermost matching modules (a descendant's is inside its ancestor's), whether or not
@@ -64,13 +73,17 @@ GateResult forbid_active(const RunDiff& d, const std::string& glob) {
   std::vector<std::string> found;
   for (const auto& m : d.modules) {
     if (!m.b.present || !glob_match(glob, m.path)) continue;
-    if (m.b.ops > 0 || m.b.kernels > 0) found.push_back(fmt::format("{} runs {} ops/iter", m.path, count_text(m.b.ops)));
+    // B's module by B's own path (the glob may name it by A's, after alignment).
+    const std::string& own = m.path_b.empty() ? m.path : m.path_b;
+    if (m.b.ops > 0 || m.b.kernels > 0)
+      found.push_back(fmt::format("{} runs {} ops/iter", own, count_text(m.b.ops)));
   }
   for (const auto& p : d.params) {
     if (p.state_b != WeightState::kActive) continue;
     auto dot = p.name.rfind('.');
     std::string owner = dot == std::string::npos ? std::string() : p.name.substr(0, dot);
-    if (glob_match(glob, p.name) || glob_match(glob, owner)) found.push_back(p.name + " has non-zero weights");
+    if (glob_match(glob, p.name) || glob_match(glob, owner))
+      found.push_back(p.name + " has non-zero weights");
   }
   g.passed = found.empty();
   g.message = g.passed ? "nothing matching '" + glob + "' is active in B"
@@ -92,6 +105,21 @@ void limit(std::vector<GateResult>& out, const char* what, std::optional<double>
 
 }  // namespace
 
+std::string ambiguity_text(const AmbiguousGroup& g) {
+  auto maps = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& m : v) out += (out.empty() ? "" : " ") + m;
+    return out;
+  };
+  std::string out = fmt::format(
+      "the evidence cannot tell \"{}\" from \"{}\" (scores {:.2f} apart, under the margin {:.1f})", g.chosen,
+      g.alternative, g.margin, kAmbiguityMargin);
+  if (!g.settle_chosen.empty()) out += "; declare the first with " + maps(g.settle_chosen);
+  if (!g.settle.empty())
+    out += (g.settle_chosen.empty() ? "; declare the second with " : ", the second with ") + maps(g.settle);
+  return out;
+}
+
 bool glob_match(const std::string& pattern, const std::string& text) {
   return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
@@ -107,7 +135,8 @@ StatusOr<RegressionLimits> parse_regression_limits(const std::string& spec) {
     if (item.empty()) continue;
     auto eq = item.find('=');
     auto bad = [&] {
-      return InvalidArgument("--max-regression '" + spec + "': expected KEY=PERCENT[,...] with KEY one of "
+      return InvalidArgument("--max-regression '" + spec +
+                             "': expected KEY=PERCENT[,...] with KEY one of "
                              "time, flops, bytes, ops, kernels (e.g. time=5%,flops=0.5%)");
     };
     if (eq == std::string::npos) return bad();
@@ -118,12 +147,18 @@ StatusOr<RegressionLimits> parse_regression_limits(const std::string& spec) {
     double v = std::strtod(value.c_str(), &end);
     if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v) || v < 0) return bad();
     if (percent) v /= 100;
-    if (key == "time") l.time = v;
-    else if (key == "flops") l.flops = v;
-    else if (key == "bytes") l.bytes = v;
-    else if (key == "ops") l.ops = v;
-    else if (key == "kernels") l.kernels = v;
-    else return bad();
+    if (key == "time")
+      l.time = v;
+    else if (key == "flops")
+      l.flops = v;
+    else if (key == "bytes")
+      l.bytes = v;
+    else if (key == "ops")
+      l.ops = v;
+    else if (key == "kernels")
+      l.kernels = v;
+    else
+      return bad();
     any = true;
   }
   if (!any) return InvalidArgument("--max-regression is empty");
@@ -132,8 +167,18 @@ StatusOr<RegressionLimits> parse_regression_limits(const std::string& spec) {
 
 std::vector<GateResult> evaluate_gates(const RunDiff& d, const GateOptions& o) {
   std::vector<GateResult> out;
-  // A module gate is only as good as the attribution of the modules it matches.
+  // A module gate is only as good as the attribution and the correspondence of the modules it matches.
   auto checked = [&](GateResult g, const std::string& glob) {
+    for (const auto& m : d.modules) {
+      if (m.verdict != Verdict::kAmbiguous || m.ambiguous_group < 0) continue;
+      const std::string& own_b = m.path_b.empty() ? m.path : m.path_b;
+      if (!glob_match(glob, m.path) && !(m.b.present && glob_match(glob, own_b))) continue;
+      g.passed = false;
+      g.error = true;
+      g.message = "'" + glob + "' matches " + m.path + ", which is AMBIGUOUS: " +
+                  ambiguity_text(d.ambiguous_groups[static_cast<std::size_t>(m.ambiguous_group)]);
+      return g;
+    }
     for (const auto& p : d.ambiguous) {
       if (!glob_match(glob, p)) continue;
       g.passed = false;
@@ -154,18 +199,20 @@ std::vector<GateResult> evaluate_gates(const RunDiff& d, const GateOptions& o) {
       // Fails only when the lower bound of the regression's 95% interval exceeds the limit: noise whose
       // interval merely reaches past the limit never fails a build.
       bool tested = d.a.time.samples >= 3 && d.b.time.samples >= 3;
-      MedianDifference md = tested ? median_difference(d.a.time.values.dense(), d.b.time.values.dense()) : d.time_diff;
+      MedianDifference md =
+          tested ? median_difference(d.a.time.values.dense(), d.b.time.values.dense()) : d.time_diff;
       double a = md.median_a, b = md.median_b;
       double rel = a > 0 ? (b - a) / a : 0;
       double rel_low = a > 0 && tested ? md.ci_low / a : 0;
       g.passed = !(tested && md.significant && rel_low > *l.time);
       auto signed_time = [](double ns) { return (ns > 0 ? "+" : "") + time_text(ns); };
-      g.message = fmt::format("{} time P50: {} -> {} ({}{}; limit +{:.2f}% on the interval's lower bound)",
-                              d.gpu_time ? "device" : "host", time_text(a), time_text(b), pct(rel),
-                              tested ? fmt::format(", 95% CI of the difference [{}, {}], lower bound {}",
-                                                   signed_time(md.ci_low), signed_time(md.ci_high), pct(rel_low))
-                                     : ", fewer than 3 iterations: not tested",
-                              *l.time * 100);
+      g.message =
+          fmt::format("{} time P50: {} -> {} ({}{}; limit +{:.2f}% on the interval's lower bound)",
+                      d.gpu_time ? "device" : "host", time_text(a), time_text(b), pct(rel),
+                      tested ? fmt::format(", 95% CI of the difference [{}, {}], lower bound {}",
+                                           signed_time(md.ci_low), signed_time(md.ci_high), pct(rel_low))
+                             : ", fewer than 3 iterations: not tested",
+                      *l.time * 100);
       out.push_back(std::move(g));
     }
     limit(out, "flops", l.flops, d.a.flops, d.b.flops, flops_text);

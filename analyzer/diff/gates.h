@@ -37,6 +37,9 @@ struct GateResult {
 
 std::vector<GateResult> evaluate_gates(const RunDiff& diff, const GateOptions& options);
 
+// The readings an AMBIGUOUS group leaves open and the --map-b options that declare each.
+std::string ambiguity_text(const AmbiguousGroup& g);
+
 // Glob as in the shell: * and ? match any character including '.'.
 bool glob_match(const std::string& pattern, const std::string& text);
 

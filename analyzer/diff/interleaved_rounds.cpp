@@ -83,8 +83,9 @@ void append_round(RunData& into, RunData round) {
     into.discarded.push_back(std::move(d));
   }
   for (auto& q : round.quality) {
-    auto same = std::find_if(into.quality.begin(), into.quality.end(),
-                             [&](const QualityIssue& x) { return x.code == q.code && x.severity == q.severity; });
+    auto same = std::find_if(into.quality.begin(), into.quality.end(), [&](const QualityIssue& x) {
+      return x.code == q.code && x.severity == q.severity;
+    });
     if (same == into.quality.end()) {
       into.quality.push_back(std::move(q));
     } else {

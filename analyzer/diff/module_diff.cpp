@@ -9,6 +9,7 @@
 #include "analyzer/diff/align.h"
 #include "analyzer/diff/compare.h"
 #include "analyzer/diff/diff.h"
+#include "analyzer/diff/gates.h"
 #include "analyzer/diff/op_diff.h"
 #include "analyzer/diff/weights_join.h"
 #include "db/model/module_path.h"
@@ -30,7 +31,9 @@ SideCost module_side(const ModuleSummary& m, Clock clock, double iteration_p50) 
   return s;
 }
 
-bool runs(const SideCost& s) { return s.present && (s.ops > 0 || s.kernels > 0); }
+bool runs(const SideCost& s) {
+  return s.present && (s.ops > 0 || s.kernels > 0);
+}
 
 RunTotals totals(const RunSummary& s, const RunData& run, Clock clock) {
   RunTotals t;
@@ -47,17 +50,116 @@ RunTotals totals(const RunSummary& s, const RunData& run, Clock clock) {
   return t;
 }
 
-// Structure and weights only: time has its own status.
+// Structure and weights only: time has its own status. Wrapping, unwrapping and ambiguity are decided once
+// every row exists (settle_levels, mark_ambiguous).
 Verdict verdict_of(const ModuleDiff& m) {
+  // Still in B's model, but it ran nothing on B's inputs: its work left, the module did not.
+  if (m.status == DiffStatus::kVanished && m.b.present) return Verdict::kNotRun;
   if (m.status == DiffStatus::kVanished) return Verdict::kVanished;
   if (m.status == DiffStatus::kNew) return Verdict::kNew;
-  if (runs(m.b) && (m.weights_b.state == WeightState::kZeroed || !m.discarded_by.empty())) return Verdict::kDormant;
+  if (runs(m.b) && (m.weights_b.state == WeightState::kZeroed || !m.discarded_by.empty()))
+    return Verdict::kDormant;
   bool type_changed = m.a.present && m.b.present && m.type != m.type_b;
-  if (m.status == DiffStatus::kChanged || m.weights_changed || m.weights_a.state != m.weights_b.state || type_changed) {
+  if (m.status == DiffStatus::kChanged || m.weights_changed || m.weights_a.state != m.weights_b.state ||
+      type_changed) {
     return Verdict::kChanged;
   }
   if (!m.path_b.empty()) return Verdict::kMoved;
   return Verdict::kUnchanged;
+}
+
+// Module paths (after the side's paths) that own a parameter directly.
+std::unordered_set<std::string> own_params(const ParamIndex& idx) {
+  std::unordered_set<std::string> out;
+  for (const auto& name : idx.names) {
+    auto dot = name.rfind('.');
+    out.insert(dot == std::string::npos ? std::string() : name.substr(0, dot));
+  }
+  return out;
+}
+
+// A module on one side only that is a level and nothing more: no parameters and no work of its own, with
+// modules below it (in the real tree) that the other side has (UNWRAPPED in A, WRAPPED in B). Or one whose
+// every parameter the other side holds elsewhere, with the module holding them running there (a LoRA
+// base_layer merged into its parent, a plain layer wrapped into a base_layer).
+void settle_levels(RunDiff& d, const RunSummary& sa, const RunSummary& sb,
+                   const std::unordered_set<std::string>& own_a,
+                   const std::unordered_set<std::string>& own_b) {
+  std::vector<int> row_a(sa.modules.size(), -1), row_b(sb.modules.size(), -1);
+  for (std::size_t r = 0; r < d.modules.size(); ++r) {
+    const ModuleDiff& m = d.modules[r];
+    if (m.summary_a >= 0) row_a[static_cast<std::size_t>(m.summary_a)] = static_cast<int>(r);
+    if (m.summary_b >= 0) row_b[static_cast<std::size_t>(m.summary_b)] = static_cast<int>(r);
+  }
+  std::unordered_map<std::string, const ModuleDiff*> by_b_path;  // B's own path (after its maps) -> row
+  for (const auto& m : d.modules) {
+    if (m.b.present) by_b_path.emplace(m.path_b.empty() ? m.path : m.path_b, &m);
+  }
+  std::unordered_map<std::string, const ModuleDiff*> by_a_path;
+  for (const auto& m : d.modules) {
+    if (m.a.present) by_a_path.emplace(m.path, &m);
+  }
+  // Whether some module below summary module `i` is on the other side too.
+  auto any_kept_below = [&](const RunSummary& s, const std::vector<int>& rows, std::size_t i, bool in_a) {
+    std::vector<int> stack(s.modules[i].children);
+    while (!stack.empty()) {
+      const auto c = static_cast<std::size_t>(stack.back());
+      stack.pop_back();
+      const int r = rows[c];
+      if (r >= 0 && (in_a ? d.modules[static_cast<std::size_t>(r)].b.present
+                          : d.modules[static_cast<std::size_t>(r)].a.present)) {
+        return true;
+      }
+      stack.insert(stack.end(), s.modules[c].children.begin(), s.modules[c].children.end());
+    }
+    return false;
+  };
+  // One side's rule: `in_a` asks of an A-only row (UNWRAPPED), otherwise of a B-only row (WRAPPED).
+  auto is_level = [&](const ModuleDiff& m, bool in_a) {
+    const RunSummary& s = in_a ? sa : sb;
+    const auto i = static_cast<std::size_t>(in_a ? m.summary_a : m.summary_b);
+    const ModuleSummary& own = s.modules[i];
+    const bool level = (in_a ? own_a : own_b).count(m.path) == 0 && own.self.ops == 0 &&
+                       own.self.kernels == 0 && any_kept_below(s, in_a ? row_a : row_b, i, in_a);
+    const auto& holders = in_a ? by_b_path : by_a_path;
+    auto holder = holders.find(m.moved_to);
+    const bool absorbed = (in_a ? m.weights_b : m.weights_a).state == WeightState::kMoved &&
+                          holder != holders.end() && runs(in_a ? holder->second->b : holder->second->a);
+    return level || absorbed;
+  };
+  for (auto& m : d.modules) {
+    if (m.path.empty()) continue;
+    if (m.a.present && !m.b.present && m.verdict == Verdict::kVanished && is_level(m, true)) {
+      m.verdict = Verdict::kUnwrapped;
+    } else if (m.b.present && !m.a.present && m.verdict == Verdict::kNew && is_level(m, false)) {
+      m.verdict = Verdict::kWrapped;
+    }
+  }
+}
+
+bool at_or_below(const std::string& path, const std::string& root) {
+  return path == root || root.empty() ||
+         (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '.');
+}
+
+// Rows the module matching could not decide, and everything below them: AMBIGUOUS, never proof.
+void mark_ambiguous(RunDiff& d) {
+  for (std::size_t g = 0; g < d.ambiguous_groups.size(); ++g) {
+    const AmbiguousGroup& group = d.ambiguous_groups[g];
+    for (auto& m : d.modules) {
+      bool hit = false;
+      if (m.a.present) {
+        for (const auto& p : group.a_paths) hit = hit || at_or_below(m.path, p);
+      }
+      if (m.b.present) {
+        const std::string& own = m.path_b.empty() ? m.path : m.path_b;
+        for (const auto& p : group.b_paths) hit = hit || at_or_below(own, p);
+      }
+      if (!hit || m.ambiguous_group >= 0) continue;
+      m.ambiguous_group = static_cast<int>(g);
+      m.verdict = Verdict::kAmbiguous;
+    }
+  }
 }
 
 }  // namespace
@@ -72,7 +174,8 @@ RunDiff diff_runs(const RunData& a, const RunData& b, const DiffOptions& options
   const RunSummary sa = summarize(a, summary_options);
   RunSummary sb = summary_b.get();
   RunDiff d = diff_runs(a, sa, b, sb, options);
-  freeing_b = std::async(std::launch::async, [gone = std::move(sb)]() mutable { RunSummary freed = std::move(gone); });
+  freeing_b = std::async(std::launch::async,
+                         [gone = std::move(sb)]() mutable { RunSummary freed = std::move(gone); });
   return d;
 }
 
@@ -109,7 +212,8 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   d.b = totals(sb, b, clock);
   // End to end: the bootstrap interval of the median difference (one row, so its cost does not matter).
   if (d.a.time.samples >= kMinIterationsForStats && d.b.time.samples >= kMinIterationsForStats) {
-    d.time_diff = median_difference(d.a.time.values.dense(), d.b.time.values.dense(), options.bootstrap_resamples);
+    d.time_diff =
+        median_difference(d.a.time.values.dense(), d.b.time.values.dense(), options.bootstrap_resamples);
     double rel = d.a.time.p50 > 0 ? std::fabs(d.time_diff.diff) / d.a.time.p50 : 0;
     d.time_significant = d.time_diff.significant && rel >= options.min_time_change &&
                          std::fabs(d.time_diff.diff) >= options.min_time_change_ns;
@@ -122,15 +226,29 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
                          " iterations in a run: time differences are not tested for significance");
   }
 
-  const DiffPaths sides = diff_paths(a, b, options);
+  const DiffPaths sides = diff_paths(a, b, options, &sa, &sb);
+  d.warnings.insert(d.warnings.end(), sides.matches.warnings.begin(), sides.matches.warnings.end());
+  d.ambiguous_groups = sides.matches.ambiguous;
+  // Renamed modules (not renumbered children) that the matching found by their weights and work: say so, and
+  // how a --map would state it.
+  for (const auto& [from, to] : sides.matches.renames) {
+    auto leaf = [](const std::string& p) {
+      return p.substr(p.rfind('.') == std::string::npos ? 0 : p.rfind('.') + 1);
+    };
+    const std::string lf = leaf(from), lt = leaf(to);
+    const bool number = !lf.empty() && lf.find_first_not_of("0123456789") == std::string::npos;
+    if (lf == lt || number || to.ends_with("@B")) continue;
+    d.warnings.push_back("B's " + from + " was paired with A's " + to +
+                         " by its weights and work (the paths differ); --map-b '^" + from + "(\\.|$)=" + to +
+                         "$1' states it, --explain " + to + " shows the evidence");
+  }
   const SidePaths& paths_a = sides.a;
   const SidePaths& paths_b = sides.b;
   d.maps.insert(d.maps.end(), sides.recorded.begin(), sides.recorded.end());
   // The op signatures need only the paths and the totals: diffed by a second thread while this one does
   // the modules (the totals are read, never written, from here on).
-  auto op_rows = std::async(std::launch::async, [&] {
-    return diff_ops(a, paths_a, b, paths_b, options, d.gpu_time, d.a, d.b);
-  });
+  auto op_rows = std::async(std::launch::async,
+                            [&] { return diff_ops(a, paths_a, b, paths_b, options, d.gpu_time, d.a, d.b); });
   for (const auto& [run, paths] : {std::pair{&a, &paths_a}, std::pair{&b, &paths_b}}) {
     for (const auto& q : run->quality) {
       if (q.code != QualityCode::ambiguous_module_attribution) continue;
@@ -151,6 +269,33 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   ParamIndex pb = index_params(b, paths_b, options.atol);
   std::unordered_map<std::string, bool> params_changed;
   d.params = join_params(pa, pb, options.atol, &params_changed);
+  // A's parameters found in B by content under another name, counted per A module; and per B module, B's
+  // parameters that came that way from A.
+  std::unordered_map<std::string, std::int64_t> moved_out, moved_in;
+  std::unordered_map<std::string, std::string> moved_out_to,
+      moved_in_from;  // module -> the other side's module
+  auto owner_of = [](const std::string& name) {
+    auto dot = name.rfind('.');
+    return dot == std::string::npos ? std::string() : name.substr(0, dot);
+  };
+  std::int64_t moved_without_map = 0;
+  for (const auto& p : d.params) {
+    if (!p.moved_to.empty() && p.state_b == WeightState::kNone) {
+      for_each_owner(p.name, [&](const std::string& owner) { ++moved_out[owner]; });
+      moved_out_to.emplace(owner_of(p.name), owner_of(p.moved_to));
+      if (owner_of(p.name) != owner_of(p.moved_to)) ++moved_without_map;
+    }
+    if (!p.moved_from.empty() && p.state_a == WeightState::kNone) {
+      for_each_owner(p.name, [&](const std::string& owner) { ++moved_in[owner]; });
+      moved_in_from.emplace(owner_of(p.name), owner_of(p.moved_from));
+    }
+  }
+  if (moved_without_map > 0) {
+    d.warnings.push_back(
+        std::to_string(moved_without_map) +
+        " tensors of A are in B under another name (same or similar content): they MOVED, they "
+        "were not erased; --map 'REGEX=REPLACEMENT' names the new paths if modules were renamed");
+  }
 
   // Each module's path after the maps and alignment, computed once per side.
   std::vector<std::string> path_in_a(sa.modules.size()), path_in_b(sb.modules.size());
@@ -165,7 +310,8 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   }
   // B's modules that run only to be multiplied by zero, by B's own path.
   std::unordered_map<std::string, std::string> discarded_in_b;
-  for (auto& dm : find_discarded(b, sb).modules) discarded_in_b.emplace(std::move(dm.path), std::move(dm.zero_factor));
+  for (auto& dm : find_discarded(b, sb).modules)
+    discarded_in_b.emplace(std::move(dm.path), std::move(dm.zero_factor));
   std::unordered_set<std::string_view> seen_a;
   seen_a.reserve(sa.modules.size());
   auto weights_of = [](const ParamIndex& idx, const std::string& path) {
@@ -189,10 +335,14 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
         b_path_before_alignment[static_cast<std::size_t>(m.summary_b)] != path) {
       m.path_b = b_path_before_alignment[static_cast<std::size_t>(m.summary_b)];
     }
-    if (!ma) m.status = DiffStatus::kNew;
-    else if (!mb) m.status = DiffStatus::kVanished;
-    else if (runs(m.a) && !runs(m.b)) m.status = DiffStatus::kVanished;
-    else if (!runs(m.a) && runs(m.b)) m.status = DiffStatus::kNew;
+    if (!ma)
+      m.status = DiffStatus::kNew;
+    else if (!mb)
+      m.status = DiffStatus::kVanished;
+    else if (runs(m.a) && !runs(m.b))
+      m.status = DiffStatus::kVanished;
+    else if (!runs(m.a) && runs(m.b))
+      m.status = DiffStatus::kNew;
     else {
       m.time_diff = compare_time(m.a.time, m.b.time, options, &m.time_significant, time_tests);
       m.time_status = time_status_of(m.a.time, m.b.time, m.time_diff, m.time_significant);
@@ -206,22 +356,38 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     }
     m.weights_a = weights_of(pa, path);
     m.weights_b = weights_of(pb, path);
-    // Parameters that were there and are gone: erased.
-    if (m.weights_a.params > 0 && m.weights_b.params == 0) m.weights_b.state = WeightState::kErased;
-    if (m.weights_b.params > 0 && m.weights_a.params == 0) m.weights_a.state = WeightState::kErased;
+    // Parameters that were there and are gone: erased, unless B holds every one of them under another name.
+    if (m.weights_a.params > 0 && m.weights_b.params == 0) {
+      auto moved = moved_out.find(path);
+      m.weights_b.moved = moved == moved_out.end() ? 0 : moved->second;
+      m.weights_b.state =
+          m.weights_b.moved >= m.weights_a.params ? WeightState::kMoved : WeightState::kErased;
+      if (m.weights_b.state == WeightState::kMoved)
+        m.moved_to = moved_out_to.count(path) ? moved_out_to[path] : "";
+    }
+    if (m.weights_b.params > 0 && m.weights_a.params == 0) {
+      auto moved = moved_in.find(path);
+      m.weights_a.moved = moved == moved_in.end() ? 0 : moved->second;
+      m.weights_a.state =
+          m.weights_a.moved >= m.weights_b.params ? WeightState::kMoved : WeightState::kErased;
+      if (m.weights_a.state == WeightState::kMoved)
+        m.moved_to = moved_in_from.count(path) ? moved_in_from[path] : "";
+    }
+    if (ma) {
+      auto match = sides.matches.by_a_path.find(path);
+      if (match != sides.matches.by_a_path.end()) m.match = match->second;
+    }
     m.weights_changed = params_changed.count(path) != 0;
     if (mb && runs(m.b)) {
       auto it = discarded_in_b.find(mb->path);
       if (it != discarded_in_b.end()) m.discarded_by = it->second;
     }
     m.verdict = verdict_of(m);
-    m.verdict_text = describe_verdict(m);
     if (m.time_status != TimeStatus::kUntested && (m.a.present && m.b.present)) {
       m.time_text = describe_time_change(m.time_diff, m.time_significant);
     }
     if (m.time_status == TimeStatus::kSlower) ++d.modules_slower;
     if (m.time_status == TimeStatus::kFaster) ++d.modules_faster;
-    ++d.modules_by_verdict[static_cast<int>(m.verdict)];
     if (ma && mb && !path.empty()) ++d.common_modules;
     d.modules.push_back(std::move(m));
   };
@@ -241,25 +407,37 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     if (!seen_a.insert(path).second) continue;
     add_row(nullptr, &sb.modules[i], path);
   }
+  settle_levels(d, sa, sb, own_params(pa), own_params(pb));
+  mark_ambiguous(d);
+  for (auto& m : d.modules) {
+    m.verdict_text = describe_verdict(m);
+    if (m.verdict == Verdict::kAmbiguous) {
+      m.verdict_text =
+          "AMBIGUOUS: " + ambiguity_text(d.ambiguous_groups[static_cast<std::size_t>(m.ambiguous_group)]);
+    }
+    ++d.modules_by_verdict[static_cast<int>(m.verdict)];
+  }
   // Headlines: the roots of vanished / new / dormant / moved subtrees.
   std::unordered_map<std::string_view, Verdict> verdict_at;  // views of d.modules, complete by now
   verdict_at.reserve(d.modules.size());
   for (const auto& m : d.modules) verdict_at.emplace(m.path, m.verdict);
   for (auto& m : d.modules) {
     if (m.verdict != Verdict::kVanished && m.verdict != Verdict::kNew && m.verdict != Verdict::kDormant &&
-        m.verdict != Verdict::kMoved) {
+        m.verdict != Verdict::kMoved && m.verdict != Verdict::kAmbiguous && m.verdict != Verdict::kNotRun) {
       continue;
     }
     if (m.path.empty()) continue;
     auto dot = m.path.rfind('.');
-    std::string_view parent = dot == std::string::npos ? std::string_view() : std::string_view(m.path).substr(0, dot);
+    std::string_view parent =
+        dot == std::string::npos ? std::string_view() : std::string_view(m.path).substr(0, dot);
     auto it = verdict_at.find(parent);
     m.headline = it == verdict_at.end() || it->second != m.verdict;
   }
   bool a_has = sa.modules.size() > 1, b_has = sb.modules.size() > 1;
   if (a_has && b_has && d.common_modules == 0) {
-    d.warnings.push_back("A and B have no module in common: are they versions of the same model? "
-                         "(use --map 'REGEX=REPLACEMENT' to align renamed module paths)");
+    d.warnings.push_back(
+        "A and B have no module in common: are they versions of the same model? "
+        "(use --map 'REGEX=REPLACEMENT' to align renamed module paths)");
   }
 
   d.ops = op_rows.get();

@@ -88,10 +88,10 @@ struct SideRow {
 // The op signatures of one side, summed the way aggregate_op_rows sums them, without a string or a time
 // series allocated per row: times are dense, `iterations` per row.
 struct SideRows {
-  RunAggregates computed;           // a run read whole: its rows aggregated here (the views point into it)
-  std::vector<std::string> paths;   // per module of the run, as the side's paths name it
+  RunAggregates computed;          // a run read whole: its rows aggregated here (the views point into it)
+  std::vector<std::string> paths;  // per module of the run, as the side's paths name it
   std::vector<SideRow> rows;
-  std::vector<double> times;        // rows x iterations
+  std::vector<double> times;  // rows x iterations
   OpKeyIndex index;
   int iterations = 1;
 };
@@ -127,7 +127,8 @@ void gather(const RunData& run, const SidePaths& paths, bool gpu_time, SideRows&
     const OpKey key{out.paths[m], o.name, o.signature};
     const std::size_t hash = OpKeyIndex::hash(key, path_hash[m]);
     bool inserted = false;
-    const std::uint32_t r = out.index.insert(key, hash, static_cast<std::uint32_t>(out.rows.size()), &inserted);
+    const std::uint32_t r =
+        out.index.insert(key, hash, static_cast<std::uint32_t>(out.rows.size()), &inserted);
     if (inserted) {
       out.rows.push_back({key, hash});
       out.times.resize(out.times.size() + n_it, 0.0);
@@ -140,7 +141,8 @@ void gather(const RunData& run, const SidePaths& paths, bool gpu_time, SideRows&
     a.kernels += static_cast<double>(o.kernels);
     double* t = out.times.data() + static_cast<std::size_t>(r) * n_it;
     // Durations are whole nanoseconds: their sums in doubles are exact, in any order.
-    for (const auto& [iteration, ns] : gpu_time ? o.device_ns : o.host_ns) t[slot(iteration)] += static_cast<double>(ns);
+    for (const auto& [iteration, ns] : gpu_time ? o.device_ns : o.host_ns)
+      t[slot(iteration)] += static_cast<double>(ns);
   }
 }
 
@@ -168,13 +170,15 @@ void take_names(OpDiff& d, const SideRow& r) {
   d.signature = r.key.signature;
 }
 
-int rank(DiffStatus s) { return static_cast<int>(s); }
+int rank(DiffStatus s) {
+  return static_cast<int>(s);
+}
 
 }  // namespace
 
-std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const RunData& b, const SidePaths& paths_b,
-                             const DiffOptions& options, bool gpu_time, const RunTotals& totals_a,
-                             const RunTotals& totals_b) {
+std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const RunData& b,
+                             const SidePaths& paths_b, const DiffOptions& options, bool gpu_time,
+                             const RunTotals& totals_a, const RunTotals& totals_b) {
   SideRows aa, ab;
   auto rows_b = std::async(std::launch::async, [&] { gather(b, paths_b, gpu_time, ab); });
   gather(a, paths_a, gpu_time, aa);
@@ -234,7 +238,8 @@ std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const R
     const OpDiff& y = unsorted[j.row];
     return std::tie(x.module_path, x.name, x.signature) < std::tie(y.module_path, y.name, y.signature);
   });
-  // Permuted in place, cycle by cycle (position k takes row order[k].row), so no second vector of them is held.
+  // Permuted in place, cycle by cycle (position k takes row order[k].row), so no second vector of them is
+  // held.
   std::vector<bool> placed(order.size(), false);
   for (std::size_t k = 0; k < order.size(); ++k) {
     if (placed[k]) continue;

@@ -14,7 +14,7 @@ namespace flopscope {
 struct OpRow {
   std::string module_path, name, signature;
   double calls = 0, flops = 0, bytes = 0, kernels = 0;
-  bool counted = false;      // some op of the row has a FLOPs source (formula, counter or nested)
+  bool counted = false;  // some op of the row has a FLOPs source (formula, counter or nested)
   IterationSeries time;  // per iteration index, sparse: signatures x iterations can be large
 };
 
@@ -24,14 +24,14 @@ struct OpRows {
   int iterations = 1;
 };
 
-// Ops grouped by (module path as `paths` names it, name, signature); kernels join their op's row. `gpu_time`: the rows'
-// time is the kernels' device time, else the ops' inclusive host time.
+// Ops grouped by (module path as `paths` names it, name, signature); kernels join their op's row. `gpu_time`:
+// the rows' time is the kernels' device time, else the ops' inclusive host time.
 OpRows aggregate_op_rows(const RunData& run, const SidePaths& paths, bool gpu_time);
 
 // `gpu_time`: time is the kernels' device time per iteration, else the ops' inclusive host time.
 // Shares are of the given run totals.
-std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const RunData& b, const SidePaths& paths_b,
-                             const DiffOptions& options, bool gpu_time, const RunTotals& totals_a,
-                             const RunTotals& totals_b);
+std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const RunData& b,
+                             const SidePaths& paths_b, const DiffOptions& options, bool gpu_time,
+                             const RunTotals& totals_a, const RunTotals& totals_b);
 
 }  // namespace flopscope

@@ -5,7 +5,9 @@
 
 namespace flopscope {
 
-std::size_t OpKeyIndex::hash_part(std::string_view s) { return std::hash<std::string_view>{}(s); }
+std::size_t OpKeyIndex::hash_part(std::string_view s) {
+  return std::hash<std::string_view>{}(s);
+}
 
 std::size_t OpKeyIndex::hash(const OpKey& key, std::size_t path_hash) {
   // Combined so that moving text from one part to the next gives another hash.

@@ -43,7 +43,8 @@ std::string cost_text(const Group& g, bool gpu_time) {
   double flops = 0, bytes = 0, time = 0;
   bool timed = true;
   for (const ModuleDiff* m : g.members) {
-    const SideCost& s = g.verdict == Verdict::kVanished ? m->a : m->b;
+    const bool left = g.verdict == Verdict::kVanished || g.verdict == Verdict::kNotRun;
+    const SideCost& s = left ? m->a : m->b;
     flops += s.flops;
     bytes += s.bytes;
     time += s.time.p50;
@@ -55,7 +56,8 @@ std::string cost_text(const Group& g, bool gpu_time) {
     if (timed) out += fmt::format(", {} {} time", time_text(time), clock);
     return out + " per iteration";
   }
-  const double sign = g.verdict == Verdict::kVanished ? -1 : 1;
+  if (g.verdict == Verdict::kAmbiguous) return "which module of B each is, the evidence does not decide";
+  const double sign = g.verdict == Verdict::kVanished || g.verdict == Verdict::kNotRun ? -1 : 1;
   std::string out = signed_text(sign * flops, flops_text) + ", " + signed_text(sign * bytes, bytes_text);
   if (timed) out += fmt::format(", {} {} time", signed_text(sign * time, time_text), clock);
   return out + " per iteration";
@@ -70,7 +72,8 @@ std::string relative_text(const char* what, double a, double b, std::string (*fm
 std::string end_to_end_text(const RunDiff& d) {
   std::string out = "end to end: " + relative_text("FLOPs", d.a.flops, d.b.flops, flops_text) + ", " +
                     relative_text("bytes", d.a.bytes, d.b.bytes, bytes_text);
-  // Counter runs (Nsight Compute) carry their work as measured FLOPs and DRAM bytes, often with no op to count.
+  // Counter runs (Nsight Compute) carry their work as measured FLOPs and DRAM bytes, often with no op to
+  // count.
   if (d.a.measured() || d.b.measured())
     out += ", " + relative_text("measured FLOPs", d.a.measured_flops, d.b.measured_flops, flops_text) + ", " +
            relative_text("DRAM", d.a.dram_bytes, d.b.dram_bytes, bytes_text);
@@ -96,7 +99,8 @@ std::string SummarySentence::text() const {
 
 SummarySentence summary_sentence(const RunDiff& d) {
   std::vector<Group> groups;
-  for (Verdict v : {Verdict::kVanished, Verdict::kDormant, Verdict::kNew}) {
+  for (Verdict v :
+       {Verdict::kAmbiguous, Verdict::kVanished, Verdict::kNotRun, Verdict::kDormant, Verdict::kNew}) {
     for (const auto& m : d.modules) {
       if (!m.headline || m.verdict != v || m.path.empty()) continue;
       std::string leaf = leaf_of(m.path), qualifier = qualifier_of(m);
@@ -131,7 +135,8 @@ SummarySentence summary_sentence(const RunDiff& d) {
   if (groups.size() > kSentenceGroups) {
     std::size_t more = 0;
     for (std::size_t i = kSentenceGroups; i < groups.size(); ++i) more += groups[i].members.size();
-    text(fmt::format("; {} more vanished, dormant or new module{}", more, more == 1 ? "" : "s"));
+    text(fmt::format("; {} more vanished, not run, ambiguous, dormant or new module{}", more,
+                     more == 1 ? "" : "s"));
   }
   text("; " + end_to_end_text(d));
   return s;

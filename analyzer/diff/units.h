@@ -8,8 +8,14 @@
 
 namespace flopscope {
 
-inline std::string si(double value, const char* unit) { return si_text(value, unit); }
-inline std::string format_count(double n) { return count_text(n); }
-inline std::string format_signed_percent(double fraction) { return signed_percent_text(fraction); }
+inline std::string si(double value, const char* unit) {
+  return si_text(value, unit);
+}
+inline std::string format_count(double n) {
+  return count_text(n);
+}
+inline std::string format_signed_percent(double fraction) {
+  return signed_percent_text(fraction);
+}
 
 }  // namespace flopscope

@@ -23,6 +23,8 @@ std::string weights_text(const WeightSide& a, const WeightSide& b, bool changed)
   switch (b.state) {
     case WeightState::kNone:
       return "";
+    case WeightState::kMoved:
+      return fmt::format("weights MOVED ({} params, each found in B under another name)", a.params);
     case WeightState::kErased:
       return a.params > 0 ? fmt::format("weights ERASED ({} params, {} in A)", a.params,
                                         bytes_text(static_cast<double>(a.bytes)))
@@ -96,6 +98,23 @@ std::string describe_verdict(const ModuleDiff& m) {
                              ? fmt::format("weights ZEROED ({} params)", m.weights_b.params)
                              : fmt::format("its result is multiplied by zero ({} = 0)", m.discarded_by),
                          cost_text(m.b));
+    case Verdict::kNotRun:
+      return with_weights(
+          fmt::format("NOT_RUN: still in B's model, but ran no op on B's inputs (A: {})", cost_text(m.a)));
+    case Verdict::kUnwrapped:
+      return m.moved_to.empty() || m.weights_b.state != WeightState::kMoved
+                 ? std::string(
+                       "UNWRAPPED: a level gone from B; the modules below it are in B (no work of its own)")
+                 : fmt::format("UNWRAPPED: its weights and work are in B's {} now",
+                               m.moved_to.empty() ? "root" : m.moved_to);
+    case Verdict::kWrapped:
+      return m.moved_to.empty() || m.weights_a.state != WeightState::kMoved
+                 ? std::string("WRAPPED: a new level in B around modules of A (no work of its own)")
+                 : fmt::format("WRAPPED: holds the weights and work of A's {}",
+                               m.moved_to.empty() ? "root" : m.moved_to);
+    case Verdict::kAmbiguous:
+      return "AMBIGUOUS: the evidence does not decide which module of B this is (see the diff's ambiguity "
+             "notes)";
     case Verdict::kMoved:
       return fmt::format("MOVED: {} -> {} (compute and weights unchanged)", m.path, m.path_b);
     case Verdict::kChanged: {
@@ -125,6 +144,66 @@ std::string verdict_counts_text(const RunDiff& d) {
                        to_string(static_cast<Verdict>(v)));
   }
   return out.empty() ? "none" : out;
+}
+
+StatusOr<std::string> explain_module(const RunDiff& d, const std::string& path) {
+  const ModuleDiff* m = nullptr;
+  for (const auto& row : d.modules) {
+    if (row.path == path || (!row.path_b.empty() && row.path_b == path)) {
+      m = &row;
+      break;
+    }
+  }
+  if (m == nullptr) return NotFound("--explain " + path + ": no module of A or B has that path");
+  std::string out;
+  const std::string b_own = m->path_b.empty() ? m->path : m->path_b;
+  if (m->a.present && m->b.present) {
+    out += fmt::format("A {} = B {} ({} -> {})\n", m->path.empty() ? "(root)" : m->path,
+                       b_own.empty() ? "(root)" : b_own, m->type, m->type_b);
+  } else {
+    out += fmt::format("{} {} ({}): in {} only\n", m->a.present ? "A" : "B", m->a.present ? m->path : b_own,
+                       m->type, m->a.present ? "A" : "B");
+  }
+  out += "  verdict: " + m->verdict_text + "\n";
+  if (m->match) {
+    const MatchEvidence& e = m->match->evidence;
+    out += fmt::format(
+        "  score {:.2f} = name {:.2f} + class {:.2f} + order {:.2f} + structure {:.2f} + weights {:.2f} + "
+        "compute {:.2f}{}\n",
+        m->match->score, e.name, e.type, e.order, e.structure, e.weights, e.compute,
+        e.pinned ? " (declared by a --map)" : "");
+    if (std::isfinite(m->match->margin)) {
+      out += fmt::format(
+          "  runner-up: the best other reading {} ({:.2f} lower in total; under {:.1f} is AMBIGUOUS)\n",
+          m->match->runner_up == "(none)" ? std::string("leaves it unpaired")
+                                          : "pairs it with B " + m->match->runner_up,
+          m->match->margin, kAmbiguityMargin);
+    } else {
+      out += "  runner-up: no other reading changes whether it is matched\n";
+    }
+  } else if (!m->path.empty()) {
+    out += "  no B module scored high enough to be paired with it (or it is only in B)\n";
+  }
+  if (m->ambiguous_group >= 0) {
+    const AmbiguousGroup& g = d.ambiguous_groups[static_cast<std::size_t>(m->ambiguous_group)];
+    out += fmt::format("  ambiguous: \"{}\" or \"{}\" ({:.2f} apart)\n", g.chosen, g.alternative, g.margin);
+  }
+  for (const auto& p : d.params) {
+    const bool below = m->path.empty() || p.name.rfind(m->path + ".", 0) == 0;
+    if (!below || (p.moved_to.empty() && p.moved_from.empty() && !p.changed)) continue;
+    if (!p.moved_to.empty()) {
+      out += fmt::format(
+          "  tensor {} -> B {} ({}{})\n", p.name, p.moved_to, to_string(p.relation),
+          p.relation == ContentRelation::kSimilar ? fmt::format(", similarity {:.6f}", p.similarity) : "");
+    } else if (!p.moved_from.empty()) {
+      out += fmt::format("  tensor {} <- A {} ({})\n", p.name, p.moved_from, to_string(p.relation));
+    } else {
+      out += fmt::format(
+          "  tensor {}: {} -> {}{}\n", p.name, to_string(p.state_a), to_string(p.state_b),
+          p.state_a != WeightState::kNone && p.state_b != WeightState::kNone ? ", values changed" : "");
+    }
+  }
+  return out;
 }
 
 }  // namespace flopscope

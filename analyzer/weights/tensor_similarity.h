@@ -34,6 +34,11 @@ struct SketchBuilder {
 // or either tensor is constant (then only the hash, the sum and the L2 norm can say anything).
 std::optional<double> sketch_similarity(const ParamRecord& a, const ParamRecord& b);
 
+// False for tensors whose content says nothing about where they came from: placeholders, all-zero tensors and
+// constant ones (a fresh LayerNorm's ones, a zero bias): a copy of such a tensor elsewhere is no evidence
+// that it moved there.
+bool distinctive(const ParamRecord& t);
+
 enum class ContentRelation { kNone, kSimilar, kExact };
 const char* to_string(ContentRelation r);
 
@@ -50,7 +55,8 @@ class ContentIndex {
     ContentRelation relation = ContentRelation::kNone;
     double similarity = 0;  // 1 for exact copies
   };
-  // The best match of `t` among the indexed tensors (relation kNone when there is none).
+  // The best match of `t` among the indexed tensors (relation kNone when there is none, or when `t` is not
+  // distinctive).
   Match find(const ParamRecord& t) const;
 
  private:

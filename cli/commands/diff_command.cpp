@@ -11,7 +11,6 @@
 #include "analyzer/diff/gates.h"
 #include "analyzer/diff/interleaved_rounds.h"
 #include "analyzer/importers/load_run.h"
-#include "collector/torch/profile_model.h"
 #include "analyzer/weights/weights.h"
 #include "cli/background_sink.h"
 #include "cli/command.h"
@@ -20,9 +19,10 @@
 #include "cli/path_map_options.h"
 #include "cli/printers/diff_report.h"
 #include "cli/run_input.h"
+#include "collector/torch/profile_model.h"
 #include "db/model/atomic_file.h"
-#include "db/run_database.h"
 #include "db/model/text_escape.h"
+#include "db/run_database.h"
 
 namespace flopscope::cli {
 namespace {
@@ -50,7 +50,8 @@ class DiffCommand final : public Command {
     app.add_option("--weights-b", weights_b_, "Weights file for B (replaces the run's parameter rows)");
     app.add_option("--input", inputs_, "Input specs when A or B is a TorchScript model (as for `profile`)");
     app.add_option("--iters", iterations_, "Iterations when profiling a model (default 10)");
-    app.add_option("--threads", threads_, "Intra-op threads when profiling a model (default: one per CPU core)")
+    app.add_option("--threads", threads_,
+                   "Intra-op threads when profiling a model (default: one per CPU core)")
         ->check(CLI::Range(0, 1024));
     app.add_option("--rounds", rounds_,
                    "When A and B are both models: profile them in N alternating rounds (A B A B ...) of "
@@ -62,12 +63,18 @@ class DiffCommand final : public Command {
     app.add_option("--json", json_path_, "Also write the JSON report to FILE");
     app.add_option("--junit", junit_path_, "Also write JUnit XML (one test case per gate) to FILE");
     app.add_option("--html", html_path_, "Also write a self-contained HTML report to FILE");
-    app.add_option("--html-graph", graph_path_, "Diff graph SVG (flopscope graph --diff) to embed in the HTML");
+    app.add_option("--html-graph", graph_path_,
+                   "Diff graph SVG (flopscope graph --diff) to embed in the HTML");
     app.add_option("--expect-vanished", gates_.expect_vanished,
                    "Gate: every module of A matching GLOB runs no op in B; repeatable");
     app.add_option("--forbid-active", gates_.forbid_active,
                    "Gate: nothing matching GLOB is active in B (ops, or non-zero weights); repeatable");
-    app.add_option("--max-regression", regression_, "Gate: end-to-end limits, e.g. time=5%,flops=0.5%,bytes=1%");
+    app.add_option("--max-regression", regression_,
+                   "Gate: end-to-end limits, e.g. time=5%,flops=0.5%,bytes=1%");
+    app.add_option(
+        "--explain", explain_,
+        "Print how module PATH (A's path, or B's) was paired with the other side: the evidence, its "
+        "score, the runner-up reading and the tensors that moved, instead of the report");
     app.add_flag("--all", report_.all_modules, "List unchanged modules too");
     app.add_option("--top", report_.top_ops, "Changed op signatures listed (default 15)");
     app.add_flag("--force", force_, "Overwrite report files");
@@ -93,7 +100,8 @@ class DiffCommand final : public Command {
     if (!graph_path_.empty()) {
       auto s = read_file(graph_path_);
       if (!s.ok()) return report_error(s.status());
-      if (s->find("<svg") == std::string::npos) return report_error(InvalidArgument(graph_path_ + ": not an SVG file"));
+      if (s->find("<svg") == std::string::npos)
+        return report_error(InvalidArgument(graph_path_ + ": not an SVG file"));
       svg = std::move(s).value();
     }
     if (baseline_url_.empty() && is_rank_set_diff(paths_)) {
@@ -103,7 +111,8 @@ class DiffCommand final : public Command {
     path_a_ = paths_[0];
     path_b_ = paths_.size() > 1 ? paths_[1] : "";
     if (!baseline_url_.empty()) {
-      if (!path_b_.empty()) return report_error(InvalidArgument("--baseline takes one run (the candidate), not two"));
+      if (!path_b_.empty())
+        return report_error(InvalidArgument("--baseline takes one run (the candidate), not two"));
       path_b_ = path_a_;
       if (!fleet_baseline_loader()) {
         return report_error(Unsupported("--baseline: this build has no fleet store client (libpq)"));
@@ -119,12 +128,14 @@ class DiffCommand final : public Command {
     StatusOr<RunData> a = Internal("unset"), b = Internal("unset");
     if (rounds_ > 1) {
       if (baseline_ || !is_torchscript_model(path_a_) || !is_torchscript_model(path_b_)) {
-        return report_error(InvalidArgument(
-            "--rounds interleaves profiling: A and B must both be TorchScript models (.pt), not runs or traces"));
+        return report_error(
+            InvalidArgument("--rounds interleaves profiling: A and B must both be TorchScript models (.pt), "
+                            "not runs or traces"));
       }
       if (iterations_ < rounds_) {
-        return report_error(InvalidArgument("--rounds " + std::to_string(rounds_) + " needs --iters of at least " +
-                                            std::to_string(rounds_) + " (one iteration per round)"));
+        return report_error(InvalidArgument("--rounds " + std::to_string(rounds_) +
+                                            " needs --iters of at least " + std::to_string(rounds_) +
+                                            " (one iteration per round)"));
       }
       if (Status st = profile_interleaved(a, b); !st.ok()) return report_error(st);
     } else if (!baseline_ && looks_like_sqlite(path_a_) && looks_like_sqlite(path_b_)) {
@@ -146,15 +157,25 @@ class DiffCommand final : public Command {
     for (const auto& g : gates) {
       if (g.error) return report_error(InvalidArgument(path_b_ + ": gate " + g.name + ": " + g.message));
     }
+    if (!explain_.empty()) {
+      auto text = explain_module(d, explain_);
+      if (!text.ok()) return report_error(text.status());
+      if (Status st = emit_output("", terminal_safe(*text, true), false); !st.ok()) return report_error(st);
+      for (const auto& g : gates) {
+        if (!g.passed) return kExitGateFailed;
+      }
+      return kExitOk;
+    }
     report_.label_a = "A";
     report_.label_b = "B";
     if (d.info_a.source_path.empty()) d.info_a.source_path = path_a_;
     if (d.info_b.source_path.empty()) d.info_b.source_path = path_b_;
 
     // A and B are not read again: a second thread frees them while the reports are made.
-    auto freed = std::async(std::launch::async, [ra = std::move(a).value(), rb = std::move(b).value()]() mutable {
-      RunData gone_a = std::move(ra), gone_b = std::move(rb);
-    });
+    auto freed =
+        std::async(std::launch::async, [ra = std::move(a).value(), rb = std::move(b).value()]() mutable {
+          RunData gone_a = std::move(ra), gone_b = std::move(rb);
+        });
     auto render = [&](const std::string& fmt) {
       if (fmt == "md") return render_diff_markdown(d, gates, report_);
       if (fmt == "json") return render_diff_json(d, gates, report_);
@@ -178,7 +199,8 @@ class DiffCommand final : public Command {
     // The JSON file (~100 MB for two 1M-kernel runs) is written by a second thread while it is produced.
     auto stream_json = [&](AtomicFile& file) -> Status {
       BackgroundSink sink([&file](std::string_view piece) { return file.write(piece); });
-      Status made = write_diff_json(d, gates, report_, [&sink](std::string& piece) { return sink.push(piece); });
+      Status made =
+          write_diff_json(d, gates, report_, [&sink](std::string& piece) { return sink.push(piece); });
       Status written = sink.finish();
       return made.ok() ? written : made;
     };
@@ -250,7 +272,8 @@ class DiffCommand final : public Command {
 
   StatusOr<RunData> profile(const std::string& path, int iterations) {
     FS_RETURN_IF_ERROR(check_model_profiling(path));
-    if (inputs_.empty()) return InvalidArgument(path + ": a TorchScript model needs --input specs to be profiled");
+    if (inputs_.empty())
+      return InvalidArgument(path + ": a TorchScript model needs --input specs to be profiled");
     ProfileModelOptions o;
     o.torch.model_path = path;
     o.torch.iterations = iterations;
@@ -273,7 +296,8 @@ class DiffCommand final : public Command {
   }
 
   std::vector<std::string> paths_;
-  std::string path_a_, path_b_, weights_a_, weights_b_, format_ = "table", regression_, baseline_url_;
+  std::string path_a_, path_b_, weights_a_, weights_b_, format_ = "table", regression_, baseline_url_,
+                                                        explain_;
   int baseline_median_ = 0;
   std::optional<RunData> baseline_;
   std::string md_path_, json_path_, junit_path_, html_path_, graph_path_;
@@ -290,7 +314,8 @@ class DiffCommand final : public Command {
 
 }  // namespace
 
-FLOPSCOPE_REGISTER_COMMAND(DiffCommand, "diff",
-                           "Compare two runs or models: vanished/new/changed modules and ops, weights, CI gates", 50);
+FLOPSCOPE_REGISTER_COMMAND(
+    DiffCommand, "diff",
+    "Compare two runs or models: vanished/new/changed modules and ops, weights, CI gates", 50);
 
 }  // namespace flopscope::cli

@@ -14,7 +14,7 @@ constexpr const char* kStyle = R"(body{font-family:system-ui,sans-serif;margin:2
 table{border-collapse:collapse;font-size:13px;margin:1em 0}th,td{border:1px solid #ccc;padding:3px 8px}
 th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 summary h2{display:inline}
-.v-VANISHED{color:#0a7d2c;font-weight:600}.v-DORMANT{color:#b35900;font-weight:600}.v-NEW{color:#b00020;font-weight:600}.v-MOVED{color:#555;font-weight:600}
+.v-VANISHED{color:#0a7d2c;font-weight:600}.v-DORMANT{color:#b35900;font-weight:600}.v-NEW{color:#b00020;font-weight:600}.v-MOVED{color:#555;font-weight:600}.v-UNWRAPPED{color:#555;font-weight:600}.v-WRAPPED{color:#555;font-weight:600}.v-AMBIGUOUS{color:#6a1b9a;font-weight:600}.v-NOT_RUN{color:#0a7d2c;font-weight:600}
 .pass{color:#0a7d2c}.fail{color:#b00020;font-weight:600}.graph img{max-width:100%;height:auto}
 code{background:#f5f5f5;padding:0 3px}.summary{font-size:1.15em;font-weight:600;padding:.5em .8em;background:#f4f8ff;border-left:4px solid #3b528b})";
 
@@ -41,14 +41,16 @@ std::string svg_image(const std::string& svg) {
 
 }  // namespace
 
-std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o,
-                             const std::string& svg) {
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>flopscope diff</title>\n";
+std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& gates,
+                             const DiffReportOptions& o, const std::string& svg) {
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>flopscope diff</title>\n";
   out += std::string("<style>") + kStyle + "</style></head><body>\n<h1>flopscope diff</h1>\n";
   out += "<p class=\"summary\">" + sentence_html(d) + "</p>\n<ul>\n";
-  out += fmt::format("<li><b>{}</b>: {}</li>\n<li><b>{}</b>: {}</li>\n<li><b>End to end</b>: {}</li>\n</ul>\n",
-                     html_escape(o.label_a), html_escape(run_line(d.info_a, d.a)), html_escape(o.label_b),
-                     html_escape(run_line(d.info_b, d.b)), html_escape(totals_text(d)));
+  out +=
+      fmt::format("<li><b>{}</b>: {}</li>\n<li><b>{}</b>: {}</li>\n<li><b>End to end</b>: {}</li>\n</ul>\n",
+                  html_escape(o.label_a), html_escape(run_line(d.info_a, d.a)), html_escape(o.label_b),
+                  html_escape(run_line(d.info_b, d.b)), html_escape(totals_text(d)));
   if (!d.maps.empty()) out += "<p><b>Path maps</b>: " + html_escape(maps_text(d)) + "</p>\n";
   if (!gates.empty()) {
     out += "<h2>Gates</h2>\n<ul>\n";

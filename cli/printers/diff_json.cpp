@@ -2,6 +2,7 @@
 // large runs has ~100k rows. Members are written in the order a std::map-backed nlohmann::json object
 // printed them before (sorted keys), so the text is unchanged.
 #include <algorithm>
+#include <cmath>
 #include <future>
 #include <utility>
 
@@ -51,6 +52,7 @@ void weights(JsonWriter& w, const WeightSide& s) {
   w.begin_object();
   w.member("bytes", s.bytes);
   w.member("erased", s.erased);
+  w.member("moved", s.moved);
   w.member("numel", s.numel);
   w.member("params", s.params);
   w.member("state", to_string(s.state));
@@ -76,7 +78,8 @@ void run(JsonWriter& w, const RunInfo& i, const RunTotals& t) {
 }
 
 // "a", "b", "delta", "relative"; the end-to-end time also carries its interval (`t`).
-void metric(JsonWriter& w, double a, double b, const MedianDifference* t = nullptr, bool significant = false) {
+void metric(JsonWriter& w, double a, double b, const MedianDifference* t = nullptr,
+            bool significant = false) {
   w.begin_object();
   w.member("a", a);
   w.member("b", b);
@@ -111,7 +114,8 @@ void end_to_end(JsonWriter& w, const RunDiff& d) {
   w.begin_object();
   w.key("bytes");
   metric(w, d.a.bytes, d.b.bytes);
-  const bool measured = d.a.measured() || d.b.measured();  // hardware counters: only when a kernel was measured
+  const bool measured =
+      d.a.measured() || d.b.measured();  // hardware counters: only when a kernel was measured
   if (measured) {
     w.key("dram_bytes");
     metric(w, d.a.dram_bytes, d.b.dram_bytes);
@@ -132,12 +136,49 @@ void end_to_end(JsonWriter& w, const RunDiff& d) {
   w.end_object();
 }
 
+// How a module was paired with B's: the score, its evidence and the margin to the runner-up.
+void match(JsonWriter& w, const ModuleMatch& m) {
+  w.begin_object();
+  w.member("a_path", m.a_path);
+  w.member("b_path", m.b_path);
+  w.key("evidence");
+  w.begin_object();
+  w.member("compute", m.evidence.compute);
+  w.member("name", m.evidence.name);
+  w.member("order", m.evidence.order);
+  w.member("pinned", m.evidence.pinned);
+  w.member("structure", m.evidence.structure);
+  w.member("type", m.evidence.type);
+  w.member("weights", m.evidence.weights);
+  w.end_object();
+  w.key("margin");
+  if (std::isfinite(m.margin)) {
+    w.value(m.margin);
+  } else {
+    w.null();
+  }
+  w.member("runner_up", m.runner_up);
+  w.member("score", m.score);
+  w.end_object();
+}
+
 void module(JsonWriter& w, const ModuleDiff& m) {
   w.begin_object();
-  sides(w, m.a, m.b);
+  w.key("a");
+  side(w, m.a);
+  w.member("ambiguous_group", m.ambiguous_group);
+  w.key("b");
+  side(w, m.b);
   w.member("depth", m.depth);
   w.member("discarded_by", m.discarded_by);
   w.member("headline", m.headline);
+  w.key("match");
+  if (m.match) {
+    match(w, *m.match);
+  } else {
+    w.null();
+  }
+  w.member("moved_to", m.moved_to);
   w.member("path", m.path);
   w.member("path_b", m.path_b);
   w.member("status", to_string(m.verdict));
@@ -171,9 +212,25 @@ void param(JsonWriter& w, const ParamDiff& p) {
   w.member("bytes_a", p.bytes_a);
   w.member("bytes_b", p.bytes_b);
   w.member("changed", p.changed);
+  w.member("moved_from", p.moved_from);
+  w.member("moved_to", p.moved_to);
   w.member("name", p.name);
+  w.member("relation", to_string(p.relation));
+  w.member("similarity", p.similarity);
   w.member("state_a", to_string(p.state_a));
   w.member("state_b", to_string(p.state_b));
+  w.end_object();
+}
+
+void ambiguous(JsonWriter& w, const AmbiguousGroup& g) {
+  w.begin_object();
+  w.member("a_paths", g.a_paths);
+  w.member("alternative", g.alternative);
+  w.member("b_paths", g.b_paths);
+  w.member("chosen", g.chosen);
+  w.member("margin", g.margin);
+  w.member("settle", g.settle);
+  w.member("settle_chosen", g.settle_chosen);
   w.end_object();
 }
 
@@ -222,6 +279,10 @@ Status write_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, c
   w.begin_object();
   w.key("a");
   run(w, d.info_a, d.a);
+  w.key("ambiguous");
+  w.begin_array();
+  for (const auto& g : d.ambiguous_groups) ambiguous(w, g);
+  w.end_array();
   w.key("b");
   run(w, d.info_b, d.b);
   w.key("end_to_end");
@@ -231,6 +292,7 @@ Status write_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, c
   w.begin_array();
   for (const auto& r : gates) {
     w.begin_object();
+    w.member("error", r.error);
     w.member("message", r.message);
     w.member("name", r.name);
     w.member("passed", r.passed);
@@ -274,7 +336,8 @@ Status write_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, c
   return flush(1);
 }
 
-std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o) {
+std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& gates,
+                             const DiffReportOptions& o) {
   std::string all;
   // About 1.2 kB per module row and 0.9 kB per op row: one allocation for the whole text.
   all.reserve(4096 + 1300 * d.modules.size() + 1000 * d.ops.size() + 200 * d.params.size());

@@ -1,10 +1,11 @@
+#include "analyzer/diff/diff.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 #include <regex>
 
 #include "analyzer/diff/compare.h"
-#include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
 #include "analyzer/format.h"
 #include "diff_fixtures.h"
@@ -79,7 +80,7 @@ TEST(Diff, RemovedModuleVanishesWithItsWeightsErased) {
   EXPECT_EQ(m.verdict, Verdict::kVanished);
   EXPECT_TRUE(m.headline);
   EXPECT_FALSE(m.b.present);
-  EXPECT_DOUBLE_EQ(m.a.ops, 2);        // linear + log1p per iteration
+  EXPECT_DOUBLE_EQ(m.a.ops, 2);  // linear + log1p per iteration
   EXPECT_DOUBLE_EQ(m.a.flops, 2e4);
   EXPECT_NEAR(m.a.time.p50, 50e3, 2e3);  // 40 + 10 us
   EXPECT_EQ(m.weights_a.state, WeightState::kActive);
@@ -164,14 +165,24 @@ TEST(Diff, FewIterationsAreNotTested) {
   EXPECT_NE(d.warnings[0].find("iterations"), std::string::npos);
 }
 
-TEST(Diff, RenamedTreeMatchesOnlyWithAMap) {
+TEST(Diff, RenamedTreeMatchesThroughTheDroppedLevelOrAMap) {
   FixtureOptions renamed;
   renamed.prefix = "model.";
   RunData a = make_run(Variant::kV1, renamed), b = make_run(Variant::kV1);
+  // A's single pass-through level `model` is gone from B: the matching pairs what is below it (MOVED, paths
+  // differ), and the level itself is UNWRAPPED, never VANISHED.
   RunDiff plain = diff_runs(a, b);
-  EXPECT_EQ(plain.common_modules, 0);
-  ASSERT_FALSE(plain.warnings.empty());
-  EXPECT_NE(plain.warnings.back().find("no module in common"), std::string::npos);
+  EXPECT_GT(plain.common_modules, 0);
+  for (const auto& m : plain.modules) {
+    if (m.path.empty()) continue;
+    EXPECT_EQ(m.verdict, m.path == "model" ? Verdict::kUnwrapped : Verdict::kMoved) << m.path;
+  }
+  DiffOptions no_match;
+  no_match.align_containers = false;
+  RunDiff unmatched = diff_runs(a, b, no_match);
+  EXPECT_EQ(unmatched.common_modules, 0);
+  ASSERT_FALSE(unmatched.warnings.empty());
+  EXPECT_NE(unmatched.warnings.back().find("no module in common"), std::string::npos);
   DiffOptions o;
   auto map = parse_path_map(R"(^model\.=)");
   ASSERT_TRUE(map.ok()) << map.status().message();
@@ -272,14 +283,20 @@ TEST(Gates, MessagesInHumanUnits) {
     EXPECT_FALSE(std::regex_search(r.message, exponent)) << r.name << ": " << r.message;
     EXPECT_EQ(r.message.find(" ns ->"), std::string::npos) << r.name << ": " << r.message;
   }
-  EXPECT_NE(results[0].message.find(flops_text(module(d, kBias).a.flops + module(d, "layers.1.attn.position_adaptive_bias").a.flops)),
-            std::string::npos) << results[0].message;
+  EXPECT_NE(results[0].message.find(flops_text(module(d, kBias).a.flops +
+                                               module(d, "layers.1.attn.position_adaptive_bias").a.flops)),
+            std::string::npos)
+      << results[0].message;
   EXPECT_EQ(results[1].name, "max-regression time");
-  EXPECT_NE(results[1].message.find("host time P50: " + time_text(d.a.time.p50) + " -> " + time_text(d.b.time.p50)),
-            std::string::npos) << results[1].message;
-  EXPECT_NE(results[2].message.find(flops_text(d.a.flops) + " -> " + flops_text(d.b.flops)), std::string::npos)
+  EXPECT_NE(
+      results[1].message.find("host time P50: " + time_text(d.a.time.p50) + " -> " + time_text(d.b.time.p50)),
+      std::string::npos)
+      << results[1].message;
+  EXPECT_NE(results[2].message.find(flops_text(d.a.flops) + " -> " + flops_text(d.b.flops)),
+            std::string::npos)
       << results[2].message;
-  EXPECT_NE(results[3].message.find(bytes_text(d.a.bytes) + " -> " + bytes_text(d.b.bytes)), std::string::npos)
+  EXPECT_NE(results[3].message.find(bytes_text(d.a.bytes) + " -> " + bytes_text(d.b.bytes)),
+            std::string::npos)
       << results[3].message;
 }
 
@@ -289,11 +306,13 @@ TEST(SummarySentence, NamesTheChangeAndItsCost) {
   const std::string s2 = v2.sentence.text();
   const auto& b0 = module(v2, kBias);
   const auto& b1 = module(v2, "layers.1.attn.position_adaptive_bias");
-  EXPECT_EQ(s2.rfind("2 x position_adaptive_bias VANISHED (weights ERASED): " + flops_text(-(b0.a.flops + b1.a.flops)) +
-                         ", " + bytes_text(-(b0.a.bytes + b1.a.bytes)) + ", " +
-                         time_text(-(b0.a.time.p50 + b1.a.time.p50)) + " host time per iteration; end to end: FLOPs -",
-                     0),
-            0u)
+  EXPECT_EQ(
+      s2.rfind(
+          "2 x position_adaptive_bias VANISHED (weights ERASED): " + flops_text(-(b0.a.flops + b1.a.flops)) +
+              ", " + bytes_text(-(b0.a.bytes + b1.a.bytes)) + ", " +
+              time_text(-(b0.a.time.p50 + b1.a.time.p50)) + " host time per iteration; end to end: FLOPs -",
+          0),
+      0u)
       << s2;
   // The module name is the part front ends show as code.
   ASSERT_GE(v2.sentence.parts.size(), 2u);
@@ -314,10 +333,11 @@ TEST(SummarySentence, NamesTheChangeAndItsCost) {
       << back.sentence.text();
 
   RunData a = make_run(Variant::kV1);
-  EXPECT_EQ(diff_runs(a, a).sentence.text().rfind("No module vanished, appeared or went dormant; end to end: FLOPs "
-                                                  "unchanged, bytes unchanged, host time ",
-                                                  0),
-            0u);
+  EXPECT_EQ(
+      diff_runs(a, a).sentence.text().rfind("No module vanished, appeared or went dormant; end to end: FLOPs "
+                                            "unchanged, bytes unchanged, host time ",
+                                            0),
+      0u);
   // A significant end-to-end change carries its interval.
   FixtureOptions slow;
   slow.time_scale = 1.5;
