@@ -34,6 +34,11 @@ struct SketchBuilder {
 // or either tensor is constant (then only the hash, the sum and the L2 norm can say anything).
 std::optional<double> sketch_similarity(const ParamRecord& a, const ParamRecord& b);
 
+// True when a tensor's values can tell it apart from others of its shape: not constant (a zero bias or a
+// scalar equals every other one of its shape, which says nothing about where it went). Without a sketch
+// (values not read or not decoded) a hash of more than one element is taken as telling.
+bool identifies_content(const ParamRecord& p);
+
 enum class ContentRelation { kNone, kSimilar, kExact };
 const char* to_string(ContentRelation r);
 
