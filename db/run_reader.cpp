@@ -4,6 +4,7 @@
 #include "db/aggregate_tables.h"
 #include "db/summary_tables.h"
 #include "db/json_columns.h"
+#include "db/sketch_column.h"
 #include "db/module_names.h"
 #include "db/run_database.h"
 #include "db/run_database_format.h"
@@ -127,7 +128,9 @@ Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
 
 Status read_params(Database& db, std::vector<ParamRecord>& out) {
   return read_table(db, "param",
-                    "id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256", out,
+                    "id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256, "
+                    "sketch, sum",
+                    out,
                     [&](Statement& s, ParamRecord& p) {
                         p.id = s.id(0);
                         p.name = s.str(1);
@@ -141,6 +144,9 @@ Status read_params(Database& db, std::vector<ParamRecord>& out) {
                         p.max_abs = s.real(8);
                         p.nonzero_fraction = s.real(9);
                         p.sha256 = s.str(10);
+                        Status sketch = decode_sketch(s.blob(11), p.sketch);
+                        if (!sketch.ok()) return bad_row(db, "param", p.id, sketch);
+                        p.sum = s.real(12);
                         return Status();
                       });
 }

@@ -14,6 +14,7 @@
 #include "db/aggregate_tables.h"
 #include "db/summary_tables.h"
 #include "db/json_columns.h"
+#include "db/sketch_column.h"
 #include "db/migrations.h"
 #include "db/module_names.h"
 #include "db/model/atomic_file.h"
@@ -60,8 +61,8 @@ constexpr std::string_view kInsertKernel =
     "flops_fp64, flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes, "
     "tensor_pipe_inst, dram_bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertParam =
-    "INSERT INTO param (id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256) "
-    "VALUES (?,?,?,?,?,?,?,?,?,?,?)";
+    "INSERT INTO param (id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, "
+    "sha256, sketch, sum) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertGraphNode =
     "INSERT INTO graph_node (id, kind, label, module_id, module_path, output_shapes) VALUES (?,?,?,?,?,?)";
 constexpr std::string_view kInsertGraphEdge = "INSERT INTO graph_edge (src, dst, label) VALUES (?,?,?)";
@@ -89,6 +90,9 @@ class Binder {
   }
   Binder& operator()(const std::string& v) { return (*this)(std::string_view(v)); }
   Binder& operator()(const char* v) { return (*this)(std::string_view(v)); }
+  Binder& blob(std::string_view v) {
+    return keep(sqlite3_bind_blob(raw_, ++index_, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+  }
   // Text alive until run(): a field of the record being inserted, or a local of the insert's caller.
   Binder& text(std::string_view v) {
     return keep(sqlite3_bind_text(raw_, ++index_, v.data(), static_cast<int>(v.size()), SQLITE_STATIC));
@@ -219,7 +223,8 @@ class SqliteRunSink final : public RunSink {
     for (const ParamRecord& p : params) {
       FS_RETURN_IF_ERROR(insert(*statements_.param, [&](Binder& b) {
         b.id(p.id)(p.name).id(p.module_id)(p.dtype)(encode_shape(p.shape))(p.numel)(p.bytes)(p.l2)(p.max_abs)(
-            p.nonzero_fraction)(p.sha256);
+            p.nonzero_fraction)(p.sha256)
+            .blob(encode_sketch(p.sketch))(p.sum);
       }));
     }
     return {};

@@ -10,7 +10,8 @@ add_custom_command(
   VERBATIM)
 
 add_library(flopscope_db STATIC
-  sqlite/sqlite.cpp migrations.cpp json_columns.cpp run_open.cpp run_reader.cpp run_writer.cpp aggregate_tables.cpp summary_tables.cpp
+  sqlite/sqlite.cpp migrations.cpp json_columns.cpp sketch_column.cpp run_open.cpp run_reader.cpp run_writer.cpp
+  aggregate_tables.cpp summary_tables.cpp
   module_names.cpp ${flopscope_schema_cpp})
 target_link_libraries(flopscope_db PUBLIC flopscope_model PRIVATE SQLite::SQLite3
                       Threads::Threads flopscope_warnings)

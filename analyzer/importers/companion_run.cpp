@@ -105,6 +105,12 @@ StatusOr<CompanionInfo> read_companion_info(const std::string& path) {
       r.max_abs = number(p["max_abs"]);
       r.nonzero_fraction = number(p["nonzero_fraction"]);
       r.sha256 = text(p["sha256"]);
+      // The content sketch: kSketchBuckets bucket sums; any other length (an older companion) is no sketch.
+      if (dom::array sketch;
+          !p["sketch"].get_array().get(sketch) && sketch.size() == static_cast<std::size_t>(kSketchBuckets)) {
+        for (auto v : sketch) r.sketch.push_back(number(v));
+        r.sum = number(p["sum"]);
+      }
       info.params.push_back(std::move(r));
     }
   }

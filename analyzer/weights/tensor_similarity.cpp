@@ -65,6 +65,11 @@ std::optional<double> sketch_similarity(const ParamRecord& a, const ParamRecord&
   return dot / std::sqrt(na * nb);
 }
 
+bool identifies_content(const ParamRecord& p) {
+  if (p.sketch.size() == static_cast<std::size_t>(kSketchBuckets)) return !centred(p).empty();
+  return !p.sha256.empty() && p.numel > 1;
+}
+
 const char* to_string(ContentRelation r) {
   switch (r) {
     case ContentRelation::kExact:

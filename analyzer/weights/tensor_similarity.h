@@ -39,6 +39,11 @@ std::optional<double> sketch_similarity(const ParamRecord& a, const ParamRecord&
 // that it moved there.
 bool distinctive(const ParamRecord& t);
 
+// True when a tensor's values can tell it apart from others of its shape: not constant (a zero bias or a
+// scalar equals every other one of its shape, which says nothing about where it went). Without a sketch
+// (values not read or not decoded) a hash of more than one element is taken as telling.
+bool identifies_content(const ParamRecord& p);
+
 enum class ContentRelation { kNone, kSimilar, kExact };
 const char* to_string(ContentRelation r);
 

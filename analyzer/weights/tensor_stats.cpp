@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "analyzer/weights/tensor_similarity.h"
 #include "db/model/dtype.h"
 #include "db/model/sha256.h"
 
@@ -93,6 +94,7 @@ struct Accumulator {
   double max_abs = 0;
   std::int64_t nonzero = 0;
   bool nan = false;
+  SketchBuilder sketch{};
 
   void add(const std::uint8_t* p) {
     if (d == Decode::kRaw) {
@@ -105,6 +107,7 @@ struct Accumulator {
       return;
     }
     double x = value(d, p);
+    sketch.add(x);
     if (std::isnan(x)) {
       nan = true;
       ++nonzero;
@@ -123,6 +126,7 @@ struct Accumulator {
       // anywhere turns the sum of squares into NaN, which is how it is detected.
       constexpr std::size_t kLanes = 8;
       double sq[kLanes] = {};
+      double sm[kLanes] = {};
       float mx[kLanes] = {};
       std::int64_t nz[kLanes] = {};
       const auto fatol = static_cast<float>(atol);
@@ -133,13 +137,16 @@ struct Accumulator {
         for (std::size_t j = 0; j < kLanes; ++j) {
           float a = std::fabs(x[j]);
           sq[j] += static_cast<double>(x[j]) * x[j];
+          sm[j] += x[j];
           mx[j] = a > mx[j] ? a : mx[j];
           nz[j] += !(a <= fatol) ? 1 : 0;
         }
       }
+      add_sketch_f32(p, i);
       for (; i < count; ++i) add(p + 4 * i);
       for (std::size_t j = 0; j < kLanes; ++j) {
         sum_sq += sq[j];
+        sketch.sum += sm[j];
         max_abs = std::max(max_abs, static_cast<double>(mx[j]));
         nonzero += nz[j];
       }
@@ -147,6 +154,28 @@ struct Accumulator {
       return;
     }
     for (std::size_t i = 0; i < count; ++i) add(p + static_cast<std::size_t>(size) * i);
+  }
+
+  // The sketch buckets of `count` float32 elements (not the sum, which the caller's lanes keep): whole rows
+  // of kSketchBuckets elements once the bucket index is back at 0, so each bucket is its own lane.
+  void add_sketch_f32(const std::uint8_t* p, std::size_t count) {
+    constexpr auto kRow = static_cast<std::size_t>(kSketchBuckets);
+    double* b = sketch.buckets.data();
+    auto at = [&](std::size_t i) { return load<float>(p + 4 * i); };
+    std::size_t i = 0;
+    for (; i < count && sketch.next != 0; ++i) {
+      b[sketch.next] += at(i);
+      if (++sketch.next == kSketchBuckets) sketch.next = 0;
+    }
+    for (; i + kRow <= count; i += kRow) {
+      float x[kRow];
+      std::memcpy(x, p + 4 * i, sizeof x);
+      for (std::size_t k = 0; k < kRow; ++k) b[k] += x[k];
+    }
+    for (; i < count; ++i) {
+      b[sketch.next] += at(i);
+      if (++sketch.next == kSketchBuckets) sketch.next = 0;
+    }
   }
 };
 
@@ -212,6 +241,10 @@ TensorInfo measure_tensor(const TensorLocation& t, const WeightsOptions& options
   }
   if (!info.decoded) info.note = "values not decoded (" + t.dtype + "): zero test on raw bytes";
   info.nonzero_fraction = static_cast<double>(acc.nonzero) / static_cast<double>(info.numel);
+  if (info.decoded) {
+    info.sketch = std::move(acc.sketch.buckets);
+    info.sum = acc.sketch.sum;
+  }
   info.state = acc.nonzero == 0 ? TensorState::kZeroed : TensorState::kActive;
   if (options.hash) info.sha256 = sha.hex_digest();
   return info;

@@ -7,6 +7,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "analyzer/weights/moved_tensors.h"
 #include "analyzer/weights/safetensors.h"
 #include "analyzer/weights/tensor_stats.h"
 #include "analyzer/weights/torch_archive.h"
@@ -31,6 +32,7 @@ const char* to_string(TensorChange change) {
     case TensorChange::kChanged: return "CHANGED";
     case TensorChange::kNew: return "NEW";
     case TensorChange::kRemoved: return "REMOVED";
+    case TensorChange::kMoved: return "MOVED";
   }
   return "?";
 }
@@ -158,26 +160,32 @@ std::vector<TensorComparison> compare_weights(const WeightsReport& a, const Weig
     row.what = "absent in A";
     rows.push_back(std::move(row));
   }
+  find_moved_tensors(a, b, rows);
   return rows;
+}
+
+ParamRecord to_param_record(const TensorInfo& t) {
+  ParamRecord p;
+  p.name = t.name;
+  p.dtype = t.dtype;
+  p.shape = t.shape;
+  p.numel = t.numel;
+  p.bytes = t.bytes;
+  p.l2 = t.l2;
+  p.max_abs = t.max_abs;
+  p.nonzero_fraction = t.nonzero_fraction;
+  p.sha256 = t.sha256;
+  p.sketch = t.sketch;
+  p.sum = t.sum;
+  return p;
 }
 
 std::vector<ParamRecord> to_param_records(const WeightsReport& report) {
   std::vector<ParamRecord> out;
   out.reserve(report.tensors.size());
-  Id id = 0;
   for (const auto& t : report.tensors) {
-    ParamRecord p;
-    p.id = id++;
-    p.name = t.name;
-    p.dtype = t.dtype;
-    p.shape = t.shape;
-    p.numel = t.numel;
-    p.bytes = t.bytes;
-    p.l2 = t.l2;
-    p.max_abs = t.max_abs;
-    p.nonzero_fraction = t.nonzero_fraction;
-    p.sha256 = t.sha256;
-    out.push_back(std::move(p));
+    out.push_back(to_param_record(t));
+    out.back().id = static_cast<Id>(out.size() - 1);
   }
   return out;
 }

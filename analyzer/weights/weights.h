@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analyzer/weights/mapped_file.h"
+#include "analyzer/weights/tensor_similarity.h"
 #include "db/model/records.h"
 #include "db/model/status.h"
 
@@ -53,6 +54,10 @@ struct TensorInfo {
   double nonzero_fraction = 0;
   bool decoded = true;  // false when the dtype's values could not be decoded (stats from raw bytes)
   std::string sha256;   // of the element bytes in row-major order; "" for placeholders
+  // Content sketch (ParamRecord::sketch: kSketchBuckets bucket sums by row-major index) and the sum of the
+  // elements; the sketch is empty for placeholders and dtypes without a decoder.
+  std::vector<double> sketch;
+  double sum = 0;
   TensorState state = TensorState::kActive;
   std::string note;
 };
@@ -79,8 +84,9 @@ WeightsReport inspect_weights(const WeightsSource& source, const WeightsOptions&
 
 StatusOr<WeightsReport> read_weights(const std::string& path, const WeightsOptions& options);
 
-// One row of a two-file comparison, joined by tensor name.
-enum class TensorChange { kUnchanged, kChanged, kNew, kRemoved };
+// One row of a two-file comparison, joined by tensor name. MOVED: the name is on one side only, but the
+// other side holds its content (exactly or similarly) under another name.
+enum class TensorChange { kUnchanged, kChanged, kNew, kRemoved, kMoved };
 const char* to_string(TensorChange change);
 
 struct TensorComparison {
@@ -89,19 +95,28 @@ struct TensorComparison {
   const TensorInfo* b = nullptr;  // null when only in A
   TensorState state_b = TensorState::kErased;  // ERASED when absent from B
   TensorChange change = TensorChange::kUnchanged;
-  std::string what;  // what changed: "dtype", "shape", "values"
+  std::string what;  // what changed: "dtype", "shape", "values"; for MOVED the other name and how alike
+  // MOVED only: whether the other side's tensor is an exact or a similar copy, and the sketch cosine (1 for
+  // an exact copy).
+  ContentRelation relation = ContentRelation::kNone;
+  double similarity = 0;
 };
 
 // The name a tensor is joined by (path maps, container alignment); null: its own name.
 using TensorNameMap = std::function<std::string(const std::string&)>;
 
 // Rows in A's order, then tensors only in B, joined by the mapped names (a row's `name` is A's mapped name,
-// or B's own name for a tensor only in B). Pointers refer into the reports, which must outlive the rows.
+// or B's own name for a tensor only in B). A tensor of A whose name B lacks is REMOVED only when no tensor of
+// B holds its content; otherwise its row is MOVED with that B tensor (a tensor only in B, which then has no
+// row of its own, else one B also keeps for another name). A tensor only in B that copies a tensor A keeps
+// under its own name is MOVED too (`a` that tensor). Pointers refer into the reports, which must outlive
+// the rows.
 std::vector<TensorComparison> compare_weights(const WeightsReport& a, const WeightsReport& b,
                                               const TensorNameMap& name_a = nullptr,
                                               const TensorNameMap& name_b = nullptr);
 
-// Converts to the run database's parameter rows (module_id left unset).
+// Converts to the run database's parameter rows (module_id left unset; ids are the indexes in the report).
 std::vector<ParamRecord> to_param_records(const WeightsReport& report);
+ParamRecord to_param_record(const TensorInfo& t);
 
 }  // namespace flopscope

@@ -108,7 +108,7 @@ class ProfileCommand final : public Command {
     if (!sink.ok()) return report_error(sink.status());
     // With the summary facts: report then reads no rows back.
     if (Status s = write_run_with_facts(**sink, run); !s.ok()) return report_error(s.WithContext(output_));
-    std::fprintf(stderr, "flopscope: wrote %s: %zu ops over %d iterations, %zu modules, %zu parameters\n",
+    std::fprintf(stderr, "flopscope: wrote %s: %zu ops over %d iterations, %zu modules, %zu parameters/buffers\n",
                  output_.c_str(), run.ops.size(), options_.iterations, run.modules.size(), run.params.size());
     return kExitOk;
   }

@@ -1,5 +1,6 @@
 // `flopscope weights FILE [FILE2]`: per-tensor statistics and state of a weights file, or the comparison
-// of two (tensors joined by name: CHANGED / UNCHANGED / NEW / REMOVED, and each tensor's state in B).
+// of two (tensors joined by name: CHANGED / UNCHANGED / NEW / REMOVED, MOVED when the other file holds the
+// content under another name, and each tensor's state in B).
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -21,7 +22,7 @@ nlohmann::json tensor_json(const TensorInfo& t) {
   return {{"name", t.name},     {"dtype", t.dtype},       {"shape", t.shape},
           {"numel", t.numel},   {"bytes", t.bytes},       {"l2", number(t.l2)},
           {"max_abs", number(t.max_abs)}, {"nonzero_fraction", t.nonzero_fraction},
-          {"decoded", t.decoded}, {"sha256", t.sha256},   {"state", to_string(t.state)},
+          {"decoded", t.decoded}, {"sum", number(t.sum)}, {"sha256", t.sha256}, {"state", to_string(t.state)},
           {"note", t.note}};
 }
 
@@ -112,7 +113,7 @@ class WeightsCommand : public Command {
     DiffPaths paths = weights_diff_paths(to_param_records(a), to_param_records(b), diff_options_);
     auto rows = compare_weights(a, b, paths.a, paths.b);
     for (auto& row : rows) {
-      if (row.a && row.b && row.b->name != row.name) {
+      if (row.a && row.b && row.b->name != row.name && row.change != TensorChange::kMoved) {
         row.what = "B: " + row.b->name + (row.what.empty() ? "" : "; " + row.what);
       }
     }
@@ -130,6 +131,10 @@ class WeightsCommand : public Command {
                        {"state_a", row.a ? to_string(row.a->state) : "ERASED"},
                        {"state_b", to_string(row.state_b)},
                        {"what", row.what},
+                       {"moved", row.change == TensorChange::kMoved
+                                     ? nlohmann::json{{"relation", to_string(row.relation)},
+                                                      {"similarity", number(row.similarity)}}
+                                     : nlohmann::json(nullptr)},
                        {"a", row.a ? tensor_json(*row.a) : nlohmann::json(nullptr)},
                        {"b", row.b ? tensor_json(*row.b) : nlohmann::json(nullptr)}});
       }

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <thread>
 
+#include "analyzer/weights/tensor_similarity.h"
 #include "collector/torch/op_observer.h"
 #include "db/model/dtype.h"
 #include "db/model/input_file.h"
@@ -134,32 +135,46 @@ std::vector<ModuleRecord> module_records(const torch::jit::Module& m) {
   return out;
 }
 
+// Statistics, content hash and content sketch of one parameter or buffer (values as float64, row-major).
+ParamRecord tensor_record(const std::string& name, const at::Tensor& t, const ModuleTree& tree, Id id) {
+  ParamRecord p;
+  p.id = id;
+  p.name = name;
+  auto dot = p.name.rfind('.');
+  p.module_id = tree.find(dot == std::string::npos ? "" : p.name.substr(0, dot));
+  if (p.module_id == kNoId) p.module_id = 0;
+  p.dtype = normalize_dtype(c10::toString(t.scalar_type()));
+  p.shape.assign(t.sizes().begin(), t.sizes().end());
+  p.numel = t.numel();
+  p.bytes = static_cast<std::int64_t>(t.nbytes());
+  if (p.numel > 0) {
+    at::Tensor d = t.detach().to(torch::kDouble).contiguous();
+    p.l2 = d.norm().item<double>();
+    p.max_abs = d.abs().max().item<double>();
+    p.nonzero_fraction =
+        static_cast<double>(d.count_nonzero().item<std::int64_t>()) / static_cast<double>(p.numel);
+    SketchBuilder sketch;
+    const double* x = d.data_ptr<double>();
+    for (std::int64_t i = 0; i < p.numel; ++i) sketch.add(x[i]);
+    p.sketch = std::move(sketch.buckets);
+    p.sum = sketch.sum;
+    at::Tensor c = t.detach().contiguous();
+    p.sha256 = sha256_hex(std::string_view(static_cast<const char*>(c.data_ptr()), c.nbytes()));
+  } else {
+    p.sha256 = sha256_hex("");
+  }
+  return p;
+}
+
+// Every name of every parameter and buffer: a tied tensor (lm_head.weight = embed.weight) is listed under
+// each of its names, as TorchScript's module slots hold it and the eager companion records it.
 std::vector<ParamRecord> param_records(const torch::jit::Module& m, const ModuleTree& tree) {
   std::vector<ParamRecord> out;
   for (const auto& np : m.named_parameters(/*recurse=*/true)) {
-    const at::Tensor& t = np.value;
-    ParamRecord p;
-    p.id = static_cast<Id>(out.size());
-    p.name = np.name;
-    auto dot = p.name.rfind('.');
-    p.module_id = tree.find(dot == std::string::npos ? "" : p.name.substr(0, dot));
-    if (p.module_id == kNoId) p.module_id = 0;
-    p.dtype = normalize_dtype(c10::toString(t.scalar_type()));
-    p.shape.assign(t.sizes().begin(), t.sizes().end());
-    p.numel = t.numel();
-    p.bytes = static_cast<std::int64_t>(t.nbytes());
-    if (p.numel > 0) {
-      at::Tensor d = t.detach().to(torch::kDouble);
-      p.l2 = d.norm().item<double>();
-      p.max_abs = d.abs().max().item<double>();
-      p.nonzero_fraction =
-          static_cast<double>(d.count_nonzero().item<std::int64_t>()) / static_cast<double>(p.numel);
-      at::Tensor c = t.detach().contiguous();
-      p.sha256 = sha256_hex(std::string_view(static_cast<const char*>(c.data_ptr()), c.nbytes()));
-    } else {
-      p.sha256 = sha256_hex("");
-    }
-    out.push_back(std::move(p));
+    out.push_back(tensor_record(np.name, np.value, tree, static_cast<Id>(out.size())));
+  }
+  for (const auto& nb : m.named_buffers(/*recurse=*/true)) {
+    out.push_back(tensor_record(nb.name, nb.value, tree, static_cast<Id>(out.size())));
   }
   return out;
 }

@@ -582,16 +582,55 @@ def _concrete(v):
 # ---- weights and activations ----------------------------------------------------------------------------
 
 
+def _named_tensors(root):
+    """(name, tensor) for every parameter, then every buffer, under root, a tensor with several names (a tied
+    lm_head.weight = embed.weight, a shared module) under each of them, as TorchScript's module slots list
+    them. named_parameters() keeps one name per tensor, and remove_duplicate=False needs torch >= 2.0."""
+    try:
+        modules = list(root.named_modules(remove_duplicate=False))
+    except TypeError:
+        modules = list(root.named_modules())
+    out = []
+    for slots in ("_parameters", "_buffers"):
+        for path, m in modules:
+            for leaf, t in getattr(m, slots, {}).items():
+                out.append((_join(path, leaf), t))
+    return out
+
+
 def _record_weights(root, prefix):
     torch = S.torch
     seen = set()
-    named = list(root.named_parameters()) + list(root.named_buffers())
-    for name, t in named:
+    by_tensor = {}  # id(tensor) -> its record: an alias is the same values under another name
+    for name, t in _named_tensors(root):
         full = _join(prefix, name)
         if full in seen or t is None:
             continue
         seen.add(full)
-        S.params.append(_tensor_record(torch, full, t))
+        if id(t) in by_tensor:
+            rec = dict(by_tensor[id(t)])
+            rec["name"] = full
+        else:
+            rec = _tensor_record(torch, full, t)
+            by_tensor[id(t)] = rec
+        S.params.append(rec)
+
+
+SKETCH_BUCKETS = 61  # flopscope's kSketchBuckets (db/model/records.h)
+
+
+def _sketch(torch, d):
+    """The content sketch flopscope compares tensors by (ParamRecord::sketch): per bucket k, the float64 sum of
+    the elements whose row-major flat index i has i % 61 == k; and the sum of all elements."""
+    flat = d.reshape(-1)
+    rows = flat.numel() // SKETCH_BUCKETS
+    if rows:
+        buckets = flat[:rows * SKETCH_BUCKETS].reshape(rows, SKETCH_BUCKETS).sum(0)
+    else:
+        buckets = torch.zeros(SKETCH_BUCKETS, dtype=torch.float64, device=flat.device)
+    tail = flat[rows * SKETCH_BUCKETS:]
+    buckets[:tail.numel()] += tail
+    return [_num(x) for x in buckets.tolist()], _num(flat.sum().item())
 
 
 def _tensor_record(torch, name, t):
@@ -608,6 +647,7 @@ def _tensor_record(torch, name, t):
                 rec["l2"] = _num(d.norm().item())
                 rec["max_abs"] = _num(d.abs().max().item())
                 rec["nonzero_fraction"] = float(torch.count_nonzero(d).item()) / t.numel()
+                rec["sketch"], rec["sum"] = _sketch(torch, d)
             c = t.contiguous().cpu()
             rec["sha256"] = hashlib.sha256(ctypes.string_at(c.data_ptr(), rec["bytes"]) if rec["bytes"] else b"").hexdigest()
     except Exception as e:

@@ -4,6 +4,7 @@ import json
 import os
 import signal
 import sqlite3
+import struct
 import subprocess
 import sys
 import tempfile
@@ -17,6 +18,7 @@ PYTHON = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "trace_programs")
 EAGER = os.path.join(SOURCE_DIR, "samples", "eager", "run_sonnet_mini.py")
+TIED = os.path.join(PROGRAMS, "tied.py")
 
 
 
@@ -113,12 +115,59 @@ class HuggingFaceStyle(CliTestCase):
                 "WHERE o.name = 'aten::linear' GROUP BY m.path"))
             norm_calls = c.execute("SELECT COUNT(*) FROM op o JOIN module m ON m.id = o.module_id "
                                    "WHERE o.name = 'aten::layer_norm' AND m.path = 'model.layers.0.norm'").fetchone()[0]
-        self.assertEqual(params, want["params"])  # the tied head weight once, under the embedding's name
+        # The tied head weight under both names, the shared Linear's under both paths, as TorchScript lists them.
+        self.assertEqual(params, want["all_params"])
+        self.assertIn("lm_head.weight", params)
+        self.assertNotIn("lm_head.weight", want["params"])  # which named_parameters() leaves out
+        self.assertIn("model.layers.1.shared.weight", params)
         self.assertEqual(per_module.get("model.layers.0.shared"), 3)
         self.assertEqual(per_module.get("model.layers.1.shared"), 3)
         self.assertEqual(per_module.get("model.layers.1.experts.1.down"), 3)
         self.assertEqual(per_module.get("lm_head"), 3)
         self.assertEqual(norm_calls, 6)  # called twice per iteration
+
+
+def tensors(db):
+    """name -> (sha256, sketch as 61 floats or (), sum) of a run's parameter rows."""
+    with sqlite3.connect(db) as c:
+        rows = c.execute("SELECT name, sha256, sketch, sum FROM param").fetchall()
+    return {n: (sha, struct.unpack("<61d", sk) if sk else (), s) for n, sha, sk, s in rows}
+
+
+class TiedWeights(CliTestCase):
+    """One model with a head tied to its embedding, a Linear shared by two blocks and buffers, traced eagerly and
+    profiled as TorchScript: both list every name of every tensor with the same hashes, and the content sketches
+    the Python companion and LibTorch collector compute agree."""
+
+    def test_eager_and_torchscript_list_the_same_tensors(self):
+        pt = self.path("tied.pt")
+        subprocess.run([PYTHON, TIED, "save", pt], check=True, timeout=300)
+        eager_db, ts_db = self.path("eager.db"), self.path("ts.db")
+        p = trace(eager_db, PYTHON, TIED)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        run("profile", pt, "--input", "int64[1,8]@0:96", "--iters", "1", "--warmup", "0", "-o", ts_db, check=True)
+        eager, ts = tensors(eager_db), tensors(ts_db)
+        self.assertEqual(sorted(eager), sorted(ts))
+        for name in ("embed.weight", "lm_head.weight", "blocks.0.shared.weight", "blocks.1.shared.weight",
+                     "blocks.0.scale", "positions"):
+            self.assertIn(name, eager)
+        self.assertEqual(eager["lm_head.weight"][0], eager["embed.weight"][0])
+        for name, (sha, sketch, total) in eager.items():
+            ts_sha, ts_sketch, ts_total = ts[name]
+            self.assertEqual(sha, ts_sha, name)
+            self.assertEqual(len(sketch), 61, name)
+            self.assertEqual(len(ts_sketch), 61, name)
+            scale = max(abs(x) for x in sketch + ts_sketch + (total,))
+            for k, (x, y) in enumerate(zip(sketch, ts_sketch)):
+                self.assertLessEqual(abs(x - y), 1e-9 * max(abs(x), abs(y), 1e-3 * scale), (name, k))
+            self.assertLessEqual(abs(total - ts_total), 1e-9 * max(abs(total), 1e-3 * scale), name)
+        # The weights reader (no LibTorch) sees the TorchScript file's tensors under the same names and sums.
+        w = json.loads(run("weights", pt, "--format", "json", check=True).stdout)
+        read = {t["name"]: t for t in w["files"][0]["tensors"]}
+        self.assertEqual(sorted(read), sorted(ts))
+        for name, t in read.items():
+            self.assertEqual(t["sha256"], ts[name][0], name)
+            self.assertAlmostEqual(t["sum"], ts[name][2], delta=1e-9 * max(1.0, abs(ts[name][2])))
 
 
 class Unchanged(CliTestCase):

@@ -874,7 +874,8 @@ def dropout_eval_flagged(c):
 def resnet_block_removed_stage_renamed(c):
     """torchvision BasicBlocks: layer1.1 removed and the stage renamed layer1 -> stage1. With --map-b '^stage1=layer1'
     exactly layer1.1 (and its convs, norms, relu) VANISHED, layer1.2 MOVED, --expect-vanished layer1.1 passes and
-    --expect-vanished layer1.2 fails; without the map the whole stage is VANISHED/NEW."""
+    --expect-vanished layer1.2 fails; without the map the whole stage is VANISHED/NEW, while `weights A B` finds
+    the kept blocks' tensors in B (MOVED by content) and only layer1.1's REMOVED."""
     from torchvision.models.resnet import BasicBlock
 
     torch.manual_seed(0)
@@ -911,6 +912,13 @@ def resnet_block_removed_stage_renamed(c):
     removed = sorted([f"layer1.1.conv{i}.weight" for i in (1, 2)] + [f"layer1.1.bn{i}.{t}" for i in (1, 2) for t in bn])
     c.expect_eq(sorted(n for n, ch in changes.items() if ch != "UNCHANGED"), removed,
                 "weights A B --map-b: tensors not UNCHANGED")
+    # Without the map the kept blocks' tensors are found under stage1.* (joined, or MOVED by content), never
+    # REMOVED + NEW.
+    changes = c.weights_changes(c.path("a.pt"), c.path("b.pt"))
+    c.expect_eq(sorted(n for n, ch in changes.items() if ch == "REMOVED"), removed, "weights A B: REMOVED")
+    kept = {ch for n, ch in changes.items() if n.startswith(("layer1.0.", "layer1.2."))}
+    c.expect(kept and kept <= {"MOVED", "UNCHANGED"}, f"weights A B: the kept blocks' tensors are {sorted(kept)}")
+    c.expect_eq([n for n, ch in changes.items() if ch == "NEW"], [], "weights A B: NEW")
     code, data, err = c.diff(da, db, "--map-b", "^stage1=layer1", "--expect-vanished", "layer1.2")
     c.expect_eq(code, 1, "--expect-vanished layer1.2 exit code (a block that moved, not vanished)")
     code, data, err = c.diff(da, db, "--expect-vanished", "layer1.1")

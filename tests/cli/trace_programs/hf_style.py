@@ -70,7 +70,10 @@ def main():
     with open(sys.argv[1], "w") as f:
         json.dump({"modules": [[n, type(x).__name__] for n, x in m.named_modules()],
                    "all_paths": [n for n, _ in m.named_modules(remove_duplicate=False)],
-                   "params": [n for n, _ in m.named_parameters()]}, f)
+                   "params": [n for n, _ in m.named_parameters()],
+                   # Every name of every parameter (a tied or shared one under each), module by module.
+                   "all_params": [(p + "." if p else "") + n for p, x in m.named_modules(remove_duplicate=False)
+                                  for n, t in x._parameters.items() if t is not None]}, f)
     ids = torch.randint(0, 96, (1, 8))
     with torch.no_grad():
         for _ in range(3):

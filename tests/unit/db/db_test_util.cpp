@@ -100,8 +100,17 @@ RunData sample_run() {
   r.kernels = {k, copy, set};
 
   r.params = {{20, "layers.0.attn.q_proj.weight", 3, "float32", {64, 64}, 4096, 16384, 1.234567890123, 0.5, 0.999,
-               std::string(64, 'f')},
-              {21, "scale", kNoId, "float16", {}, 1, 2, 0.0, 0.0, 0.0, ""}};
+               std::string(64, 'f'), {}, -0.125},
+              {21, "scale", kNoId, "float16", {}, 1, 2, 0.0, 0.0, 0.0, "", {}, 0.0}};
+  // A content sketch with values whose every bit must come back (negative zero, a subnormal, an integer past
+  // 2^53's neighbours).
+  r.params[0].sketch.assign(static_cast<std::size_t>(kSketchBuckets), 0.0);
+  for (int b = 0; b < kSketchBuckets; ++b) {
+    r.params[0].sketch[static_cast<std::size_t>(b)] = 1.0 / (b + 3) - 0.1 * b;
+  }
+  r.params[0].sketch[1] = -0.0;
+  r.params[0].sketch[2] = std::numeric_limits<double>::denorm_min();
+  r.params[0].sketch[3] = 9007199254740993.0;
   r.graph_nodes = {{30, "input", "x", kNoId, "", "int64[1,4096]"},
                    {31, "aten::linear", "q_proj", 3, "layers.0.attn.q_proj", "float32[1,4096,64]"}};
   r.graph_edges = {{30, 31, "int64[1,4096]"}, {31, 30, ""}};

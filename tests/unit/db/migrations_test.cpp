@@ -224,6 +224,49 @@ TEST(Migrations, Version6GivesOldQualityRowsTheCodeOfTheirText) {
   EXPECT_EQ(run->quality[1].count, 40);
 }
 
+TEST(Migrations, Version10ParamsReadWithAnEmptySketch) {
+  if (schema_steps().size() < 11) GTEST_SKIP() << "no version 11";
+  // A parameter row as flopscope wrote it before the content sketch (version 10: 11 param columns).
+  TempDir dir;
+  const std::string path = dir.file("v10.db");
+  {
+    auto db = Database::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(migrate(*db, schema_steps().first(10)).ok());
+    ASSERT_TRUE(
+        db->exec("PRAGMA application_id = " + std::to_string(kRunDatabaseApplicationId) +
+                 "; INSERT INTO run VALUES (1, '0.1.0', 'torch-cpu', 'm.pt', '', 'cpu', 'h', '', 1, 0, 0, 0, "
+                 "'flopscope profile m.pt'); "
+                 "INSERT INTO module_node VALUES (0, NULL, '', 0, 'Net'); "
+                 "INSERT INTO param VALUES (0, 'w', 0, 'float32', '[2,3]', 6, 24, 2.5, 1.5, 1, 'ab'); "
+                 "INSERT INTO run_complete VALUES (1, 1);")
+            .ok());
+  }
+  auto run = read_run_database(path);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_EQ(run->params.size(), 1u);
+  EXPECT_EQ(run->params[0].name, "w");
+  EXPECT_EQ(run->params[0].l2, 2.5);
+  EXPECT_EQ(run->params[0].sha256, "ab");
+  EXPECT_TRUE(run->params[0].sketch.empty());
+  EXPECT_EQ(run->params[0].sum, 0);
+}
+
+TEST(SketchColumn, ASketchOfAnotherLengthIsACorruptRow) {
+  TempDir dir;
+  const std::string path = dir.file("bad_sketch.db");
+  ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
+  {
+    auto db = Database::open(path, SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("UPDATE param SET sketch = x'0102030405060708' WHERE id = 20").ok());
+  }
+  auto run = read_run_database(path);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.status().message(), path + ": param 20: a content sketch of 8 bytes (expected 0 or " +
+                                        std::to_string(kSketchBuckets * 8) + ")");
+}
+
 TEST(Migrations, ShippedStepsAreConsecutive) {
   ASSERT_FALSE(schema_steps().empty());
   for (std::size_t i = 0; i < schema_steps().size(); ++i) EXPECT_EQ(schema_steps()[i].version, int(i) + 1);

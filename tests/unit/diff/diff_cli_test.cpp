@@ -2,9 +2,12 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "db/model/atomic_file.h"
@@ -155,12 +158,13 @@ TEST_F(DiffCli, BadInputIsExitTwoWithOneLine) {
   EXPECT_EQ(read_file(path("keep.json")).value(), "old");
 }
 
+std::string le64(std::uint64_t n) {
+  std::string s(8, '\0');
+  for (int i = 0; i < 8; ++i) s[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xff);
+  return s;
+}
+
 TEST_F(DiffCli, WeightsCommandReportsZeroedAndErased) {
-  auto le64 = [](std::uint64_t n) {
-    std::string s(8, '\0');
-    for (int i = 0; i < 8; ++i) s[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xff);
-    return s;
-  };
   auto st = [&](const std::string& name, const std::string& header, std::vector<float> v) {
     std::string data(v.size() * 4, '\0');
     std::memcpy(data.data(), v.data(), data.size());
@@ -200,6 +204,59 @@ TEST_F(DiffCli, WeightsCommandReportsZeroedAndErased) {
   EXPECT_NE(bad.err.find("broken.safetensors: corrupt safetensors: header length 99999 runs past the end of the file"),
             std::string::npos) << bad.err;
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1);
+}
+
+TEST_F(DiffCli, WeightsCommandReportsMovedTensors) {
+  // float32 tensors by name, written as one safetensors file.
+  using Tensors = std::vector<std::pair<std::string, std::vector<float>>>;
+  auto st = [&](const std::string& name, const Tensors& tensors) {
+    std::string header = "{", data;
+    for (const auto& [tensor, v] : tensors) {
+      const std::size_t start = data.size();
+      data.append(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+      header += (header.size() > 1 ? "," : "") + ("\"" + tensor + "\":{\"dtype\":\"F32\",\"shape\":[") +
+                std::to_string(v.size()) + "],\"data_offsets\":[" + std::to_string(start) + "," +
+                std::to_string(data.size()) + "]}";
+    }
+    std::ofstream(path(name), std::ios::binary) << le64(header.size() + 1) << header << "}" << data;
+    return path(name);
+  };
+  auto wave = [](float f, float rel) {  // 128 values of a fixed pattern; rel: a fine-tuning step
+    std::vector<float> v(128);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const auto x = static_cast<float>(i);
+      v[i] = std::sin(f * x) * (1 + rel * std::cos(7.3f * x));
+    }
+    return v;
+  };
+  const std::vector<float> zeros(8, 0.0f);
+  std::string a = st("moved_a.safetensors", {{"blocks.0.w", wave(1.7f, 0)}, {"blocks.0.b", zeros},
+                                             {"x.w", wave(0.37f, 0)}, {"gone.w", wave(2.9f, 0)}});
+  std::string b = st("moved_b.safetensors", {{"layers.0.w", wave(1.7f, 0)}, {"layers.0.b", zeros},
+                                             {"y.w", wave(0.37f, 1e-3f)}});
+  Result r = run("weights " + a + " " + b);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("3 MOVED, 1 REMOVED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("B: layers.0.w (exact copy)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("B: layers.0.b (exact copy, with its module's tensors)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("B: y.w (similar, cosine 0.99"), std::string::npos) << r.out;
+  // B's renamed tensors are the other end of the MOVED rows, not NEW.
+  EXPECT_EQ(r.out.find("NEW"), std::string::npos) << r.out;
+  Result md = run("weights " + a + " " + b + " --format md");
+  EXPECT_NE(md.out.find("| MOVED |"), std::string::npos) << md.out;
+  auto j = nlohmann::json::parse(run("weights " + a + " " + b + " --format json").out);
+  ASSERT_EQ(j["comparison"].size(), 4u);
+  std::map<std::string, nlohmann::json> rows;
+  for (const auto& row : j["comparison"]) rows[row["name"].get<std::string>()] = row;
+  EXPECT_EQ(rows["blocks.0.w"]["change"], "MOVED");
+  EXPECT_EQ(rows["blocks.0.w"]["b"]["name"], "layers.0.w");
+  EXPECT_EQ(rows["blocks.0.w"]["moved"]["relation"], "exact");
+  EXPECT_EQ(rows["blocks.0.w"]["moved"]["similarity"], 1.0);
+  EXPECT_EQ(rows["x.w"]["moved"]["relation"], "similar");
+  EXPECT_GT(rows["x.w"]["moved"]["similarity"].get<double>(), 0.999);
+  EXPECT_EQ(rows["gone.w"]["change"], "REMOVED");
+  EXPECT_TRUE(rows["gone.w"]["moved"].is_null());
+  EXPECT_EQ(rows["gone.w"]["state_b"], "ERASED");
 }
 
 }  // namespace

@@ -103,13 +103,17 @@ TEST(CompanionImport, ModuleRangesFiledAsOpsAreStillModules) {
 TEST(CompanionImport, SideFileAddsWeightsAndActivationsByPath) {
   std::string dir = temp_dir();
   write_text(dir + "/trace.json", trace());
+  // A content sketch of kSketchBuckets values (non-finite ones as the companion writes them).
+  std::string sketch = R"([2,"nan")";
+  for (int k = 2; k < kSketchBuckets; ++k) sketch += ",0";
+  sketch += "]";
   write_text(dir + "/info.7.json", R"({"pid":7,"torch_version":"1.13","backend":"event-tree","root_calls":2,
     "iterations_begun":2,"warmup":0,"iterations":2,"iterations_requested":10,"complete":false,"trace":"trace.json",
     "root":"Model","modules":[["","Model"],["block","ModuleList"],["block.0","Block"],["block.0.shared","Linear"]],
     "params":[{"name":"block.0.shared.weight","dtype":"float32","shape":[8,4],"numel":32,"bytes":128,"l2":0,
                "max_abs":0,"nonzero_fraction":0,"sha256":"ab"},
               {"name":"scale","dtype":"float32","shape":[],"numel":1,"bytes":4,"l2":2,"max_abs":2,
-               "nonzero_fraction":1,"sha256":"cd"},
+               "nonzero_fraction":1,"sha256":"cd","sum":2,"sketch":)" + sketch + R"(},
               {"name":"meta_w","dtype":"float32","shape":[2],"numel":2,"bytes":8,"unknown":"meta tensor"}],
     "activations":[{"path":"block.0.shared","iteration":1,"call":0,"numel":16,"l2":"inf","max_abs":1,
                     "zero_fraction":0.5,"rel_change":0.25},
@@ -132,6 +136,12 @@ TEST(CompanionImport, SideFileAddsWeightsAndActivationsByPath) {
   EXPECT_EQ(module_path(run, run.params[0].module_id), "block.0.shared");
   EXPECT_EQ(run.params[0].dtype, "float32");
   EXPECT_EQ(module_path(run, run.params[1].module_id), "");
+  EXPECT_TRUE(run.params[0].sketch.empty());  // written by a companion without sketches
+  ASSERT_EQ(run.params[1].sketch.size(), static_cast<std::size_t>(kSketchBuckets));
+  EXPECT_EQ(run.params[1].sketch[0], 2);
+  EXPECT_TRUE(std::isnan(run.params[1].sketch[1]));
+  EXPECT_EQ(run.params[1].sketch[60], 0);
+  EXPECT_EQ(run.params[1].sum, 2);
   ASSERT_EQ(run.activations.size(), 1U);
   EXPECT_EQ(module_path(run, run.activations[0].module_id), "block.0.shared");
   EXPECT_TRUE(std::isinf(run.activations[0].out_l2));
