@@ -72,7 +72,9 @@ std::vector<ParamDiff> join_params(const ParamIndex& a, const ParamIndex& b, dou
     if (it == b.by_name.end()) {
       d.changed = true;
       if (!content_b) content_b.emplace(index_of(b));
-      const ContentIndex::Match found = content_b->find(*pa);
+      // A constant tensor (a zero bias, a fresh LayerNorm's ones) equals many others: no evidence of a move.
+      const ContentIndex::Match found =
+          identifies_content(*pa) ? content_b->find(*pa) : ContentIndex::Match{};
       if (found.tensor != nullptr) {
         d.moved_to = found.tensor->name;
         d.relation = found.relation;
@@ -104,7 +106,7 @@ std::vector<ParamDiff> join_params(const ParamIndex& a, const ParamIndex& b, dou
     d.bytes_b = pb->bytes;
     d.changed = true;
     if (!content_a) content_a.emplace(index_of(a));
-    const ContentIndex::Match found = content_a->find(*pb);
+    const ContentIndex::Match found = identifies_content(*pb) ? content_a->find(*pb) : ContentIndex::Match{};
     if (found.tensor != nullptr) {
       d.moved_from = found.tensor->name;
       d.relation = found.relation;

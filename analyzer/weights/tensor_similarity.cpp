@@ -45,13 +45,6 @@ bool l2_close(const ParamRecord& a, const ParamRecord& b) {
 
 }  // namespace
 
-bool distinctive(const ParamRecord& t) {
-  if (t.numel <= 0 || t.nonzero_fraction == 0 || t.max_abs == 0) return false;
-  if (t.sketch.size() == static_cast<std::size_t>(kSketchBuckets)) return !centred(t).empty();
-  // No sketch (an older run file): every |x| equal (L2 = max |x| sqrt(n)) is taken as constant.
-  return std::fabs(t.l2 - t.max_abs * std::sqrt(static_cast<double>(t.numel))) > 1e-6 * t.l2;
-}
-
 std::optional<double> sketch_similarity(const ParamRecord& a, const ParamRecord& b) {
   if (a.numel != b.numel) return std::nullopt;
   const auto ca = centred(a), cb = centred(b);
@@ -94,7 +87,7 @@ ContentRelation content_relation(const ParamRecord& a, const ParamRecord& b) {
 
 ContentIndex::ContentIndex(const std::vector<const ParamRecord*>& tensors) {
   for (const ParamRecord* t : tensors) {
-    if (!distinctive(*t)) continue;
+    if (t->numel == 0) continue;  // placeholders hold no content to find
     if (!t->sha256.empty()) by_hash_[t->sha256].push_back(t);
     by_shape_[shape_key(*t)].push_back(t);
   }
@@ -102,7 +95,7 @@ ContentIndex::ContentIndex(const std::vector<const ParamRecord*>& tensors) {
 
 ContentIndex::Match ContentIndex::find(const ParamRecord& t) const {
   Match best;
-  if (!distinctive(t)) return best;
+  if (t.numel == 0) return best;
   if (!t.sha256.empty()) {
     auto it = by_hash_.find(t.sha256);
     if (it != by_hash_.end()) {

@@ -34,11 +34,6 @@ struct SketchBuilder {
 // or either tensor is constant (then only the hash, the sum and the L2 norm can say anything).
 std::optional<double> sketch_similarity(const ParamRecord& a, const ParamRecord& b);
 
-// False for tensors whose content says nothing about where they came from: placeholders, all-zero tensors and
-// constant ones (a fresh LayerNorm's ones, a zero bias): a copy of such a tensor elsewhere is no evidence
-// that it moved there.
-bool distinctive(const ParamRecord& t);
-
 // True when a tensor's values can tell it apart from others of its shape: not constant (a zero bias or a
 // scalar equals every other one of its shape, which says nothing about where it went). Without a sketch
 // (values not read or not decoded) a hash of more than one element is taken as telling.
@@ -60,8 +55,7 @@ class ContentIndex {
     ContentRelation relation = ContentRelation::kNone;
     double similarity = 0;  // 1 for exact copies
   };
-  // The best match of `t` among the indexed tensors (relation kNone when there is none, or when `t` is not
-  // distinctive).
+  // The best match of `t` among the indexed tensors (relation kNone when there is none).
   Match find(const ParamRecord& t) const;
 
  private:
