@@ -2,18 +2,18 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/activations/candidate_text.h"
 #include "cli/printers/units.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope::cli {
 namespace {
 
-std::string by_set(const Candidate& c) {
-  std::string s;
-  for (const auto& v : c.by_input_set) {
-    if (!s.empty()) s += ", ";
-    s += fmt::format("{} {}/{}", v.tag.empty() ? "random" : v.tag, v.held, v.calls);
-  }
-  return s;
+std::string terminal_tag(const std::string& tag) {
+  return terminal_safe(tag, false);
+}
+std::string markdown_tag(const std::string& tag) {
+  return markdown_code(tag, true);
 }
 
 std::string thresholds(const CandidateOptions& o) {
@@ -26,8 +26,16 @@ std::string thresholds(const CandidateOptions& o) {
 // "block.f, block.norm" ("" when no whole module is discarded).
 std::string joined(const std::vector<std::string>& paths) {
   std::string s;
-  for (const auto& p : paths) s += (s.empty() ? "" : ", ") + p;
+  for (const auto& p : paths) s += (s.empty() ? "" : ", ") + terminal_safe(p, false);
   return s;
+}
+
+std::string module_name(const std::string& path) {
+  return path.empty() ? "(model)" : terminal_safe(path, false);
+}
+
+std::string markdown_module(const std::string& path) {
+  return path.empty() ? "(model)" : markdown_code(path, true);
 }
 
 std::string discarded_flops(const DiscardCandidate& c) {
@@ -37,10 +45,10 @@ std::string discarded_flops(const DiscardCandidate& c) {
 std::string render_discarded_table(const CandidateReport& r) {
   std::string out;
   for (const auto& c : r.discarded) {
-    out +=
-        fmt::format("  {} ({}) computed then multiplied by zero: {} by {} = 0 in {} ({} of {} iterations)\n",
-                    c.path.empty() ? "(model)" : c.path, c.type, c.zeroing_op, c.zero_factor,
-                    c.zeroing_module.empty() ? "(model)" : c.zeroing_module, c.iterations, c.run_iterations);
+    out += fmt::format(
+        "  {} ({}) computed then multiplied by zero: {} by {} = 0 in {} ({} of {} iterations)\n",
+        module_name(c.path), terminal_safe(c.type, false), terminal_safe(c.zeroing_op, false),
+        terminal_safe(c.zero_factor, false), module_name(c.zeroing_module), c.iterations, c.run_iterations);
     out += fmt::format(
         "    discards per iteration {} ({} of FLOPs), {}, {} ops, {} P50 ({} of time){}\n",
         discarded_flops(c), percent_text(c.share_flops), bytes_text(c.bytes), count_text(c.ops),
@@ -54,35 +62,52 @@ std::string render_discarded_table(const CandidateReport& r) {
 
 std::string render_candidates_table(const CandidateReport& r) {
   std::string out = "\nelimination candidates\n";
-  if (!r.has_activations) {
-    return out + "  this run has no activation statistics: profile with --activations to find candidates\n";
+  if (r.has_activations) {
+    out += "  " + thresholds(r.options) + "\n";
+    out += render_discarded_table(r);
   }
-  out += "  " + thresholds(r.options) + "\n";
-  out += render_discarded_table(r);
-  if (r.candidates.empty()) return out + "  no module behaves as zero or identity on these requests\n";
   for (const auto& c : r.candidates) {
-    out += fmt::format(
-        "  {} ({}) {}: held in {} of {} calls ({}); median output RMS {:.3g}{}\n", c.path, c.type,
-        to_string(c.kind), c.held, c.calls, percent_text(c.share_held), c.median_out_rms,
-        c.kind == CandidateKind::kIdentityLike ? fmt::format(", median change {:.3g}", c.median_rel_change)
-                                               : "");
+    const std::string path = terminal_safe(c.path, false), type = terminal_safe(c.type, false);
+    if (c.kind == CandidateKind::kNeverRun) {
+      out += fmt::format("  {} ({}) never-run: {}: {}; weights {} (max |w| {:.3g})\n", path, type,
+                         never_runs_text(c, terminal_tag), candidate_weights_text(c), c.weight_status,
+                         c.weight_max_abs);
+      out += "    " + saving_text(c, terminal_tag) + "\n";
+      continue;
+    }
+    out += fmt::format("  {} ({}) {}: held in {} of {} calls ({}); median output RMS {:.3g}{}\n", path, type,
+                       to_string(c.kind), c.held, c.calls, percent_text(c.share_held), c.median_out_rms,
+                       c.kind == CandidateKind::kIdentityLike
+                           ? fmt::format(", median change {:.3g}", c.median_rel_change)
+                           : "");
     out += fmt::format(
         "    costs per iteration {} ({} of FLOPs), {} ({} of bytes), {} P50 ({} of time); weights {}{}\n",
         flops_text(c.flops), percent_text(c.share_flops), bytes_text(c.bytes), percent_text(c.share_bytes),
         time_text(c.time_p50_ns), percent_text(c.share_time), c.weight_status,
         c.weight_status == "none" ? "" : fmt::format(" (max |w| {:.3g})", c.weight_max_abs));
-    out +=
-        fmt::format("    removing it would save {} FLOPs, {} and about {} per iteration; by input set: {}\n",
-                    si_text(c.flops, ""), bytes_text(c.bytes), time_text(c.time_p50_ns), by_set(c));
+    out += "    " + saving_text(c, terminal_tag) + "\n";
   }
+  if (!r.has_activations) {
+    return out +
+           "  this run has no activation statistics: profile with --activations to find modules that behave "
+           "as zero or identity\n";
+  }
+  if (r.candidates.empty())
+    out +=
+        "  no module behaves as zero or identity on these requests, and every module with parameters runs\n";
   return out;
 }
 
 std::string render_candidates_markdown(const CandidateReport& r) {
   std::string out = "\n### Elimination candidates\n\n";
-  if (!r.has_activations)
-    return out + "No activation statistics in this run: profile with `--activations`.\n";
-  out += thresholds(r.options) + ".\n\n";
+  if (r.has_activations) {
+    out += thresholds(r.options) + ".\n\n";
+  } else {
+    out +=
+        "No activation statistics in this run: profile with `--activations` to find modules that behave as "
+        "zero "
+        "or identity.\n\n";
+  }
   if (!r.discarded.empty()) {
     out += "Computed then multiplied by zero:\n\n";
     out +=
@@ -91,21 +116,32 @@ std::string render_candidates_markdown(const CandidateReport& r) {
     out += "|---|---|---|---:|---:|---:|---:|---:|---|\n";
     for (const auto& c : r.discarded) {
       std::string modules;
-      for (const auto& m : c.discarded_modules) modules += (modules.empty() ? "`" : ", `") + m + "`";
-      out += fmt::format("| `{}` | `{}` = 0 ({}) | `{}` | {}/{} | {} | {} | {} | {} | {} |\n", c.path,
-                         c.zero_factor, c.zeroing_op, c.zeroing_module, c.iterations, c.run_iterations,
-                         discarded_flops(c), bytes_text(c.bytes), time_text(c.time_p50_ns),
-                         percent_text(c.share_time), modules);
+      for (const auto& m : c.discarded_modules) modules += (modules.empty() ? "" : ", ") + markdown_module(m);
+      out +=
+          fmt::format("| {} | {} = 0 ({}) | {} | {}/{} | {} | {} | {} | {} | {} |\n", markdown_module(c.path),
+                      markdown_code(c.zero_factor, true), markdown_escape(c.zeroing_op),
+                      markdown_module(c.zeroing_module), c.iterations, c.run_iterations, discarded_flops(c),
+                      bytes_text(c.bytes), time_text(c.time_p50_ns), percent_text(c.share_time), modules);
     }
     out += "\n";
   }
-  if (r.candidates.empty()) return out + "No module behaves as zero or identity on these requests.\n";
-  out += "| module | behaves as | held | FLOPs | bytes | time P50 | time % | weights | by input set |\n";
+  if (r.candidates.empty()) {
+    if (!r.has_activations) return out;
+    return out +
+           "No module behaves as zero or identity on these requests, and every module with parameters "
+           "runs.\n";
+  }
+  out += "| module | behaves as | held | FLOPs | bytes | time P50 | time % | weights | removing it |\n";
   out += "|---|---|---:|---:|---:|---:|---:|---|---|\n";
   for (const auto& c : r.candidates) {
-    out += fmt::format("| `{}` | {} | {}/{} | {} | {} | {} | {} | {} | {} |\n", c.path, to_string(c.kind),
-                       c.held, c.calls, flops_text(c.flops), bytes_text(c.bytes), time_text(c.time_p50_ns),
-                       percent_text(c.share_time), c.weight_status, by_set(c));
+    const bool never = c.kind == CandidateKind::kNeverRun;
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_code(c.path, true),
+        never ? never_runs_text(c, markdown_tag) : to_string(c.kind),
+        never ? "-" : fmt::format("{}/{}", c.held, c.calls), flops_text(c.flops), bytes_text(c.bytes),
+        time_text(c.time_p50_ns), percent_text(c.share_time),
+        never ? fmt::format("{} ({})", c.weight_status, candidate_weights_text(c)) : c.weight_status,
+        saving_text(c, markdown_tag).substr(std::string_view("removing it ").size()));
   }
   return out;
 }
@@ -114,8 +150,16 @@ nlohmann::ordered_json candidates_json(const CandidateReport& r) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& c : r.candidates) {
     nlohmann::ordered_json sets = nlohmann::ordered_json::array();
-    for (const auto& v : c.by_input_set)
-      sets.push_back({{"tag", v.tag}, {"calls", v.calls}, {"held", v.held}});
+    for (const auto& v : c.by_input_set) {
+      sets.push_back({{"tag", v.tag},
+                      {"calls", v.calls},
+                      {"held", v.held},
+                      {"runs", v.runs},
+                      {"needed", v.needed},
+                      {"flops", v.flops},
+                      {"bytes", v.bytes},
+                      {"time_p50_ns", v.time_p50_ns}});
+    }
     list.push_back({{"path", c.path},
                     {"type", c.type},
                     {"kind", to_string(c.kind)},
@@ -126,6 +170,10 @@ nlohmann::ordered_json candidates_json(const CandidateReport& r) {
                     {"max_out_rms", c.max_out_rms},
                     {"median_rel_change", c.median_rel_change},
                     {"weight_status", c.weight_status},
+                    {"params", c.params},
+                    {"param_values", c.param_values},
+                    {"param_bytes", c.param_bytes},
+                    {"conditional", c.conditional()},
                     {"weight_max_abs", c.weight_max_abs},
                     {"flops", c.flops},
                     {"bytes", c.bytes},
