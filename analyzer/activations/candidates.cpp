@@ -35,24 +35,17 @@ struct SubtreeWeights {
   bool all_zero = true;
 };
 
-std::vector<SubtreeWeights> subtree_weights(const RunData& run, const RunSummary& summary) {
-  std::vector<SubtreeWeights> w(summary.modules.size());
-  std::unordered_map<Id, int> index_of;
-  for (std::size_t i = 0; i < summary.modules.size(); ++i)
-    index_of.emplace(summary.modules[i].module_id, static_cast<int>(i));
-  for (const auto& p : run.params) {
-    auto it = index_of.find(p.module_id);
-    if (it == index_of.end()) continue;
-    for (int m = it->second; m >= 0; m = summary.modules[static_cast<std::size_t>(m)].parent) {
-      SubtreeWeights& s = w[static_cast<std::size_t>(m)];
-      ++s.tensors;
-      s.values += p.numel;
-      s.bytes += static_cast<double>(p.bytes);
-      s.max_abs = std::max(s.max_abs, p.max_abs);
-      s.all_zero = s.all_zero && p.max_abs == 0;
-    }
+SubtreeWeights weights_of(const RunData& run, const std::vector<std::size_t>& params) {
+  SubtreeWeights s;
+  for (std::size_t i : params) {
+    const ParamRecord& p = run.params[i];
+    ++s.tensors;
+    s.values += p.numel;
+    s.bytes += static_cast<double>(p.bytes);
+    s.max_abs = std::max(s.max_abs, p.max_abs);
+    s.all_zero = s.all_zero && p.max_abs == 0;
   }
-  return w;
+  return s;
 }
 
 // One input set as the candidates see it: its tag and the summary of its iterations (the whole run's when
@@ -138,16 +131,29 @@ CandidateReport find_candidates(const RunData& run, const RunSummary& summary,
     auto it = index_of.find(a.module_id);
     if (it != index_of.end()) records[it->second].push_back(&a);
   }
-  const std::vector<SubtreeWeights> weights = subtree_weights(run, summary);
   auto child_computes = [&](const ModuleSummary& m) {
     return std::any_of(m.children.begin(), m.children.end(),
                        [&](int k) { return summary.modules[static_cast<std::size_t>(k)].calls > 0; });
   };
 
+  // Each module's subtree's parameters; those of modules that never run, and the ops of other modules that
+  // take tensors like them.
+  std::vector<std::vector<std::size_t>> params_of(summary.modules.size());  // by module, its subtree's
+  std::vector<std::size_t> idle_params;
+  for (std::size_t p = 0; p < run.params.size(); ++p) {
+    auto it = index_of.find(run.params[p].module_id);
+    if (it == index_of.end()) continue;
+    for (int m = static_cast<int>(it->second); m >= 0;
+         m = summary.modules[static_cast<std::size_t>(m)].parent)
+      params_of[static_cast<std::size_t>(m)].push_back(p);
+    if (calls_known && summary.modules[it->second].calls == 0) idle_params.push_back(p);
+  }
+  const std::map<std::size_t, WeightRead> read = weights_read_elsewhere(run, idle_params);
+
   std::vector<Candidate> found;
   for (std::size_t idx = 1; idx < summary.modules.size(); ++idx) {  // [0] is the model itself
     const ModuleSummary& ms = summary.modules[idx];
-    const SubtreeWeights& w = weights[idx];
+    const SubtreeWeights w = weights_of(run, params_of[idx]);
     Candidate c;
     c.path = ms.path;
     c.type = ms.type;
@@ -226,6 +232,15 @@ CandidateReport find_candidates(const RunData& run, const RunSummary& summary,
     // Never-run: parameters kept for a module that ran no op on some set of these requests.
     if (!listed && calls_known && w.tensors > 0 &&
         std::any_of(base.begin(), base.end(), [](const InputSetVerdict& v) { return !v.runs; })) {
+      auto evidence = std::find_if(params_of[idx].begin(), params_of[idx].end(),
+                                   [&](std::size_t p) { return read.contains(p); });
+      if (evidence != params_of[idx].end()) {
+        const bool parent_held =
+            std::any_of(report.held_back.begin(), report.held_back.end(),
+                        [&](const HeldBackModule& h) { return is_descendant(ms.path, h.path); });
+        if (!parent_held) report.held_back.push_back({ms.path, ms.type, read.at(*evidence)});
+        continue;
+      }
       c.kind = CandidateKind::kNeverRun;
       for (std::size_t k = 0; k < base.size(); ++k) {
         InputSetVerdict& v = base[k];

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/activations/discarded.h"
+#include "analyzer/activations/weights_read.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 
@@ -74,6 +75,14 @@ struct Candidate {
   bool conditional() const;
 };
 
+// A module with parameters that runs no op, yet is no never-run candidate: an op of another module takes a
+// tensor like one of its parameters, so the model may read its weights directly.
+struct HeldBackModule {
+  std::string path;
+  std::string type;
+  WeightRead read;
+};
+
 struct CandidateReport {
   bool has_activations = false;  // false: the run was recorded without --activations (never-run still found)
   CandidateOptions options;
@@ -83,7 +92,8 @@ struct CandidateReport {
   std::vector<Candidate> candidates;
   // Work computed then multiplied by zero (an all-zero parameter or constant), by FLOPs, largest first.
   std::vector<DiscardCandidate> discarded;
-  std::vector<std::string> input_sets;
+  std::vector<HeldBackModule> held_back;
+  std::vector<std::string> input_sets;  // the run's input-set tags (from its activation statistics), sorted
 };
 
 CandidateReport find_candidates(const RunData& run, const RunSummary& summary,

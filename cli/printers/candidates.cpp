@@ -15,6 +15,28 @@ std::string terminal_tag(const std::string& tag) {
 std::string markdown_tag(const std::string& tag) {
   return markdown_code(tag, true);
 }
+std::string terminal_safe_line(const std::string& s) {
+  return terminal_safe(s, false);
+}
+std::string markdown_text(const std::string& s) {
+  return markdown_code(s, false);
+}
+
+// "pos (Embedding) runs no op, but aten::slice in (model) takes a float32[8,16] tensor like its parameter
+// pos.weight: it may be read directly, so the module is not listed as never-run"
+std::string held_back_text(const HeldBackModule& h, std::string (*escape)(const std::string&)) {
+  return fmt::format(
+      "{} ({}) runs no op, but {} in {} takes a {} tensor like its parameter {}: it may be read directly, so "
+      "the "
+      "module is not listed as never-run",
+      escape(h.path), escape(h.type), escape(h.read.op),
+      h.read.module.empty() ? "(model)" : escape(h.read.module), escape(h.read.tensor), escape(h.read.param));
+}
+
+// Said after "no module behaves as zero or identity" only when no module with parameters sat idle.
+std::string all_run(const CandidateReport& r) {
+  return r.held_back.empty() ? ", and every module with parameters runs" : "";
+}
 
 std::string thresholds(const CandidateOptions& o) {
   return fmt::format(
@@ -87,14 +109,14 @@ std::string render_candidates_table(const CandidateReport& r) {
         c.weight_status == "none" ? "" : fmt::format(" (max |w| {:.3g})", c.weight_max_abs));
     out += "    " + saving_text(c, terminal_tag) + "\n";
   }
+  for (const auto& h : r.held_back) out += "  " + held_back_text(h, terminal_safe_line) + "\n";
   if (!r.has_activations) {
     return out +
            "  this run has no activation statistics: profile with --activations to find modules that behave "
            "as zero or identity\n";
   }
   if (r.candidates.empty())
-    out +=
-        "  no module behaves as zero or identity on these requests, and every module with parameters runs\n";
+    out += "  no module behaves as zero or identity on these requests" + all_run(r) + "\n";
   return out;
 }
 
@@ -125,11 +147,10 @@ std::string render_candidates_markdown(const CandidateReport& r) {
     }
     out += "\n";
   }
+  for (const auto& h : r.held_back) out += held_back_text(h, markdown_text) + ".\n\n";
   if (r.candidates.empty()) {
     if (!r.has_activations) return out;
-    return out +
-           "No module behaves as zero or identity on these requests, and every module with parameters "
-           "runs.\n";
+    return out + "No module behaves as zero or identity on these requests" + all_run(r) + ".\n";
   }
   out += "| module | behaves as | held | FLOPs | bytes | time P50 | time % | weights | removing it |\n";
   out += "|---|---|---:|---:|---:|---:|---:|---|---|\n";
@@ -201,13 +222,23 @@ nlohmann::ordered_json candidates_json(const CandidateReport& r) {
                          {"share_flops", c.share_flops},
                          {"share_time", c.share_time}});
   }
+  nlohmann::ordered_json held = nlohmann::ordered_json::array();
+  for (const auto& h : r.held_back) {
+    held.push_back({{"path", h.path},
+                    {"type", h.type},
+                    {"param", h.read.param},
+                    {"op", h.read.op},
+                    {"module", h.read.module},
+                    {"tensor", h.read.tensor}});
+  }
   return {{"has_activations", r.has_activations},
           {"zero_threshold", r.options.zero_threshold},
           {"identity_threshold", r.options.identity_threshold},
           {"min_share_of_calls", r.options.min_share_of_calls},
           {"input_sets", r.input_sets},
           {"modules", std::move(list)},
-          {"discarded", std::move(discarded)}};
+          {"discarded", std::move(discarded)},
+          {"held_back", std::move(held)}};
 }
 
 }  // namespace flopscope::cli

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "analyzer/activations/candidate_text.h"
+#include "tests/unit/flops/flops_test_util.h"
 
 namespace flopscope {
 namespace {
@@ -281,6 +282,46 @@ TEST(Candidates, UnconditionalSavingNamesNoSet) {
       saving_text(rep.candidates[0]),
       "removing it would save 10 FLOPs, 0 B and about 100 ns per iteration; by input set: a 1/1, b 1/1");
   EXPECT_EQ(behaviour_text(rep.candidates[0]), "zero-like (2 of 2 calls)");
+}
+
+TEST(Candidates, WeightsAnotherModuleMayReadAreNoNeverRunCandidate) {
+  // x + self.pos.weight[:n]: pos's forward never runs, but the model slices its weight. A running expert
+  // taking its own weight (transposed), of the shape of its idle twin's, is no such evidence.
+  RunData r;
+  r.modules = {{0, kNoId, "", "Net"},
+               {1, 0, "pos", "Embedding"},
+               {2, 0, "experts", "ModuleList"},
+               {3, 2, "experts.0", "Linear"},
+               {4, 2, "experts.1", "Linear"}};
+  auto weight = [&](Id module, std::string name, std::vector<std::int64_t> shape) {
+    ParamRecord p = param(module, 0.5, shape[0] * shape[1]);
+    p.name = std::move(name);
+    p.dtype = "float32";
+    p.shape = std::move(shape);
+    r.params.push_back(p);
+  };
+  weight(1, "pos.weight", {8, 16});
+  weight(3, "experts.0.weight", {16, 8});
+  weight(4, "experts.1.weight", {16, 8});
+  for (int it = 0; it < 2; ++it) {
+    add_op(r, 0, it, 0, 10);
+    r.ops.back().name = "aten::slice";
+    r.ops.back().args = {testing::F({8, 16})};
+    add_op(r, 3, it, 100, 10);
+    r.ops.back().name = "aten::linear";
+    r.ops.back().args = {testing::F({4, 8}),
+                         testing::F({8, 16})};  // the weight transposed, as addmm takes it
+  }
+  CandidateReport rep = find_candidates(r, summarize(r));
+  ASSERT_EQ(rep.candidates.size(), 1u);
+  EXPECT_EQ(rep.candidates[0].path, "experts.1");
+  EXPECT_EQ(rep.candidates[0].kind, CandidateKind::kNeverRun);
+  ASSERT_EQ(rep.held_back.size(), 1u);
+  EXPECT_EQ(rep.held_back[0].path, "pos");
+  EXPECT_EQ(rep.held_back[0].read.param, "pos.weight");
+  EXPECT_EQ(rep.held_back[0].read.op, "aten::slice");
+  EXPECT_EQ(rep.held_back[0].read.module, "");
+  EXPECT_EQ(rep.held_back[0].read.tensor, "float32[8,16]");
 }
 
 }  // namespace
