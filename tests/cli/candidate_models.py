@@ -10,6 +10,7 @@ MODEL is one of:
             above 5; random inputs (randn) never are
   lora      PEFT's layout with adapters in ModuleDicts keyed `task_a`; lora_B is zero
   identity  an nn.Identity between two linears, and a module that outputs zeros
+  pos       an nn.Embedding whose forward never runs: the model slices its weight (x + pos.weight[:n])
 """
 import sys
 
@@ -101,7 +102,17 @@ class WithIdentity(nn.Module):
         return self.lin2(y)
 
 
-MODELS = {"moe": Moe, "lora": Lora, "identity": WithIdentity}
+class PosWeight(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pos = nn.Embedding(8, D)
+        self.lin = nn.Linear(D, D)
+
+    def forward(self, x):
+        return self.lin(x + self.pos.weight[: x.shape[0]])
+
+
+MODELS = {"moe": Moe, "lora": Lora, "identity": WithIdentity, "pos": PosWeight}
 
 if __name__ == "__main__":
     action, name = sys.argv[1], sys.argv[2]

@@ -33,7 +33,7 @@ class BothCaptures(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.db = {}
-        for name in ("moe", "lora", "identity"):
+        for name in ("moe", "lora", "identity", "pos"):
             pt = os.path.join(cls.tmp.name, name + ".pt")
             subprocess.run([PYTHON, MODELS, "save", name, pt], check=True)
             ts = os.path.join(cls.tmp.name, name + "-ts.db")
@@ -113,6 +113,19 @@ class BothCaptures(unittest.TestCase):
             self.assertEqual(cands["zero"]["held"], cands["zero"]["calls"])
 
         self.each_capture("identity", check)
+
+    def test_weights_read_by_another_module_are_held_back(self):
+        def check(db, r):
+            c = r["candidates"]
+            self.assertEqual(r["modules"][[m["path"] for m in r["modules"]].index("pos")]["calls"], 0)
+            self.assertNotIn("pos", by_path(c["modules"]))  # its weight is used: no saving to claim
+            held = by_path(c["held_back"])
+            self.assertEqual((held["pos"]["param"], held["pos"]["tensor"]), ("pos.weight", "float32[8,16]"))
+            text = run("report", db, "--candidates", "--depth", "0", "--top", "0", check=True).stdout
+            self.assertIn("pos (Embedding) runs no op, but ", text)
+            self.assertIn("takes a float32[8,16] tensor like its parameter pos.weight", text)
+
+        self.each_capture("pos", check)
 
 
 class InputSets(CliTestCase):
