@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analyzer/activations/input_sets.h"
+#include "analyzer/module_types.h"
 
 namespace flopscope {
 namespace {
@@ -19,11 +20,6 @@ bool is_descendant(const std::string& path, const std::string& ancestor) {
   return ancestor.empty() ||
          (path.size() > ancestor.size() && path.compare(0, ancestor.size(), ancestor) == 0 &&
           path[ancestor.size()] == '.');
-}
-
-// Holders of submodules that compute nothing themselves: what their children compute is the children's.
-bool is_container(const std::string& type) {
-  return type == "ModuleDict" || type == "ModuleList" || type == "Sequential";
 }
 
 // The parameters and buffers of a module's subtree.
@@ -188,7 +184,7 @@ CandidateReport find_candidates(const RunData& run, const RunSummary& summary,
     // never a container for what its children compute.
     bool listed = false;
     const bool judged = !records[idx].empty() && (!calls_known || ms.calls > 0) &&
-                        !(is_container(ms.type) && child_computes(ms));
+                        !(is_container_type(ms.type) && child_computes(ms));
     for (CandidateKind kind : {CandidateKind::kZeroLike, CandidateKind::kIdentityLike}) {
       if (!judged) break;
       std::vector<InputSetVerdict> by_set = base;
