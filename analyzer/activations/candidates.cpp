@@ -1,9 +1,11 @@
 #include "analyzer/activations/candidates.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
+#include <cmath>
 #include <unordered_map>
+
+#include "analyzer/activations/input_sets.h"
+#include "analyzer/module_types.h"
 
 namespace flopscope {
 namespace {
@@ -20,10 +22,74 @@ bool is_descendant(const std::string& path, const std::string& ancestor) {
           path[ancestor.size()] == '.');
 }
 
+// The parameters and buffers of a module's subtree.
+struct SubtreeWeights {
+  int tensors = 0;
+  std::int64_t values = 0;
+  double bytes = 0;
+  double max_abs = 0;
+  bool all_zero = true;
+};
+
+SubtreeWeights weights_of(const RunData& run, const std::vector<std::size_t>& params) {
+  SubtreeWeights s;
+  for (std::size_t i : params) {
+    const ParamRecord& p = run.params[i];
+    ++s.tensors;
+    s.values += p.numel;
+    s.bytes += static_cast<double>(p.bytes);
+    s.max_abs = std::max(s.max_abs, p.max_abs);
+    s.all_zero = s.all_zero && p.max_abs == 0;
+  }
+  return s;
+}
+
+// One input set as the candidates see it: its tag and the summary of its iterations (the whole run's when
+// the run has one set, or when the sets cannot be told apart).
+struct SetView {
+  std::string tag;
+  const RunSummary* summary = nullptr;
+};
+
+// The module at `index` of the whole run's summary, in a set's summary (the same tree, so the same index).
+const ModuleSummary* in_set(const SetView& set, const RunSummary& whole, std::size_t index) {
+  const auto& mods = set.summary->modules;
+  if (index < mods.size() && mods[index].path == whole.modules[index].path) return &mods[index];
+  int j = set.summary->find(whole.modules[index].path);
+  return j < 0 ? nullptr : &mods[static_cast<std::size_t>(j)];
+}
+
+// Calls of a module over the iterations of a summary, as the module tree counts them.
+int tree_calls(const ModuleSummary& m, const RunSummary& s) {
+  return static_cast<int>(std::lround(m.calls * s.iterations));
+}
+
+// The sets on which removing the candidate costs nothing in results: `covers` holds when a listed ancestor
+// is free on every set the descendant is, so listing the descendant again adds nothing.
+bool covers(const Candidate& ancestor, const Candidate& c) {
+  if (ancestor.kind != c.kind || !is_descendant(c.path, ancestor.path)) return false;
+  for (std::size_t k = 0; k < c.by_input_set.size() && k < ancestor.by_input_set.size(); ++k) {
+    if (!c.by_input_set[k].needed && ancestor.by_input_set[k].needed) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 const char* to_string(CandidateKind kind) {
-  return kind == CandidateKind::kZeroLike ? "zero-like" : "identity-like";
+  switch (kind) {
+    case CandidateKind::kZeroLike:
+      return "zero-like";
+    case CandidateKind::kIdentityLike:
+      return "identity-like";
+    case CandidateKind::kNeverRun:
+      return "never-run";
+  }
+  return "?";
+}
+
+bool Candidate::conditional() const {
+  return std::any_of(by_input_set.begin(), by_input_set.end(), [](const auto& v) { return v.needed; });
 }
 
 CandidateReport find_candidates(const RunData& run, const RunSummary& summary,
@@ -31,85 +97,174 @@ CandidateReport find_candidates(const RunData& run, const RunSummary& summary,
   CandidateReport report;
   report.options = options;
   report.has_activations = !run.activations.empty();
-  if (!report.has_activations) return report;
+  if (summary.modules.empty()) return report;
 
-  std::unordered_map<Id, std::vector<const ActivationRecord*>> by_module;
-  std::set<std::string> tags;
-  for (const auto& a : run.activations) {
-    by_module[a.module_id].push_back(&a);
-    tags.insert(a.input_tag);
+  const std::map<int, std::string> iteration_sets = iteration_input_sets(run);
+  report.input_sets = input_set_tags(iteration_sets);
+  // Whether a module ran is the module tree's call count, which needs the op rows (a summary of the stored
+  // aggregates has no calls) and a model that ran at all.
+  const bool calls_known = run.raw_rows && !summary.from_aggregates && summary.modules[0].calls > 0;
+
+  std::vector<RunSummary> set_summaries;
+  std::vector<SetView> sets;
+  if (report.input_sets.size() > 1 && calls_known) {
+    set_summaries.reserve(report.input_sets.size());
+    for (const auto& tag : report.input_sets)
+      set_summaries.push_back(summarize_input_set(run, iteration_sets, tag));
+    for (std::size_t k = 0; k < report.input_sets.size(); ++k)
+      sets.push_back({report.input_sets[k], &set_summaries[k]});
+  } else if (report.input_sets.size() > 1) {
+    for (const auto& tag : report.input_sets) sets.push_back({tag, &summary});
+  } else {
+    sets.push_back({report.input_sets.empty() ? "" : report.input_sets.front(), &summary});
   }
-  report.input_sets.assign(tags.begin(), tags.end());
+  const bool one_set = sets.size() == 1;
 
-  std::unordered_map<Id, std::string> path_of;
-  for (const auto& m : run.modules) path_of[m.id] = m.path;
+  std::unordered_map<Id, std::size_t> index_of;
+  for (std::size_t i = 0; i < summary.modules.size(); ++i) index_of.emplace(summary.modules[i].module_id, i);
+  std::vector<std::vector<const ActivationRecord*>> records(summary.modules.size());
+  for (const auto& a : run.activations) {
+    auto it = index_of.find(a.module_id);
+    if (it != index_of.end()) records[it->second].push_back(&a);
+  }
+  auto child_computes = [&](const ModuleSummary& m) {
+    return std::any_of(m.children.begin(), m.children.end(),
+                       [&](int k) { return summary.modules[static_cast<std::size_t>(k)].calls > 0; });
+  };
+
+  // Each module's subtree's parameters; those of modules that never run, and the ops of other modules that
+  // take tensors like them.
+  std::vector<std::vector<std::size_t>> params_of(summary.modules.size());  // by module, its subtree's
+  std::vector<std::size_t> idle_params;
+  for (std::size_t p = 0; p < run.params.size(); ++p) {
+    auto it = index_of.find(run.params[p].module_id);
+    if (it == index_of.end()) continue;
+    for (int m = static_cast<int>(it->second); m >= 0;
+         m = summary.modules[static_cast<std::size_t>(m)].parent)
+      params_of[static_cast<std::size_t>(m)].push_back(p);
+    if (calls_known && summary.modules[it->second].calls == 0) idle_params.push_back(p);
+  }
+  const std::map<std::size_t, WeightRead> read = weights_read_elsewhere(run, idle_params);
 
   std::vector<Candidate> found;
-  for (const auto& [module_id, calls] : by_module) {
-    int idx = summary.find(path_of[module_id]);
-    if (idx <= 0) continue;  // unknown module or the model itself
-    const ModuleSummary& ms = summary.modules[static_cast<std::size_t>(idx)];
+  for (std::size_t idx = 1; idx < summary.modules.size(); ++idx) {  // [0] is the model itself
+    const ModuleSummary& ms = summary.modules[idx];
+    const SubtreeWeights w = weights_of(run, params_of[idx]);
+    Candidate c;
+    c.path = ms.path;
+    c.type = ms.type;
+    c.params = w.tensors;
+    c.param_values = w.values;
+    c.param_bytes = w.bytes;
+    c.weight_max_abs = w.max_abs;
+    c.weight_status = w.tensors == 0                    ? "none"
+                      : w.all_zero                      ? "ZEROED"
+                      : w.max_abs < options.tiny_weight ? "tiny"
+                                                        : "ACTIVE";
+    c.flops = ms.inclusive.flops;
+    c.bytes = ms.inclusive.bytes();
+    c.time_p50_ns = ms.inclusive_time.p50;
+    c.share_flops = ms.share_flops;
+    c.share_bytes = summary.total.bytes() > 0 ? c.bytes / summary.total.bytes() : 0;
+    c.share_time = ms.share_time;
+    std::vector<InputSetVerdict> base;
+    for (const SetView& s : sets) {
+      InputSetVerdict v;
+      v.tag = s.tag;
+      if (const ModuleSummary* m = in_set(s, summary, idx)) {
+        v.runs = !calls_known || m->calls > 0;
+        v.flops = m->inclusive.flops;
+        v.bytes = m->inclusive.bytes();
+        v.time_p50_ns = m->inclusive_time.p50;
+      }
+      base.push_back(v);
+    }
+
+    // Behaviour: only calls the module tree counts (a module that runs no op has nothing to remove), and
+    // never a container for what its children compute.
+    bool listed = false;
+    const bool judged = !records[idx].empty() && (!calls_known || ms.calls > 0) &&
+                        !(is_container_type(ms.type) && child_computes(ms));
     for (CandidateKind kind : {CandidateKind::kZeroLike, CandidateKind::kIdentityLike}) {
-      Candidate c;
-      c.path = ms.path;
-      c.type = ms.type;
-      c.kind = kind;
-      std::map<std::string, InputSetVerdict> per_tag;
+      if (!judged) break;
+      std::vector<InputSetVerdict> by_set = base;
       std::vector<double> rms, rel;
-      for (const ActivationRecord* a : calls) {
-        bool applicable = kind == CandidateKind::kZeroLike || a->has_rel_change;
-        if (!applicable) continue;
-        bool held = kind == CandidateKind::kZeroLike ? a->out_rms() < options.zero_threshold
-                                                     : a->rel_change < options.identity_threshold;
-        ++c.calls;
-        c.held += held ? 1 : 0;
-        auto& t = per_tag[a->input_tag];
-        t.tag = a->input_tag;
-        ++t.calls;
-        t.held += held ? 1 : 0;
+      int calls = 0, held = 0;
+      for (const ActivationRecord* a : records[idx]) {
+        if (kind == CandidateKind::kIdentityLike && !a->has_rel_change) continue;
+        const bool h = kind == CandidateKind::kZeroLike ? a->out_rms() < options.zero_threshold
+                                                        : a->rel_change < options.identity_threshold;
+        auto v = one_set ? by_set.begin()
+                         : std::find_if(by_set.begin(), by_set.end(),
+                                        [&](const InputSetVerdict& x) { return x.tag == a->input_tag; });
+        if (v == by_set.end()) continue;
+        ++v->calls;
+        v->held += h ? 1 : 0;
+        ++calls;
+        held += h ? 1 : 0;
         rms.push_back(a->out_rms());
         if (a->has_rel_change) rel.push_back(a->rel_change);
       }
-      if (c.calls == 0) continue;
-      c.share_held = static_cast<double>(c.held) / c.calls;
-      if (c.share_held < options.min_share_of_calls) continue;
+      bool holds_somewhere = false;
+      for (auto& v : by_set) {
+        const bool holds = v.calls > 0 && static_cast<double>(v.held) / v.calls >= options.min_share_of_calls;
+        // A set that runs the module with no call to judge it by needs it: no evidence is not zero.
+        v.needed = v.runs && !holds;
+        holds_somewhere = holds_somewhere || holds;
+      }
+      if (!holds_somewhere) continue;
+      c.kind = kind;
+      c.calls = calls;
+      c.held = held;
+      c.share_held = static_cast<double>(held) / calls;
       c.median_out_rms = median(rms);
       c.max_out_rms = rms.empty() ? 0 : *std::max_element(rms.begin(), rms.end());
       c.median_rel_change = median(rel);
-      for (auto& [tag, v] : per_tag) c.by_input_set.push_back(v);
-      c.flops = ms.inclusive.flops;
-      c.bytes = ms.inclusive.bytes();
-      c.time_p50_ns = ms.inclusive_time.p50;
-      c.share_flops = ms.share_flops;
-      c.share_bytes = summary.total.bytes() > 0 ? c.bytes / summary.total.bytes() : 0;
-      c.share_time = ms.share_time;
-      // Weight status over the module's subtree.
-      bool any = false, all_zero = true;
-      for (const auto& p : run.params) {
-        const std::string& pp = path_of[p.module_id];
-        if (pp != c.path && !is_descendant(pp, c.path)) continue;
-        any = true;
-        c.weight_max_abs = std::max(c.weight_max_abs, p.max_abs);
-        all_zero = all_zero && p.max_abs == 0;
-      }
-      c.weight_status = !any                                     ? "none"
-                        : all_zero                               ? "ZEROED"
-                        : c.weight_max_abs < options.tiny_weight ? "tiny"
-                                                                 : "ACTIVE";
-      found.push_back(std::move(c));
+      c.by_input_set = std::move(by_set);
+      listed = true;
       break;  // zero-like wins over identity-like for the same module
     }
+
+    // Never-run: parameters kept for a module that ran no op on some set of these requests.
+    if (!listed && calls_known && w.tensors > 0 &&
+        std::any_of(base.begin(), base.end(), [](const InputSetVerdict& v) { return !v.runs; })) {
+      auto evidence = std::find_if(params_of[idx].begin(), params_of[idx].end(),
+                                   [&](std::size_t p) { return read.contains(p); });
+      if (evidence != params_of[idx].end()) {
+        const bool parent_held =
+            std::any_of(report.held_back.begin(), report.held_back.end(),
+                        [&](const HeldBackModule& h) { return is_descendant(ms.path, h.path); });
+        if (!parent_held) report.held_back.push_back({ms.path, ms.type, read.at(*evidence)});
+        continue;
+      }
+      c.kind = CandidateKind::kNeverRun;
+      for (std::size_t k = 0; k < base.size(); ++k) {
+        InputSetVerdict& v = base[k];
+        v.needed = v.runs;
+        if (const ModuleSummary* m = in_set(sets[k], summary, idx))
+          v.calls = tree_calls(*m, *sets[k].summary);
+        c.calls += v.calls;
+      }
+      c.by_input_set = std::move(base);
+      listed = true;
+    }
+    if (listed) found.push_back(std::move(c));
   }
-  // Inside a listed module, its descendants are not listed again for the same reason: remove the outermost.
+
+  // Inside a listed module, its descendants are not listed again for the same reason: keep the outermost.
   std::vector<Candidate> kept;
   for (const auto& c : found) {
-    bool covered = std::any_of(found.begin(), found.end(), [&](const Candidate& o) {
-      return o.kind == c.kind && is_descendant(c.path, o.path);
-    });
-    if (!covered) kept.push_back(c);
+    if (std::none_of(found.begin(), found.end(), [&](const Candidate& o) { return covers(o, c); }))
+      kept.push_back(c);
+  }
+  for (auto& c : kept) {
+    if (report.input_sets.empty()) c.by_input_set.clear();  // no activation statistics: sets unknown
   }
   std::sort(kept.begin(), kept.end(), [](const Candidate& a, const Candidate& b) {
-    if (a.share_time != b.share_time) return a.share_time > b.share_time;
+    const bool na = a.kind == CandidateKind::kNeverRun, nb = b.kind == CandidateKind::kNeverRun;
+    if (na != nb) return nb;
+    if (!na && a.share_time != b.share_time) return a.share_time > b.share_time;
+    if (na && a.param_bytes != b.param_bytes) return a.param_bytes > b.param_bytes;
     return a.path < b.path;
   });
   report.candidates = std::move(kept);

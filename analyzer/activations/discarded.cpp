@@ -6,6 +6,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analyzer/module_types.h"
 #include "db/model/module_path.h"
 
 namespace flopscope {
@@ -140,11 +141,13 @@ DiscardReport find_discarded(const RunData& run, const RunSummary& summary) {
       sums.bytes += c.bytes;
       sums.time_ns += static_cast<double>(op.duration_ns);
       complete = complete && c.known;
-      // The outermost fully discarded module around this op, if any.
+      // The outermost fully discarded module around this op, if any, not counting containers (the op is
+      // their child's work).
       Id outer = kNoId;
       for (Id m : chain(op.module_id)) {
         if (!fully_discarded(m)) break;
-        outer = m;
+        auto mod = modules.find(m);
+        if (mod == modules.end() || !is_container_type(mod->second->type)) outer = m;
       }
       if (outer != kNoId) removable.insert(path_of(outer));
     }

@@ -18,7 +18,8 @@ struct DiscardCandidate {
   std::string zero_factor;     // what is zero: "block.alpha", "constant", "scalar 0"
   std::string zeroing_op;      // e.g. "aten::mul"
   std::string zeroing_module;  // the module of that op
-  // Modules every op of which (in every iteration) is discarded, outermost only: what could be removed.
+  // Modules every op of which (in every iteration) is discarded, outermost only, containers left out: what
+  // could be removed.
   std::vector<std::string> discarded_modules;
   int iterations = 0;  // iterations in which the multiplication by zero ran
   int run_iterations = 0;

@@ -89,10 +89,6 @@ DiffPaths weights_diff_paths(const std::vector<ParamRecord>& a, const std::vecto
   });
 }
 
-bool is_container_type(const std::string& type) {
-  return type == "ModuleList" || type == "Sequential" || type == "ModuleDict";
-}
-
 std::string SidePaths::operator()(const std::string& path) const {
   std::string out = apply_path_maps(maps, path);
   const std::pair<std::string, std::string>* best = nullptr;

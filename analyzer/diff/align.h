@@ -9,6 +9,7 @@
 
 #include "analyzer/diff/correspondence.h"
 #include "analyzer/diff/diff.h"
+#include "analyzer/module_types.h"
 
 namespace flopscope {
 
@@ -36,7 +37,5 @@ DiffPaths diff_paths(const RunData& a, const RunData& b, const DiffOptions& opti
 // The same for two weights files' tensors: the module tree their dotted names imply.
 DiffPaths weights_diff_paths(const std::vector<ParamRecord>& a, const std::vector<ParamRecord>& b,
                              const DiffOptions& options);
-
-bool is_container_type(const std::string& type);
 
 }  // namespace flopscope

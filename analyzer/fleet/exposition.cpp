@@ -132,7 +132,8 @@ std::string render_exposition(const std::vector<ExpositionSource>& sources) {
     quantile_samples(w, "flopscope_iteration_time_seconds", s, nullptr, "device", s.device);
   }
   w.family("flopscope_candidate_time_share", "gauge",
-           "Elimination candidates (modules that behave as zero or identity): their share of iteration time");
+           "Elimination candidates (modules that behave as zero or identity, or never run): their share of "
+           "iteration time");
   for (const auto& s : sources) {
     for (const auto& c : s.candidates) {
       w.sample("flopscope_candidate_time_share",

@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <algorithm>
 
+#include "analyzer/activations/candidate_text.h"
 #include "gui/models/colors.h"
 #include "gui/models/format.h"
 #include "gui/models/roles.h"
@@ -94,9 +95,10 @@ double ModuleTreeModel::number(const DiffNode& n, int column) const {
     case kBehaviour: {
       if (n.a < 0) return 0;
       const Candidate* c = session_->a->candidate(n.path);
-      // Discarded work sorts with the candidates that hold in every call.
+      // Discarded work and never-run modules sort with the candidates that hold in every call.
       bool discard = session_->a->discarded_by(n.path) || session_->a->discard_held(n.path);
-      return std::max(c ? c->share_held : 0.0, discard ? 1.0 : 0.0);
+      double held = !c ? 0.0 : c->kind == CandidateKind::kNeverRun ? 1.0 : c->share_held;
+      return std::max(held, discard ? 1.0 : 0.0);
     }
     case kStatus: return static_cast<int>(session_->diff.verdict(n));
     case kDeltaTime:  // on the diff engine's clock, as its verdicts and gates
@@ -137,10 +139,10 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
     }
     case kBehaviour: {
       if (n.a < 0) return QString();
-      // The core's candidates (analyzer/activations): zero-like / identity-like, and dead compute.
+      // The core's candidates (analyzer/activations) in its words: zero-like / identity-like, never-run, per
+      // input set where one needs the module, and dead compute.
       QStringList parts;
-      if (const Candidate* c = session_->a->candidate(n.path))
-        parts << QString::fromLatin1(to_string(c->kind)) + QStringLiteral(" (%1 of %2 calls)").arg(c->held).arg(c->calls);
+      if (const Candidate* c = session_->a->candidate(n.path)) parts << q(behaviour_text(*c));
       if (const DiscardCandidate* d = session_->a->discarded_by(n.path))
         parts << QStringLiteral("discarded (\u00d7 0: %1)").arg(q(d->zero_factor));
       if (const DiscardCandidate* d = session_->a->discard_held(n.path))

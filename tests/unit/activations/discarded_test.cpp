@@ -78,6 +78,15 @@ TEST(Discarded, CandidateUnderTheEnclosingModuleWithTheDiscardedCost) {
   EXPECT_EQ(all.discarded[0].path, "block");
 }
 
+TEST(Discarded, AContainerIsNotNamedForItsChildrensWork) {
+  // block.f a Sequential: the removable modules are the ones that compute, as an eager trace names them.
+  RunData r = rezero_run(2, true);
+  r.modules[3].type = "Sequential";
+  DiscardReport rep = find_discarded(r, summarize(r));
+  ASSERT_EQ(rep.candidates.size(), 1u);
+  EXPECT_EQ(rep.candidates[0].discarded_modules, (std::vector<std::string>{"block.f.up", "block.f.down"}));
+}
+
 TEST(Discarded, NothingWithoutRecords) {
   RunData r = rezero_run(2, false);
   RunSummary s = summarize(r);

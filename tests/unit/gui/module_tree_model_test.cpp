@@ -228,5 +228,44 @@ TEST(ModuleTreeModel, BehavesAsColumnShowsDeadCompute) {
   EXPECT_DOUBLE_EQ(f.siblingAtColumn(ModuleTreeModel::kBehaviour).data(kSortRole).toDouble(), 1.0);
 }
 
+TEST(ModuleTreeModel, BehavesAsColumnShowsModulesThatNeverRun) {
+  // An expert the router never selects: parameters, no op, 0 calls in the tree; the core's words in the cell.
+  RunData run;
+  run.modules = {{0, kNoId, "", "Moe"},
+                 {1, 0, "experts", "ModuleList"},
+                 {2, 1, "experts.0", "Linear"},
+                 {3, 1, "experts.1", "Linear"}};
+  for (Id m : {2, 3}) {
+    ParamRecord w;
+    w.module_id = m;
+    w.numel = 64;
+    w.bytes = 256;
+    w.max_abs = 0.5;
+    run.params.push_back(w);
+  }
+  for (int it = 0; it < 2; ++it) {
+    OpRecord op;
+    op.id = op.sequence = it;
+    op.iteration = it;
+    op.name = "aten::linear";
+    op.module_id = 2;
+    op.duration_ns = 100;
+    op.flops = 10;
+    op.flops_source = FlopsSource::kFormula;
+    run.ops.push_back(op);
+  }
+  ModuleTreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setSession(make_session(make_loaded_run(QStringLiteral("moe.db"), std::move(run)), nullptr));
+  QModelIndex idle = model.indexForPath(QStringLiteral("experts.1"));
+  QModelIndex busy = model.indexForPath(QStringLiteral("experts.0"));
+  ASSERT_TRUE(idle.isValid() && busy.isValid());
+  EXPECT_EQ(idle.siblingAtColumn(ModuleTreeModel::kCalls).data().toString(), QStringLiteral("0"));
+  EXPECT_EQ(idle.siblingAtColumn(ModuleTreeModel::kBehaviour).data().toString(),
+            QStringLiteral("never runs on these inputs (1 params, 256 B)"));
+  EXPECT_DOUBLE_EQ(idle.siblingAtColumn(ModuleTreeModel::kBehaviour).data(kSortRole).toDouble(), 1.0);
+  EXPECT_TRUE(busy.siblingAtColumn(ModuleTreeModel::kBehaviour).data().toString().isEmpty());
+}
+
 }  // namespace
 }  // namespace flopscope::gui::testing
