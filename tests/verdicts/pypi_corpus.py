@@ -84,7 +84,8 @@ def pypi_llama_lora_vs_base(c):
     if data:
         new_flops = sum(r[p]["b"]["flops"] for p in leaves)
         delta = data["end_to_end"]["flops"]["b"] - data["end_to_end"]["flops"]["a"]
-        c.expect(0 < new_flops and abs(delta - new_flops) <= 0.05 * new_flops,
+        # Beyond the leaves, only PEFT's `result + lora_B(...) * scaling` per adapted layer (8 tokens x 32).
+        c.expect(0 < new_flops <= delta <= new_flops + 4 * 2 * 8 * 32,
                  f"lora leaves' FLOPs {new_flops} vs end-to-end increase {delta}")
 
 
