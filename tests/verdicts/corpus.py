@@ -1580,18 +1580,19 @@ def identity_calls(c):
 
 @both_forms
 def gate_paths_each_side(c):
-    """blocks.1 of 4 removed (B's blocks.2 is A's blocks.3): --forbid-active 'blocks.2' fails (exit 1) and the message
-    names B's module by B's path blocks.2, not A's blocks.3."""
+    """blocks.1 of 4 removed, so A's blocks.3 is B's blocks.2 (gate globs match A's aligned paths): --forbid-active
+    'blocks.3' fails (exit 1) and the message names the module by B's own path blocks.2, not A's blocks.3."""
     torch.manual_seed(0)
     a = Stack([Block() for _ in range(4)])
     b = Stack(copy_blocks([a.blocks[0], a.blocks[2], a.blocks[3]]))
     da = c.profile(c.save(a, "a.pt"), "float32[4,32]")
     db = c.profile(c.save(b, "b.pt"), "float32[4,32]")
-    code, data, err = c.diff(da, db, "--forbid-active", "blocks.2")
-    c.expect_eq(code, 1, "--forbid-active blocks.2 exit code")
-    text = gate_text(data, err)
+    code, data, err = c.diff(da, db, "--forbid-active", "blocks.3")
+    c.expect_eq(code, 1, "--forbid-active blocks.3 exit code")
+    # gates[].message only: stderr's "gate failed: forbid-active blocks.3: ..." repeats the glob.
+    text = " ".join(g["message"] for g in data["gates"]) if data else err
+    text = text.replace("'blocks.3'", "the glob")  # the glob itself may be quoted back
     c.expect("blocks.2" in text and "blocks.3" not in text, f"gate message: {text!r}")
-
 
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
