@@ -66,7 +66,8 @@ def lora_leaf(path):
 @case
 def pypi_llama_lora_vs_base(c):
     """Tiny Llama vs the same with PEFT LoRA on q_proj/v_proj (no --map): the 8 lora_A/lora_B leaves NEW with their
-    own small cost; nothing else NEW (PEFT's wrapper levels are not new work), nothing VANISHED or AMBIGUOUS."""
+    own small cost; nothing NEW outside PEFT's lora_* modules (its wrapper levels base_model, base_model.model and
+    the base_layers are not new work), nothing VANISHED or AMBIGUOUS."""
     from corpus import no_status, rows
 
     base = llama()
@@ -78,8 +79,9 @@ def pypi_llama_lora_vs_base(c):
     leaves = sorted(p for p in r if lora_leaf(p))
     c.expect_eq(len(leaves), 8, f"lora leaves in the diff: {leaves}")
     c.expect_eq({r[p]["status"] for p in leaves}, {"NEW"}, "lora leaves' status")
-    new = sorted(p for p, m in r.items() if m["status"] == "NEW" and not lora_leaf(p))
-    c.expect_eq(new, [], "NEW modules other than the lora leaves")
+    # PEFT's own new modules (lora_A/lora_B ModuleDicts, lora_dropout, ...) may be NEW; nothing else.
+    new = sorted(p for p, m in r.items() if m["status"] == "NEW" and ".lora_" not in p)
+    c.expect_eq(new, [], "NEW modules other than PEFT's lora_*")
     no_status(c, data, ("VANISHED", "AMBIGUOUS"), "modules VANISHED or AMBIGUOUS")
     if data:
         new_flops = sum(r[p]["b"]["flops"] for p in leaves)
