@@ -1,11 +1,17 @@
-"""Verdict conformance corpus: small TorchScript model pairs, each with the verdicts, candidates and gate
-exit codes flopscope must give. `corpus.py --list` names the cases; `corpus.py CASE` builds the case's
-models in a temporary directory, runs flopscope as a user would, and fails on any difference.
+"""Verdict conformance corpus: small model pairs, each with the verdicts, candidates and gate exit codes
+flopscope must give. `corpus.py --list` names the cases; `corpus.py CASE` builds the case's models in a
+temporary directory, runs flopscope as a user would, and fails on any difference.
 
-Runs with Debian's /usr/bin/python3 and torch 1.13. FLOPscope binary: $FLOPSCOPE.
+A case is captured in one of two forms: `ts` (the model scripted to TorchScript, run by `flopscope profile`)
+or `eager` (the model pickled, run by eager_run.py under `flopscope trace`). Cases written for both are
+registered twice, as NAME_ts and NAME_eager; the older cases are TorchScript only.
+
+Runs with Debian's /usr/bin/python3 and torch 1.13 (pypi_corpus.py reuses it with torch 2.x). FLOPscope
+binary: $FLOPSCOPE.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -14,17 +20,47 @@ import torch
 from torch import nn
 
 FLOPSCOPE = os.environ.get("FLOPSCOPE", "flopscope")
-CASES = {}
+EAGER_RUN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "eager_run.py")
+CASES = {}  # name -> (case function, form)
+FORMS = ("ts", "eager")
 
 
 def case(fn):
-    CASES[fn.__name__] = fn
+    CASES[fn.__name__] = (fn, "ts")
     return fn
 
 
+def both_forms(fn):
+    """Registers the case as NAME_ts and NAME_eager: the same models and expectations, captured both ways."""
+    for form in FORMS:
+        CASES[f"{fn.__name__}_{form}"] = (fn, form)
+    return fn
+
+
+def make_inputs(spec):
+    """`profile --input` specs ("float32[4,32]", "int64[2,8]@0:128", joined by " --input ") as tensors, for
+    the eager form (seeded, so two captures of one case see the same inputs)."""
+    gen = torch.Generator().manual_seed(0)
+    out = []
+    for one in spec.split(" --input "):
+        m = re.fullmatch(r"(\w+)\[([\d,]*)\](?:@(-?\d+):(-?\d+))?", one)
+        if not m:
+            raise ValueError(f"input spec {one!r}")
+        dtype = {"float32": torch.float32, "bf16": torch.bfloat16, "int64": torch.int64}[m.group(1)]
+        shape = [int(d) for d in m.group(2).split(",") if d]
+        if dtype == torch.int64:
+            lo, hi = int(m.group(3) or 0), int(m.group(4) or 2)
+            out.append(torch.randint(lo, hi, shape, generator=gen))
+        else:
+            out.append(torch.randn(shape, generator=gen).to(dtype))
+    return out
+
+
 class Check:
-    def __init__(self, workdir):
+    def __init__(self, workdir, form="ts", python=None):
         self.dir = workdir
+        self.form = form
+        self.python = python or sys.executable  # the eager form's interpreter
         self.failures = []
 
     def path(self, name):
@@ -35,13 +71,32 @@ class Check:
         return p
 
     def save(self, model, name):
+        """TorchScript: the scripted model at NAME. Eager: the model's state dict at NAME (what `flopscope
+        weights` reads) and the pickled module at NAME.module (what eager_run.py runs)."""
         torch.manual_seed(0)
         path = self.path(name)
-        torch.jit.save(torch.jit.script(model.eval()), path)
+        if self.form == "eager":
+            torch.save(model.eval(), path + ".module")
+            torch.save(model.state_dict(), path)
+        else:
+            torch.jit.save(torch.jit.script(model.eval()), path)
         return path
 
-    def profile(self, model_path, spec, *extra, iters="3"):
-        db = model_path[:-3] + ".db"
+    def profile(self, model_path, spec, *extra, iters="3", db=None):
+        """Captures MODEL_PATH (see save) with inputs SPEC: `profile` for TorchScript, `trace` for eager (one
+        warm-up call, ITERS recorded; of EXTRA only --activations applies there). Returns the run database."""
+        db = db or model_path[:-3] + ".db"
+        if self.form == "eager":
+            inputs = model_path + ".inputs"
+            torch.save(make_inputs(spec), inputs)
+            unknown = [e for e in extra if e != "--activations"]
+            if unknown:
+                raise ValueError(f"eager form: unsupported capture options {unknown}")
+            calls = str(int(iters) + 1)
+            p = self.run("trace", "-o", db, "--iterations", iters, "--warmup", "1", "--force", *extra, "--",
+                         self.python, EAGER_RUN, model_path + ".module", inputs, calls)
+            self.expect(p.returncode == 0, f"trace {model_path} exited {p.returncode}: {p.stderr.strip()}")
+            return db
         p = self.run("profile", model_path, "--input", *spec.split(" --input "), "--iters", iters, "--warmup", "1",
                      "--threads", "1", "-o", db, "--force", *extra)
         self.expect(p.returncode == 0, f"profile {model_path} exited {p.returncode}: {p.stderr.strip()}")
@@ -1008,26 +1063,578 @@ def loop_body_cost_per_trip(c):
     c.expect("384 FLOPs" in labels.get("relu", ""), f"relu node: {labels.get('relu')!r}")
 
 
+# ------------------------------------------------------------------ module identity (issue #29), both forms
+# JSON fields relied on, `diff --format json`: modules[].path (A's path, B's for a module only in B), .path_b,
+# .status, .type, .type_b, .weights_a, .weights_b; gates[].passed, .message; params[].name, .moved_to,
+# .state_a, .state_b; end_to_end.time_status, modules[].time_status; warnings[]. Exit codes: 0 gates pass,
+# 1 a gate failed, 2 error (or a gate that cannot be decided).
+
+
+class BlockA(Block):
+    """Block under another class name (a class rename with nothing else changed)."""
+
+
+class BlockB(Block):
+    pass
+
+
+class LayerStack(nn.Module):
+    """Stack with its container named `layers` instead of `blocks`."""
+
+    def __init__(self, blocks):
+        super().__init__()
+        self.layers = nn.ModuleList(blocks)
+
+    def forward(self, x):
+        for b in self.layers:
+            x = b(x)
+        return x
+
+
+class SeqBlocks(nn.Module):
+    def __init__(self, blocks):
+        super().__init__()
+        self.blocks = nn.Sequential(*blocks)
+
+    def forward(self, x):
+        return self.blocks(x)
+
+
+class DenseMoe(nn.Module):
+    """Every expert runs on every token, weighted by the router's softmax (the router has a row per expert)."""
+
+    def __init__(self, n, d=32):
+        super().__init__()
+        self.router = nn.Linear(d, n)
+        self.experts = nn.ModuleList([Mlp(d, 64) for _ in range(n)])
+
+    def forward(self, x):
+        gates = torch.softmax(self.router(x), dim=-1)
+        y = torch.zeros_like(x)
+        for i, e in enumerate(self.experts):
+            y = y + gates[:, i:i + 1] * e(x)
+        return y
+
+
+class Top1Moe(nn.Module):
+    """Top-1 routing: an expert runs only on the tokens routed to it, and not at all when there are none."""
+
+    def __init__(self, n, d=32):
+        super().__init__()
+        self.router = nn.Linear(d, n)
+        self.experts = nn.ModuleList([Mlp(d, 64) for _ in range(n)])
+
+    def forward(self, x):
+        chosen = self.router(x).argmax(dim=-1)
+        y = torch.zeros_like(x)
+        for i, e in enumerate(self.experts):
+            sel = chosen == i
+            if bool(sel.any()):
+                y[sel] = e(x[sel])
+        return y
+
+
+class LayerEncoder(nn.Module):
+    def __init__(self, blocks):
+        super().__init__()
+        self.layer = nn.ModuleList(blocks)
+
+    def forward(self, x):
+        for b in self.layer:
+            x = b(x)
+        return x
+
+
+class EncoderWrapped(nn.Module):
+    """Blocks at encoder.layer.N (a BERT-like nesting) instead of blocks.N."""
+
+    def __init__(self, blocks):
+        super().__init__()
+        self.encoder = LayerEncoder(blocks)
+
+    def forward(self, x):
+        return self.encoder(x)
+
+
+class PlainAttention(nn.Module):
+    """PeftAttention before LoRA (or after merging it): q_proj and v_proj plain Linears."""
+
+    def __init__(self, d=32):
+        super().__init__()
+        self.q_proj = nn.Linear(d, d)
+        self.v_proj = nn.Linear(d, d)
+
+    def forward(self, x):
+        return self.q_proj(x) * self.v_proj(x)
+
+
+class TiedLm(nn.Module):
+    """embed -> body -> lm_head, lm_head.weight tied to embed.weight (or an equal untied copy)."""
+
+    def __init__(self, tied, vocab=128, d=32):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d)
+        self.body = nn.Linear(d, d)
+        self.lm_head = nn.Linear(d, vocab, bias=False)
+        if tied:
+            self.lm_head.weight = self.embed.weight
+        else:
+            with torch.no_grad():
+                self.lm_head.weight.copy_(self.embed.weight)
+
+    def forward(self, ids):
+        return self.lm_head(torch.relu(self.body(self.embed(ids))))
+
+
+class ProjNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pre = nn.Linear(32, 32)
+        self.proj = nn.Linear(32, 32)
+        self.head = nn.Linear(32, 32)
+
+    def forward(self, x):
+        return self.head(torch.relu(self.proj(self.pre(x))))
+
+
+class ProjectionNet(nn.Module):
+    """ProjNet with `proj` renamed `projection`."""
+
+    def __init__(self):
+        super().__init__()
+        self.pre = nn.Linear(32, 32)
+        self.projection = nn.Linear(32, 32)
+        self.head = nn.Linear(32, 32)
+
+    def forward(self, x):
+        return self.head(torch.relu(self.projection(self.pre(x))))
+
+
+class IdentitySandwich(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pre = nn.Linear(32, 32)
+        self.mid = nn.Identity()
+        self.head = nn.Linear(32, 32)
+
+    def forward(self, x):
+        return self.head(self.mid(self.pre(x)))
+
+
+def perturb(model, rel=1e-3, seed=7):
+    """Fine-tuning stand-in: every floating-point parameter moves by REL of its RMS (Gaussian)."""
+    gen = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for p in model.parameters():
+            rms = p.pow(2).mean().sqrt()
+            p.add_(torch.randn(p.shape, generator=gen) * rel * rms)
+    return model
+
+
+def copy_blocks(sources, cls=Block):
+    out = []
+    for s in sources:
+        b = cls()
+        b.load_state_dict(s.state_dict())
+        out.append(b)
+    return out
+
+
+def rows(data):
+    """`diff --format json` module rows by A's path (B's for a module only in B)."""
+    return {m["path"]: m for m in data["modules"]} if data else {}
+
+
+def gate_text(data, err):
+    return err + " ".join(g.get("message", "") for g in (data or {}).get("gates", []))
+
+
+def no_status(c, data, statuses, what):
+    bad = sorted((m["path"], m["status"]) for m in (data or {}).get("modules", []) if m["status"] in statuses)
+    c.expect_eq(bad, [], what)
+
+
+def class_rename_pair(c, container):
+    torch.manual_seed(0)
+    a = Stack([BlockA() for _ in range(4)])
+    b = container(copy_blocks(a.blocks, BlockB))
+    da = c.profile(c.save(a, "a.pt"), "float32[4,32]")
+    db = c.profile(c.save(b, "b.pt"), "float32[4,32]")
+    return da, db
+
+
+def expect_every_block_changed_by_class(c, da, db, *maps):
+    code, data, err = c.diff(da, db, *maps)
+    c.expect_eq(code, 0, f"diff exit code: {err.strip()}")
+    r = rows(data)
+    for i in range(4):
+        m = r.get(f"blocks.{i}", {})
+        c.expect_eq(m.get("status"), "CHANGED", f"blocks.{i} status")
+        c.expect_eq((m.get("type"), m.get("type_b")), ("BlockA", "BlockB"), f"blocks.{i} type, type_b")
+        c.expect_eq(r.get(f"blocks.{i}.fc", {}).get("status"), "UNCHANGED", f"blocks.{i}.fc status")
+    no_status(c, data, ("VANISHED", "NEW", "AMBIGUOUS"), "modules VANISHED, NEW or AMBIGUOUS")
+    code, data, err = c.diff(da, db, *maps, "--expect-vanished", "blocks.1")
+    c.expect_eq(code, 1, "--expect-vanished blocks.1 exit code (the block is still there)")
+
+
+@both_forms
+def class_rename(c):
+    """Only the class of blocks.N renamed (BlockA -> BlockB; same paths, weights, ops): every block CHANGED with
+    type/type_b BlockA/BlockB, its fc UNCHANGED, nothing VANISHED/NEW, --expect-vanished blocks.1 exits 1."""
+    da, db = class_rename_pair(c, Stack)
+    expect_every_block_changed_by_class(c, da, db)
+
+
+@both_forms
+def class_rename_with_path_rename(c):
+    """Class renamed and the container renamed (blocks -> layers), --map '^layers=blocks': the same verdicts as
+    class_rename."""
+    da, db = class_rename_pair(c, LayerStack)
+    expect_every_block_changed_by_class(c, da, db, "--map", "^layers=blocks")
+
+
+def expect_pruned_then_finetuned(c, name, a, b):
+    """A's NAME.1 removed in B, everything else perturbed: NAME.1 VANISHED, NAME.2/3 paired with B's NAME.1/2."""
+    da = c.profile(c.save(a, "a.pt"), "float32[8,32]")
+    db = c.profile(c.save(b, "b.pt"), "float32[8,32]")
+    code, data, err = c.diff(da, db)
+    c.expect_eq(code, 0, f"diff exit code: {err.strip()}")
+    r = rows(data)
+    c.expect_eq(r.get(f"{name}.1", {}).get("status"), "VANISHED", f"{name}.1 status")
+    for i, j in [(2, 1), (3, 2)]:
+        m = r.get(f"{name}.{i}", {})
+        c.expect(m.get("status") in ("MOVED", "CHANGED"),
+                 f"{name}.{i} status {m.get('status')!r}, want MOVED or CHANGED")
+        c.expect_eq(m.get("path_b"), f"{name}.{j}", f"{name}.{i} path_b")
+    # path_b is empty when B's path is A's.
+    first = r.get(f"{name}.0", {})
+    c.expect(first.get("path_b") in ("", f"{name}.0"), f"{name}.0 path_b {first.get('path_b')!r}")
+    vanished = sorted(p for p, m in r.items() if m["status"] == "VANISHED")
+    c.expect(all(p == f"{name}.1" or p.startswith(f"{name}.1.") for p in vanished), f"VANISHED: {vanished}")
+    no_status(c, data, ("NEW", "AMBIGUOUS"), "modules NEW or AMBIGUOUS")
+    code, data, err = c.diff(da, db, "--expect-vanished", f"{name}.1*")
+    c.expect_eq(code, 0, f"--expect-vanished '{name}.1*' exit code: {gate_text(data, err)}")
+    code, data, err = c.diff(da, db, "--expect-vanished", f"{name}.3*")
+    c.expect_eq(code, 1, f"--expect-vanished '{name}.3*' exit code (it moved to {name}.2)")
+
+
+@both_forms
+def prune_finetune_modulelist(c):
+    """MoE experts.0..3 (ModuleList), B drops experts.1 and its router row, then every weight moves ~1e-3: experts.1
+    VANISHED, experts.2/3 paired with B's experts.1/2 (MOVED or CHANGED), gates 'experts.1*' pass, 'experts.3*' fail."""
+    torch.manual_seed(0)
+    a = DenseMoe(4)
+    b = DenseMoe(3)
+    keep = [0, 2, 3]
+    with torch.no_grad():
+        b.router.weight.copy_(a.router.weight[keep])
+        b.router.bias.copy_(a.router.bias[keep])
+    for dst, src in zip(b.experts, keep):
+        dst.load_state_dict(a.experts[src].state_dict())
+    expect_pruned_then_finetuned(c, "experts", a, perturb(b))
+
+
+@both_forms
+def prune_finetune_sequential(c):
+    """The same for blocks.0..3 of an nn.Sequential: blocks.1 VANISHED, blocks.2/3 paired with B's blocks.1/2."""
+    torch.manual_seed(0)
+    a = SeqBlocks([Block() for _ in range(4)])
+    b = SeqBlocks(copy_blocks([a.blocks[0], a.blocks[2], a.blocks[3]]))
+    expect_pruned_then_finetuned(c, "blocks", a, perturb(b))
+
+
+@both_forms
+def wrapper_removed_by_map(c):
+    """encoder.layer.N -> blocks.N with --map 'encoder.layer.(\\d+)=blocks.$1': encoder and encoder.layer UNWRAPPED,
+    every block UNCHANGED, --expect-vanished encoder exits 1, nothing counted as saved (no VANISHED, FLOPs equal)."""
+    torch.manual_seed(0)
+    a = EncoderWrapped([Block() for _ in range(4)])
+    b = Stack(copy_blocks(a.encoder.layer))
+    da = c.profile(c.save(a, "a.pt"), "float32[4,32]")
+    db = c.profile(c.save(b, "b.pt"), "float32[4,32]")
+    m = ["--map", r"encoder.layer.(\d+)=blocks.$1"]
+    code, data, err = c.diff(da, db, *m)
+    c.expect_eq(code, 0, f"diff exit code: {err.strip()}")
+    r = rows(data)
+    for p in ["encoder", "encoder.layer"]:
+        c.expect_eq(r.get(p, {}).get("status"), "UNWRAPPED", f"{p} status")
+    for i in range(4):
+        for p in [f"blocks.{i}", f"blocks.{i}.fc"]:
+            c.expect_eq(r.get(p, {}).get("status"), "UNCHANGED", p)
+    no_status(c, data, ("VANISHED", "NEW", "AMBIGUOUS"), "modules VANISHED, NEW or AMBIGUOUS")
+    if data:
+        c.expect_eq(data["summary"]["modules"].get("VANISHED", 0), 0, "summary: modules VANISHED")
+        flops = data["end_to_end"]["flops"]
+        c.expect_eq(flops.get("a"), flops.get("b"), "end-to-end FLOPs A, B")
+        sentence = data["summary"]["sentence"]
+        c.expect("encoder" not in sentence and "save" not in sentence, f"summary sentence: {sentence!r}")
+    code, data, err = c.diff(da, db, *m, "--expect-vanished", "encoder")
+    c.expect_eq(code, 1, "--expect-vanished encoder exit code (a removed wrapper, its work is still there)")
+
+
+def lora_pair(c, merged):
+    """(A, B): base vs LoRA (merged False), or LoRA vs LoRA merged into the base (merged True). The LoRA is
+    trained and small: B.A is about 1% of the base weight."""
+    torch.manual_seed(0)
+    lora = PeftAttention(zero_b=False)
+    with torch.no_grad():
+        for proj in [lora.q_proj, lora.v_proj]:
+            w, ba = proj.base_layer.weight, proj.lora_B["default"].weight @ proj.lora_A["default"].weight
+            proj.lora_B["default"].weight.mul_(0.01 * w.norm() / ba.norm())
+    plain = PlainAttention()
+    with torch.no_grad():
+        for name in ["q_proj", "v_proj"]:
+            p, l = getattr(plain, name), getattr(lora, name)
+            p.bias.copy_(l.base_layer.bias)
+            delta = l.lora_B["default"].weight @ l.lora_A["default"].weight
+            p.weight.copy_(l.base_layer.weight + (delta if merged else 0))
+    a, b = (lora, plain) if merged else (plain, lora)
+    da = c.profile(c.save(a, "a.pt"), "float32[4,32]")
+    db = c.profile(c.save(b, "b.pt"), "float32[4,32]")
+    return da, db
+
+
+LORA_LEAVES = [f"{p}.lora_{x}.default" for p in ["q_proj", "v_proj"] for x in "AB"]
+
+
+@both_forms
+def peft_base_vs_lora(c):
+    """Base model vs the same with PEFT-layout LoRA on q_proj/v_proj: the lora_A/lora_B leaves NEW, each with only its
+    own small cost; nothing else NEW (the base layers' work is not new), nothing VANISHED."""
+    da, db = lora_pair(c, merged=False)
+    code, data, err = c.diff(da, db)
+    c.expect_eq(code, 0, f"diff exit code: {err.strip()}")
+    r = rows(data)
+    for p in LORA_LEAVES:
+        m = r.get(p, {})
+        c.expect_eq(m.get("status"), "NEW", f"{p} status")
+        # 4 tokens through a 32x4 (or 4x32) matrix: 2*4*32*4 FLOPs, not a whole projection's 2*4*32*32.
+        c.expect(0 < m.get("b", {}).get("flops", 0) <= 2 * 4 * 32 * 4 + 4 * 32, f"{p} FLOPs in B: {m.get('b')}")
+    new = sorted(p for p, m in r.items() if m["status"] == "NEW" and ".lora_" not in p)
+    c.expect_eq(new, [], "NEW modules other than LoRA's")
+    no_status(c, data, ("VANISHED", "AMBIGUOUS"), "modules VANISHED or AMBIGUOUS")
+    if data:
+        new_flops = sum(m["b"]["flops"] for m in data["modules"] if m["status"] == "NEW" and m["path"] in LORA_LEAVES)
+        delta = data["end_to_end"]["flops"]["b"] - data["end_to_end"]["flops"]["a"]
+        # Beyond the leaves, only `base_layer(x) + lora_B(...)`: 4 tokens x 32 per projection.
+        c.expect(0 < new_flops <= delta <= new_flops + 2 * 4 * 32,
+                 f"NEW LoRA FLOPs {new_flops} vs end-to-end increase {delta}")
+
+
+@both_forms
+def lora_vs_merged(c):
+    """LoRA vs merged (B.A added to the base weight, LoRA modules removed): q_proj.base_layer UNWRAPPED (its work and
+    weights are now q_proj's), its weights not ERASED; the lora_A/lora_B leaves VANISHED."""
+    da, db = lora_pair(c, merged=True)
+    code, data, err = c.diff(da, db)
+    c.expect_eq(code, 0, f"diff exit code: {err.strip()}")
+    r = rows(data)
+    for p in ["q_proj", "v_proj"]:
+        c.expect_eq(r.get(f"{p}.base_layer", {}).get("status"), "UNWRAPPED", f"{p}.base_layer status")
+        c.expect(r.get(f"{p}.base_layer", {}).get("weights_b") != "ERASED", f"{p}.base_layer weights ERASED")
+    for p in LORA_LEAVES:
+        c.expect_eq(r.get(p, {}).get("status"), "VANISHED", f"{p} status")
+    erased = sorted(x["name"] for x in (data or {}).get("params", [])
+                    if "base_layer" in x["name"] and "ERASED" in (x["state_a"], x["state_b"]))
+    c.expect_eq(erased, [], "base_layer tensors ERASED")
+
+
+@both_forms
+def tied_vs_untied(c):
+    """lm_head.weight tied to embed.weight in A, an equal untied copy in B: nothing VANISHED/NEW, no weight ERASED,
+    embed and lm_head UNCHANGED."""
+    torch.manual_seed(0)
+    a = TiedLm(tied=True)
+    b = TiedLm(tied=False)
+    b.load_state_dict(a.state_dict())
+    with torch.no_grad():
+        b.lm_head.weight.copy_(a.embed.weight)
+    da = c.profile(c.save(a, "a.pt"), "int64[4,8]@0:128")
+    db = c.profile(c.save(b, "b.pt"), "int64[4,8]@0:128")
+    code, data, err = c.diff(da, db)
+    c.expect_eq(code, 0, f"diff exit code: {err.strip()}")
+    r = rows(data)
+    for p in ["embed", "body", "lm_head"]:
+        c.expect_eq(r.get(p, {}).get("status"), "UNCHANGED", f"{p} status")
+    no_status(c, data, ("VANISHED", "NEW", "AMBIGUOUS"), "modules VANISHED, NEW or AMBIGUOUS")
+    erased = sorted((m["path"], m["weights_a"], m["weights_b"]) for m in (data or {}).get("modules", [])
+                    if "ERASED" in (m["weights_a"], m["weights_b"]))
+    c.expect_eq(erased, [], "modules with weights ERASED")
+    params = (data or {}).get("params", [])
+    c.expect_eq(sorted(x["name"] for x in params if "ERASED" in (x["state_a"], x["state_b"])), [], "tensors ERASED")
+    c.expect_eq(sorted(x["name"] for x in params if x["changed"]), [], "tensors changed")
+
+
+@both_forms
+def renamed_tensors_no_map(c):
+    """proj renamed projection (bit-identical weights), no --map: params rows proj.weight/proj.bias say moved_to
+    projection.weight/.bias, no tensor ERASED, and a warning suggests --map."""
+    torch.manual_seed(0)
+    a = ProjNet()
+    b = ProjectionNet()
+    b.load_state_dict({k.replace("proj.", "projection."): v for k, v in a.state_dict().items()})
+    da = c.profile(c.save(a, "a.pt"), "float32[4,32]")
+    db = c.profile(c.save(b, "b.pt"), "float32[4,32]")
+    code, data, err = c.diff(da, db)
+    c.expect_eq(code, 0, f"diff exit code: {err.strip()}")
+    params = {x["name"]: x for x in (data or {}).get("params", [])}
+    for t in ["weight", "bias"]:
+        c.expect_eq(params.get(f"proj.{t}", {}).get("moved_to"), f"projection.{t}", f"params proj.{t} moved_to")
+    c.expect_eq(sorted(n for n, x in params.items() if "ERASED" in (x["state_a"], x["state_b"])), [], "tensors ERASED")
+    warnings = " ".join((data or {}).get("warnings", [])) + err
+    c.expect("--map" in warnings and "proj" in warnings, f"no warning suggesting --map: {warnings!r}")
+
+
+def never_routed_moe(n=4, never=2):
+    """Top1Moe whose router never picks expert NEVER (bias -1e4 on its row)."""
+    torch.manual_seed(0)
+    m = Top1Moe(n)
+    with torch.no_grad():
+        m.router.bias[never] = -1e4
+    return m
+
+
+@both_forms
+def never_routed_expert(c):
+    """An expert the router never selects: a 'never-run' candidate; diff against B without it: experts.2 VANISHED and
+    experts.3 paired with B's experts.2; diff against a second capture that keeps it: experts.2 NOT_RUN."""
+    a = never_routed_moe()
+    spec = "float32[64,32]"
+    da = c.profile(c.save(a, "a.pt"), spec, "--activations")
+    p = c.run("report", da, "--candidates", "--format", "json")
+    cands = json.loads(p.stdout)["candidates"]["modules"] if p.returncode == 0 else []
+    c.expect_eq([(x["path"], x["kind"]) for x in cands if x["path"].startswith("experts")],
+                [("experts.2", "never-run")], "expert candidates")
+    b = Top1Moe(3)
+    keep = [0, 1, 3]
+    with torch.no_grad():
+        b.router.weight.copy_(a.router.weight[keep])
+        b.router.bias.copy_(a.router.bias[keep])
+    for dst, src in zip(b.experts, keep):
+        dst.load_state_dict(a.experts[src].state_dict())
+    db = c.profile(c.save(b, "b.pt"), spec, "--activations")
+    code, data, err = c.diff(da, db)
+    c.expect_eq(code, 0, f"diff exit code: {err.strip()}")
+    r = rows(data)
+    c.expect_eq(r.get("experts.2", {}).get("status"), "VANISHED", "experts.2 (gone from B)")
+    c.expect_eq(r.get("experts.3", {}).get("path_b"), "experts.2", "experts.3 path_b")
+    again = c.profile(c.path("a.pt"), spec, "--activations", db=c.path("a2.db"))
+    code, data, err = c.diff(da, again)
+    r = rows(data)
+    c.expect_eq(r.get("experts.2", {}).get("status"), "NOT_RUN", "experts.2 (in B, never run)")
+    no_status(c, data, ("VANISHED", "NEW"), "self-diff: modules VANISHED or NEW")
+
+
+@both_forms
+def ambiguous_twins(c):
+    """blocks.1 and blocks.2 exact copies, B drops one and perturbs the rest ~1e-3: both AMBIGUOUS; --expect-vanished
+    blocks.2 exits 2 naming both and suggesting --map; with --map-b '^blocks\\.2=blocks.3' the gate passes."""
+    torch.manual_seed(0)
+    a = SeqBlocks([Block() for _ in range(4)])
+    a.blocks[2].load_state_dict(a.blocks[1].state_dict())
+    b = perturb(SeqBlocks(copy_blocks([a.blocks[0], a.blocks[1], a.blocks[3]])))
+    da = c.profile(c.save(a, "a.pt"), "float32[4,32]")
+    db = c.profile(c.save(b, "b.pt"), "float32[4,32]")
+    code, data, err = c.diff(da, db)
+    r = rows(data)
+    for p in ["blocks.1", "blocks.2"]:
+        c.expect_eq(r.get(p, {}).get("status"), "AMBIGUOUS", f"{p} status")
+    code, data, err = c.diff(da, db, "--expect-vanished", "blocks.2")
+    c.expect_eq(code, 2, "--expect-vanished blocks.2 exit code (undecidable)")
+    text = gate_text(data, err)
+    c.expect("blocks.1" in text and "blocks.2" in text and "--map" in text,
+             f"gate message names both candidates and a --map: {text!r}")
+    code, data, err = c.diff(da, db, "--map-b", r"^blocks\.2=blocks.3", "--expect-vanished", "blocks.2")
+    c.expect_eq(code, 0, f"with the --map: --expect-vanished blocks.2 exit code: {gate_text(data, err)!r}")
+
+
+@both_forms
+def time_self_diff_not_significant(c):
+    """Two captures of one model in separate processes (20 iterations each): the end-to-end time is neither faster
+    nor slower, and no module is CHANGED or faster/slower by time."""
+    torch.manual_seed(0)
+    m = c.save(SeqBlocks([Block() for _ in range(4)]), "m.pt")
+    one = c.profile(m, "float32[16,32]", iters="20", db=c.path("one.db"))
+    two = c.profile(m, "float32[16,32]", iters="20", db=c.path("two.db"))
+    code, data, err = c.diff(one, two)
+    c.expect_eq(code, 0, f"diff exit code: {err.strip()}")
+    if data:
+        c.expect(data["end_to_end"]["time_status"] not in ("faster", "slower"),
+                 f"end-to-end time status {data['end_to_end']['time_status']!r}")
+        timed = sorted((x["path"], x["status"], x["time_status"]) for x in data["modules"]
+                       if x["status"] == "CHANGED" or x["time_status"] in ("faster", "slower"))
+        c.expect_eq(timed, [], "modules CHANGED or faster/slower")
+
+
+@both_forms
+def candidate_naming(c):
+    """PEFT-layout LoRA with zero B: the zero-like candidates are q_proj.lora_B.default and v_proj.lora_B.default (the
+    modules that compute), not the ModuleDicts q_proj.lora_B / v_proj.lora_B, in both forms."""
+    db = c.profile(c.save(PeftAttention(), "peft.pt"), "float32[4,32]", "--activations")
+    cands = c.candidates(db)
+    c.expect_eq({p: k for p, k in cands.items() if "lora_B" in p},
+                {"q_proj.lora_B.default": "zero-like", "v_proj.lora_B.default": "zero-like"}, "lora_B candidates")
+
+
+@both_forms
+def identity_calls(c):
+    """nn.Identity between two Linears: an identity-like candidate whose call count equals the report's (calls per
+    iteration x iterations), both non-zero."""
+    db = c.profile(c.save(IdentitySandwich(), "identity.pt"), "float32[8,32]", "--activations")
+    p = c.run("report", db, "--format", "json", "--depth", "99")
+    rep = json.loads(p.stdout) if p.returncode == 0 else {}
+    mid = next((m for m in rep.get("modules", []) if m["path"] == "mid"), {})
+    calls = mid.get("calls", 0) * rep.get("iterations", 0)
+    p = c.run("report", db, "--candidates", "--format", "json")
+    cands = json.loads(p.stdout)["candidates"]["modules"] if p.returncode == 0 else []
+    cand = next((x for x in cands if x["path"] == "mid"), {})
+    c.expect_eq(cand.get("kind"), "identity-like", "mid candidate kind")
+    c.expect(calls > 0, f"report: mid has {calls} calls")
+    c.expect_eq(cand.get("calls"), calls, "candidate calls vs the report's calls x iterations")
+
+
+@both_forms
+def gate_paths_each_side(c):
+    """blocks.1 of 4 removed, so A's blocks.3 is B's blocks.2 (gate globs match A's aligned paths): --forbid-active
+    'blocks.3' fails (exit 1) and the message names the module by B's own path blocks.2, not A's blocks.3."""
+    torch.manual_seed(0)
+    a = Stack([Block() for _ in range(4)])
+    b = Stack(copy_blocks([a.blocks[0], a.blocks[2], a.blocks[3]]))
+    da = c.profile(c.save(a, "a.pt"), "float32[4,32]")
+    db = c.profile(c.save(b, "b.pt"), "float32[4,32]")
+    code, data, err = c.diff(da, db, "--forbid-active", "blocks.3")
+    c.expect_eq(code, 1, "--forbid-active blocks.3 exit code")
+    # gates[].message only: stderr's "gate failed: forbid-active blocks.3: ..." repeats the glob.
+    text = " ".join(g["message"] for g in data["gates"]) if data else err
+    text = text.replace("'blocks.3'", "the glob")  # the glob itself may be quoted back
+    c.expect("blocks.2" in text and "blocks.3" not in text, f"gate message: {text!r}")
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(CASES))
         return 0
-    names = argv[1:] or list(CASES)
+    return run_cases(CASES, argv[1:] or list(CASES))
+
+
+def run_cases(cases, names):
+    """Runs NAMES of CASES (name -> (function, form)), each in its own temporary directory; 1 when any failed."""
     failed = 0
     for name in names:
+        fn, form = cases[name]
         with tempfile.TemporaryDirectory() as d:
-            c = Check(d)
+            c = Check(d, form)
             try:
-                CASES[name](c)
+                fn(c)
             except Exception as e:  # a crash is a failure of the case, reported as such
                 c.failures.append(f"exception: {e!r}")
             status = "ok" if not c.failures else "FAIL"
-            print(f"{name}: {status}  -- {CASES[name].__doc__.splitlines()[0]}")
+            print(f"{name}: {status}  -- {fn.__doc__.splitlines()[0]}")
             for f in c.failures:
                 print(f"    {f}")
             failed += bool(c.failures)
     return 1 if failed else 0
 
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    import corpus  # run as the module `corpus`, so pickled models name their classes corpus.X for eager_run.py
+
+    sys.exit(corpus.main(sys.argv))
