@@ -432,6 +432,13 @@ class Matcher {
           if (alt.b_of_a[i] != p.best.b_of_a[i]) note_margin(i, alt);
         }
         if (!(margin < kAmbiguityMargin)) continue;
+        // Only another pairing is another reading: leaving a weakly paired module unpaired explains nothing
+        // better (a LoRA-wrapped q_proj paired with the plain q_proj by name alone stays paired).
+        bool repaired = false;
+        for (std::size_t i = 0; i < n; ++i) {
+          repaired = repaired || (alt.b_of_a[i] >= 0 && alt.b_of_a[i] != p.best.b_of_a[i]);
+        }
+        if (!repaired) continue;
         std::vector<int> key;
         AmbiguousGroup g;
         g.margin = margin;

@@ -118,9 +118,8 @@ void settle_levels(RunDiff& d, const RunSummary& sa, const RunSummary& sb,
   auto is_level = [&](const ModuleDiff& m, bool in_a) {
     const RunSummary& s = in_a ? sa : sb;
     const auto i = static_cast<std::size_t>(in_a ? m.summary_a : m.summary_b);
-    const ModuleSummary& own = s.modules[i];
-    const bool level = (in_a ? own_a : own_b).count(m.path) == 0 && own.self.ops == 0 &&
-                       own.self.kernels == 0 && any_kept_below(s, in_a ? row_a : row_b, i, in_a);
+    // Its own ops, if any (a wrapper's dtype cast, PEFT's LlamaForCausalLM under base_model), stay in the row.
+    const bool level = (in_a ? own_a : own_b).count(m.path) == 0 && any_kept_below(s, in_a ? row_a : row_b, i, in_a);
     const auto& holders = in_a ? by_b_path : by_a_path;
     auto holder = holders.find(m.moved_to);
     const bool absorbed = (in_a ? m.weights_b : m.weights_a).state == WeightState::kMoved &&

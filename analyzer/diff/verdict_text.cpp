@@ -82,6 +82,13 @@ std::string describe_time_change(const MedianDifference& t, bool significant) {
   return out + (t.diff < 0 ? ", faster" : ", slower");
 }
 
+namespace {
+
+// A wrapper level's row holds its subtree's cost, which the rows below it carry already: not its own.
+constexpr const char* kLevelNote = " (its subtree's work is counted in the matched modules below)";
+
+}  // namespace
+
 std::string describe_verdict(const ModuleDiff& m) {
   std::string w = weights_text(m.weights_a, m.weights_b, m.weights_changed);
   auto with_weights = [&](std::string s) { return w.empty() ? s : s + "; " + w; };
@@ -103,13 +110,12 @@ std::string describe_verdict(const ModuleDiff& m) {
           fmt::format("NOT_RUN: still in B's model, but ran no op on B's inputs (A: {})", cost_text(m.a)));
     case Verdict::kUnwrapped:
       return m.moved_to.empty() || m.weights_b.state != WeightState::kMoved
-                 ? std::string(
-                       "UNWRAPPED: a level gone from B; the modules below it are in B (no work of its own)")
+                 ? std::string("UNWRAPPED: a level gone from B; the modules below it are in B") + kLevelNote
                  : fmt::format("UNWRAPPED: its weights and work are in B's {} now",
                                m.moved_to.empty() ? "root" : m.moved_to);
     case Verdict::kWrapped:
       return m.moved_to.empty() || m.weights_a.state != WeightState::kMoved
-                 ? std::string("WRAPPED: a new level in B around modules of A (no work of its own)")
+                 ? std::string("WRAPPED: a new level in B around modules of A") + kLevelNote
                  : fmt::format("WRAPPED: holds the weights and work of A's {}",
                                m.moved_to.empty() ? "root" : m.moved_to);
     case Verdict::kAmbiguous:
@@ -131,6 +137,10 @@ std::string describe_verdict(const ModuleDiff& m) {
       return out;
     }
     case Verdict::kUnchanged:
+      if (m.a.present && m.b.present && m.a.ops == 0 && m.a.kernels == 0 && m.b.ops == 0 && m.b.kernels == 0 &&
+          m.weights_a.params > 0) {
+        return "UNCHANGED: runs no op in A or in B on these inputs (a candidate: never runs)";
+      }
       return "UNCHANGED";
   }
   return "";
