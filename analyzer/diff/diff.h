@@ -32,8 +32,9 @@ const char* to_string(DiffStatus s);
 
 // Time status, kept apart from structure: a change counts only when significant, at least
 // min_time_change relative and min_time_change_ns absolute. kUntested: too few iterations, or present on
-// one side only.
-enum class TimeStatus { kUntested, kUnchanged, kFaster, kSlower };
+// one side only. kNotAssessable: a side's iterations come from fewer than 3 processes, so no test can
+// include the variance between runs (use `diff --rounds` or `trace --repeat`; analyzer/diff/between_runs.h).
+enum class TimeStatus { kUntested, kUnchanged, kFaster, kSlower, kNotAssessable };
 const char* to_string(TimeStatus s);
 
 // What a module's parameters look like in one run. kNone: the module owns no parameters in that run.
@@ -141,6 +142,7 @@ struct RunTotals {
   bool measured() const { return measured_flops > 0 || dram_bytes > 0; }
   LatencyStats time;
   int iterations = 0;
+  int processes = 1;  // processes the iterations came from (trace --repeat, diff --rounds)
   std::int64_t params = 0;
   std::int64_t param_bytes = 0;
 };
@@ -174,7 +176,8 @@ inline Clock time_clock(const RunDiff& d) { return d.gpu_time ? Clock::kDevice :
 
 // "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED": the wording every front end shows.
 std::string describe_verdict(const ModuleDiff& m);
-// "-0.91 ms (95% CI [-0.95 ms, -0.88 ms]), faster", "+1.2 us (not tested)", "no change".
+// "-0.91 ms (95% CI [-0.95 ms, -0.88 ms]), faster", "+1.2 us (not tested)", "no change",
+// "+822 ms (not assessable across processes (use --rounds / trace --repeat))".
 std::string describe_time_change(const MedianDifference& t, bool significant);
 // "2 VANISHED, 1 DORMANT, 54 UNCHANGED" (none: "none").
 std::string verdict_counts_text(const RunDiff& d);

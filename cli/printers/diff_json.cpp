@@ -65,6 +65,7 @@ void run(JsonWriter& w, const RunInfo& i, const RunTotals& t) {
   w.member("flops", t.flops);
   w.member("input_spec", i.input_spec);
   w.member("iterations", t.iterations);
+  w.member("processes", t.processes);
   w.member("kernels", t.kernels);
   w.member("ops", t.ops);
   w.member("param_bytes", t.param_bytes);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "analyzer/diff/between_runs.h"
 #include "cli/printers/diff_format.h"
 #include "cli/printers/diff_report.h"
 
@@ -17,6 +18,7 @@ std::string module_counts_text(const RunDiff& d) {
   if (d.modules_slower > 0 || d.modules_faster > 0) {
     out += fmt::format("; time: {} slower, {} faster", d.modules_slower, d.modules_faster);
   }
+  if (d.time_status == TimeStatus::kNotAssessable) out += std::string("; time (n/a): ") + kNotAssessableText;
   return out;
 }
 

@@ -18,6 +18,13 @@ struct FixtureOptions {
   double flops_scale = 1.0;  // multiplies every op's FLOPs
   std::string prefix;        // prepended to every module path and parameter name ("model.")
   bool bias_params_without_module = false;  // v2 with the bias weights left in the checkpoint
+  // Iterations split in order over this many processes (trace --repeat), recorded in
+  // iteration_processes when > 1.
+  int processes = 1;
+  // Between-process variance: process p's ops take (1 + process_spread * k) times as long, k in -1..1
+  // chosen by p and process_seed (two seeds: two draws of the same distribution).
+  double process_spread = 0;
+  int process_seed = 0;
 };
 
 RunData make_run(Variant v, const FixtureOptions& o = {});
