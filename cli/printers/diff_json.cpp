@@ -65,11 +65,11 @@ void run(JsonWriter& w, const RunInfo& i, const RunTotals& t) {
   w.member("flops", t.flops);
   w.member("input_spec", i.input_spec);
   w.member("iterations", t.iterations);
-  w.member("processes", t.processes);
   w.member("kernels", t.kernels);
   w.member("ops", t.ops);
   w.member("param_bytes", t.param_bytes);
   w.member("params", t.params);
+  w.member("processes", t.processes);
   w.member("source_path", i.source_path);
   w.member("source_sha256", i.source_sha256);
   w.member("time_p50_ns", t.time.p50);

@@ -9,7 +9,8 @@
 # With OLD set (a flopscope binary of an earlier version), the same runs are also diffed by it: the
 # runs are then recorded by OLD, whose run databases both versions read.
 # FLOPSCOPE_SOURCE_DIR (environment): the source tree, when the script runs from a copy.
-# KINDS (environment, default "torchscript eager") picks the kinds of runs.
+# KINDS (environment, default "torchscript eager") picks the kinds of runs. Threads are the defaults (one
+# per core), as a user runs them: pinned to one thread, processes differ less.
 # Usage: self_diff_processes.sh FLOPSCOPE [N=20] [ITERS=10] [REPEAT=1] [OLD]
 set -u
 FLOPSCOPE=${1:?usage: self_diff_processes.sh FLOPSCOPE [N] [ITERS] [REPEAT] [OLD]}
@@ -47,12 +48,12 @@ PY
 
 record() {  # KIND OUT
   if [ "$1" = torchscript ]; then
-    "$RECORDER" --no-progress profile "$PT" --input "$SPEC" --iters "$ITERS" --threads 1 -o "$2" --force >/dev/null 2>&1
+    "$RECORDER" --no-progress profile "$PT" --input "$SPEC" --iters "$ITERS" -o "$2" --force >/dev/null 2>&1
   elif [ "$REPEAT" -gt 1 ]; then
-    OMP_NUM_THREADS=1 "$RECORDER" trace --repeat "$REPEAT" --iterations "$ITERS" -o "$2" -f -- \
+    "$RECORDER" trace --repeat "$REPEAT" --iterations "$ITERS" -o "$2" -f -- \
       "$PYTHON" "$EAGER" --calls "$ITERS" >/dev/null 2>&1
   else
-    OMP_NUM_THREADS=1 "$RECORDER" trace --iterations "$ITERS" -o "$2" -f -- "$PYTHON" "$EAGER" --calls "$ITERS" \
+    "$RECORDER" trace --iterations "$ITERS" -o "$2" -f -- "$PYTHON" "$EAGER" --calls "$ITERS" \
       >/dev/null 2>&1
   fi
 }
@@ -70,7 +71,7 @@ for kind in $KINDS; do
     if [ "$kind" = torchscript ] && [ "$REPEAT" -gt 1 ]; then
       # Alternating rounds, each round loads the model afresh in the diff's process.
       for bin in $DIFFERS; do
-        "$bin" --no-progress diff "$PT" "$PT" --input "$SPEC" --iters $((ITERS * REPEAT)) --threads 1 \
+        "$bin" --no-progress diff "$PT" "$PT" --input "$SPEC" --iters $((ITERS * REPEAT)) \
           --rounds "$REPEAT" --format json >"$WORK/d.json" 2>/dev/null || { echo "diff failed ($bin)"; exit 2; }
         tally "$kind|$bin"
       done

@@ -42,7 +42,7 @@ struct Builder {
     double jitter = 1.0 + 0.01 * static_cast<double>((iter * 7) % 5 - 2);
     const int process = process_of(iter);
     const double level =
-        1.0 + o.process_spread * static_cast<double>((process * 5 + o.process_seed * 3) % 7 - 3) / 3;
+        static_cast<std::size_t>(process) < o.process_levels.size() ? o.process_levels[process] : 1.0;
     r.duration_ns = static_cast<std::int64_t>(us * 1000 * jitter * level * o.time_scale);
     r.start_ns = r.id * 1000000;
     r.flops = flops * o.flops_scale;

@@ -21,10 +21,8 @@ struct FixtureOptions {
   // Iterations split in order over this many processes (trace --repeat), recorded in
   // iteration_processes when > 1.
   int processes = 1;
-  // Between-process variance: process p's ops take (1 + process_spread * k) times as long, k in -1..1
-  // chosen by p and process_seed (two seeds: two draws of the same distribution).
-  double process_spread = 0;
-  int process_seed = 0;
+  // Between-process variance: process p's ops take process_levels[p] times as long (empty: 1).
+  std::vector<double> process_levels;
 };
 
 RunData make_run(Variant v, const FixtureOptions& o = {});

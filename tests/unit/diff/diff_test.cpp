@@ -210,10 +210,9 @@ TEST(Diff, ProcessLevelsAreTheSamplesNotIterations) {
   FixtureOptions a_options;
   a_options.iterations = 12;
   a_options.processes = 3;
-  a_options.process_spread = 0.15;
-  a_options.process_seed = 0;
+  a_options.process_levels = {0.9, 0.95, 1.0};
   FixtureOptions b_options = a_options;
-  b_options.process_seed = 1;  // another draw of the same process levels
+  b_options.process_levels = {1.0, 1.05, 1.1};  // as far apart as processes of one program go
   RunData a = make_run(Variant::kV1, a_options), b = make_run(Variant::kV1, b_options);
   RunDiff d = diff_runs(a, b);
   EXPECT_NE(d.time_status, TimeStatus::kSlower);
@@ -226,7 +225,7 @@ TEST(Diff, ProcessLevelsAreTheSamplesNotIterations) {
   ASSERT_EQ(split.a.count, 3);
   EXPECT_TRUE(shift_interval(d.a.time.values.dense(), d.b.time.values.dense()).significant);
   // Every process of B 40% slower: significant over three processes a side.
-  FixtureOptions slow = b_options;
+  FixtureOptions slow = a_options;
   slow.time_scale = 1.4;
   RunDiff s = diff_runs(a, make_run(Variant::kV1, slow));
   EXPECT_EQ(s.time_status, TimeStatus::kSlower);
@@ -426,12 +425,21 @@ TEST(SummarySentence, NamesTheChangeAndItsCost) {
                                                   "unchanged, bytes unchanged, host time ",
                                                   0),
             0u);
-  // A significant end-to-end change carries its interval.
-  FixtureOptions slow;
+  // A significant end-to-end change carries its interval (three processes a side).
+  FixtureOptions three;
+  three.iterations = 9;
+  three.processes = 3;
+  FixtureOptions slow = three;
   slow.time_scale = 1.5;
-  const std::string ss = diff_runs(a, make_run(Variant::kV1, slow)).sentence.text();
+  const std::string ss = diff_runs(make_run(Variant::kV1, three), make_run(Variant::kV1, slow)).sentence.text();
   EXPECT_NE(ss.find("(95% CI ["), std::string::npos) << ss;
   EXPECT_NE(ss.find("slower"), std::string::npos) << ss;
+  // One process a side: the point estimate, labelled, never "slower".
+  slow.processes = 1;
+  const std::string one = diff_runs(a, make_run(Variant::kV1, slow)).sentence.text();
+  EXPECT_NE(one.find(", not assessable across processes (use --rounds / trace --repeat)"), std::string::npos) << one;
+  EXPECT_EQ(one.find("slower"), std::string::npos) << one;
+  EXPECT_EQ(one.find("-0 "), std::string::npos) << one;
 }
 
 TEST(Gates, GlobMatchesAcrossDots) {
