@@ -219,7 +219,7 @@ void expect_equal(const KernelRecord& a, const KernelRecord& b) {
 }
 
 void expect_equal(const ParamRecord& a, const ParamRecord& b) {
-  const auto& [id, name, module, dtype, shape, numel, bytes, l2, max_abs, nonzero, sha] = a;
+  const auto& [id, name, module, dtype, shape, numel, bytes, l2, max_abs, nonzero, sha, sketch, sum] = a;
   SCOPED_TRACE("param " + std::to_string(id));
   EXPECT_EQ(id, b.id);
   EXPECT_EQ(name, b.name);
@@ -232,6 +232,8 @@ void expect_equal(const ParamRecord& a, const ParamRecord& b) {
   EXPECT_EQ(max_abs, b.max_abs);
   EXPECT_EQ(nonzero, b.nonzero_fraction);
   EXPECT_EQ(sha, b.sha256);
+  EXPECT_EQ(sketch, b.sketch);
+  EXPECT_EQ(sum, b.sum);
 }
 
 void expect_equal(const GraphNode& a, const GraphNode& b) {
