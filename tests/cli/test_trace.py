@@ -114,7 +114,7 @@ class Repeat(unittest.TestCase):
             self.assertEqual((d["a"]["processes"], d["b"]["processes"]), (3, 3))
             self.assertIn(d["end_to_end"]["time_status"], ("unchanged", "faster", "slower"))
             # One process against three: not assessable, and a time gate is an error naming the way out.
-            p = trace(single, PYTHON, EAGER, "--version", "v1", "--calls", "2")
+            p = trace(single, PYTHON, EAGER, "--version", "v1", "--calls", "3")  # 3 iterations: tested
             self.assertEqual(p.returncode, 0, p.stderr)
             d = json.loads(run("diff", single, a, "--format", "json", check=True).stdout)
             self.assertEqual(d["end_to_end"]["time_status"], "not_assessable")
