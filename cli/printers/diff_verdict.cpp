@@ -57,12 +57,12 @@ std::string totals_text(const RunDiff& d) {
   if (d.a.kernels > 0 || d.b.kernels > 0) {
     parts.push_back(fmt::format("kernels {} -> {}", format_count(d.a.kernels), format_count(d.b.kernels)));
   }
-  std::string time = fmt::format("{} time P50 {} -> {}", d.gpu_time ? "device" : "host", time_text(d.a.time.p50),
-                                 time_text(d.b.time.p50));
+  std::string time = fmt::format("{} time P50 {} -> {}", d.gpu_time ? "device" : "host",
+                                 time_text(d.a.time.p50), time_text(d.b.time.p50));
   // Tested between runs: the change is that of the per-process medians' means, which the P50s need not show.
   if (d.time_diff.assessable && d.time_status != TimeStatus::kUntested && !std::isnan(d.time_diff.ci_low)) {
-    time += fmt::format(", mean of per-process medians ({} and {} processes) {} -> {}", d.a.processes, d.b.processes,
-                        time_text(d.time_diff.median_a), time_text(d.time_diff.median_b));
+    time += fmt::format(", mean of per-process medians ({} and {} processes) {} -> {}", d.a.processes,
+                        d.b.processes, time_text(d.time_diff.median_a), time_text(d.time_diff.median_b));
   }
   parts.push_back(time + ": " + time_change_text(d.time_diff, d.time_significant));
   std::string out;
