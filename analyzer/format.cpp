@@ -7,18 +7,25 @@
 namespace flopscope {
 namespace {
 
+// A negative value that rounds to zero prints as "0", never "-0" ("-0 FLOPs" saved reads as a change).
+std::string without_negative_zero(std::string text) {
+  const auto nonzero = text.find_first_of("123456789"), exponent = text.find_first_of("eE");
+  if (text.starts_with('-') && (nonzero == std::string::npos || nonzero > exponent)) text.erase(0, 1);
+  return text;
+}
+
 // Three significant digits, shortest form ("12", "1.5", "0.25").
 std::string three_digits(double value) {
   char buf[32];
   auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, 3);
-  return std::string(buf, res.ptr);
+  return without_negative_zero(std::string(buf, res.ptr));
 }
 
 // One decimal, locale-independent (the GUI runs under the user's LC_NUMERIC; printf would write "41,5").
 std::string fixed1(double value) {
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, 1);
-  return std::string(buf, res.ptr);
+  return without_negative_zero(std::string(buf, res.ptr));
 }
 
 }  // namespace
@@ -66,8 +73,8 @@ std::string percent_text(double fraction) {
 }
 
 std::string signed_percent_text(double fraction) {
-  double p = 100 * fraction;
-  return (std::signbit(p) ? "" : "+") + fixed1(p) + "%";
+  std::string p = fixed1(100 * fraction);
+  return (p.starts_with('-') ? "" : "+") + p + "%";
 }
 
 }  // namespace flopscope

@@ -46,6 +46,9 @@ struct MedianDifference {
   bool significant = false;  // the interval excludes 0
   double level = 0.95;       // confidence of this one interval
   int family = 1;            // tests it is one of: 95% for all of them together (Bonferroni)
+  // false: a side's iterations come from too few processes for an interval that includes the variance
+  // between runs (analyzer/diff/between_runs.h): the interval is NaN, the change neither called nor not.
+  bool assessable = true;
 };
 
 // Deterministic (seeded) percentile bootstrap over iterations, two-sided at `level`.

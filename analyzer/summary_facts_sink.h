@@ -27,6 +27,9 @@ class SummaryFactsSink final : public RunSink {
   Status add_quality(std::span<const QualityIssue> issues) override { return inner_.add_quality(issues); }
   Status add_activations(std::span<const ActivationRecord> a) override { return inner_.add_activations(a); }
   Status add_discarded(std::span<const DiscardedOpRecord> d) override { return inner_.add_discarded(d); }
+  Status add_iteration_processes(std::span<const IterationProcess> p) override {
+    return inner_.add_iteration_processes(p);
+  }
   Status add_summary_facts(const SummaryFacts&) override { return {}; }  // computed here, at finish()
   Status finish() override;
 

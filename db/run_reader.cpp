@@ -208,6 +208,16 @@ Status read_discarded(Database& db, std::vector<DiscardedOpRecord>& out) {
                       });
 }
 
+// Before version 11 the table is absent: one process ran every iteration.
+Status read_iteration_processes(Database& db, std::vector<IterationProcess>& out) {
+  return for_each_row(db, "iteration_process",
+                      "SELECT iteration, process FROM iteration_process ORDER BY iteration",
+                      [&](Statement& s) {
+                        out.push_back({static_cast<int>(s.int64(0)), static_cast<int>(s.int64(1))});
+                        return Status();
+                      });
+}
+
 }  // namespace
 
 StatusOr<RunData> read_run_database(const std::string& path, const RunReadOptions& options) {
@@ -221,6 +231,7 @@ StatusOr<RunData> read_run_database(const std::string& path, const RunReadOption
   FS_RETURN_IF_ERROR(read_quality(db, run.quality));
   FS_RETURN_IF_ERROR(read_activations(db, run.activations));
   FS_RETURN_IF_ERROR(read_discarded(db, run.discarded));
+  FS_RETURN_IF_ERROR(read_iteration_processes(db, run.iteration_processes));
   const bool stored = version >= kAggregatesSchemaVersion;
   if (stored) FS_RETURN_IF_ERROR(read_aggregates(db, run.aggregates));
   if (version >= kSummaryFactsSchemaVersion) {

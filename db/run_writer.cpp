@@ -71,6 +71,8 @@ constexpr std::string_view kInsertActivation =
     "rel_change) VALUES (?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertDiscarded =
     "INSERT INTO discarded_op (op_id, zeroing_op_id, zero_factor) VALUES (?,?,?)";
+constexpr std::string_view kInsertIterationProcess =
+    "INSERT INTO iteration_process (iteration, process) VALUES (?,?)";
 constexpr std::string_view kInsertQuality =
     "INSERT INTO data_quality (code, what, count, severity, detail) VALUES (?,?,?,?,?)";
 
@@ -155,7 +157,8 @@ class SqliteRunSink final : public RunSink {
                              {&statements_.param, kInsertParam}, {&statements_.graph_node, kInsertGraphNode},
                              {&statements_.graph_edge, kInsertGraphEdge}, {&statements_.quality, kInsertQuality},
                              {&statements_.activation, kInsertActivation},
-                             {&statements_.discarded, kInsertDiscarded}}) {
+                             {&statements_.discarded, kInsertDiscarded},
+                             {&statements_.iteration_process, kInsertIterationProcess}}) {
       FS_ASSIGN_OR_RETURN(Statement s, db_.prepare(sql));
       *stmt = std::make_unique<Statement>(std::move(s));
     }
@@ -271,6 +274,13 @@ class SqliteRunSink final : public RunSink {
     return {};
   }
 
+  Status add_iteration_processes(std::span<const IterationProcess> records) override {
+    for (const IterationProcess& p : records) {
+      FS_RETURN_IF_ERROR(insert(*statements_.iteration_process, [&](Binder& b) { b(p.iteration)(p.process); }));
+    }
+    return {};
+  }
+
   Status add_summary_facts(const SummaryFacts& facts) override {
     if (finished_) return Internal(path_ + ": write after finish()");
     facts_ = facts;
@@ -373,7 +383,7 @@ class SqliteRunSink final : public RunSink {
 
   struct Statements {
     std::unique_ptr<Statement> run, module, op, kernel, op_rows, kernel_rows, param, graph_node, graph_edge, quality, activation,
-        discarded;
+        discarded, iteration_process;
   };
 
   std::string path_;

@@ -58,7 +58,7 @@ MedianDifference shift_interval(std::span<const double> a, std::span<const doubl
 }
 
 MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, const DiffOptions& o,
-                              bool* significant, int family) {
+                              const ProcessSplit& processes, bool* significant, int family) {
   MedianDifference d;
   d.family = family;
   d.level = family_level(family);
@@ -68,20 +68,18 @@ MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, cons
   d.ci_low = d.ci_high = std::numeric_limits<double>::quiet_NaN();
   *significant = false;
   if (a.samples < kMinIterationsForStats || b.samples < kMinIterationsForStats) return d;
-  double rel = a.p50 > 0 ? std::fabs(d.diff) / a.p50 : (b.p50 > 0 ? 1.0 : 0.0);
-  if (rel < o.min_time_change || std::fabs(d.diff) < o.min_time_change_ns) return d;
-  // The bootstrap's cost grows with resamples x iterations per row; the rank interval is cheap while the
-  // number of pairs is moderate.
-  const std::vector<double> va = a.values.dense(), vb = b.values.dense();
-  const double level = family_level(family);
-  if (va.size() * vb.size() <= kMaxRankPairs) {
-    d = shift_interval(va, vb, level);
-  } else {
-    d = median_difference(va, vb, o.bootstrap_resamples, 42, level);
+  if (!processes.assessable()) {
+    d.assessable = false;
+    return d;
   }
-  d.family = family;
-  *significant = d.significant;
-  return d;
+  const std::vector<double> ma = process_medians(a.values, processes.a),
+                            mb = process_medians(b.values, processes.b);
+  MedianDifference w = welch_interval(ma, mb, d.level);
+  w.family = family;
+  const double rel = w.median_a > 0 ? std::fabs(w.diff) / w.median_a : (w.median_b > 0 ? 1.0 : 0.0);
+  // The interval stays (the time gate reads it); a change below the minimum effect is never called.
+  *significant = w.significant && rel >= o.min_time_change && std::fabs(w.diff) >= o.min_time_change_ns;
+  return w;
 }
 
 bool costs_differ(const SideCost& a, const SideCost& b, const DiffOptions& o) {
@@ -105,14 +103,11 @@ const char* to_string(DiffStatus s) {
 
 const char* to_string(TimeStatus s) {
   switch (s) {
-    case TimeStatus::kUntested:
-      return "untested";
-    case TimeStatus::kUnchanged:
-      return "unchanged";
-    case TimeStatus::kFaster:
-      return "faster";
-    case TimeStatus::kSlower:
-      return "slower";
+    case TimeStatus::kUntested: return "untested";
+    case TimeStatus::kUnchanged: return "unchanged";
+    case TimeStatus::kFaster: return "faster";
+    case TimeStatus::kSlower: return "slower";
+    case TimeStatus::kNotAssessable: return "not_assessable";
   }
   return "?";
 }
@@ -120,6 +115,7 @@ const char* to_string(TimeStatus s) {
 TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t,
                           bool significant) {
   if (a.samples < kMinIterationsForStats || b.samples < kMinIterationsForStats) return TimeStatus::kUntested;
+  if (!t.assessable) return TimeStatus::kNotAssessable;
   if (!significant) return TimeStatus::kUnchanged;
   return t.diff < 0 ? TimeStatus::kFaster : TimeStatus::kSlower;
 }

@@ -3,6 +3,7 @@
 
 #include <span>
 
+#include "analyzer/diff/between_runs.h"
 #include "analyzer/diff/diff.h"
 
 namespace flopscope {
@@ -12,17 +13,18 @@ namespace flopscope {
 // still median(b) - median(a). NaN bounds (not significant) when the samples are too small for it.
 MedianDifference shift_interval(std::span<const double> a, std::span<const double> b, double level = 0.95);
 
-inline constexpr std::size_t kMaxRankPairs = 250'000;
-
-// Time of a module or op: computed only when the medians differ by at least min_time_change (smaller
-// changes are never called) and both sides have >= 3 iterations; otherwise the interval is NaN and the
-// change is not significant. The rank interval (shift_interval) while iterations_a x iterations_b <=
-// kMaxRankPairs, else the bootstrap median_difference().
+// Time of a module, op or the whole run between two runs. Untested when a side has fewer than 3
+// iterations. Not assessable (MedianDifference::assessable false, NaN interval) when a side's iterations
+// come from fewer than kMinProcessesForStats processes: iterations of one process say nothing of the
+// variance between processes. Otherwise the samples are the per-process medians (between_runs.h), and the
+// interval is Welch's over them (MedianDifference::significant: it excludes 0); `significant` says the
+// change is called: the interval excludes 0 and the estimate is at least min_time_change (relative) and
+// min_time_change_ns (absolute).
 // `family`: how many such tests one diff makes (modules, or op signatures); each interval is then at the
 // Bonferroni level family_level(family), so that a self-diff of many modules is not expected to call ~5% of
 // them faster or slower.
 MedianDifference compare_time(const LatencyStats& a, const LatencyStats& b, const DiffOptions& o,
-                              bool* significant, int family = 1);
+                              const ProcessSplit& processes, bool* significant, int family = 1);
 
 // CHANGED when counts, FLOPs or bytes differ beyond the tolerance (time is a status of its own).
 bool costs_differ(const SideCost& a, const SideCost& b, const DiffOptions& o);
@@ -30,8 +32,7 @@ bool costs_differ(const SideCost& a, const SideCost& b, const DiffOptions& o);
 inline constexpr int kMinIterationsForStats = 3;
 
 // faster / slower when significant (compare_time already applied the minimum effect), else unchanged;
-// untested when a side has too few iterations.
-TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t,
-                          bool significant);
+// untested when a side has too few iterations; not assessable when compare_time said so.
+TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t, bool significant);
 
 }  // namespace flopscope

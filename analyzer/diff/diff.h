@@ -35,8 +35,9 @@ const char* to_string(DiffStatus s);
 
 // Time status, kept apart from structure: a change counts only when significant, at least
 // min_time_change relative and min_time_change_ns absolute. kUntested: too few iterations, or present on
-// one side only.
-enum class TimeStatus { kUntested, kUnchanged, kFaster, kSlower };
+// one side only. kNotAssessable: a side's iterations come from fewer than 3 processes, so no test can
+// include the variance between runs (use `diff --rounds` or `trace --repeat`; analyzer/diff/between_runs.h).
+enum class TimeStatus { kUntested, kUnchanged, kFaster, kSlower, kNotAssessable };
 const char* to_string(TimeStatus s);
 
 // What a module's parameters look like in one run. kNone: the module owns no parameters in that run.
@@ -176,6 +177,7 @@ struct RunTotals {
   bool measured() const { return measured_flops > 0 || dram_bytes > 0; }
   LatencyStats time;
   int iterations = 0;
+  int processes = 1;  // processes the iterations came from (trace --repeat, diff --rounds)
   std::int64_t params = 0;
   std::int64_t param_bytes = 0;
 };
@@ -214,7 +216,8 @@ inline Clock time_clock(const RunDiff& d) {
 
 // "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED": the wording every front end shows.
 std::string describe_verdict(const ModuleDiff& m);
-// "-0.91 ms (95% CI [-0.95 ms, -0.88 ms]), faster", "+1.2 us (not tested)", "no change".
+// "-0.91 ms (95% CI [-0.95 ms, -0.88 ms]), faster", "+1.2 us (not tested)", "no change",
+// "+822 ms (not assessable across processes (use --rounds / trace --repeat))".
 std::string describe_time_change(const MedianDifference& t, bool significant);
 // How module PATH (A's path, or B's own) was paired: evidence, score, runner-up, moved tensors (--explain).
 StatusOr<std::string> explain_module(const RunDiff& d, const std::string& path);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "analyzer/diff/between_runs.h"
 #include "analyzer/format.h"
 
 namespace flopscope {
@@ -196,23 +197,36 @@ std::vector<GateResult> evaluate_gates(const RunDiff& d, const GateOptions& o) {
     const RegressionLimits& l = *o.max_regression;
     if (l.time) {
       GateResult g{"max-regression time", true, ""};
-      // Fails only when the lower bound of the regression's 95% interval exceeds the limit: noise whose
-      // interval merely reaches past the limit never fails a build.
-      bool tested = d.a.time.samples >= 3 && d.b.time.samples >= 3;
-      MedianDifference md =
-          tested ? median_difference(d.a.time.values.dense(), d.b.time.values.dense()) : d.time_diff;
-      double a = md.median_a, b = md.median_b;
+      // Time between runs is assessable only over several processes per side: without them the gate has
+      // no evidence either way, so it neither passes nor fails (an error, exit 2).
+      const MedianDifference& md = d.time_diff;
+      const bool tested = d.time_status != TimeStatus::kUntested && !std::isnan(md.ci_low);
+      // Shown: the runs' P50s. The limit applies to the interval of the per-process estimate, relative to
+      // A's mean per-process median.
+      double a = d.a.time.p50, b = d.b.time.p50;
       double rel = a > 0 ? (b - a) / a : 0;
-      double rel_low = a > 0 && tested ? md.ci_low / a : 0;
-      g.passed = !(tested && md.significant && rel_low > *l.time);
+      double rel_low = md.median_a > 0 && tested ? md.ci_low / md.median_a : 0;
       auto signed_time = [](double ns) { return (ns > 0 ? "+" : "") + time_text(ns); };
-      g.message =
-          fmt::format("{} time P50: {} -> {} ({}{}; limit +{:.2f}% on the interval's lower bound)",
-                      d.gpu_time ? "device" : "host", time_text(a), time_text(b), pct(rel),
-                      tested ? fmt::format(", 95% CI of the difference [{}, {}], lower bound {}",
-                                           signed_time(md.ci_low), signed_time(md.ci_high), pct(rel_low))
-                             : ", fewer than 3 iterations: not tested",
-                      *l.time * 100);
+      if (d.time_status == TimeStatus::kNotAssessable) {
+        g.passed = false;
+        g.error = true;
+        g.message = fmt::format(
+            "the end-to-end time change is not assessable across processes (A: {} process{}, B: {}; needs {} "
+            "per side): profile models with `diff A.pt B.pt --rounds N` or record programs with "
+            "`flopscope trace --repeat N`, or leave time out of --max-regression",
+            d.a.processes, d.a.processes == 1 ? "" : "es", d.b.processes, kMinProcessesForStats);
+      } else {
+        // Fails only when the lower bound of the regression's 95% interval (Welch's over per-process
+        // medians, compare_time) exceeds the limit: noise whose interval merely reaches past it never fails.
+        g.passed = !(tested && md.significant && rel_low > *l.time);
+        g.message =
+            fmt::format("{} time P50: {} -> {} ({}{}; limit +{:.2f}% on the interval's lower bound)",
+                        d.gpu_time ? "device" : "host", time_text(a), time_text(b), pct(rel),
+                        tested ? fmt::format(", 95% CI of the difference [{}, {}], lower bound {}",
+                                             signed_time(md.ci_low), signed_time(md.ci_high), pct(rel_low))
+                               : ", fewer than 3 iterations: not tested",
+                        *l.time * 100);
+      }
       out.push_back(std::move(g));
     }
     limit(out, "flops", l.flops, d.a.flops, d.b.flops, flops_text);

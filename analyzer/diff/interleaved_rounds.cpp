@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 #include <unordered_map>
 
 namespace flopscope {
@@ -54,6 +55,25 @@ void append_round(RunData& into, RunData round) {
   for (const auto& k : round.kernels) round_first = std::min(round_first, k.iteration);
   auto map_iteration = [&](int i) { return i - round_first + iteration_offset; };
   auto map_op = [&](Id id) { return id == kNoId ? kNoId : id + op_offset; };
+
+  // Each round is one sample of the time between runs (between_runs.h): its iterations get a process
+  // number of their own, after every process `into` holds (the first round's iterations are process 0).
+  if (into.iteration_processes.empty()) {
+    std::set<int> present;
+    for (const auto& op : into.ops) present.insert(op.iteration);
+    for (const auto& k : into.kernels) {
+      if (k.iteration >= 0) present.insert(k.iteration);
+    }
+    for (int i : present) into.iteration_processes.push_back({i, 0});
+  }
+  int process = 0;
+  for (const auto& p : into.iteration_processes) process = std::max(process, p.process + 1);
+  std::set<int> added;
+  for (const auto& op : round.ops) added.insert(map_iteration(op.iteration));
+  for (const auto& k : round.kernels) {
+    if (k.iteration >= 0) added.insert(map_iteration(k.iteration));
+  }
+  for (int i : added) into.iteration_processes.push_back({i, process});
 
   for (auto& op : round.ops) {
     op.id = map_op(op.id);

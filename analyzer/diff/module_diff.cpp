@@ -209,20 +209,17 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   differ("machine", a.info.host, b.info.host);
   d.a = totals(sa, a, clock);
   d.b = totals(sb, b, clock);
-  // End to end: the bootstrap interval of the median difference (one row, so its cost does not matter).
-  if (d.a.time.samples >= kMinIterationsForStats && d.b.time.samples >= kMinIterationsForStats) {
-    d.time_diff =
-        median_difference(d.a.time.values.dense(), d.b.time.values.dense(), options.bootstrap_resamples);
-    double rel = d.a.time.p50 > 0 ? std::fabs(d.time_diff.diff) / d.a.time.p50 : 0;
-    d.time_significant = d.time_diff.significant && rel >= options.min_time_change &&
-                         std::fabs(d.time_diff.diff) >= options.min_time_change_ns;
-  } else {
-    d.time_diff = compare_time(d.a.time, d.b.time, options, &d.time_significant);
-  }
+  // Time between runs: over per-process medians, or not assessable (compare_time).
+  const ProcessSplit processes = process_split(a, b);
+  d.a.processes = processes.a.count;
+  d.b.processes = processes.b.count;
+  d.time_diff = compare_time(d.a.time, d.b.time, options, processes, &d.time_significant);
   d.time_status = time_status_of(d.a.time, d.b.time, d.time_diff, d.time_significant);
   if (d.a.time.samples < kMinIterationsForStats || d.b.time.samples < kMinIterationsForStats) {
     d.warnings.push_back("fewer than " + std::to_string(kMinIterationsForStats) +
                          " iterations in a run: time differences are not tested for significance");
+  } else if (!processes.assessable()) {
+    d.warnings.push_back(not_assessable_warning(processes));
   }
 
   const DiffPaths sides = diff_paths(a, b, options, &sa, &sb);
@@ -246,8 +243,9 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   d.maps.insert(d.maps.end(), sides.recorded.begin(), sides.recorded.end());
   // The op signatures need only the paths and the totals: diffed by a second thread while this one does
   // the modules (the totals are read, never written, from here on).
-  auto op_rows = std::async(std::launch::async,
-                            [&] { return diff_ops(a, paths_a, b, paths_b, options, d.gpu_time, d.a, d.b); });
+  auto op_rows = std::async(std::launch::async, [&] {
+    return diff_ops(a, paths_a, b, paths_b, options, processes, d.gpu_time, d.a, d.b);
+  });
   for (const auto& [run, paths] : {std::pair{&a, &paths_a}, std::pair{&b, &paths_b}}) {
     for (const auto& q : run->quality) {
       if (q.code != QualityCode::ambiguous_module_attribution) continue;
@@ -343,7 +341,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     else if (!runs(m.a) && runs(m.b))
       m.status = DiffStatus::kNew;
     else {
-      m.time_diff = compare_time(m.a.time, m.b.time, options, &m.time_significant, time_tests);
+      m.time_diff = compare_time(m.a.time, m.b.time, options, processes, &m.time_significant, time_tests);
       m.time_status = time_status_of(m.a.time, m.b.time, m.time_diff, m.time_significant);
       m.status = costs_differ(m.a, m.b, options) ? DiffStatus::kChanged : DiffStatus::kUnchanged;
     }

@@ -177,8 +177,9 @@ int rank(DiffStatus s) {
 }  // namespace
 
 std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const RunData& b,
-                             const SidePaths& paths_b, const DiffOptions& options, bool gpu_time,
-                             const RunTotals& totals_a, const RunTotals& totals_b) {
+                             const SidePaths& paths_b, const DiffOptions& options,
+                             const ProcessSplit& processes, bool gpu_time, const RunTotals& totals_a,
+                             const RunTotals& totals_b) {
   SideRows aa, ab;
   auto rows_b = std::async(std::launch::async, [&] { gather(b, paths_b, gpu_time, ab); });
   gather(a, paths_a, gpu_time, aa);
@@ -206,7 +207,7 @@ std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const R
       d.status = DiffStatus::kVanished;
     } else {
       d.b = side(ab, ra.match, tb, fb);
-      d.time_diff = compare_time(d.a.time, d.b.time, options, &d.time_significant, time_tests);
+      d.time_diff = compare_time(d.a.time, d.b.time, options, processes, &d.time_significant, time_tests);
       d.time_status = time_status_of(d.a.time, d.b.time, d.time_diff, d.time_significant);
       d.status = costs_differ(d.a, d.b, options) ? DiffStatus::kChanged : DiffStatus::kUnchanged;
     }

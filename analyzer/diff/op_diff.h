@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analyzer/diff/align.h"
+#include "analyzer/diff/between_runs.h"
 #include "analyzer/diff/diff.h"
 
 namespace flopscope {
@@ -28,10 +29,12 @@ struct OpRows {
 // the rows' time is the kernels' device time, else the ops' inclusive host time.
 OpRows aggregate_op_rows(const RunData& run, const SidePaths& paths, bool gpu_time);
 
+// `processes`: which process ran each iteration of A and B (the time test's samples).
 // `gpu_time`: time is the kernels' device time per iteration, else the ops' inclusive host time.
 // Shares are of the given run totals.
 std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const RunData& b,
-                             const SidePaths& paths_b, const DiffOptions& options, bool gpu_time,
-                             const RunTotals& totals_a, const RunTotals& totals_b);
+                             const SidePaths& paths_b, const DiffOptions& options,
+                             const ProcessSplit& processes, bool gpu_time, const RunTotals& totals_a,
+                             const RunTotals& totals_b);
 
 }  // namespace flopscope

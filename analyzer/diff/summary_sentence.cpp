@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "analyzer/diff/between_runs.h"
 #include "analyzer/diff/compare.h"
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/units.h"
@@ -84,6 +85,8 @@ std::string end_to_end_text(const RunDiff& d) {
     return out + signed_text(t.diff, time_text) + " (fewer than " + std::to_string(kMinIterationsForStats) +
            " iterations: not tested)";
   }
+  if (d.time_status == TimeStatus::kNotAssessable)
+    return out + signed_text(t.diff, time_text) + ", " + kNotAssessableText;
   // The interval only where it means something: a significant change.
   if (d.time_significant) return out + describe_time_change(t, true);
   return out + signed_text(t.diff, time_text) + ", not significant";

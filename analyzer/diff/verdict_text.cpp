@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "analyzer/diff/between_runs.h"
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/units.h"
 
@@ -70,9 +71,10 @@ std::string structural_changes(const ModuleDiff& m) {
 }  // namespace
 
 std::string describe_time_change(const MedianDifference& t, bool significant) {
-  if (t.diff == 0 && std::isnan(t.ci_low)) return "no change";
   std::string sign = t.diff >= 0 ? "+" : "-";
   std::string out = sign + time_text(std::fabs(t.diff));
+  if (!t.assessable) return out + " (" + kNotAssessableText + ")";
+  if (t.diff == 0 && std::isnan(t.ci_low)) return "no change";
   if (std::isnan(t.ci_low)) return out + " (not tested)";
   // One of `family` intervals: each is wider, so that all of them hold together with 95%.
   const std::string level = t.family > 1 ? fmt::format("95% CI jointly over {} tests", t.family) : "95% CI";

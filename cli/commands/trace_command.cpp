@@ -12,9 +12,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "analyzer/diff/interleaved_rounds.h"
 #include "analyzer/importers/companion_run.h"
 #include "analyzer/importers/importer.h"
 #include "analyzer/summary_facts_sink.h"
@@ -81,6 +84,12 @@ class TraceCommand final : public Command {
         "--meta", meta_,
         "Count FLOPs and bytes per module on the meta device (torch >= 2): the model is built and run "
         "without values and without reading weights; ops whose cost depends on values are listed");
+    app.add_option(
+           "--repeat", repeat_,
+           "Run the program N times, each its own process, into one run that records which process ran "
+           "each iteration: `diff` then compares time over per-process medians (needs N >= 3 on both "
+           "sides; default 1)")
+        ->check(CLI::Range(1, 1000));
     app.add_flag("-f,--force", force_, "Overwrite the output database");
     app.add_option("command", command_, "The Python program and its arguments, after --")->required();
     app.footer(
@@ -105,9 +114,10 @@ class TraceCommand final : public Command {
     if (work.path().empty())
       return report_error(IoError(std::string("cannot make a temporary folder: ") + std::strerror(errno)));
 
+    if (repeat_ > 1) return run_repeated(*dir);
     int code = run_program(*dir, work.path());
     if (code < 0) return kExitUsage;  // could not start it; the child said why
-    return finish(work.path(), code);
+    return finish(work.path(), code, nullptr);
   }
 
  private:
@@ -142,13 +152,49 @@ class TraceCommand final : public Command {
     return code;
   }
 
+  // --repeat N: N processes, each imported into memory, joined in order (each one's iterations after the
+  // previous one's, recorded as a process of its own), then written as one run.
+  int run_repeated(const fs::path& dir) {
+    const std::string cmd = quote_command(command_);
+    RunData joined;
+    for (int r = 0; r < repeat_; ++r) {
+      TempDir work;
+      if (work.path().empty())
+        return report_error(IoError(std::string("cannot make a temporary folder: ") + std::strerror(errno)));
+      int code = run_program(dir, work.path());
+      if (code < 0) return kExitUsage;
+      if (code != 0) {
+        return fail(
+            Unavailable(fmt::format("{}: process {} of {} {}: no run written", cmd, r + 1, repeat_, how_)),
+            code);
+      }
+      MemoryRunSink memory;
+      if (int rc = finish(work.path(), code, &memory); rc != 0) return rc;
+      if (r == 0) {
+        joined = std::move(memory.data());
+      } else {
+        append_round(joined, std::move(memory.data()));
+      }
+    }
+    joined.summary_facts = {};  // derived again from the joined rows
+    auto sink = create_run_database(output_, force_);
+    if (!sink.ok()) return report_error(sink.status());
+    if (Status s = write_run_with_facts(**sink, joined); !s.ok()) return report_error(s);
+    std::fprintf(
+        stderr,
+        "flopscope: wrote %s: %d iteration(s) from %d processes, %zu modules, %zu parameters/buffers\n",
+        output_.c_str(), joined.info.iterations, repeat_, joined.modules.size(), joined.params.size());
+    return kExitOk;
+  }
+
   // The program's own failure wins over ours: its exit code when it failed, else 2.
   int fail(const Status& s, int code) {
     (void)report_error(s);
     return code != 0 ? code : kExitUsage;
   }
 
-  int finish(const fs::path& work, int code) {
+  // Imports what the program recorded: into the output database, or into `memory` (--repeat).
+  int finish(const fs::path& work, int code, MemoryRunSink* memory) {
     const std::string cmd = quote_command(command_);
     auto started = files_named(work, "started");
     auto infos = files_named(work, "info");
@@ -252,7 +298,8 @@ class TraceCommand final : public Command {
     ImportOptions options;
     options.progress = false;
     options.tool_version = FLOPSCOPE_VERSION_STRING;
-    options.command_line = "flopscope trace -- " + cmd;
+    options.command_line = repeat_ > 1 ? fmt::format("flopscope trace --repeat {} -- {}", repeat_, cmd)
+                                       : "flopscope trace -- " + cmd;
     options.modules = chosen->modules;
     // The run's source is the program's script (the first argument ending in .py), else the command.
     std::string source = command_.front();
@@ -262,10 +309,16 @@ class TraceCommand final : public Command {
         break;
       }
     }
-    auto sink = create_run_database(output_, force_);
-    if (!sink.ok()) return fail(sink.status(), code);
-    SummaryFactsSink facts(**sink);  // report then reads no rows back
-    CompanionSink wrapped(facts, *chosen, std::move(extra), [&](RunInfo& info) {
+    std::unique_ptr<RunSink> file;
+    std::optional<SummaryFactsSink> facts;  // report then reads no rows back
+    if (memory == nullptr) {
+      auto sink = create_run_database(output_, force_);
+      if (!sink.ok()) return fail(sink.status(), code);
+      file = std::move(sink).value();
+      facts.emplace(*file);
+    }
+    RunSink& target = memory != nullptr ? static_cast<RunSink&>(*memory) : *facts;
+    CompanionSink wrapped(target, *chosen, std::move(extra), [&](RunInfo& info) {
       info.source_path = source;
       info.source_sha256.clear();
       if (auto h = sha256_file(source); h.ok()) info.source_sha256 = *h;
@@ -276,6 +329,7 @@ class TraceCommand final : public Command {
     if (Status s = import_trace(trace.string(), wrapped, options); !s.ok()) {
       return fail(Internal("importing the companion's trace failed: " + s.message()), code);
     }
+    if (memory != nullptr) return kExitOk;
     std::fprintf(
         stderr,
         "flopscope: wrote %s: %d iteration(s) of %s (torch %s), %zu modules, %zu parameters/buffers%s\n",
@@ -289,6 +343,7 @@ class TraceCommand final : public Command {
   bool activations_ = false;
   int iterations_ = 10;
   int warmup_ = 0;
+  int repeat_ = 1;
   bool force_ = false;
   bool meta_ = false;
   std::vector<std::string> command_;

@@ -71,6 +71,7 @@ void run(JsonWriter& w, const RunInfo& i, const RunTotals& t) {
   w.member("ops", t.ops);
   w.member("param_bytes", t.param_bytes);
   w.member("params", t.params);
+  w.member("processes", t.processes);
   w.member("source_path", i.source_path);
   w.member("source_sha256", i.source_sha256);
   w.member("time_p50_ns", t.time.p50);

@@ -17,11 +17,13 @@ std::string weights_cell(const WeightSide& w) {
   if (w.state == WeightState::kNone) return "-";
   return std::string(to_string(w.state));
 }
-// Time is its own status: "+1.2 ms slower", "+3.0 us" (no significant change), "" (untested).
+// Time is its own status: "+1.2 ms slower", "+3.0 us" (no significant change), "+3.0 us n/a" (not
+// assessable across processes), "" (untested).
 std::string delta_time(const MedianDifference& t, TimeStatus status, bool both) {
   if (!both || status == TimeStatus::kUntested) return "";
   std::string s = (t.diff >= 0 ? "+" : "-") + time_text(std::fabs(t.diff));
   if (status == TimeStatus::kFaster || status == TimeStatus::kSlower) s += std::string(" ") + to_string(status);
+  if (status == TimeStatus::kNotAssessable) s += " n/a";
   return s;
 }
 
@@ -77,6 +79,7 @@ TextTable gate_table(const std::vector<GateResult>& gates) {
 std::string run_line(const RunInfo& info, const RunTotals& t) {
   std::string src = info.source_path.empty() ? "(unknown source)" : info.source_path;
   std::string out = fmt::format("{}, {} iterations", src, t.iterations);
+  if (t.processes > 1) out += fmt::format(" from {} processes", t.processes);
   if (!info.device.empty()) out += ", " + info.device;
   if (!info.input_spec.empty()) out += ", input " + info.input_spec;
   if (t.params > 0) out += fmt::format(", {} params ({})", t.params, bytes_text(static_cast<double>(t.param_bytes)));

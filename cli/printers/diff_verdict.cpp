@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "analyzer/diff/between_runs.h"
 #include "cli/printers/diff_format.h"
 #include "cli/printers/diff_report.h"
 
@@ -17,6 +18,7 @@ std::string module_counts_text(const RunDiff& d) {
   if (d.modules_slower > 0 || d.modules_faster > 0) {
     out += fmt::format("; time: {} slower, {} faster", d.modules_slower, d.modules_faster);
   }
+  if (d.time_status == TimeStatus::kNotAssessable) out += std::string("; time (n/a): ") + kNotAssessableText;
   return out;
 }
 
@@ -55,8 +57,14 @@ std::string totals_text(const RunDiff& d) {
   if (d.a.kernels > 0 || d.b.kernels > 0) {
     parts.push_back(fmt::format("kernels {} -> {}", format_count(d.a.kernels), format_count(d.b.kernels)));
   }
-  parts.push_back(fmt::format("{} time P50 {} -> {}: {}", d.gpu_time ? "device" : "host", time_text(d.a.time.p50),
-                              time_text(d.b.time.p50), time_change_text(d.time_diff, d.time_significant)));
+  std::string time = fmt::format("{} time P50 {} -> {}", d.gpu_time ? "device" : "host",
+                                 time_text(d.a.time.p50), time_text(d.b.time.p50));
+  // Tested between runs: the change is that of the per-process medians' means, which the P50s need not show.
+  if (d.time_diff.assessable && d.time_status != TimeStatus::kUntested && !std::isnan(d.time_diff.ci_low)) {
+    time += fmt::format(", mean of per-process medians ({} and {} processes) {} -> {}", d.a.processes,
+                        d.b.processes, time_text(d.time_diff.median_a), time_text(d.time_diff.median_b));
+  }
+  parts.push_back(time + ": " + time_change_text(d.time_diff, d.time_significant));
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];
   return out;

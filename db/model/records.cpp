@@ -56,6 +56,8 @@ Status write_rows(RunSink& sink, const RunData& run) {
   FS_RETURN_IF_ERROR(sink.add_graph(run.graph_nodes, run.graph_edges));
   if (!run.activations.empty()) FS_RETURN_IF_ERROR(sink.add_activations(run.activations));
   if (!run.discarded.empty()) FS_RETURN_IF_ERROR(sink.add_discarded(run.discarded));
+  if (!run.iteration_processes.empty())
+    FS_RETURN_IF_ERROR(sink.add_iteration_processes(run.iteration_processes));
   return sink.add_quality(run.quality);
 }
 

@@ -200,4 +200,14 @@ struct DiscardedOpRecord {
   bool operator==(const DiscardedOpRecord&) const = default;
 };
 
+// Which process ran an iteration, for a run that joins several (`trace --repeat N`, `diff --rounds N`):
+// the iterations of one process share its memory layout, threads and clock state, so time is compared
+// between runs over per-process samples, never over iterations of different processes as if independent.
+struct IterationProcess {
+  int iteration = 0;  // as OpRecord::iteration
+  int process = 0;    // 0, 1, ... in the order the processes ran
+
+  bool operator==(const IterationProcess&) const = default;
+};
+
 }  // namespace flopscope

@@ -21,6 +21,8 @@ struct RunData {
   std::vector<ActivationRecord> activations;
   std::vector<DiscardedOpRecord> discarded;  // dead compute (profile --activations)
   std::vector<QualityIssue> quality;
+  // Empty: one process ran every iteration (every run not joined from several).
+  std::vector<IterationProcess> iteration_processes;
   // Totals per module and per op signature as stored with the run (schema 007); empty for a run built in
   // memory (an import, a profile), whose analyses use the rows.
   RunAggregates aggregates;

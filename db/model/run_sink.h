@@ -28,6 +28,10 @@ class RunSink {
   virtual Status add_discarded(std::span<const DiscardedOpRecord>) {
     return Unsupported("this run sink does not store dead-compute records");
   }
+  // Which process ran each iteration, for a run joined from several processes (`trace --repeat`).
+  virtual Status add_iteration_processes(std::span<const IterationProcess>) {
+    return Unsupported("this run sink does not store which process ran each iteration");
+  }
   // What summarize() derives from the rows (analyzer/summary_facts), given after every row: a sink that
   // cannot store it drops it (it is derived, and readers derive it again from the rows).
   virtual Status add_summary_facts(const SummaryFacts&) { return {}; }
@@ -55,6 +59,9 @@ class MemoryRunSink final : public RunSink {
     return append(data_.activations, a);
   }
   Status add_discarded(std::span<const DiscardedOpRecord> d) override { return append(data_.discarded, d); }
+  Status add_iteration_processes(std::span<const IterationProcess> p) override {
+    return append(data_.iteration_processes, p);
+  }
   Status add_summary_facts(const SummaryFacts& f) override {
     data_.summary_facts = f;
     return {};

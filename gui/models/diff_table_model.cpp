@@ -16,6 +16,18 @@ QString weights_cell(WeightState w) {
   return w == WeightState::kNone ? QStringLiteral("-") : QString::fromLatin1(to_string(w));
 }
 
+// The engine's time status of a module as a suffix of its time delta: " slower", " faster", " n/a" (not
+// assessable across processes), "" otherwise.
+QString time_status_suffix(const flopscope::ModuleDiff* m) {
+  if (m == nullptr) return {};
+  switch (m->time_status) {
+    case TimeStatus::kSlower:
+    case TimeStatus::kFaster: return QLatin1Char(' ') + QString::fromLatin1(to_string(m->time_status));
+    case TimeStatus::kNotAssessable: return QStringLiteral(" n/a");
+    default: return {};
+  }
+}
+
 // Vanished first (the question reviewers ask), then new, then dormant (weights zeroed, compute still
 // paid for), then moved, then changed, then the rest; tree order within (the Verdict enum's order).
 int status_rank(Verdict v) { return static_cast<int>(v); }
@@ -68,6 +80,7 @@ QVariant DiffTableModel::data(const QModelIndex& index, int role) const {
   const Clock clock = session_->clock();
   const double time_a = a ? inclusive_time(*a, clock).p50 : 0, time_b = b ? inclusive_time(*b, clock).p50 : 0;
   const double flops_a = a ? a->inclusive.flops : 0, flops_b = b ? b->inclusive.flops : 0;
+  const flopscope::ModuleDiff* engine_row = session_->diff.entry(n);
   auto dash_or = [](const void* p, const std::string& s) { return p ? QString::fromStdString(s) : QStringLiteral("-"); };
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
@@ -75,7 +88,9 @@ QVariant DiffTableModel::data(const QModelIndex& index, int role) const {
       case kStatus: return QString::fromLatin1(to_string(verdict));
       case kTimeA: return dash_or(a, format_ns(time_a));
       case kTimeB: return dash_or(b, format_ns(time_b));
-      case kDeltaTime: return (time_b > time_a ? QStringLiteral("+") : QString()) + q(format_ns(time_b - time_a));
+      case kDeltaTime:
+        return (time_b > time_a ? QStringLiteral("+") : QString()) + q(format_ns(time_b - time_a)) +
+               time_status_suffix(engine_row);
       case kFlopsA: return dash_or(a, format_flops(flops_a));
       case kFlopsB: return dash_or(b, format_flops(flops_b));
       case kWeightsA: return weights_cell(session_->diff.weights_a(n));
@@ -100,7 +115,12 @@ QVariant DiffTableModel::data(const QModelIndex& index, int role) const {
     case Qt::ForegroundRole:
       if (index.column() == kStatus && verdict != Verdict::kUnchanged) return QBrush(status_color(verdict));
       return {};
-    case Qt::ToolTipRole: return q(session_->diff.verdict_text(n));
+    case Qt::ToolTipRole:
+      // The time column's tip is the engine's time text ("... not assessable across processes (use ...)").
+      if (index.column() == kDeltaTime && engine_row != nullptr && !engine_row->time_text.empty()) {
+        return q(engine_row->time_text);
+      }
+      return q(session_->diff.verdict_text(n));
     default: return {};
   }
 }

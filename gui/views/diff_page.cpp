@@ -124,9 +124,11 @@ bool DiffPage::evaluateGates() {
   bool all = true;
   for (const auto& r : results) {
     all = all && r.passed;
+    // ERROR: the gate could not be evaluated (e.g. time not assessable across processes): neither verdict.
     html += QStringLiteral("<div><b style='color:%1'>%2</b> %3: %4</div>")
-                .arg(r.passed ? QStringLiteral("#2e7d32") : QStringLiteral("#c62828"),
-                     r.passed ? QStringLiteral("PASS") : QStringLiteral("FAIL"), q(r.name), q(r.message));
+                .arg(r.passed ? QStringLiteral("#2e7d32") : r.error ? QStringLiteral("#e65100") : QStringLiteral("#c62828"),
+                     r.passed ? QStringLiteral("PASS") : r.error ? QStringLiteral("ERROR") : QStringLiteral("FAIL"),
+                     q(r.name), q(r.message));
   }
   gate_results_->setText(html);
   return all;

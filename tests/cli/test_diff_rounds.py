@@ -24,6 +24,11 @@ class DiffRoundsTest(CliTestCase):
         self.assertEqual(rounds["summary"]["ops"], plain["summary"]["ops"])
         self.assertEqual(rounds["a"]["iterations"], 7)
         self.assertEqual(rounds["b"]["iterations"], 7)
+        # Each round is one sample of the time between runs: 3 a side make time assessable; the plain
+        # diff (one profile a side) is not.
+        self.assertEqual((rounds["a"]["processes"], rounds["b"]["processes"]), (3, 3))
+        self.assertNotEqual(rounds["end_to_end"]["time_status"], "not_assessable")
+        self.assertEqual(plain["end_to_end"]["time_status"], "not_assessable")
         vanished = sorted(m["path"] for m in rounds["modules"] if m["verdict"] == "VANISHED")
         self.assertEqual(vanished, sorted(m["path"] for m in plain["modules"] if m["verdict"] == "VANISHED"))
         self.assertTrue(vanished)

@@ -94,6 +94,46 @@ class SonnetMiniEager(SonnetMiniVerdicts, unittest.TestCase):
         self.assertNotIn("aten::linalg_vector_norm", ops)  # the statistics' own ops are not in the trace
 
 
+class Repeat(unittest.TestCase):
+    """trace --repeat N: N processes of one program into one run, each iteration's process recorded, so that
+    diff compares time over per-process medians; with one process a side time is not assessable."""
+
+    def test_repeat_three_records_each_iterations_process(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            a, b, single = (os.path.join(tmp, n) for n in ("a.db", "b.db", "single.db"))
+            for out in (a, b):
+                p = trace(out, PYTHON, EAGER, "--version", "v1", "--calls", "2", extra=("--repeat", "3"))
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertIn("6 iteration(s) from 3 processes", p.stderr)
+            with sqlite3.connect(a) as c:
+                rows = c.execute("SELECT iteration, process FROM iteration_process ORDER BY iteration").fetchall()
+                command = c.execute("SELECT command_line FROM run").fetchone()[0]
+            self.assertEqual([process for _, process in rows], [0, 0, 1, 1, 2, 2])
+            self.assertEqual(len({iteration for iteration, _ in rows}), 6)
+            self.assertIn("--repeat 3", command)
+            self.assertEqual(report(a)["iterations"], 6)
+            d = json.loads(run("diff", a, b, "--format", "json", check=True).stdout)
+            self.assertEqual((d["a"]["processes"], d["b"]["processes"]), (3, 3))
+            self.assertIn(d["end_to_end"]["time_status"], ("unchanged", "faster", "slower"))
+            # One process against three: not assessable, and a time gate is an error naming the way out.
+            p = trace(single, PYTHON, EAGER, "--version", "v1", "--calls", "3")  # 3 iterations: tested
+            self.assertEqual(p.returncode, 0, p.stderr)
+            d = json.loads(run("diff", single, a, "--format", "json", check=True).stdout)
+            self.assertEqual(d["end_to_end"]["time_status"], "not_assessable")
+            self.assertEqual({m["time_status"] for m in d["modules"] if m["a"] and m["b"]}, {"not_assessable"})
+            g = run("diff", single, a, "--max-regression", "time=5%")
+            self.assertEqual(g.returncode, 2, g.stderr)
+            self.assertIn("trace --repeat", g.stderr)
+            self.assertEqual(g.stderr.count("\n"), 1, g.stderr)
+
+    def test_a_failing_process_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "r.db")
+            p = trace(out, PYTHON, "-c", "import sys; sys.exit(3)", extra=("--repeat", "3"))
+            self.assertNotEqual(p.returncode, 0)
+            self.assertFalse(os.path.exists(out))
+
+
 class HuggingFaceStyle(CliTestCase):
     def test_exact_paths(self):
         expected = self.path("expected.json")

@@ -37,6 +37,20 @@ TEST(Format, CountsAndPercents) {
   EXPECT_EQ(signed_percent_text(0), "+0.0%");
 }
 
+TEST(Format, NegativeZeroPrintsAsZero) {
+  // A saving of nothing (-1 x 0 FLOPs) and values that round to zero are "0", never "-0".
+  EXPECT_EQ(flops_text(-0.0), "0 FLOPs");
+  EXPECT_EQ(bytes_text(-0.0), "0 B");
+  EXPECT_EQ(time_text(-0.0), "0 ns");
+  EXPECT_EQ(count_text(-0.04), "0.0");
+  EXPECT_EQ(percent_text(-0.0001), "0.0%");
+  EXPECT_EQ(signed_percent_text(-0.0001), "+0.0%");
+  EXPECT_EQ(signed_percent_text(-0.0), "+0.0%");
+  // Small non-zero values keep their sign, exponents included.
+  EXPECT_EQ(flops_text(-0.5), "-0.5 FLOPs");
+  EXPECT_EQ(time_text(-1e-5), "-1e-05 ns");
+}
+
 TEST(Format, IndependentOfTheNumericLocale) {
   // The GUI runs under the user's locale; a decimal comma must not reach a number.
   const char* previous = std::setlocale(LC_NUMERIC, nullptr);

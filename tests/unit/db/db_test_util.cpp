@@ -136,6 +136,7 @@ RunData sample_run() {
   no_change.out_l2 = std::numeric_limits<double>::quiet_NaN();  // NaN outputs are recorded, not refused
   r.activations = {act, no_change};
   r.discarded = {{10, 12, "layers.0.alpha"}, {12, 12, "layers.0.alpha"}, {11, 11, "scalar 0"}};
+  r.iteration_processes = {{3, 0}, {4, 1}};  // trace --repeat: which process ran each iteration
   return r;
 }
 
@@ -299,8 +300,8 @@ void expect_all_equal(const std::vector<T>& a, const std::vector<T>& b, const ch
 void expect_equal(const RunData& a, const RunData& b) {
   // aggregates, raw_rows and summary_facts are derived from the rows, not stored fields:
   // tests/unit/diff/aggregates_test.cpp and summary_facts_test.cpp.
-  const auto& [info, modules, ops, kernels, params, nodes, edges, activations, discarded, quality, aggregates,
-               raw_rows, summary_facts] = a;
+  const auto& [info, modules, ops, kernels, params, nodes, edges, activations, discarded, quality,
+               iteration_processes, aggregates, raw_rows, summary_facts] = a;
   (void)aggregates;
   (void)raw_rows;
   (void)summary_facts;
@@ -314,6 +315,7 @@ void expect_equal(const RunData& a, const RunData& b) {
   expect_all_equal(quality, b.quality, "quality");
   expect_all_equal(activations, b.activations, "activations");
   EXPECT_EQ(discarded, b.discarded);
+  EXPECT_EQ(iteration_processes, b.iteration_processes);
 }
 
 }  // namespace flopscope::testing

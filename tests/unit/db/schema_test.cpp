@@ -45,7 +45,7 @@ TEST(Schema, DocumentedTablesAreTheTablesOfARun) {
                                           "param",      "graph_node",  "graph_edge", "data_quality",
                                           "activation", "run_complete", "discarded_op", "aggregate_iteration",
                                           "module_aggregate", "op_aggregate", "summary_run", "summary_module",
-                                          "summary_op", "summary_gap", "summary_timeline"};
+                                          "summary_op", "summary_gap", "summary_timeline", "iteration_process"};
   EXPECT_EQ(tables_in(path), expected);
   EXPECT_EQ(documented_tables(), expected);
   // Whole module paths for SQL users: the view of version 9 (docs/schema.md names it with module_node).

@@ -164,6 +164,37 @@ std::string le64(std::uint64_t n) {
   return s;
 }
 
+// Two runs of one process each: the time gate can neither pass nor fail. Exit 2, one line naming how to
+// get runs of several processes; with three processes a side the gate is evaluated (and passes a self-diff).
+TEST_F(DiffCli, TimeGateAcrossOneProcessEachIsExitTwo) {
+  Result r = run("diff " + path("v1.db") + " " + path("v2z.db") + " --max-regression time=5%");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("flopscope: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("not assessable across processes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--rounds"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("trace --repeat"), std::string::npos) << r.err;
+  // Without the time gate the report shows the point estimate, labelled.
+  r = run("diff " + path("v1.db") + " " + path("v2z.db") + " --format json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["end_to_end"]["time_status"], "not_assessable");
+  EXPECT_EQ(j["a"]["processes"], 1);
+  EXPECT_NE(j["summary"]["sentence"].get<std::string>().find("not assessable across processes"),
+            std::string::npos);
+  testing::FixtureOptions three;
+  three.iterations = 9;
+  three.processes = 3;
+  auto sink = create_run_database(path("v1x3.db"), true);
+  ASSERT_TRUE(sink.ok()) << sink.status().message();
+  ASSERT_TRUE(write_run(**sink, make_run(Variant::kV1, three)).ok());
+  r = run("diff " + path("v1x3.db") + " " + path("v1x3.db") + " --max-regression time=5% --format json");
+  EXPECT_EQ(r.code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["end_to_end"]["time_status"], "unchanged");
+  EXPECT_EQ(j["a"]["processes"], 3);
+}
+
 TEST_F(DiffCli, WeightsCommandReportsZeroedAndErased) {
   auto st = [&](const std::string& name, const std::string& header, std::vector<float> v) {
     std::string data(v.size() * 4, '\0');

@@ -12,6 +12,8 @@ struct Builder {
 
   explicit Builder(const FixtureOptions& opts) : o(opts) {}
 
+  int process_of(int iter) const { return iter * o.processes / o.iterations; }
+
   std::string full(const std::string& path) const { return path.empty() ? path : o.prefix + path; }
 
   Id module(const std::string& path, const std::string& type, Id parent) {
@@ -38,7 +40,10 @@ struct Builder {
     r.args.push_back(a);
     // Deterministic jitter of +-2% so latency statistics have spread.
     double jitter = 1.0 + 0.01 * static_cast<double>((iter * 7) % 5 - 2);
-    r.duration_ns = static_cast<std::int64_t>(us * 1000 * jitter * o.time_scale);
+    const int process = process_of(iter);
+    const double level =
+        static_cast<std::size_t>(process) < o.process_levels.size() ? o.process_levels[process] : 1.0;
+    r.duration_ns = static_cast<std::int64_t>(us * 1000 * jitter * level * o.time_scale);
     r.start_ns = r.id * 1000000;
     r.flops = flops * o.flops_scale;
     r.bytes_read = flops / 10;
@@ -101,6 +106,9 @@ RunData make_run(Variant v, const FixtureOptions& o) {
       b.op(x.attn, "aten::softmax", {1, 4, 16, 16}, it, 30, 0);
       b.op(x.mlp, "aten::linear", {1, 16, 256}, it, 200, 4e6);
     }
+  }
+  if (o.processes > 1) {
+    for (int it = 0; it < o.iterations; ++it) b.run.iteration_processes.push_back({it, b.process_of(it)});
   }
   return b.run;
 }

@@ -18,6 +18,11 @@ struct FixtureOptions {
   double flops_scale = 1.0;  // multiplies every op's FLOPs
   std::string prefix;        // prepended to every module path and parameter name ("model.")
   bool bias_params_without_module = false;  // v2 with the bias weights left in the checkpoint
+  // Iterations split in order over this many processes (trace --repeat), recorded in
+  // iteration_processes when > 1.
+  int processes = 1;
+  // Between-process variance: process p's ops take process_levels[p] times as long (empty: 1).
+  std::vector<double> process_levels;
 };
 
 RunData make_run(Variant v, const FixtureOptions& o = {});

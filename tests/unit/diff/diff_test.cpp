@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <optional>
 #include <random>
 #include <regex>
 
+#include "analyzer/diff/between_runs.h"
 #include "analyzer/diff/compare.h"
 #include "analyzer/diff/gates.h"
 #include "analyzer/format.h"
@@ -55,7 +58,9 @@ const ModuleDiff& module(const RunDiff& d, const std::string& path) {
 const std::string kBias = "layers.0.attn.position_adaptive_bias";
 
 TEST(Diff, SelfDiffIsAllUnchanged) {
-  RunData a = make_run(Variant::kV1);
+  FixtureOptions three;
+  three.processes = 3;  // one process would make time not assessable (and warn)
+  RunData a = make_run(Variant::kV1, three);
   RunDiff d = diff_runs(a, a);
   ASSERT_FALSE(d.modules.empty());
   for (const auto& m : d.modules) {
@@ -135,9 +140,14 @@ TEST(Diff, NewModuleIsNew) {
 }
 
 TEST(Diff, SignificantSlowdownIsCalledAndNoiseIsNot) {
-  FixtureOptions slow;
+  FixtureOptions three;
+  three.iterations = 12;
+  three.processes = 3;
+  FixtureOptions slow = three;
   slow.time_scale = 1.3;
-  RunDiff d = diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, slow));
+  RunDiff d = diff_runs(make_run(Variant::kV1, three), make_run(Variant::kV1, slow));
+  EXPECT_EQ(d.time_status, TimeStatus::kSlower);
+  EXPECT_EQ(d.a.processes, 3);
   EXPECT_TRUE(d.time_significant);
   EXPECT_GT(d.time_diff.ci_low, 0);
   // Time is a status of its own: structure and verdict stay UNCHANGED.
@@ -146,12 +156,103 @@ TEST(Diff, SignificantSlowdownIsCalledAndNoiseIsNot) {
   EXPECT_EQ(module(d, "layers.0.mlp").time_status, TimeStatus::kSlower);
   EXPECT_TRUE(module(d, "layers.0.mlp").time_significant);
   EXPECT_GT(d.modules_slower, 0);
-  FixtureOptions same;
+  FixtureOptions same = three;
   same.time_scale = 1.04;  // below the 5% minimum effect
-  RunDiff n = diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, same));
+  RunDiff n = diff_runs(make_run(Variant::kV1, three), make_run(Variant::kV1, same));
   EXPECT_FALSE(n.time_significant);
   EXPECT_EQ(module(n, "layers.0.mlp").time_status, TimeStatus::kUnchanged);
   EXPECT_EQ(n.modules_slower, 0);
+}
+
+// Time between runs: iterations of one process are not samples of another's. With one process a side,
+// even a consistent 30% slowdown is not assessable: no status says slower, the gate cannot pass or fail.
+TEST(Diff, OneProcessEachIsNotAssessable) {
+  FixtureOptions slow;
+  slow.time_scale = 1.3;
+  for (int processes : {1, 2}) {
+    FixtureOptions a_options;
+    a_options.processes = processes;
+    slow.processes = processes;
+    RunDiff d = diff_runs(make_run(Variant::kV1, a_options), make_run(Variant::kV1, slow));
+    EXPECT_EQ(d.time_status, TimeStatus::kNotAssessable) << processes;
+    EXPECT_FALSE(d.time_significant);
+    EXPECT_FALSE(d.time_diff.assessable);
+    EXPECT_TRUE(std::isnan(d.time_diff.ci_low));
+    EXPECT_GT(d.time_diff.diff, 0);  // the point estimate is still there
+    for (const auto& m : d.modules) {
+      if (!m.a.present || !m.b.present) continue;
+      EXPECT_EQ(m.time_status, TimeStatus::kNotAssessable) << m.path;
+      EXPECT_EQ(m.verdict, Verdict::kUnchanged) << m.path;
+      EXPECT_NE(m.time_text.find("not assessable across processes"), std::string::npos) << m.time_text;
+    }
+    for (const auto& o : d.ops) EXPECT_NE(o.time_status, TimeStatus::kSlower) << o.name;
+    EXPECT_EQ(d.modules_slower, 0);
+    EXPECT_EQ(d.modules_faster, 0);
+    EXPECT_NE(d.sentence.text().find("not assessable across processes (use --rounds / trace --repeat)"),
+              std::string::npos)
+        << d.sentence.text();
+    ASSERT_FALSE(d.warnings.empty());
+    EXPECT_NE(d.warnings.back().find("--repeat"), std::string::npos) << d.warnings.back();
+    GateOptions g;
+    g.max_regression = RegressionLimits{0.05, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    auto gates = evaluate_gates(d, g);
+    ASSERT_EQ(gates.size(), 1u);
+    EXPECT_TRUE(gates[0].error) << gates[0].message;
+    EXPECT_FALSE(gates[0].passed);
+    EXPECT_NE(gates[0].message.find("--rounds"), std::string::npos) << gates[0].message;
+    EXPECT_NE(gates[0].message.find("trace --repeat"), std::string::npos) << gates[0].message;
+  }
+}
+
+// Processes of one program differ in level; iterations within each agree. Pooled, the iterations of two
+// such runs look "significantly" different; over per-process medians they do not, while a consistent
+// shift of every process is still called.
+TEST(Diff, ProcessLevelsAreTheSamplesNotIterations) {
+  FixtureOptions a_options;
+  a_options.iterations = 12;
+  a_options.processes = 3;
+  a_options.process_levels = {0.9, 0.95, 1.0};
+  FixtureOptions b_options = a_options;
+  b_options.process_levels = {1.0, 1.05, 1.1};  // as far apart as processes of one program go
+  RunData a = make_run(Variant::kV1, a_options), b = make_run(Variant::kV1, b_options);
+  RunDiff d = diff_runs(a, b);
+  EXPECT_NE(d.time_status, TimeStatus::kSlower);
+  EXPECT_NE(d.time_status, TimeStatus::kFaster);
+  EXPECT_TRUE(d.time_diff.assessable);
+  EXPECT_FALSE(std::isnan(d.time_diff.ci_low));
+  EXPECT_EQ(d.modules_slower + d.modules_faster, 0);
+  // The same iterations treated as one process each (the old test) call it.
+  const ProcessSplit split = process_split(a, b);
+  ASSERT_EQ(split.a.count, 3);
+  EXPECT_TRUE(shift_interval(d.a.time.values.dense(), d.b.time.values.dense()).significant);
+  // Every process of B 40% slower: significant over three processes a side.
+  FixtureOptions slow = a_options;
+  slow.time_scale = 1.4;
+  RunDiff s = diff_runs(a, make_run(Variant::kV1, slow));
+  EXPECT_EQ(s.time_status, TimeStatus::kSlower);
+  EXPECT_GT(s.time_diff.ci_low, 0);
+  EXPECT_EQ(module(s, "layers.0.mlp").verdict, Verdict::kUnchanged);
+}
+
+TEST(TimeTests, StudentQuantilesAndWelch) {
+  EXPECT_NEAR(student_t_quantile_two_sided(0.95, 2), 4.302653, 1e-5);
+  EXPECT_NEAR(student_t_quantile_two_sided(0.95, 10), 2.228139, 1e-5);
+  EXPECT_NEAR(student_t_quantile_two_sided(0.99, 5), 4.032143, 1e-5);
+  EXPECT_NEAR(student_t_quantile_two_sided(0.95, 1e6), 1.959966, 1e-4);
+  // Welch: means 2 and 5, variances 1 and 1, n = 3 each: se = sqrt(2/3), df = 4.
+  const std::vector<double> a{1, 2, 3}, b{4, 5, 6};
+  MedianDifference w = welch_interval(a, b, 0.95);
+  EXPECT_DOUBLE_EQ(w.diff, 3);
+  EXPECT_NEAR(w.ci_low, 3 - 2.776445 * std::sqrt(2.0 / 3), 1e-5);
+  EXPECT_NEAR(w.ci_high, 3 + 2.776445 * std::sqrt(2.0 / 3), 1e-5);
+  EXPECT_TRUE(w.significant);
+  EXPECT_FALSE(welch_interval(a, std::vector<double>{1.5, 2.5, 3.5}, 0.95).significant);
+  // Per-process medians, zeros of iterations where the quantity is absent included.
+  RunProcesses p;
+  p.of_iteration = {0, 0, 0, 1, 1, 1};
+  p.count = 2;
+  IterationSeries v = IterationSeries::from_dense(std::vector<double>{1, 9, 2, 0, 7, 8});
+  EXPECT_EQ(process_medians(v, p), (std::vector<double>{2, 7}));
 }
 
 TEST(Diff, FewIterationsAreNotTested) {
@@ -248,21 +349,25 @@ TEST(Gates, MaxRegression) {
 
   GateOptions g;
   g.max_regression = *limits;
-  FixtureOptions heavier;
+  FixtureOptions three;
+  three.iterations = 12;
+  three.processes = 3;
+  FixtureOptions heavier = three;
   heavier.flops_scale = 1.01;
-  auto flops = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, heavier)), g);
+  auto flops = evaluate_gates(diff_runs(make_run(Variant::kV1, three), make_run(Variant::kV1, heavier)), g);
   for (const auto& r : flops) {
     bool expect_pass = r.name != "max-regression flops";
     EXPECT_EQ(r.passed, expect_pass) << r.name << ": " << r.message;
   }
-  FixtureOptions slow;
+  FixtureOptions slow = three;
   slow.time_scale = 1.2;
-  auto time = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, slow)), g);
+  auto time = evaluate_gates(diff_runs(make_run(Variant::kV1, three), make_run(Variant::kV1, slow)), g);
   EXPECT_EQ(time[0].name, "max-regression time");
   EXPECT_FALSE(time[0].passed) << time[0].message;
-  FixtureOptions faster;
+  EXPECT_FALSE(time[0].error) << time[0].message;
+  FixtureOptions faster = three;
   faster.time_scale = 0.8;
-  auto fast = evaluate_gates(diff_runs(make_run(Variant::kV1), make_run(Variant::kV1, faster)), g);
+  auto fast = evaluate_gates(diff_runs(make_run(Variant::kV1, three), make_run(Variant::kV1, faster)), g);
   EXPECT_TRUE(fast[0].passed) << fast[0].message;
 }
 
@@ -273,10 +378,12 @@ TEST(Gates, MessagesInHumanUnits) {
   GateOptions g;
   g.expect_vanished = {"*position_adaptive_bias*"};
   g.max_regression = RegressionLimits{0.05, 0.005, 0.01, 0.0, 0.0};
-  FixtureOptions slow;
+  FixtureOptions three;
+  three.processes = 3;
+  FixtureOptions slow = three;
   slow.time_scale = 1.2;
   slow.flops_scale = 1.01;
-  RunDiff d = diff_runs(make_run(Variant::kV1), make_run(Variant::kV2, slow));
+  RunDiff d = diff_runs(make_run(Variant::kV1, three), make_run(Variant::kV2, slow));
   auto results = evaluate_gates(d, g);
   ASSERT_EQ(results.size(), 6u);
   for (const auto& r : results) {
@@ -333,17 +440,25 @@ TEST(SummarySentence, NamesTheChangeAndItsCost) {
       << back.sentence.text();
 
   RunData a = make_run(Variant::kV1);
-  EXPECT_EQ(
-      diff_runs(a, a).sentence.text().rfind("No module vanished, appeared or went dormant; end to end: FLOPs "
-                                            "unchanged, bytes unchanged, host time ",
-                                            0),
-      0u);
-  // A significant end-to-end change carries its interval.
-  FixtureOptions slow;
+  EXPECT_EQ(diff_runs(a, a).sentence.text().rfind("No module vanished, appeared or went dormant; end to end: FLOPs "
+                                                  "unchanged, bytes unchanged, host time ",
+                                                  0),
+            0u);
+  // A significant end-to-end change carries its interval (three processes a side).
+  FixtureOptions three;
+  three.iterations = 9;
+  three.processes = 3;
+  FixtureOptions slow = three;
   slow.time_scale = 1.5;
-  const std::string ss = diff_runs(a, make_run(Variant::kV1, slow)).sentence.text();
+  const std::string ss = diff_runs(make_run(Variant::kV1, three), make_run(Variant::kV1, slow)).sentence.text();
   EXPECT_NE(ss.find("(95% CI ["), std::string::npos) << ss;
   EXPECT_NE(ss.find("slower"), std::string::npos) << ss;
+  // One process a side: the point estimate, labelled, never "slower".
+  slow.processes = 1;
+  const std::string one = diff_runs(a, make_run(Variant::kV1, slow)).sentence.text();
+  EXPECT_NE(one.find(", not assessable across processes (use --rounds / trace --repeat)"), std::string::npos) << one;
+  EXPECT_EQ(one.find("slower"), std::string::npos) << one;
+  EXPECT_EQ(one.find("-0 "), std::string::npos) << one;
 }
 
 TEST(Gates, GlobMatchesAcrossDots) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "analyzer/diff/between_runs.h"
 #include "analyzer/diff/interleaved_rounds.h"
 
 namespace flopscope {
@@ -64,6 +65,18 @@ TEST(InterleavedRounds, RoundsJoinIntoOneRunWithFreshIdsAndIterations) {
   EXPECT_NE(a.discarded[1].op_id, a.discarded[0].op_id);
   ASSERT_EQ(a.quality.size(), 1u);
   EXPECT_EQ(a.quality[0].count, 4);
+}
+
+// Each round is one sample of the time between runs: its iterations are a process of their own.
+TEST(InterleavedRounds, EachRoundIsAProcessOfItsOwn) {
+  RunData a = round(2, 0, 500);
+  append_round(a, round(3, 7, 900));
+  append_round(a, round(1, 7, 700));
+  const std::vector<IterationProcess> expected{{0, 0}, {1, 0}, {2, 1}, {3, 1}, {4, 1}, {5, 2}};
+  EXPECT_EQ(a.iteration_processes, expected);
+  const RunProcesses p = run_processes(a);
+  EXPECT_EQ(p.count, 3);
+  EXPECT_EQ(p.of_iteration, (std::vector<int>{0, 0, 1, 1, 1, 2}));
 }
 
 TEST(InterleavedRounds, AModuleOnlyALaterRoundRanIsAdded) {

@@ -40,6 +40,26 @@ TEST(DiffTableModel, DormantModulesComeBeforeOtherChanges) {
   }
 }
 
+// Runs of one process each: a module's time delta is shown, marked n/a, its tip says why; never "slower".
+TEST(DiffTableModel, TimeAcrossOneProcessEachIsNotAssessable) {
+  DiffTableModel model;
+  model.setSession(fixture_session(Variant::kV1, Variant::kV2z));
+  model.setShowUnchanged(true);
+  int marked = 0;
+  for (int r = 0; r < model.rowCount(); ++r) {
+    const QModelIndex delta = model.index(r, DiffTableModel::kDeltaTime);
+    if (!delta.data().toString().endsWith(QStringLiteral(" n/a"))) continue;
+    ++marked;
+    EXPECT_TRUE(
+        delta.data(Qt::ToolTipRole).toString().contains(QStringLiteral("not assessable across processes")));
+  }
+  EXPECT_GT(marked, 0);
+  for (int r = 0; r < model.rowCount(); ++r) {
+    EXPECT_FALSE(
+        model.index(r, DiffTableModel::kDeltaTime).data().toString().contains(QStringLiteral("slower")));
+  }
+}
+
 TEST(DiffTableModel, EmptyForOneRun) {
   DiffTableModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);

@@ -183,6 +183,12 @@ TEST(Interaction, DiffPageEvaluatesTheCiGates) {
   EXPECT_TRUE(page.gateResults().contains(QStringLiteral("FAIL")));
   page.setGates(QString(), QString(), QStringLiteral("time=banana"));
   EXPECT_FALSE(page.evaluateGates());
+  // One process a side: the time gate can be neither passed nor failed.
+  page.setGates(QString(), QString(), QStringLiteral("time=5%"));
+  EXPECT_FALSE(page.evaluateGates());
+  EXPECT_TRUE(page.gateResults().contains(QStringLiteral("ERROR")));
+  EXPECT_FALSE(page.gateResults().contains(QStringLiteral("FAIL")));
+  EXPECT_TRUE(page.gateResults().contains(QStringLiteral("trace --repeat")));
   // A run against itself: nothing vanished, the same gate fails.
   auto a = make_loaded_run(QStringLiteral("v1.db"), sonnet_run({Variant::kV1}));
   page.setSession(make_session(a, a));
