@@ -504,6 +504,7 @@ class Matcher {
     std::vector<std::string> out;
     std::vector<bool> done(renames.size(), false);
     for (std::size_t round = 0; round < renames.size(); ++round) {
+      if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) break;
       bool progressed = false;
       for (std::size_t r = 0; r < renames.size(); ++r) {
         if (done[r]) continue;

@@ -78,6 +78,11 @@ std::unordered_set<std::string> own_params(const ParamIndex& idx) {
   return out;
 }
 
+bool at_or_below(const std::string& path, const std::string& root) {
+  return path == root || root.empty() ||
+         (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '.');
+}
+
 // A module on one side only that is a level and nothing more: no parameters and no work of its own, with
 // modules below it (in the real tree) that the other side has (UNWRAPPED in A, WRAPPED in B). Or one whose
 // every parameter the other side holds elsewhere, with the module holding them running there (a LoRA
@@ -118,12 +123,18 @@ void settle_levels(RunDiff& d, const RunSummary& sa, const RunSummary& sb,
   auto is_level = [&](const ModuleDiff& m, bool in_a) {
     const RunSummary& s = in_a ? sa : sb;
     const auto i = static_cast<std::size_t>(in_a ? m.summary_a : m.summary_b);
-    // Its own ops, if any (a wrapper's dtype cast, PEFT's LlamaForCausalLM under base_model), stay in the row.
-    const bool level = (in_a ? own_a : own_b).count(m.path) == 0 && any_kept_below(s, in_a ? row_a : row_b, i, in_a);
+    // Its own ops, if any (a wrapper's dtype cast, PEFT's LlamaForCausalLM under base_model), stay in the
+    // row.
+    const bool level =
+        (in_a ? own_a : own_b).count(m.path) == 0 && any_kept_below(s, in_a ? row_a : row_b, i, in_a);
     const auto& holders = in_a ? by_b_path : by_a_path;
     auto holder = holders.find(m.moved_to);
+    // Absorbed: its weights went to the counterpart of one of its ancestors (a base_layer merged into its
+    // q_proj), which runs. Weights found in a sibling's counterpart (a twin) say nothing of the kind.
     const bool absorbed = (in_a ? m.weights_b : m.weights_a).state == WeightState::kMoved &&
-                          holder != holders.end() && runs(in_a ? holder->second->b : holder->second->a);
+                          !m.moved_to.empty() && holder != holders.end() &&
+                          at_or_below(m.path, holder->second->path) && holder->second->path != m.path &&
+                          runs(in_a ? holder->second->b : holder->second->a);
     return level || absorbed;
   };
   for (auto& m : d.modules) {
@@ -134,11 +145,6 @@ void settle_levels(RunDiff& d, const RunSummary& sa, const RunSummary& sb,
       m.verdict = Verdict::kWrapped;
     }
   }
-}
-
-bool at_or_below(const std::string& path, const std::string& root) {
-  return path == root || root.empty() ||
-         (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '.');
 }
 
 // Rows the module matching could not decide, and everything below them: AMBIGUOUS, never proof.

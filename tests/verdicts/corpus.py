@@ -1500,7 +1500,8 @@ def never_routed_expert(c):
     experts.3 paired with B's experts.2; diff against a second capture that keeps it: experts.2 UNCHANGED, "runs no op
     in A or in B"."""
     a = never_routed_moe()
-    spec = "float32[64,32]"
+    # 48 tokens: an input of an expert weight's shape ([64, 32]) would read as that weight used elsewhere.
+    spec = "float32[48,32]"
     da = c.profile(c.save(a, "a.pt"), spec, "--activations")
     p = c.run("report", da, "--candidates", "--format", "json")
     cands = json.loads(p.stdout)["candidates"]["modules"] if p.returncode == 0 else []
@@ -1590,8 +1591,8 @@ def candidate_naming(c):
 
 @both_forms
 def identity_calls(c):
-    """nn.Identity between two Linears: an identity-like candidate whose call count equals the report's (calls per
-    iteration x iterations), both non-zero."""
+    """nn.Identity between two Linears: the module tree and the candidates count its calls alike (0: it runs no op, so
+    it is no candidate that would save anything)."""
     db = c.profile(c.save(IdentitySandwich(), "identity.pt"), "float32[8,32]", "--activations")
     p = c.run("report", db, "--format", "json", "--depth", "99")
     rep = json.loads(p.stdout) if p.returncode == 0 else {}
@@ -1599,10 +1600,13 @@ def identity_calls(c):
     calls = mid.get("calls", 0) * rep.get("iterations", 0)
     p = c.run("report", db, "--candidates", "--format", "json")
     cands = json.loads(p.stdout)["candidates"]["modules"] if p.returncode == 0 else []
-    cand = next((x for x in cands if x["path"] == "mid"), {})
-    c.expect_eq(cand.get("kind"), "identity-like", "mid candidate kind")
-    c.expect(calls > 0, f"report: mid has {calls} calls")
-    c.expect_eq(cand.get("calls"), calls, "candidate calls vs the report's calls x iterations")
+    cand = next((x for x in cands if x["path"] == "mid"), None)
+    # nn.Identity runs no op: the module tree counts 0 calls (calls are spans of a module's ops), and a module
+    # that costs nothing is no elimination candidate; the two views agree instead of "0 calls" beside "3 of 3".
+    c.expect_eq(calls, 0, "report: calls of mid (it runs no op)")
+    c.expect(cand is None or cand.get("calls") == calls, f"candidate for mid disagrees with the tree: {cand!r}")
+    head = next((x for x in cands if x["path"] in ("pre", "head")), None)
+    c.expect(head is None, f"a real Linear listed as a candidate: {head!r}")
 
 
 @both_forms

@@ -32,7 +32,8 @@ class DiffCli : public ::testing::Test {
     dir_ = new fs::path(fs::temp_directory_path() / ("flopscope_diff_cli_" + std::to_string(::getpid())));
     fs::remove_all(*dir_);
     fs::create_directories(*dir_);
-    for (auto [name, v] : {std::pair{"v1", Variant::kV1}, std::pair{"v2", Variant::kV2}, std::pair{"v2z", Variant::kV2z}}) {
+    for (auto [name, v] :
+         {std::pair{"v1", Variant::kV1}, std::pair{"v2", Variant::kV2}, std::pair{"v2z", Variant::kV2z}}) {
       auto sink = create_run_database(path(std::string(name) + ".db"), true);
       ASSERT_TRUE(sink.ok()) << sink.status().message();
       ASSERT_TRUE(write_run(**sink, make_run(v)).ok());
@@ -65,17 +66,24 @@ TEST_F(DiffCli, AcceptanceExitCodes) {
   Result same = run("diff " + path("v1.db") + " " + path("v1.db") + gate);
   EXPECT_EQ(same.code, 1);
   EXPECT_NE(same.err.find("gate failed: expect-vanished"), std::string::npos) << same.err;
-  EXPECT_EQ(run("diff " + path("v2.db") + " " + path("v1.db") + " --forbid-active '*position_adaptive_bias*'").code, 1);
-  EXPECT_EQ(run("diff " + path("v1.db") + " " + path("v2.db") + " --forbid-active '*position_adaptive_bias*'").code, 0);
+  EXPECT_EQ(
+      run("diff " + path("v2.db") + " " + path("v1.db") + " --forbid-active '*position_adaptive_bias*'").code,
+      1);
+  EXPECT_EQ(
+      run("diff " + path("v1.db") + " " + path("v2.db") + " --forbid-active '*position_adaptive_bias*'").code,
+      0);
 }
 
 TEST_F(DiffCli, VerdictsInTheTable) {
   Result v2 = run("diff " + path("v1.db") + " " + path("v2.db"));
   EXPECT_EQ(v2.code, 0);
-  EXPECT_NE(v2.out.find("layers.0.attn.position_adaptive_bias  VANISHED: not in B (A: 2 ops"), std::string::npos) << v2.out;
+  EXPECT_NE(v2.out.find("layers.0.attn.position_adaptive_bias  VANISHED: not in B (A: 2 ops"),
+            std::string::npos)
+      << v2.out;
   EXPECT_NE(v2.out.find("weights ERASED"), std::string::npos);
   Result v2z = run("diff " + path("v1.db") + " " + path("v2z.db"));
-  EXPECT_NE(v2z.out.find("DORMANT: weights ZEROED (1 params) but compute still runs"), std::string::npos) << v2z.out;
+  EXPECT_NE(v2z.out.find("DORMANT: weights ZEROED (1 params) but compute still runs"), std::string::npos)
+      << v2z.out;
   Result self = run("diff " + path("v1.db") + " " + path("v1.db") + " --format json");
   EXPECT_EQ(self.code, 0);
   auto j = nlohmann::json::parse(self.out);
@@ -85,8 +93,9 @@ TEST_F(DiffCli, VerdictsInTheTable) {
 // `flopscope diff` opens with the summary sentence: the first line of the text output is the JSON's
 // summary.sentence, for v1 -> v2 (vanished) and v1 -> v2z (dormant).
 TEST_F(DiffCli, SummarySentenceFirst) {
-  for (auto [b, start] : {std::pair{"v2.db", "2 x position_adaptive_bias VANISHED (weights ERASED): -"},
-                          std::pair{"v2z.db", "2 x position_adaptive_bias DORMANT (weights ZEROED): wastes "}}) {
+  for (auto [b, start] :
+       {std::pair{"v2.db", "2 x position_adaptive_bias VANISHED (weights ERASED): -"},
+        std::pair{"v2z.db", "2 x position_adaptive_bias DORMANT (weights ZEROED): wastes "}}) {
     Result text = run("diff " + path("v1.db") + " " + path(b));
     Result json = run("diff " + path("v1.db") + " " + path(b) + " --format json");
     ASSERT_EQ(text.code, 0) << text.err;
@@ -98,10 +107,12 @@ TEST_F(DiffCli, SummarySentenceFirst) {
 
 TEST_F(DiffCli, ReportFiles) {
   fs::path svg = *dir_ / "graph.svg";
-  std::ofstream(svg) << "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><g id=\"diffgraph\"/></svg>\n";
-  Result r = run("diff " + path("v1.db") + " " + path("v2.db") + " --md " + path("r.md") + " --json " + path("r.json") +
-                 " --junit " + path("r.xml") + " --html " + path("r.html") + " --html-graph " + svg.string() +
-                 " --expect-vanished '*position_adaptive_bias*' --max-regression flops=0.5% --force");
+  std::ofstream(svg)
+      << "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><g id=\"diffgraph\"/></svg>\n";
+  Result r =
+      run("diff " + path("v1.db") + " " + path("v2.db") + " --md " + path("r.md") + " --json " +
+          path("r.json") + " --junit " + path("r.xml") + " --html " + path("r.html") + " --html-graph " +
+          svg.string() + " --expect-vanished '*position_adaptive_bias*' --max-regression flops=0.5% --force");
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(read_file(path("r.json")).value());
   EXPECT_EQ(j["schema"], "flopscope.diff");
@@ -135,14 +146,16 @@ TEST_F(DiffCli, ReportFiles) {
   EXPECT_LT(html.find("class=\"summary\""), html.find("<h2>Modules"));
   EXPECT_NE(read_file(path("r.md")).value().find("VANISHED"), std::string::npos);
   // A failed gate shows in JUnit as a failure.
-  r = run("diff " + path("v1.db") + " " + path("v1.db") + " --expect-vanished '*bias*' --junit " + path("f.xml") + " --force");
+  r = run("diff " + path("v1.db") + " " + path("v1.db") + " --expect-vanished '*bias*' --junit " +
+          path("f.xml") + " --force");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(read_file(path("f.xml")).value().find("<failure"), std::string::npos);
 }
 
 TEST_F(DiffCli, BadInputIsExitTwoWithOneLine) {
   for (const std::string& args :
-       {"diff " + path("v1.db") + " " + path("missing.db"), "diff " + path("v1.db") + " " + path("v2.db") + " --max-regression speed=5%",
+       {"diff " + path("v1.db") + " " + path("missing.db"),
+        "diff " + path("v1.db") + " " + path("v2.db") + " --max-regression speed=5%",
         "diff " + path("v1.db") + " " + path("v2.db") + " --map 'no-equals'",
         "diff " + path("v1.db") + " " + path("v2.db") + " --html-graph " + path("v1.db")}) {
     SCOPED_TRACE(args);
@@ -221,19 +234,23 @@ TEST_F(DiffCli, WeightsCommandReportsZeroedAndErased) {
   EXPECT_EQ(j["comparison"][2]["state_b"], "ERASED");
   EXPECT_EQ(j["comparison"][2]["change"], "REMOVED");
   // Weights from a file replace the run's parameter rows: the erased module's weights are back in B.
-  std::string leftover = st("leftover.safetensors",
-                            R"({"layers.0.attn.position_adaptive_bias.weight":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
-                            {0.5f});
+  std::string leftover = st(
+      "leftover.safetensors",
+      R"({"layers.0.attn.position_adaptive_bias.weight":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
+      {0.5f});
   Result back = run("diff " + path("v1.db") + " " + path("v2.db") + " --weights-b " + leftover +
                     " --forbid-active '*position_adaptive_bias*'");
   EXPECT_EQ(back.code, 1) << back.out;
-  EXPECT_NE(back.err.find("layers.0.attn.position_adaptive_bias.weight has non-zero weights"), std::string::npos)
+  EXPECT_NE(back.err.find("layers.0.attn.position_adaptive_bias.weight has non-zero weights"),
+            std::string::npos)
       << back.err;
   std::ofstream(path("broken.safetensors"), std::ios::binary) << le64(99999) << "{}";
   Result bad = run("weights " + path("broken.safetensors"));
   EXPECT_EQ(bad.code, 2);
-  EXPECT_NE(bad.err.find("broken.safetensors: corrupt safetensors: header length 99999 runs past the end of the file"),
-            std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find(
+                "broken.safetensors: corrupt safetensors: header length 99999 runs past the end of the file"),
+            std::string::npos)
+      << bad.err;
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1);
 }
 
@@ -261,11 +278,22 @@ TEST_F(DiffCli, WeightsCommandReportsMovedTensors) {
     return v;
   };
   const std::vector<float> zeros(8, 0.0f);
-  std::string a = st("moved_a.safetensors", {{"blocks.0.w", wave(1.7f, 0)}, {"blocks.0.b", zeros},
-                                             {"x.w", wave(0.37f, 0)}, {"gone.w", wave(2.9f, 0)}});
-  std::string b = st("moved_b.safetensors", {{"layers.0.w", wave(1.7f, 0)}, {"layers.0.b", zeros},
-                                             {"y.w", wave(0.37f, 1e-3f)}});
-  Result r = run("weights " + a + " " + b);
+  std::string a = st("moved_a.safetensors", {{"blocks.0.w", wave(1.7f, 0)},
+                                             {"blocks.0.b", zeros},
+                                             {"x.w", wave(0.37f, 0)},
+                                             {"gone.w", wave(2.9f, 0)}});
+  std::string b = st("moved_b.safetensors",
+                     {{"layers.0.w", wave(1.7f, 0)}, {"layers.0.b", zeros}, {"y.w", wave(0.37f, 1e-3f)}});
+  // With the module matching (the default) B's renamed modules are paired with A's by their tensors first:
+  // joined rows that name B's own tensor; only gone.w has no counterpart.
+  Result aligned = run("weights " + a + " " + b);
+  ASSERT_EQ(aligned.code, 0) << aligned.err;
+  EXPECT_NE(aligned.out.find("1 CHANGED, 1 REMOVED, 2 UNCHANGED"), std::string::npos) << aligned.out;
+  EXPECT_NE(aligned.out.find("B: layers.0.w"), std::string::npos) << aligned.out;
+  EXPECT_NE(aligned.out.find("B: y.w; values"), std::string::npos) << aligned.out;
+  // Joined by name alone (--no-align), the content search finds where each tensor went.
+  const std::string no_align = " --no-align";
+  Result r = run("weights " + a + " " + b + no_align);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("3 MOVED, 1 REMOVED"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("B: layers.0.w (exact copy)"), std::string::npos) << r.out;
@@ -273,9 +301,9 @@ TEST_F(DiffCli, WeightsCommandReportsMovedTensors) {
   EXPECT_NE(r.out.find("B: y.w (similar, cosine 0.99"), std::string::npos) << r.out;
   // B's renamed tensors are the other end of the MOVED rows, not NEW.
   EXPECT_EQ(r.out.find("NEW"), std::string::npos) << r.out;
-  Result md = run("weights " + a + " " + b + " --format md");
+  Result md = run("weights " + a + " " + b + " --format md" + no_align);
   EXPECT_NE(md.out.find("| MOVED |"), std::string::npos) << md.out;
-  auto j = nlohmann::json::parse(run("weights " + a + " " + b + " --format json").out);
+  auto j = nlohmann::json::parse(run("weights " + a + " " + b + " --format json" + no_align).out);
   ASSERT_EQ(j["comparison"].size(), 4u);
   std::map<std::string, nlohmann::json> rows;
   for (const auto& row : j["comparison"]) rows[row["name"].get<std::string>()] = row;
