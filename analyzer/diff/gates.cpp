@@ -73,9 +73,9 @@ GateResult forbid_active(const RunDiff& d, const std::string& glob) {
   GateResult g{"forbid-active " + glob, false, ""};
   std::vector<std::string> found;
   for (const auto& m : d.modules) {
-    if (!m.b.present || !glob_match(glob, m.path)) continue;
-    // B's module by B's own path (the glob may name it by A's, after alignment).
+    // B's module by B's own path; the glob may name it by that or by A's path it was paired with.
     const std::string& own = m.path_b.empty() ? m.path : m.path_b;
+    if (!m.b.present || !(glob_match(glob, m.path) || glob_match(glob, own))) continue;
     if (m.b.ops > 0 || m.b.kernels > 0)
       found.push_back(fmt::format("{} runs {} ops/iter", own, count_text(m.b.ops)));
   }

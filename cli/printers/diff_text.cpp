@@ -16,12 +16,14 @@ std::vector<const ModuleDiff*> headlines(const RunDiff& d) {
 
 }  // namespace
 
-std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o) {
+std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& gates,
+                              const DiffReportOptions& o) {
   // The saving first: the summary sentence is the report's first line.
   std::string out = sentence_terminal(d) + "\n\n";
-  out += fmt::format("{}: {}\n{}: {}\n", o.label_a, run_line(d.info_a, d.a), o.label_b, run_line(d.info_b, d.b));
+  out +=
+      fmt::format("{}: {}\n{}: {}\n", o.label_a, run_line(d.info_a, d.a), o.label_b, run_line(d.info_b, d.b));
   out += "End to end: " + totals_text(d) + "\n";
-  if (!d.maps.empty()) out += "Path maps: " + maps_text(d) + "\n";
+  if (!d.maps.empty()) out += "Path maps: " + terminal_safe(maps_text(d), false) + "\n";
   out += "\n";
   auto heads = headlines(d);
   if (heads.empty()) {
@@ -44,13 +46,15 @@ std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& g
   TextTable ot = op_table(d, o, &more);
   out += fmt::format("\nOp signatures: {}\n", status_counts(d.ops_by_status));
   if (!ot.rows.empty()) out += ot.to_text();
-  if (more > 0) out += fmt::format("({} more changed op signatures; --top N or --format json lists them)\n", more);
+  if (more > 0)
+    out += fmt::format("({} more changed op signatures; --top N or --format json lists them)\n", more);
   if (!gates.empty()) out += "\nGates:\n" + gate_table(gates).to_text();
-  for (const auto& w : d.warnings) out += "warning: " + w + "\n";
+  for (const auto& w : d.warnings) out += "warning: " + terminal_safe(w, false) + "\n";
   return out;
 }
 
-std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o) {
+std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>& gates,
+                                 const DiffReportOptions& o) {
   // The first line is the summary sentence: what a PR comment's preview shows.
   std::string out = "**" + sentence_markdown(d) + "**\n\n## flopscope diff\n\n";
   out += fmt::format("- **{}**: {}\n- **{}**: {}\n- **End to end**: {}\n\n", markdown_escape(o.label_a),
@@ -71,8 +75,8 @@ std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>
   out += fmt::format("\n### Modules ({})\n\n", module_counts_text(d));
   TextTable mt = module_table(d, o);
   if (!mt.rows.empty()) {
-    out += "<details><summary>" + std::to_string(mt.rows.size()) + " modules</summary>\n\n" + mt.to_markdown() +
-           "\n</details>\n";
+    out += "<details><summary>" + std::to_string(mt.rows.size()) + " modules</summary>\n\n" +
+           mt.to_markdown() + "\n</details>\n";
   }
   std::size_t more = 0;
   TextTable ot = op_table(d, o, &more);

@@ -55,7 +55,7 @@ std::string render_rank_report_table(const RankReport& r, int depth) {
     mods.rows.push_back(std::move(row));
   }
   out += "\nper module, time P50 per rank:\n" + mods.to_text();
-  for (const auto& w : r.warnings) out += "warning: " + w + "\n";
+  for (const auto& w : r.warnings) out += "warning: " + terminal_safe(w, false) + "\n";
   return out;
 }
 

@@ -12,8 +12,8 @@
 #include "analyzer/diff/diff.h"
 #include "analyzer/importers/importer.h"
 #include "db/model/op_signature.h"
-#include "db/model/run_sink.h"
 #include "db/model/run_aggregates.h"
+#include "db/model/run_sink.h"
 #include "db/run_database.h"
 #include "diff_fixtures.h"
 #include "summary_expect.h"
@@ -22,19 +22,21 @@ namespace flopscope {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::FixtureOptions;
-using testing::Variant;
 using testing::expect_same_cost;
 using testing::expect_same_stats;
+using testing::FixtureOptions;
+using testing::Variant;
 using TempDir = testing::TempDir;
 
 // Turns a current file's module tree back into the whole-path `module` table of schemas 1-8 and drops the
-// summary-fact tables of schema 10, for tests that fake an older file from a new one (steps 9 and 10 would
-// otherwise find their tables there already).
+// summary-fact tables of schema 10, the parameter sketch of 11 and the iteration processes of 12, for tests
+// that fake an older file from a new one (steps 9 to 12 would otherwise find their tables there already).
 constexpr const char* kWholePathModuleTable =
     "CREATE TABLE module_v1 AS SELECT id, parent_id, path, type FROM module; DROP VIEW module; "
     "DROP TABLE module_node; ALTER TABLE module_v1 RENAME TO module; DROP TABLE summary_run; "
-    "DROP TABLE summary_module; DROP TABLE summary_op; DROP TABLE summary_gap; DROP TABLE summary_timeline; ";
+    "DROP TABLE summary_module; DROP TABLE summary_op; DROP TABLE summary_gap; DROP TABLE summary_timeline; "
+    "ALTER TABLE param DROP COLUMN sketch; ALTER TABLE param DROP COLUMN \"sum\"; DROP TABLE "
+    "iteration_process; ";
 
 // The fixture with what real runs have besides plain ops: a kernel per op, a nested op, a kernel no op
 // launched, one whose op is not in the run, and an orphan outside every iteration.
@@ -50,7 +52,7 @@ RunData with_kernels(RunData run) {
     k.duration_ns = op.duration_ns / 2 + 7;
     k.has_counters = op.id % 2 == 0;
     k.flops_fp32 = 100;
-    k.dram_bytes = 64;  // dram__bytes.sum only: no read/write split
+    k.dram_bytes = 64;     // dram__bytes.sum only: no read/write split
     if (op.id % 4 == 0) {  // these measured the split too
       k.dram_bytes_read = 40;
       k.dram_bytes_written = 24;
@@ -148,7 +150,8 @@ void expect_same_summary(const RunSummary& full, const RunSummary& lean) {
   ASSERT_EQ(full.modules.size(), lean.modules.size());
   for (std::size_t i = 0; i < full.modules.size(); ++i) {
     expect_same_cost(full.modules[i].self, lean.modules[i].self, full.modules[i].path + " self");
-    expect_same_cost(full.modules[i].inclusive, lean.modules[i].inclusive, full.modules[i].path + " inclusive");
+    expect_same_cost(full.modules[i].inclusive, lean.modules[i].inclusive,
+                     full.modules[i].path + " inclusive");
     expect_same_stats(full.modules[i].gpu_time, lean.modules[i].gpu_time, full.modules[i].path + " gpu time");
   }
 }
@@ -160,7 +163,8 @@ TEST(Aggregates, NcuTotalOnlyDramFromAggregatesEqualsRows) {
   MemoryRunSink sink;
   ImportOptions options;
   options.progress = false;
-  const std::string csv = std::string(FLOPSCOPE_SOURCE_DIR) + "/tests/data/ncu/leleucas__bert_torch_nsight.csv";
+  const std::string csv =
+      std::string(FLOPSCOPE_SOURCE_DIR) + "/tests/data/ncu/leleucas__bert_torch_nsight.csv";
   ASSERT_TRUE(import_trace(csv, sink, options).ok());
   const RunData run = std::move(sink.data());
   ASSERT_EQ(run.info.source_kind, SourceKind::kNcu);
@@ -227,10 +231,10 @@ TEST(Aggregates, DiffFromAggregatesEqualsDiffFromRows) {
       a = with_kernels(std::move(a));
       b = with_kernels(std::move(b));
     }
-    const RunDiff full = diff_runs(written_and_read(a, dir.file("a.db"), true),
-                                   written_and_read(b, dir.file("b.db"), true));
-    const RunDiff lean = diff_runs(written_and_read(a, dir.file("a.db"), false),
-                                   written_and_read(b, dir.file("b.db"), false));
+    const RunDiff full =
+        diff_runs(written_and_read(a, dir.file("a.db"), true), written_and_read(b, dir.file("b.db"), true));
+    const RunDiff lean =
+        diff_runs(written_and_read(a, dir.file("a.db"), false), written_and_read(b, dir.file("b.db"), false));
     SCOPED_TRACE(kernels ? "with kernels" : "host only");
     EXPECT_FALSE(full.ops.empty());
     expect_same_diff(full, lean);
@@ -268,11 +272,11 @@ TEST(Aggregates, OlderFileGetsItsAggregatesComputedFromItsRows) {
   // Make it a version 6 file: what flopscope wrote before the aggregates.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  const std::string v6 = std::string("DROP TABLE aggregate_iteration; DROP TABLE module_aggregate; "
-                                     "DROP TABLE op_aggregate; ") +
+  const std::string v6 = std::string(
+                             "DROP TABLE aggregate_iteration; DROP TABLE module_aggregate; "
+                             "DROP TABLE op_aggregate; ") +
                          kWholePathModuleTable + "PRAGMA user_version = 6";
-  ASSERT_EQ(sqlite3_exec(db, v6.c_str(), nullptr, nullptr, nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, v6.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto old = read_run_database(path, {.raw_rows = false});
   ASSERT_TRUE(old.ok()) << old.status().message();
@@ -311,7 +315,8 @@ TEST(Aggregates, DamagedTimeBlobIsCorrupt) {
   written_and_read(testing::make_run(Variant::kV1), path, true);
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "UPDATE op_aggregate SET host_ns = x'0102'", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE op_aggregate SET host_ns = x'0102'", nullptr, nullptr, nullptr),
+            SQLITE_OK);
   sqlite3_close(db);
   auto r = read_run_database(path, {.raw_rows = false});
   ASSERT_FALSE(r.ok());
