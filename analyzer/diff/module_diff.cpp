@@ -359,23 +359,20 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
     }
     m.weights_a = weights_of(pa, path);
     m.weights_b = weights_of(pb, path);
-    // Parameters that were there and are gone: erased, unless B holds every one of them under another name.
-    if (m.weights_a.params > 0 && m.weights_b.params == 0) {
-      auto moved = moved_out.find(path);
-      m.weights_b.moved = moved == moved_out.end() ? 0 : moved->second;
-      m.weights_b.state =
-          m.weights_b.moved >= m.weights_a.params ? WeightState::kMoved : WeightState::kErased;
-      if (m.weights_b.state == WeightState::kMoved)
-        m.moved_to = moved_out_to.count(path) ? moved_out_to[path] : "";
-    }
-    if (m.weights_b.params > 0 && m.weights_a.params == 0) {
-      auto moved = moved_in.find(path);
-      m.weights_a.moved = moved == moved_in.end() ? 0 : moved->second;
-      m.weights_a.state =
-          m.weights_a.moved >= m.weights_b.params ? WeightState::kMoved : WeightState::kErased;
-      if (m.weights_a.state == WeightState::kMoved)
-        m.moved_to = moved_in_from.count(path) ? moved_in_from[path] : "";
-    }
+    // Parameters that were there and are gone: erased, unless the other side holds every one of them under
+    // another name (then `moved_to` names the module holding them).
+    auto gone = [&](WeightSide& side, std::int64_t params,
+                    const std::unordered_map<std::string, std::int64_t>& found,
+                    std::unordered_map<std::string, std::string>& holder) {
+      auto moved = found.find(path);
+      side.moved = moved == found.end() ? 0 : moved->second;
+      side.state = side.moved >= params ? WeightState::kMoved : WeightState::kErased;
+      if (side.state == WeightState::kMoved) m.moved_to = holder.count(path) ? holder[path] : "";
+    };
+    if (m.weights_a.params > 0 && m.weights_b.params == 0)
+      gone(m.weights_b, m.weights_a.params, moved_out, moved_out_to);
+    if (m.weights_b.params > 0 && m.weights_a.params == 0)
+      gone(m.weights_a, m.weights_b.params, moved_in, moved_in_from);
     if (ma) {
       auto match = sides.matches.by_a_path.find(path);
       if (match != sides.matches.by_a_path.end()) m.match = match->second;
