@@ -17,11 +17,11 @@ namespace flopscope {
 namespace {
 
 constexpr double kMinMatchScore = 1.0;  // below it two modules are not paired at all
-// Above this many siblings on both sides together, only pairs that are not certain by name and content go
-// into the assignment, and above kMaxAssigned the rest is joined by name (with a warning).
-constexpr std::size_t kCertainFirst = 64;
-constexpr std::size_t kMaxAssigned = 200;
-constexpr std::size_t kMaxAmbiguityChecks = 120;
+// Up to kDense siblings on both sides together every pair is weighed and solved as one assignment (O(k^3)),
+// and up to kRunnerUps the runner-up readings are sought too (k more solves); above kDense, pairs certain by
+// name and content are taken first, the rest weighed if few enough, else joined by name (with a warning).
+constexpr std::size_t kDense = 400;
+constexpr std::size_t kRunnerUps = 120;
 
 struct Node {
   std::string path, name, type;
@@ -248,95 +248,114 @@ class Matcher {
   std::vector<std::string>& warnings() { return out_.warnings; }
 
  private:
-  // The problem of one parent pair: pairwise evidence and the best assignment.
+  // The problem of one parent pair: pairwise evidence and the best assignment. `score` is kept (for the
+  // runner-up readings) only when the pair's children are few enough to weigh every pair.
   struct Problem {
     std::vector<int> a, b;
-    std::vector<std::vector<MatchEvidence>> ev;
     std::vector<std::vector<double>> score;
+    std::vector<MatchEvidence> chosen;  // per A child: the evidence of the pair it is in
     Assignment best;
   };
+
+  MatchEvidence weigh(const Problem& p, const std::vector<Subtree>& sa, const std::vector<Subtree>& sb,
+                      std::size_t i, std::size_t j) const {
+    return evidence(node_a(p.a[i]), sa[i], i, p.a.size(), node_b(p.b[j]), sb[j], j, p.b.size());
+  }
+
+  // Every pair weighed and solved as one assignment; a declared pair excludes other partners of its modules.
+  void solve_dense(Problem& p, const std::vector<Subtree>& sa, const std::vector<Subtree>& sb,
+                   const std::vector<std::size_t>& rows, const std::vector<std::size_t>& cols,
+                   bool keep_score) {
+    std::vector<std::vector<MatchEvidence>> ev(rows.size(), std::vector<MatchEvidence>(cols.size()));
+    std::vector<std::vector<double>> score(rows.size(), std::vector<double>(cols.size(), kForbidden));
+    std::vector<bool> pinned_a(rows.size()), pinned_b(cols.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      for (std::size_t c = 0; c < cols.size(); ++c) {
+        ev[r][c] = weigh(p, sa, sb, rows[r], cols[c]);
+        const double s = ev[r][c].total();
+        if (s >= kMinMatchScore && qualifies(ev[r][c], sa[rows[r]], sb[cols[c]])) score[r][c] = s;
+        if (ev[r][c].pinned) pinned_a[r] = pinned_b[c] = true;
+      }
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      for (std::size_t c = 0; c < cols.size(); ++c) {
+        if ((pinned_a[r] || pinned_b[c]) && !ev[r][c].pinned) score[r][c] = kForbidden;
+      }
+    }
+    const Assignment solved = solve_assignment(score, cols.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      if (solved.b_of_a[r] < 0) continue;
+      const auto c = static_cast<std::size_t>(solved.b_of_a[r]);
+      p.best.b_of_a[rows[r]] = static_cast<int>(cols[c]);
+      p.best.a_of_b[cols[c]] = static_cast<int>(rows[r]);
+      p.chosen[rows[r]] = ev[r][c];
+    }
+    p.best.total += solved.total;
+    if (keep_score) p.score = std::move(score);
+  }
 
   Problem solve(const std::vector<int>& ka, const std::vector<int>& kb) {
     Problem p;
     p.a = ka;
     p.b = kb;
+    const std::size_t n = ka.size(), m = kb.size();
     std::vector<Subtree> sa, sb;
     for (int x : ka) sa.push_back(subtree_of(a_, x));
     for (int y : kb) sb.push_back(subtree_of(b_, y));
-    p.ev.assign(ka.size(), std::vector<MatchEvidence>(kb.size()));
-    p.score.assign(ka.size(), std::vector<double>(kb.size(), kForbidden));
-    std::vector<bool> pinned_a(ka.size()), pinned_b(kb.size());
-    for (std::size_t i = 0; i < ka.size(); ++i) {
-      for (std::size_t j = 0; j < kb.size(); ++j) {
-        p.ev[i][j] = evidence(node_a(ka[i]), sa[i], i, ka.size(), node_b(kb[j]), sb[j], j, kb.size());
-        const double s = p.ev[i][j].total();
-        if (s >= kMinMatchScore && qualifies(p.ev[i][j], sa[i], sb[j])) p.score[i][j] = s;
-        if (p.ev[i][j].pinned) pinned_a[i] = pinned_b[j] = true;
-      }
+    p.best.b_of_a.assign(n, -1);
+    p.best.a_of_b.assign(m, -1);
+    p.chosen.assign(n, MatchEvidence{});
+    std::vector<std::size_t> all_a(n), all_b(m);
+    for (std::size_t i = 0; i < n; ++i) all_a[i] = i;
+    for (std::size_t j = 0; j < m; ++j) all_b[j] = j;
+    if (n + m <= kDense) {
+      solve_dense(p, sa, sb, all_a, all_b, n + m <= kRunnerUps);
+      return p;
     }
-    // A declared pair excludes every other partner of its two modules.
-    for (std::size_t i = 0; i < ka.size(); ++i) {
-      for (std::size_t j = 0; j < kb.size(); ++j) {
-        if ((pinned_a[i] || pinned_b[j]) && !p.ev[i][j].pinned) p.score[i][j] = kForbidden;
-      }
-    }
-    p.best = solve_large(p, sa, sb);
-    return p;
-  }
-
-  // Siblings by the hundred (long ModuleLists): pairs certain by name and identical content are taken first.
-  Assignment solve_large(Problem& p, const std::vector<Subtree>& sa, const std::vector<Subtree>& sb) {
-    const std::size_t n = p.a.size(), m = p.b.size();
-    if (n + m <= kCertainFirst) return solve_assignment(p.score, m);
-    std::unordered_map<std::string, int> content_count;
-    for (const auto& s : sa) ++content_count[s.content];
-    for (const auto& s : sb) ++content_count[s.content];
+    // Siblings by the hundred (long ModuleLists): a pair of one name whose subtrees agree in structure (and
+    // in content, where there are weights) is taken as it is; only the rest is weighed pair by pair.
     std::unordered_map<std::string, std::size_t> b_by_name;
-    for (std::size_t j = 0; j < m; ++j) b_by_name.emplace(node_b(p.b[j]).name, j);
-    Assignment fixed;
-    fixed.b_of_a.assign(n, -1);
-    fixed.a_of_b.assign(m, -1);
+    for (std::size_t j = 0; j < m; ++j) b_by_name.emplace(node_b(kb[j]).name, j);
     std::vector<std::size_t> rest_a, rest_b;
     for (std::size_t i = 0; i < n; ++i) {
-      auto it = b_by_name.find(node_a(p.a[i]).name);
-      if (it != b_by_name.end() && !sa[i].content.empty() && sa[i].content == sb[it->second].content &&
-          content_count[sa[i].content] == 2 && p.score[i][it->second] != kForbidden) {
-        fixed.b_of_a[i] = static_cast<int>(it->second);
-        fixed.a_of_b[it->second] = static_cast<int>(i);
-        fixed.total += p.score[i][it->second];
-      } else {
-        rest_a.push_back(i);
+      auto it = b_by_name.find(node_a(ka[i]).name);
+      bool taken = false;
+      if (it != b_by_name.end()) {
+        const MatchEvidence e = weigh(p, sa, sb, i, it->second);
+        const bool with_params = !sa[i].params.empty() || !sb[it->second].params.empty();
+        const bool certain =
+            e.pinned || (qualifies(e, sa[i], sb[it->second]) &&
+                         (with_params ? e.structure >= 3 && e.weights >= 5.4 : e.structure >= 2));
+        if (certain) {
+          p.best.b_of_a[i] = static_cast<int>(it->second);
+          p.best.a_of_b[it->second] = static_cast<int>(i);
+          p.best.total += e.total();
+          p.chosen[i] = e;
+          taken = true;
+        }
       }
+      if (!taken) rest_a.push_back(i);
     }
     for (std::size_t j = 0; j < m; ++j) {
-      if (fixed.a_of_b[j] < 0) rest_b.push_back(j);
+      if (p.best.a_of_b[j] < 0) rest_b.push_back(j);
     }
-    if (rest_a.size() + rest_b.size() > kMaxAssigned) {
-      out_.warnings.push_back(fmt::format(
-          "{} children of '{}' differ in name or content: joined by name only, without weighing the evidence",
-          rest_a.size() + rest_b.size(), node_a(node_a(p.a[0]).parent).path));
-      for (std::size_t i : rest_a) {
-        auto it = b_by_name.find(node_a(p.a[i]).name);
-        if (it == b_by_name.end() || fixed.a_of_b[it->second] >= 0) continue;
-        fixed.b_of_a[i] = static_cast<int>(it->second);
-        fixed.a_of_b[it->second] = static_cast<int>(i);
-        fixed.total += std::max(0.0, p.score[i][it->second]);
-      }
-      return fixed;
+    if (rest_a.size() + rest_b.size() <= kDense) {
+      solve_dense(p, sa, sb, rest_a, rest_b, false);
+      return p;
     }
-    std::vector<std::vector<double>> sub(rest_a.size(), std::vector<double>(rest_b.size()));
-    for (std::size_t i = 0; i < rest_a.size(); ++i) {
-      for (std::size_t j = 0; j < rest_b.size(); ++j) sub[i][j] = p.score[rest_a[i]][rest_b[j]];
+    out_.warnings.push_back(fmt::format(
+        "{} children of '{}' differ in name or content: joined by name only, without weighing the evidence",
+        rest_a.size() + rest_b.size(), node_a(node_a(ka[0]).parent).path));
+    for (std::size_t i : rest_a) {
+      auto it = b_by_name.find(node_a(ka[i]).name);
+      if (it == b_by_name.end() || p.best.a_of_b[it->second] >= 0) continue;
+      const MatchEvidence e = weigh(p, sa, sb, i, it->second);
+      p.best.b_of_a[i] = static_cast<int>(it->second);
+      p.best.a_of_b[it->second] = static_cast<int>(i);
+      p.best.total += e.total();
+      p.chosen[i] = e;
     }
-    const Assignment r = solve_assignment(sub, rest_b.size());
-    for (std::size_t i = 0; i < rest_a.size(); ++i) {
-      if (r.b_of_a[i] < 0) continue;
-      const std::size_t j = rest_b[static_cast<std::size_t>(r.b_of_a[i])];
-      fixed.b_of_a[rest_a[i]] = static_cast<int>(j);
-      fixed.a_of_b[j] = static_cast<int>(rest_a[i]);
-    }
-    fixed.total += r.total;
-    return fixed;
+    return p;
   }
 
   const Node& node_a(int id) const { return a_.nodes[static_cast<std::size_t>(id)]; }
@@ -387,7 +406,7 @@ class Matcher {
         ModuleMatch mm;
         mm.a_path = x.path;
         mm.b_path = y.path;
-        mm.evidence = p.ev[static_cast<std::size_t>(i)][j];
+        mm.evidence = p.chosen[static_cast<std::size_t>(i)];
         mm.score = mm.evidence.total();
         mm.margin = std::numeric_limits<double>::infinity();
         out_.by_a_path.emplace(x.path, std::move(mm));
@@ -405,7 +424,7 @@ class Matcher {
 
   // Each module's fate flipped in turn (matched <-> unmatched): a runner-up within the margin is not proof.
   void ambiguity(const Problem& p, std::size_t n, std::size_t m) {
-    if (n == 0 || m == 0 || n + m > kMaxAmbiguityChecks) return;
+    if (n == 0 || m == 0 || p.score.empty()) return;
     auto flip = [&](bool on_a, std::size_t k) {
       std::vector<int> fa(n, 0), fb(m, 0);
       const bool matched = on_a ? p.best.b_of_a[k] >= 0 : p.best.a_of_b[k] >= 0;

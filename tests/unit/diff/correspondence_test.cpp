@@ -173,6 +173,22 @@ TEST(Correspondence, PruneThenFineTuneBlamesTheExpertThatWasRemoved) {
   EXPECT_FALSE(gates[1].error);
 }
 
+TEST(Correspondence, ALongListPrunedThenFineTunedIsStillPairedByItsWeights) {
+  // 150 experts, the 40th pruned, the rest fine-tuned: above the siblings whose runner-ups are sought, the
+  // assignment still weighs every pair (no pair shares name and content once the indices shift).
+  std::vector<int> seeds_a, seeds_b;
+  for (int i = 0; i < 150; ++i) {
+    seeds_a.push_back(1000 + i);
+    if (i != 40) seeds_b.push_back(1000 + i);
+  }
+  RunDiff d = diff_runs(run_of(experts(seeds_a)), run_of(experts(seeds_b), 1e-3));
+  auto v = verdicts(d);
+  EXPECT_EQ(v["experts.40"], "VANISHED");
+  EXPECT_EQ(v["experts.149"], "CHANGED");
+  EXPECT_EQ(d.modules_by_verdict[static_cast<int>(Verdict::kVanished)], 1);
+  EXPECT_EQ(d.modules_by_verdict[static_cast<int>(Verdict::kNew)], 0);
+}
+
 TEST(Correspondence, TwinsThatCannotBeToldApartAreAmbiguousAndTheGateErrs) {
   RunData a = run_of(experts({1, 2, 2, 4}));     // experts 1 and 2 are exact copies
   RunData b = run_of(experts({1, 2, 4}), 1e-3);  // one of them removed, the rest fine-tuned
