@@ -12,6 +12,7 @@
 #include "analyzer/diff/align.h"
 #include "analyzer/diff/assignment.h"
 #include "analyzer/weights/tensor_similarity.h"
+#include "db/model/module_path.h"
 
 namespace flopscope {
 namespace {
@@ -45,24 +46,14 @@ bool has_prefix(const std::string& path, const std::string& prefix) {
          path[prefix.size()] == '.';
 }
 
-std::string last_name(const std::string& path) {
-  auto dot = path.rfind('.');
-  return dot == std::string::npos ? path : path.substr(dot + 1);
-}
-
-std::string parent_path(const std::string& path) {
-  auto dot = path.rfind('.');
-  return dot == std::string::npos ? std::string() : path.substr(0, dot);
-}
-
 int ensure(Tree& t, const std::string& path) {
   auto it = t.by_path.find(path);
   if (it != t.by_path.end()) return it->second;
-  const int parent = ensure(t, parent_path(path));
+  const int parent = ensure(t, std::string(path_parent(path)));
   const int id = static_cast<int>(t.nodes.size());
   Node n;
   n.path = path;
-  n.name = last_name(path);
+  n.name = path_leaf(path);
   n.parent = parent;
   t.nodes.push_back(std::move(n));
   t.nodes[static_cast<std::size_t>(parent)].children.push_back(id);
@@ -98,8 +89,8 @@ Tree build_tree(const RunData& run, const RunSummary* summary, const SidePaths& 
     }
     n.module = static_cast<int>(i);
     n.type = m.type;
-    n.declared =
-        !m.path.empty() && one_sided_match(paths, m.path) && !one_sided_match(paths, parent_path(m.path));
+    n.declared = !m.path.empty() && one_sided_match(paths, m.path) &&
+                 !one_sided_match(paths, std::string(path_parent(m.path)));
     auto s = by_original.find(m.path);
     if (s != by_original.end()) {
       n.has_compute = true;
@@ -149,12 +140,6 @@ Subtree subtree_of(const Tree& t, int id) {
   return s;
 }
 
-std::string shape_key(const ParamRecord& p) {
-  std::string k;
-  for (auto d : p.shape) k += std::to_string(d) + ",";
-  return k;
-}
-
 template <typename Set>
 double jaccard(const Set& x, const Set& y) {
   if (x.empty() && y.empty()) return 1;
@@ -178,8 +163,8 @@ MatchEvidence evidence(const Node& x, const Subtree& sx, std::size_t ix, std::si
   const double py = (static_cast<double>(iy) + 0.5) / static_cast<double>(ny);
   e.order = 0.3 * (1 - std::fabs(px - py));
   std::set<std::string> shapes_x, shapes_y;
-  for (const auto& [rel, p] : sx.params) shapes_x.insert(rel + "=" + shape_key(*p));
-  for (const auto& [rel, p] : sy.params) shapes_y.insert(rel + "=" + shape_key(*p));
+  for (const auto& [rel, p] : sx.params) shapes_x.insert(rel + "=" + shape_key(p->shape));
+  for (const auto& [rel, p] : sy.params) shapes_y.insert(rel + "=" + shape_key(p->shape));
   // Two leaves share "no submodules": that is no evidence that they are one module.
   const bool leaves = sx.modules.empty() && sy.modules.empty();
   const double modules = leaves ? 0 : jaccard(sx.modules, sy.modules);
@@ -244,8 +229,6 @@ class Matcher {
     match(0, 0);
     return std::move(out_);
   }
-
-  std::vector<std::string>& warnings() { return out_.warnings; }
 
  private:
   // The problem of one parent pair: pairwise evidence and the best assignment. `score` is kept (for the

@@ -234,10 +234,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   // Renamed modules (not renumbered children) that the matching found by their weights and work: say so, and
   // how a --map would state it.
   for (const auto& [from, to] : sides.matches.renames) {
-    auto leaf = [](const std::string& p) {
-      return p.substr(p.rfind('.') == std::string::npos ? 0 : p.rfind('.') + 1);
-    };
-    const std::string lf = leaf(from), lt = leaf(to);
+    const std::string_view lf = path_leaf(from), lt = path_leaf(to);
     const bool number = !lf.empty() && lf.find_first_not_of("0123456789") == std::string::npos;
     if (lf == lt || number || to.ends_with("@B")) continue;
     d.warnings.push_back("B's " + from + " was paired with A's " + to +
@@ -277,10 +274,8 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   std::unordered_map<std::string, std::int64_t> moved_out, moved_in;
   std::unordered_map<std::string, std::string> moved_out_to,
       moved_in_from;  // module -> the other side's module
-  auto owner_of = [](const std::string& name) {
-    auto dot = name.rfind('.');
-    return dot == std::string::npos ? std::string() : name.substr(0, dot);
-  };
+  // The module that owns a parameter: its name's parent path.
+  auto owner_of = [](const std::string& name) { return std::string(path_parent(name)); };
   std::int64_t moved_without_map = 0;
   for (const auto& p : d.params) {
     if (!p.moved_to.empty() && p.state_b == WeightState::kNone) {

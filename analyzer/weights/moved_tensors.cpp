@@ -5,6 +5,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "analyzer/weights/tensor_similarity.h"
+
 namespace flopscope {
 namespace {
 
@@ -20,12 +22,6 @@ struct Side {
     return &report.tensors[static_cast<std::size_t>(p->id)];
   }
 };
-
-std::string shape_key(const std::vector<std::int64_t>& shape) {
-  std::string k;
-  for (auto d : shape) k += std::to_string(d) + ",";
-  return k;
-}
 
 std::string module_of(const std::string& name) {
   auto dot = name.rfind('.');

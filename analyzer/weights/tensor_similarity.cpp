@@ -3,13 +3,13 @@
 #include <cmath>
 
 namespace flopscope {
-namespace {
-
-std::string shape_key(const ParamRecord& p) {
+std::string shape_key(const std::vector<std::int64_t>& shape) {
   std::string k;
-  for (auto d : p.shape) k += std::to_string(d) + ",";
+  for (auto d : shape) k += std::to_string(d) + ",";
   return k;
 }
+
+namespace {
 
 // The sketch with the mean removed from every bucket (bucket k holds n_k elements); empty for a constant
 // tensor (nothing left once the mean is gone).
@@ -89,7 +89,7 @@ ContentIndex::ContentIndex(const std::vector<const ParamRecord*>& tensors) {
   for (const ParamRecord* t : tensors) {
     if (t->numel == 0) continue;  // placeholders hold no content to find
     if (!t->sha256.empty()) by_hash_[t->sha256].push_back(t);
-    by_shape_[shape_key(*t)].push_back(t);
+    by_shape_[shape_key(t->shape)].push_back(t);
   }
 }
 
@@ -104,7 +104,7 @@ ContentIndex::Match ContentIndex::find(const ParamRecord& t) const {
       }
     }
   }
-  auto it = by_shape_.find(shape_key(t));
+  auto it = by_shape_.find(shape_key(t.shape));
   if (it == by_shape_.end()) return best;
   for (const ParamRecord* c : it->second) {
     if (content_relation(t, *c) != ContentRelation::kSimilar) continue;

@@ -30,6 +30,9 @@ struct SketchBuilder {
   }
 };
 
+// A tensor shape as a lookup key ("16,8,"): tensors are only compared with tensors of their shape.
+std::string shape_key(const std::vector<std::int64_t>& shape);
+
 // Centred cosine of the sketches in [-1, 1]; nullopt when either has no sketch, their element counts differ,
 // or either tensor is constant (then only the hash, the sum and the L2 norm can say anything).
 std::optional<double> sketch_similarity(const ParamRecord& a, const ParamRecord& b);
