@@ -103,11 +103,16 @@ const char* to_string(DiffStatus s) {
 
 const char* to_string(TimeStatus s) {
   switch (s) {
-    case TimeStatus::kUntested: return "untested";
-    case TimeStatus::kUnchanged: return "unchanged";
-    case TimeStatus::kFaster: return "faster";
-    case TimeStatus::kSlower: return "slower";
-    case TimeStatus::kNotAssessable: return "not_assessable";
+    case TimeStatus::kUntested:
+      return "untested";
+    case TimeStatus::kUnchanged:
+      return "unchanged";
+    case TimeStatus::kFaster:
+      return "faster";
+    case TimeStatus::kSlower:
+      return "slower";
+    case TimeStatus::kNotAssessable:
+      return "not_assessable";
   }
   return "?";
 }

@@ -33,6 +33,7 @@ inline constexpr int kMinIterationsForStats = 3;
 
 // faster / slower when significant (compare_time already applied the minimum effect), else unchanged;
 // untested when a side has too few iterations; not assessable when compare_time said so.
-TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t, bool significant);
+TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t,
+                          bool significant);
 
 }  // namespace flopscope

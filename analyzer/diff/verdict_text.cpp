@@ -139,8 +139,8 @@ std::string describe_verdict(const ModuleDiff& m) {
       return out;
     }
     case Verdict::kUnchanged:
-      if (m.a.present && m.b.present && m.a.ops == 0 && m.a.kernels == 0 && m.b.ops == 0 && m.b.kernels == 0 &&
-          m.weights_a.params > 0) {
+      if (m.a.present && m.b.present && m.a.ops == 0 && m.a.kernels == 0 && m.b.ops == 0 &&
+          m.b.kernels == 0 && m.weights_a.params > 0) {
         return "UNCHANGED: runs no op in A or in B on these inputs (a candidate: never runs)";
       }
       return "UNCHANGED";
