@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analyzer/diff/interleaved_rounds.h"
+#include "analyzer/importers/companion_choice.h"
 #include "analyzer/importers/companion_run.h"
 #include "analyzer/importers/importer.h"
 #include "analyzer/summary_facts_sink.h"
@@ -208,91 +209,23 @@ class TraceCommand final : public Command {
                               " before the companion could write anything: no run written"),
                   code);
     }
-    // The process to import: the one that recorded a trace (the command itself first when several did).
     std::vector<CompanionInfo> read;
-    const CompanionInfo* chosen = nullptr;
-    int with_trace = 0;
     for (const auto& [pid, file] : infos) {
       auto info = read_companion_info(file.string());
       if (!info.ok()) return fail(info.status(), code);
       read.push_back(std::move(*info));
     }
-    for (const auto& info : read) {
-      if (!info.meta_refused.empty()) {
-        return fail(InvalidArgument(cmd + ": --meta: " + info.meta_refused), kExitUsage);
-      }
-    }
-    for (const auto& info : read) {
-      if (info.trace.empty()) continue;
-      ++with_trace;
-      if (chosen == nullptr || info.pid == child_pid_) chosen = &info;
-    }
-    if (chosen == nullptr) {
-      const CompanionInfo& first = read.front();
-      bool any_torch = std::any_of(read.begin(), read.end(), [](const auto& i) { return i.torch_imported; });
-      bool importable =
-          std::all_of(read.begin(), read.end(), [](const auto& i) { return i.torch_importable; });
-      if (!any_torch && !importable) {
-        return fail(NotFound(cmd + ": torch is not importable by this Python (install PyTorch for it, or run "
-                                   "the Python that has it)"),
-                    code);
-      }
-      int calls = 0, begun = 0;
-      for (const auto& i : read) {
-        calls += i.root_calls;
-        begun += i.iterations_begun;
-      }
-      if (calls == 0 && begun == 0) {
-        return fail(
-            InvalidArgument(cmd + ": the program called no torch.nn.Module" +
-                            (code != 0 ? " before it " + how_ : std::string()) + ": nothing to trace"),
-            code);
-      }
-      return fail(InvalidArgument(fmt::format("{}: the program ran {} iteration(s), all within --warmup {}: "
-                                              "nothing recorded",
-                                              cmd, begun, first.warmup)),
-                  code);
-    }
-
-    std::vector<QualityIssue> extra;
-    extra.emplace_back(QualityCode::recorded_by_trace, 1,
-                       "torch " + chosen->torch_version + ", " +
-                           (chosen->backend == "kineto" ? "torch.profiler (Kineto)"
-                                                        : "the profiler's event tree (this torch has no Kineto)") +
-                           "; " + cmd);
-    if (chosen->meta) {
-      extra.emplace_back(QualityCode::meta_device, 1);
-      std::int64_t calls = 0;
-      std::string listed;
-      for (const auto& v : chosen->value_dependent) {
-        calls += v.calls;
-        if (listed.size() < 2000) {
-          listed += fmt::format("{}{} in '{}' ({}x)", listed.empty() ? "" : ", ", v.op, v.path, v.calls);
-        }
-      }
-      if (calls > 0) {
-        extra.emplace_back(QualityCode::value_dependent_ops, calls, listed);
-      }
-    }
-    if (code != 0) {
-      extra.emplace_back(QualityCode::program_failed, 1, "the program " + how_ + "; " + cmd);
-    }
-    if (!chosen->complete) {
-      extra.emplace_back(QualityCode::iterations_incomplete, 1,
-                         fmt::format("recorded {} of the {} requested iterations", chosen->iterations,
-                                     chosen->iterations_requested));
-    }
-    if (with_trace > 1) {
-      extra.emplace_back(QualityCode::several_processes, with_trace - 1,
-                         fmt::format("{} Python processes recorded traces; this run holds process {}'s",
-                                     with_trace, chosen->pid));
+    // Which process the run holds and what it says about the recording: the core's policy
+    // (analyzer/importers/companion_choice).
+    const CompanionRunContext context{cmd, how_, code, static_cast<std::int64_t>(child_pid_), activations_};
+    if (Status st = check_companion_request(read, context); !st.ok()) return fail(st, kExitUsage);
+    auto choice = choose_companion_run(read, context);
+    if (!choice.ok()) return fail(choice.status(), code);
+    const CompanionInfo* chosen = choice->chosen;
+    std::vector<QualityIssue> extra = std::move(choice->quality);
+    if (choice->with_trace > 1) {
       std::fprintf(stderr, "flopscope: %d Python processes recorded traces; %s holds process %lld's\n",
-                   with_trace, output_.c_str(), static_cast<long long>(chosen->pid));
-    }
-    if (activations_ && chosen->has_activations) {
-      extra.emplace_back(QualityCode::activation_statistics, static_cast<std::int64_t>(chosen->activations.size()),
-                         fmt::format("{:.1f} ms computing statistics (left out of the trace's ops)",
-                                     chosen->activation_cost_ns / 1e6));
+                   choice->with_trace, output_.c_str(), static_cast<long long>(chosen->pid));
     }
 
     ImportOptions options;
