@@ -1,8 +1,9 @@
-#include <algorithm>
-
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "analyzer/clock.h"
+#include "analyzer/work_text.h"
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
 #include "db/model/text_escape.h"

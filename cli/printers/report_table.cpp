@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analyzer/clock.h"
+#include "analyzer/work_text.h"
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
 #include "db/model/text_escape.h"
