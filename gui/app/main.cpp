@@ -205,8 +205,7 @@ int main(int argc, char** argv) {
   const QStringList files = args.positionalArguments();
   flopscope::DiffOptions options;
   if (flopscope::Status s = diff_options(args, options); !s.ok()) {
-    std::fprintf(stderr, "flopscope: error: %s\n",
-                 flopscope::terminal_safe(s.message(), false).c_str());
+    std::fprintf(stderr, "flopscope: error: %s\n", flopscope::terminal_safe(s.message(), false).c_str());
     return 2;
   }
   if (args.isSet(QStringLiteral("dump"))) return dump(args, files, options);
