@@ -72,8 +72,8 @@ TEST(ModuleTreeModel, PreviewFromAggregatesShowsTheSameTreeAsTheRows) {
       EXPECT_EQ(l.siblingAtColumn(c).data().toString(), w.siblingAtColumn(c).data().toString())
           << p.toStdString();
     }
-    // The same FLOPs; the lower-bound mark ">=" needs the rows or the stored summary facts, which the
-    // preview's aggregates do not carry, so only the number is compared here.
+    // The same FLOPs. The lower-bound mark ">=" needs the rows or the stored summary facts (schema 010); this
+    // fixture's database stores aggregates only, which carry no such flag, so only the number is compared.
     EXPECT_EQ(l.siblingAtColumn(ModuleTreeModel::kFlops).data(kSortRole),
               w.siblingAtColumn(ModuleTreeModel::kFlops).data(kSortRole))
         << p.toStdString();
