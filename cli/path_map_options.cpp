@@ -15,7 +15,7 @@ void PathMapOptions::add_to(CLI::App& app, const std::string& what) {
 }
 
 Status PathMapOptions::fill(DiffOptions& options) const {
-  return apply_path_maps({maps_, maps_a_, maps_b_, no_align_}, options);
+  return parse_path_maps({maps_, maps_a_, maps_b_, no_align_}, options);
 }
 
 }  // namespace flopscope::cli

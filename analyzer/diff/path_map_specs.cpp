@@ -4,7 +4,7 @@
 
 namespace flopscope {
 
-Status apply_path_maps(const PathMapSpecs& specs, DiffOptions& options) {
+Status parse_path_maps(const PathMapSpecs& specs, DiffOptions& options) {
   for (const auto& [texts, out] :
        {std::pair{&specs.both, &options.maps}, std::pair{&specs.a, &options.maps_a},
         std::pair{&specs.b, &options.maps_b}}) {

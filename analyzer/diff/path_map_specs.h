@@ -17,6 +17,6 @@ struct PathMapSpecs {
 
 // Appends the parsed maps to options.maps / maps_a / maps_b and sets options.align_containers; the first
 // spec that does not parse is the error.
-Status apply_path_maps(const PathMapSpecs& specs, DiffOptions& options);
+Status parse_path_maps(const PathMapSpecs& specs, DiffOptions& options);
 
 }  // namespace flopscope

@@ -36,7 +36,7 @@ std::vector<std::string> strings(const QStringList& list) {
 
 // --map / --map-a / --map-b / --no-align, parsed by the core as `flopscope diff` parses them.
 flopscope::Status diff_options(const QCommandLineParser& args, flopscope::DiffOptions& options) {
-  return flopscope::apply_path_maps(
+  return flopscope::parse_path_maps(
       {strings(args.values(QStringLiteral("map"))), strings(args.values(QStringLiteral("map-a"))),
        strings(args.values(QStringLiteral("map-b"))), args.isSet(QStringLiteral("no-align"))},
       options);

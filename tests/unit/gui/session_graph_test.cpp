@@ -124,7 +124,7 @@ TEST(SessionGraph, DiffGraphHonoursTheMapsAndAlignment) {
   };
   auto session = [&](const PathMapSpecs& specs) {
     DiffOptions options;
-    EXPECT_TRUE(apply_path_maps(specs, options).ok());
+    EXPECT_TRUE(parse_path_maps(specs, options).ok());
     return make_session(run_a, run_b, std::nullopt, options);
   };
   EXPECT_EQ(differing(*session({})), 0);  // aligned as the engine aligns containers
