@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "analyzer/format.h"
 #include "analyzer/tensor_factor.h"
 #include "analyzer/timeline.h"
 
 namespace flopscope {
 
-std::vector<KernelRow> kernel_table(const RunData& run) {
+std::vector<KernelRow> kernel_table(const RunData& run, std::optional<Id> module) {
   const auto factor = tensor_pipe_factor(run.info.device);
   const double tensor_factor = factor ? factor->flops_per_instruction : 0;
   std::unordered_map<Id, std::size_t> op_at;
@@ -22,6 +23,7 @@ std::vector<KernelRow> kernel_table(const RunData& run) {
   std::vector<KernelRow> rows;
   std::unordered_map<std::string, std::size_t> index;
   for (const auto& k : run.kernels) {
+    if (module && k.module_id != *module) continue;
     auto [it, added] = index.try_emplace(k.name, rows.size());
     if (added) {
       KernelRow r;
@@ -61,6 +63,11 @@ std::vector<KernelRow> kernel_table(const RunData& run) {
   std::sort(rows.begin(), rows.end(),
             [](const KernelRow& a, const KernelRow& b) { return a.device_time_ns > b.device_time_ns; });
   return rows;
+}
+
+std::string kernel_work_text(const KernelRow& row, double value) {
+  if (row.category != "compute" || row.unknown_count == 0) return si_text(value, "");
+  return row.unknown_count == row.count ? "unknown" : ">=" + si_text(value, "");
 }
 
 }  // namespace flopscope

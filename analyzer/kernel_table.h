@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,12 @@ struct KernelRow {
   std::string module_path;  // of the first kernel; "(several)" when they differ
 };
 
-// Sorted by device time, largest first.
-std::vector<KernelRow> kernel_table(const RunData& run);
+// Sorted by device time, largest first. With a module: only the kernels attributed to it (a module's own
+// kernels, as the GUI's detail pane lists them), their launching ops' work shared the same way.
+std::vector<KernelRow> kernel_table(const RunData& run, std::optional<Id> module = std::nullopt);
+
+// A row's analytic FLOPs or bytes as every front end prints them: the number, ">=N" when only some of a
+// compute kernel's launching ops have a formula (a lower bound), "unknown" when none has.
+std::string kernel_work_text(const KernelRow& row, double value);
 
 }  // namespace flopscope

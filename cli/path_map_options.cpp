@@ -1,6 +1,6 @@
 #include "cli/path_map_options.h"
 
-#include <utility>
+#include "analyzer/diff/path_map_specs.h"
 
 namespace flopscope::cli {
 
@@ -15,16 +15,7 @@ void PathMapOptions::add_to(CLI::App& app, const std::string& what) {
 }
 
 Status PathMapOptions::fill(DiffOptions& options) const {
-  for (const auto& [texts, out] : {std::pair{&maps_, &options.maps}, std::pair{&maps_a_, &options.maps_a},
-                                   std::pair{&maps_b_, &options.maps_b}}) {
-    for (const auto& m : *texts) {
-      auto pm = parse_path_map(m);
-      if (!pm.ok()) return pm.status();
-      out->push_back(std::move(pm).value());
-    }
-  }
-  options.align_containers = !no_align_;
-  return Status::Ok();
+  return parse_path_maps({maps_, maps_a_, maps_b_, no_align_}, options);
 }
 
 }  // namespace flopscope::cli

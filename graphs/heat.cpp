@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "analyzer/diff/verdict_palette.h"
 #include "analyzer/format.h"
 
 namespace flopscope::graphs {
@@ -52,18 +53,23 @@ std::string Rgb::hex() const {
   return buf;
 }
 
+// The core's verdict palette: a removed op is drawn as a VANISHED module is coloured everywhere else.
 DiffStyle diff_style(DiffState state) {
+  auto style = [](Verdict v) {
+    const VerdictColor c = verdict_color(v);
+    return DiffStyle{c.text, c.fill};
+  };
   switch (state) {
     case DiffState::kRemoved:
-      return {"#d62728", "#fde0dd"};
+      return style(Verdict::kVanished);
     case DiffState::kAdded:
-      return {"#2ca02c", "#e5f5e0"};
+      return style(Verdict::kNew);
     case DiffState::kChanged:
-      return {"#ff7f0e", "#fee6ce"};
+      return style(Verdict::kChanged);
     case DiffState::kSame:
       break;
   }
-  return {"#777777", "#ffffff"};
+  return style(Verdict::kUnchanged);
 }
 
 std::string format_metric(double value, CostMetric metric) {

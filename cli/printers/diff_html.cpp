@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "analyzer/diff/verdict_palette.h"
 #include "cli/printers/diff_tables.h"
 
 namespace flopscope::cli {
@@ -14,9 +15,19 @@ constexpr const char* kStyle = R"(body{font-family:system-ui,sans-serif;margin:2
 table{border-collapse:collapse;font-size:13px;margin:1em 0}th,td{border:1px solid #ccc;padding:3px 8px}
 th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 summary h2{display:inline}
-.v-VANISHED{color:#0a7d2c;font-weight:600}.v-DORMANT{color:#b35900;font-weight:600}.v-NEW{color:#b00020;font-weight:600}.v-MOVED{color:#555;font-weight:600}.v-UNWRAPPED{color:#555;font-weight:600}.v-WRAPPED{color:#555;font-weight:600}.v-AMBIGUOUS{color:#6a1b9a;font-weight:600}.v-NOT_RUN{color:#0a7d2c;font-weight:600}
 .pass{color:#0a7d2c}.fail{color:#b00020;font-weight:600}.graph img{max-width:100%;height:auto}
 code{background:#f5f5f5;padding:0 3px}.summary{font-size:1.15em;font-weight:600;padding:.5em .8em;background:#f4f8ff;border-left:4px solid #3b528b})";
+
+// Verdict classes in the core's palette, as the GUI and the diff graph colour them.
+std::string verdict_style() {
+  std::string out;
+  for (int i = 0; i < kVerdictCount; ++i) {
+    const auto v = static_cast<Verdict>(i);
+    if (v != Verdict::kUnchanged)
+      out += fmt::format(".v-{}{{color:{};font-weight:600}}", to_string(v), verdict_color(v).text);
+  }
+  return out + "\n";
+}
 
 std::string base64(const std::string& bytes) {
   static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -45,7 +56,8 @@ std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& ga
                              const DiffReportOptions& o, const std::string& svg) {
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>flopscope diff</title>\n";
-  out += std::string("<style>") + kStyle + "</style></head><body>\n<h1>flopscope diff</h1>\n";
+  out +=
+      std::string("<style>") + verdict_style() + kStyle + "</style></head><body>\n<h1>flopscope diff</h1>\n";
   out += "<p class=\"summary\">" + sentence_html(d) + "</p>\n<ul>\n";
   out +=
       fmt::format("<li><b>{}</b>: {}</li>\n<li><b>{}</b>: {}</li>\n<li><b>End to end</b>: {}</li>\n</ul>\n",

@@ -2,29 +2,17 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
+#include "analyzer/diff/diff_cells.h"
 
 namespace flopscope::cli {
 namespace {
 
-std::string side_time(const SideCost& s) { return s.present && s.time.samples > 0 ? time_text(s.time.p50) : "-"; }
-std::string side_num(const SideCost& s, double v, std::string (*f)(double)) { return s.present ? f(v) : "-"; }
-std::string flops_cell(const SideCost& s) {
-  if (!s.present) return "-";
-  return s.flops_known ? flops_text(s.flops) : "?";
+std::string side_num(const SideCost& s, double v, std::string (*f)(double)) {
+  return s.present ? f(v) : "-";
 }
 std::string weights_cell(const WeightSide& w) {
   if (w.state == WeightState::kNone) return "-";
   return std::string(to_string(w.state));
-}
-// Time is its own status: "+1.2 ms slower", "+3.0 us" (no significant change), "+3.0 us n/a" (not
-// assessable across processes), "" (untested).
-std::string delta_time(const MedianDifference& t, TimeStatus status, bool both) {
-  if (!both || status == TimeStatus::kUntested) return "";
-  std::string s = (t.diff >= 0 ? "+" : "-") + time_text(std::fabs(t.diff));
-  if (status == TimeStatus::kFaster || status == TimeStatus::kSlower) s += std::string(" ") + to_string(status);
-  if (status == TimeStatus::kNotAssessable) s += " n/a";
-  return s;
 }
 
 }  // namespace
@@ -40,8 +28,8 @@ TextTable module_table(const RunDiff& d, const DiffReportOptions& o) {
                       side_num(m->a, m->a.ops, format_count), side_num(m->b, m->b.ops, format_count),
                       side_num(m->a, m->a.flops, flops_text), side_num(m->b, m->b.flops, flops_text),
                       side_num(m->a, m->a.bytes, bytes_text), side_num(m->b, m->b.bytes, bytes_text),
-                      side_time(m->a), side_time(m->b),
-                      delta_time(m->time_diff, m->time_status, m->a.present && m->b.present),
+                      side_time_text(m->a), side_time_text(m->b),
+                      time_delta_text(m->time_diff, m->time_status, m->a.present && m->b.present),
                       weights_cell(m->weights_a), weights_cell(m->weights_b), m->path_b});
   }
   return t;
@@ -61,9 +49,9 @@ TextTable op_table(const RunDiff& d, const DiffReportOptions& o, std::size_t* mo
     std::string sig = op.signature.size() > 60 ? op.signature.substr(0, 57) + "..." : op.signature;
     t.rows.push_back({op.module_path.empty() ? "(model)" : op.module_path, op.name, sig, to_string(op.status),
                       side_num(op.a, op.a.ops, format_count), side_num(op.b, op.b.ops, format_count),
-                      flops_cell(op.a), flops_cell(op.b),
-                      side_time(op.a), side_time(op.b),
-                      delta_time(op.time_diff, op.time_status, op.a.present && op.b.present)});
+                      side_flops_text(op.a), side_flops_text(op.b), side_time_text(op.a),
+                      side_time_text(op.b),
+                      time_delta_text(op.time_diff, op.time_status, op.a.present && op.b.present)});
   }
   *more = changed - shown;
   return t;

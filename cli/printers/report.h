@@ -33,9 +33,8 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
 // The JSON report writes every module's value per iteration (dense): refused past --max-cells so that a
 // small crafted trace cannot produce gigabytes. The other formats print aggregates and need no limit.
 Status check_report_json_size(const std::string& path, const RunSummary& s);
-// Shared device-side wording (report_device.cpp): "FLOPs" or ">= FLOPs" when unknown work sits below,
-// the coverage-by-time sentence, and the timeline / orphan / roofline lines (each starting with prefix).
-std::string lower_bound_flops_text(double flops, bool complete);
+// Shared device-side wording (report_device.cpp): the coverage-by-time sentence, and the timeline / orphan
+// / roofline lines (each starting with prefix). ">= FLOPs" is the core's lower_bound_flops_text.
 std::string coverage_by_time_text(const RunSummary& s);
 std::string device_facts_text(const RunSummary& s, const std::string& prefix);
 // Achieved rates over device time and the roofline bound, as three cells: FLOP/s (">=" when a lower bound;

@@ -7,10 +7,6 @@
 
 namespace flopscope::cli {
 
-std::string lower_bound_flops_text(double flops, bool complete) {
-  return complete ? flops_text(flops) : ">= " + flops_text(flops);
-}
-
 RatesText rates_text(const Roofline& r, double device_ns, bool flops_known, bool lower_bound) {
   if (device_ns <= 0) return {"-", "-", "-"};
   RatesText t;

@@ -32,22 +32,17 @@ std::string render_kernels_table(const RunData& run, std::size_t limit) {
                      "bytes", "meas FLOPs", "DRAM B", "DRAM read/wr", "tensor inst", "module");
   for (std::size_t i = 0; i < rows.size() && i < limit; ++i) {
     const auto& r = rows[i];
-    // Kernels whose op has no formula: their work is unknown, a lower bound when only some are.
-    auto analytic = [&](double v) -> std::string {
-      if (r.category != "compute" || r.unknown_count == 0) return si_text(v, "");
-      return r.unknown_count == r.count ? "unknown" : ">=" + si_text(v, "");
-    };
     // DRAM read/written: the split when measured; "total only" when a kernel measured only dram__bytes.sum.
     const MeasuredCounters& c = r.measured;
     std::string split = c.dram_unsplit > 0                   ? "total only"
                         : c.dram_read + c.dram_written > 0 ? si_text(c.dram_read, "") + "/" + si_text(c.dram_written, "")
                                                            : "-";
-    out += fmt::format(fmt::runtime(kRow), clip(r.name, 48), r.category, r.count, time_text(r.device_time_ns),
-                       dim3(r.grid) + (r.launch_config_varies ? "*" : ""), dim3(r.block), analytic(r.flops),
-                       analytic(r.bytes), r.has_counters ? si_text(c.flops, "") : "-",
-                       r.has_counters ? si_text(c.dram_bytes, "") : "-", split,
-                       r.has_counters ? si_text(c.tensor_inst, "") : "-",
-                       r.module_path.empty() ? "(model)" : r.module_path);
+    out += fmt::format(
+        fmt::runtime(kRow), clip(r.name, 48), r.category, r.count, time_text(r.device_time_ns),
+        dim3(r.grid) + (r.launch_config_varies ? "*" : ""), dim3(r.block), kernel_work_text(r, r.flops),
+        kernel_work_text(r, r.bytes), r.has_counters ? si_text(c.flops, "") : "-",
+        r.has_counters ? si_text(c.dram_bytes, "") : "-", split,
+        r.has_counters ? si_text(c.tensor_inst, "") : "-", r.module_path.empty() ? "(model)" : r.module_path);
   }
   if (rows.size() > limit) out += fmt::format("... {} more kernel names\n", rows.size() - limit);
   out += "(* launch configuration varies between calls; the first is shown)\n";

@@ -4,6 +4,7 @@
 
 #include "analyzer/analysis/report_view.h"
 #include "analyzer/clock.h"
+#include "analyzer/work_text.h"
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
 #include "db/model/text_escape.h"

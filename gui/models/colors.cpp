@@ -1,5 +1,6 @@
 #include "gui/models/colors.h"
 
+#include "analyzer/diff/verdict_palette.h"
 #include "graphs/heat.h"
 
 namespace flopscope::gui {
@@ -18,14 +19,15 @@ const char* to_string(DiffStatus s) {
   return "?";
 }
 
+// The core's verdict palette (analyzer/diff/verdict_palette.h), as the graphs and the HTML report colour.
 QColor status_color(DiffStatus s) {
   switch (s) {
     case DiffStatus::kVanished:
-      return QColor(0xc6, 0x28, 0x28);
+      return status_color(Verdict::kVanished);
     case DiffStatus::kNew:
-      return QColor(0x2e, 0x7d, 0x32);
+      return status_color(Verdict::kNew);
     case DiffStatus::kChanged:
-      return QColor(0xef, 0x6c, 0x00);
+      return status_color(Verdict::kChanged);
     case DiffStatus::kSame:
       break;
   }
@@ -33,27 +35,8 @@ QColor status_color(DiffStatus s) {
 }
 
 QColor status_color(Verdict v) {
-  switch (v) {
-    case Verdict::kVanished:
-      return status_color(DiffStatus::kVanished);
-    case Verdict::kNew:
-      return status_color(DiffStatus::kNew);
-    case Verdict::kChanged:
-      return status_color(DiffStatus::kChanged);
-    case Verdict::kDormant:
-      return QColor(0x8d, 0x4e, 0x00);
-    case Verdict::kAmbiguous:
-      return QColor(0x6a, 0x1b, 0x9a);  // never proof: its own colour
-    case Verdict::kNotRun:
-      return QColor(0xad, 0x14, 0x57);
-    case Verdict::kMoved:
-    case Verdict::kUnwrapped:
-    case Verdict::kWrapped:
-      return QColor(0x61, 0x61, 0x61);  // a path or a level changed, nothing else
-    case Verdict::kUnchanged:
-      break;
-  }
-  return {};
+  if (v == Verdict::kUnchanged) return {};
+  return QColor(QString::fromLatin1(verdict_color(v).text));
 }
 
 QColor heat_color(double t) {

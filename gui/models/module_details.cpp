@@ -30,7 +30,7 @@ ModuleDetails module_details(const RunData& run, const std::string& path) {
   std::unordered_map<Id, Id> op_module;  // parent op's module, to keep only ops this module called itself
   op_module.reserve(run.ops.size());
   for (const auto& op : run.ops) op_module.emplace(op.id, op.module_id);
-  std::unordered_map<std::string, NamedCost> ops, kernels;
+  std::unordered_map<std::string, NamedCost> ops;
   for (const auto& op : run.ops) {
     if (op.module_id != id) continue;
     auto parent = op_module.find(op.parent_op_id);
@@ -41,16 +41,8 @@ ModuleDetails module_details(const RunData& run, const std::string& path) {
     c.time_ns += static_cast<double>(op.duration_ns);
     if (counts_toward_totals(op)) c.flops += op.flops;
   }
-  for (const auto& k : run.kernels) {
-    if (k.module_id != id) continue;
-    auto& c = kernels[k.name];
-    c.name = k.name;
-    c.count += 1;
-    c.time_ns += static_cast<double>(k.duration_ns);
-    if (k.has_counters) c.flops += k.flops_fp64 + k.flops_fp32 + k.flops_fp16;
-  }
   d.ops = sorted(std::move(ops));
-  d.kernels = sorted(std::move(kernels));
+  d.kernels = kernel_table(run, id);
   for (const auto& p : run.params)
     if (p.module_id == id) d.params.push_back(p);
   return d;

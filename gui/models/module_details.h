@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/kernel_table.h"
 #include "db/model/run_data.h"
 
 namespace flopscope::gui {
@@ -19,8 +20,9 @@ struct NamedCost {
 struct ModuleDetails {
   std::string path;
   bool found = false;
-  std::vector<NamedCost> ops;      // outermost ops of this module (depth-first children excluded), by time
-  std::vector<NamedCost> kernels;  // kernels attributed to this module, by time
+  std::vector<NamedCost> ops;  // outermost ops of this module (depth-first children excluded), by time
+  // Kernels attributed to this module: the core's kernel table (`report --kernels`) of its kernels, by time.
+  std::vector<KernelRow> kernels;
   std::vector<ParamRecord> params;
 };
 

@@ -7,6 +7,8 @@
 #include <algorithm>
 
 #include "analyzer/activations/candidate_text.h"
+#include "analyzer/diff/diff_cells.h"
+#include "analyzer/work_text.h"
 #include "gui/models/colors.h"
 #include "gui/models/format.h"
 #include "gui/models/roles.h"
@@ -15,7 +17,9 @@ namespace flopscope::gui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 }  // namespace
 
@@ -32,6 +36,21 @@ void ModuleTreeModel::setSession(SessionPtr session) {
       for (std::size_t r = 0; r < n.children.size(); ++r) row_in_parent_[n.children[r]] = static_cast<int>(r);
   }
   endResetModel();
+}
+
+std::vector<int> ModuleTreeModel::shownColumns() const {
+  bool measured = false;
+  if (session_)
+    for (const auto* run : {session_->a.get(), session_->b.get()})
+      if (run && run->summary.total.measured_flops > 0) measured = true;
+  const bool host_column = session_ && session_->clock() == Clock::kDevice;
+  std::vector<int> shown{kName};
+  if (session_ && session_->is_diff()) shown.insert(shown.end(), {kStatus, kDeltaTime, kDeltaFlops});
+  for (int c = kName + 1; c < kStatus; ++c) {
+    if ((c == kMeasuredFlops && !measured) || (c == kHostInclP50 && !host_column)) continue;
+    shown.push_back(c);
+  }
+  return shown;
 }
 
 QModelIndex ModuleTreeModel::indexForPath(const QString& path) const {
@@ -81,17 +100,28 @@ double ModuleTreeModel::number(const DiffNode& n, int column) const {
   const ModuleSummary* ma = n.a >= 0 ? &session_->a->summary.modules[n.a] : nullptr;
   const Clock clock = session_->clock();
   switch (column) {
-    case kCalls: return m->calls;
-    case kSelfP50: return self_time(*m, clock).p50;
-    case kSelfP99: return self_time(*m, clock).p99;
-    case kInclP50: return inclusive_time(*m, clock).p50;
-    case kInclP99: return inclusive_time(*m, clock).p99;
-    case kHostInclP50: return m->inclusive_time.p50;
-    case kFlops: return m->inclusive.flops;
-    case kMeasuredFlops: return m->inclusive.measured_flops;
-    case kBytes: return m->inclusive.bytes();
-    case kIntensity: return m->inclusive.intensity();
-    case kShare: return m->share_time;
+    case kCalls:
+      return m->calls;
+    case kSelfP50:
+      return self_time(*m, clock).p50;
+    case kSelfP99:
+      return self_time(*m, clock).p99;
+    case kInclP50:
+      return inclusive_time(*m, clock).p50;
+    case kInclP99:
+      return inclusive_time(*m, clock).p99;
+    case kHostInclP50:
+      return m->inclusive_time.p50;
+    case kFlops:
+      return m->inclusive.flops;
+    case kMeasuredFlops:
+      return m->inclusive.measured_flops;
+    case kBytes:
+      return m->inclusive.bytes();
+    case kIntensity:
+      return m->inclusive.intensity();
+    case kShare:
+      return m->share_time;
     case kBehaviour: {
       if (n.a < 0) return 0;
       const Candidate* c = session_->a->candidate(n.path);
@@ -100,11 +130,16 @@ double ModuleTreeModel::number(const DiffNode& n, int column) const {
       double held = !c ? 0.0 : c->kind == CandidateKind::kNeverRun ? 1.0 : c->share_held;
       return std::max(held, discard ? 1.0 : 0.0);
     }
-    case kStatus: return static_cast<int>(session_->diff.verdict(n));
-    case kDeltaTime:  // on the diff engine's clock, as its verdicts and gates
-      return (mb ? inclusive_time(*mb, clock).p50 : 0) - (ma ? inclusive_time(*ma, clock).p50 : 0);
-    case kDeltaFlops: return (mb ? mb->inclusive.flops : 0) - (ma ? ma->inclusive.flops : 0);
-    default: return 0;
+    case kStatus:
+      return static_cast<int>(session_->diff.verdict(n));
+    case kDeltaTime: {  // the diff engine's median difference, on its clock, as its verdicts and gates
+      const flopscope::ModuleDiff* e = session_->diff.entry(n);
+      return e && e->a.present && e->b.present ? e->time_diff.diff : 0.0;
+    }
+    case kDeltaFlops:
+      return (mb ? mb->inclusive.flops : 0) - (ma ? ma->inclusive.flops : 0);
+    default:
+      return 0;
   }
 }
 
@@ -112,23 +147,33 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
   const ModuleSummary* m = summaryOf(n);
   double v = number(n, column);
   switch (column) {
-    case kName: return q(n.name);
-    case kType: return q(n.type);
+    case kName:
+      return q(n.name);
+    case kType:
+      return q(n.type);
     case kCalls:  // calls are spans of ops: unknown until the rows of a previewed run are read
       return session_->a->summary.from_aggregates ? QStringLiteral("\u2026") : q(format_count(v));
     case kSelfP50:
     case kInclP50:
-    case kHostInclP50: return q(format_ns(v));
+    case kHostInclP50:
+      return q(format_ns(v));
     // P99 only from enough iterations (the core's rule): "-" otherwise, with the reason in the tooltip.
-    case kSelfP99: return m ? q(percentile_text(self_time(*m, session_->clock()), 99)) : QString();
-    case kInclP99: return m ? q(percentile_text(inclusive_time(*m, session_->clock()), 99)) : QString();
-    case kFlops: return q(format_flops(v));
-    case kMeasuredFlops: return m && m->inclusive.measured_flops > 0 ? q(format_flops(v)) : QStringLiteral("-");
-    case kBytes: return q(format_bytes(v));
-    case kIntensity: return QString::number(v, 'f', 2);
-    case kShare: return QString::number(100 * v, 'f', 1) + QLatin1Char('%');
-    case kWeights:
-    {
+    case kSelfP99:
+      return m ? q(percentile_text(self_time(*m, session_->clock()), 99)) : QString();
+    case kInclP99:
+      return m ? q(percentile_text(inclusive_time(*m, session_->clock()), 99)) : QString();
+    // The lower-bound mark where some op below has no formula, as in `flopscope report`.
+    case kFlops:
+      return m ? q(lower_bound_flops_text(v, m->flops_complete)) : QString();
+    case kMeasuredFlops:
+      return m && m->inclusive.measured_flops > 0 ? q(format_flops(v)) : QStringLiteral("-");
+    case kBytes:
+      return q(format_bytes(v));
+    case kIntensity:
+      return QString::number(v, 'f', 2);
+    case kShare:
+      return QString::number(100 * v, 'f', 1) + QLatin1Char('%');
+    case kWeights: {
       auto cell = [](WeightState w) {
         return w == WeightState::kNone ? QStringLiteral("-") : QString::fromLatin1(to_string(w));
       };
@@ -146,13 +191,20 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
       if (const DiscardCandidate* d = session_->a->discarded_by(n.path))
         parts << QStringLiteral("discarded (\u00d7 0: %1)").arg(q(d->zero_factor));
       if (const DiscardCandidate* d = session_->a->discard_held(n.path))
-        parts << QStringLiteral("computes then \u00d7 0: %1 (%2)").arg(q(format_flops(d->flops)), q(d->zero_factor));
+        parts << QStringLiteral("computes then \u00d7 0: %1 (%2)")
+                     .arg(q(format_flops(d->flops)), q(d->zero_factor));
       return parts.join(QStringLiteral("; "));
     }
-    case kStatus: return QString::fromLatin1(to_string(session_->diff.verdict(n)));
-    case kDeltaTime: return (v > 0 ? QStringLiteral("+") : QString()) + q(format_ns(v));
-    case kDeltaFlops: return (v > 0 ? QStringLiteral("+") : QString()) + q(format_flops(v));
-    default: return {};
+    case kStatus:
+      return QString::fromLatin1(to_string(session_->diff.verdict(n)));
+    case kDeltaTime: {  // the engine's time change and status, as the diff table and the CLI word it
+      const flopscope::ModuleDiff* e = session_->diff.entry(n);
+      return e ? q(time_delta_text(e->time_diff, e->time_status, e->a.present && e->b.present)) : QString();
+    }
+    case kDeltaFlops:
+      return (v > 0 ? QStringLiteral("+") : QString()) + q(format_flops(v));
+    default:
+      return {};
   }
 }
 
@@ -161,22 +213,28 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
   const int node = static_cast<int>(index.internalId());
   const DiffNode& n = session_->diff.nodes[node];
   switch (role) {
-    case Qt::DisplayRole: return text(n, index.column());
+    case Qt::DisplayRole:
+      return text(n, index.column());
     case kSortRole:
       if (index.column() <= kType) return text(n, index.column());
       if (index.column() == kWeights) return text(n, index.column());
       if (index.column() == kBehaviour) return number(n, index.column());
       return number(n, index.column());
-    case kPathRole: return q(n.path);
-    case kStatusRole: return static_cast<int>(session_->diff.verdict(n));
-    case kNodeRole: return node;
+    case kPathRole:
+      return q(n.path);
+    case kStatusRole:
+      return static_cast<int>(session_->diff.verdict(n));
+    case kNodeRole:
+      return node;
     case Qt::ToolTipRole: {
       QString tip = n.path.empty() ? QStringLiteral("(model)") : q(n.path);
-      if (!session_->diff.verdict_text(n).empty()) tip += QLatin1Char('\n') + q(session_->diff.verdict_text(n));
+      if (!session_->diff.verdict_text(n).empty())
+        tip += QLatin1Char('\n') + q(session_->diff.verdict_text(n));
       return tip;
     }
     case Qt::ForegroundRole:
-      if (session_->diff.verdict(n) != Verdict::kUnchanged) return QBrush(status_color(session_->diff.verdict(n)));
+      if (session_->diff.verdict(n) != Verdict::kUnchanged)
+        return QBrush(status_color(session_->diff.verdict(n)));
       return {};
     case Qt::FontRole:
       if (session_->diff.verdict(n) == Verdict::kVanished) {
@@ -190,7 +248,8 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
           index.column() != kStatus)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
       return {};
-    default: return {};
+    default:
+      return {};
   }
 }
 
@@ -202,16 +261,19 @@ QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, i
     if (section >= kSelfP50 && section <= kInclP99 && section != kHostInclP50)
       return device ? tr("Device (kernel) time per iteration") : tr("Host op time per iteration");
     if (section == kHostInclP50) return tr("Host op time per iteration (the CPU side of a GPU run)");
-    if (section == kShare) return device ? tr("Share of the device time per iteration") : tr("Share of the host time per iteration");
+    if (section == kShare)
+      return device ? tr("Share of the device time per iteration")
+                    : tr("Share of the host time per iteration");
     return {};
   }
   if (role != Qt::DisplayRole) return {};
   static const char* const names[kColumnCount] = {
-      "Module", "Type", "Calls", "Self P50", "Self P99", "Incl. P50", "Incl. P99", "Host incl. P50", "FLOPs",
-      "Measured FLOPs", "Bytes", "FLOP/byte", "Share of time", "Weights", "Behaves as", "Status",
-      "\u0394 time P50", "\u0394 FLOPs"};
+      "Module",        "Type",           "Calls",      "Self P50",       "Self P99",        "Incl. P50",
+      "Incl. P99",     "Host incl. P50", "FLOPs",      "Measured FLOPs", "Bytes",           "FLOP/byte",
+      "Share of time", "Weights",        "Behaves as", "Status",         "\u0394 time P50", "\u0394 FLOPs"};
   QString name = QString::fromUtf8(names[section]);
-  if (device && ((section >= kSelfP50 && section <= kInclP99 && section != kHostInclP50) || section == kDeltaTime))
+  if (device &&
+      ((section >= kSelfP50 && section <= kInclP99 && section != kHostInclP50) || section == kDeltaTime))
     name = QStringLiteral("Device ") + (section == kDeltaTime ? name : name.left(1).toLower() + name.mid(1));
   return name;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <QAbstractItemModel>
+#include <vector>
 
 #include "gui/models/session.h"
 
@@ -30,8 +31,8 @@ class ModuleTreeModel : public QAbstractItemModel {
     kIntensity,
     kShare,
     kWeights,
-    kBehaviour,   // elimination candidates: zero-like / identity-like (runs recorded with --activations)
-    kStatus,      // diff mode only from here
+    kBehaviour,  // elimination candidates: zero-like / identity-like (runs recorded with --activations)
+    kStatus,     // diff mode only from here
     kDeltaTime,
     kDeltaFlops,
     kColumnCount
@@ -41,6 +42,10 @@ class ModuleTreeModel : public QAbstractItemModel {
 
   void setSession(SessionPtr session);
   const Session* session() const { return session_.get(); }
+
+  // The columns the tree shows, in their order on screen: measured FLOPs only when a run has hardware
+  // counters, host time beside the device clock only, and in diff mode status and deltas next to the name.
+  std::vector<int> shownColumns() const;
 
   // The index (column 0) of the module with this path, or an invalid index.
   QModelIndex indexForPath(const QString& path) const;

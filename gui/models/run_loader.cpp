@@ -90,7 +90,8 @@ bool opens_ranks(const QStringList& paths) {
   return paths.size() > 2 || is_one_rank_set(args);
 }
 
-StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& progress) {
+StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& progress,
+                                  const DiffOptions& options) {
   StepFn step = [&](double f, const QString& stage) -> Status {
     if (progress && !progress(f, stage)) return Unavailable("canceled");
     return {};
@@ -108,7 +109,7 @@ StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& pr
                         load_one(paths[i], std::move(data), base, share, step, i == 0 ? &timeline : nullptr));
   }
   FS_RETURN_IF_ERROR(step(0.95, QStringLiteral("Building views")));
-  SessionPtr session = make_session(runs[0], runs[1], timeline.result());
+  SessionPtr session = make_session(runs[0], runs[1], timeline.result(), options);
   FS_RETURN_IF_ERROR(step(1.0, QStringLiteral("Done")));
   return session;
 }
@@ -155,18 +156,21 @@ void RunLoader::load(const QStringList& paths) {
         },
         Qt::QueuedConnection);
   };
-  (void)QtConcurrent::run([paths, job, deliver]() {
+  (void)QtConcurrent::run([paths, job, deliver, options = options_]() {
     // The module tree from the aggregates first (a fraction of a second for a million kernels); failing
     // that (not a run database with aggregates), the full load below is all there is.
     if (auto preview = load_preview(paths); preview.ok()) {
       SessionPtr p = *preview;
       deliver([p](RunLoader& l) { Q_EMIT l.previewed(p); });
     }
-    auto result = load_session(paths, [&](double f, const QString& stage) {
-      if (job->is_canceled()) return false;
-      deliver([f, stage](RunLoader& l) { Q_EMIT l.progress(f, stage); });
-      return true;
-    });
+    auto result = load_session(
+        paths,
+        [&](double f, const QString& stage) {
+          if (job->is_canceled()) return false;
+          deliver([f, stage](RunLoader& l) { Q_EMIT l.progress(f, stage); });
+          return true;
+        },
+        options);
     if (result.ok()) {
       SessionPtr s = *result;
       deliver([s](RunLoader& l) {

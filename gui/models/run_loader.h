@@ -22,7 +22,9 @@ bool opens_ranks(const QStringList& paths);
 
 // The synchronous load, for the worker, the screenshot mode and tests. One path: one run; two: a diff;
 // the ranks of one run (opens_ranks): a session on its first rank with the ranks' comparison.
-StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& progress = {});
+// Two runs are compared with `options` (the --map options of `flopscope diff`).
+StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& progress = {},
+                                  const DiffOptions& options = {});
 
 // The module tree of one run database from its stored aggregates (schema 007), without reading the op
 // and kernel rows: what the window shows first while load_session reads them. Unavailable for anything
@@ -37,6 +39,8 @@ class RunLoader : public QObject {
   ~RunLoader() override;
 
   void load(const QStringList& paths);
+  // How the next loads of two runs pair their modules (--map, --map-a, --map-b, --no-align).
+  void setDiffOptions(const DiffOptions& options) { options_ = options; }
   void cancel();
   bool busy() const { return busy_; }
 
@@ -54,6 +58,7 @@ class RunLoader : public QObject {
   std::shared_ptr<Job> job_;
   quint64 generation_ = 0;
   bool busy_ = false;
+  DiffOptions options_;
 };
 
 }  // namespace flopscope::gui

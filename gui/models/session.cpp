@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 
+#include "analyzer/diff/align.h"
 #include "graphs/graph_diff.h"
 #include "graphs/open_graph.h"
 
@@ -61,13 +62,20 @@ graphs::OpGraph op_graph(const LoadedRun& run) {
 }
 
 std::shared_ptr<Session> build_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
-                                       std::optional<TimelineIndex> timeline) {
+                                       std::optional<TimelineIndex> timeline, const DiffOptions& options) {
   auto s = std::make_shared<Session>();
-  s->diff = b ? diff_modules(a->summary, a->data, b->summary, b->data) : single_run_tree(a->summary, a->data);
+  s->diff = b ? diff_modules(a->summary, a->data, b->summary, b->data, options)
+              : single_run_tree(a->summary, a->data);
   s->timeline = timeline ? std::move(*timeline) : TimelineIndex::build(a->data);
   s->graph = op_graph(*a);
   if (b) {
-    s->graph = graphs::diff_graphs(s->graph, op_graph(*b), graphs::diff_options(graphs::CostMetric::kFlops));
+    // Module paths as the diff engine pairs them (the maps, then B's containers aligned to A's), as
+    // `flopscope graph --diff` renames them before diffing the op graphs.
+    DiffPaths paths = diff_paths(a->data, b->data, options, &a->summary, &b->summary);
+    graphs::OpGraph graph_b = op_graph(*b);
+    graphs::rename_modules(s->graph, paths.a);
+    graphs::rename_modules(graph_b, paths.b);
+    s->graph = graphs::diff_graphs(s->graph, graph_b, graphs::diff_options(graphs::CostMetric::kFlops));
     // The engine's DORMANT verdicts, which the op diff cannot see (the ops still run), marked on the graph.
     for (const auto& m : s->diff.engine->modules)
       if (m.verdict == Verdict::kDormant) s->graph.dormant_modules.insert(m.path);
@@ -80,8 +88,8 @@ std::shared_ptr<Session> build_session(std::shared_ptr<const LoadedRun> a, std::
 }  // namespace
 
 SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
-                        std::optional<TimelineIndex> timeline) {
-  return build_session(std::move(a), std::move(b), std::move(timeline));
+                        std::optional<TimelineIndex> timeline, const DiffOptions& options) {
+  return build_session(std::move(a), std::move(b), std::move(timeline), options);
 }
 
 SessionPtr make_preview_session(std::shared_ptr<const LoadedRun> a) {
@@ -92,7 +100,7 @@ SessionPtr make_preview_session(std::shared_ptr<const LoadedRun> a) {
 }
 
 SessionPtr session_for_rank(std::shared_ptr<const RankSet> ranks, int index) {
-  auto s = build_session(ranks->runs.at(static_cast<std::size_t>(index)), nullptr, std::nullopt);
+  auto s = build_session(ranks->runs.at(static_cast<std::size_t>(index)), nullptr, std::nullopt, {});
   s->ranks = std::move(ranks);
   s->rank_index = index;
   return s;

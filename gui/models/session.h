@@ -45,9 +45,9 @@ struct RankSet {
 
 struct Session {
   std::shared_ptr<const LoadedRun> a;
-  std::shared_ptr<const LoadedRun> b;    // null unless two runs were opened (diff mode)
-  ModuleDiff diff;                       // the union module tree; statuses only in diff mode
-  TimelineIndex timeline;                // of run a
+  std::shared_ptr<const LoadedRun> b;  // null unless two runs were opened (diff mode)
+  ModuleDiff diff;                     // the union module tree; statuses only in diff mode
+  TimelineIndex timeline;              // of run a
   // Run a's op graph with costs, or in diff mode the union of both (graphs/ decides node identity, costs
   // and "changed", as for `flopscope graph --diff`); the Graph tab collapses and lays it out.
   graphs::OpGraph graph;
@@ -65,8 +65,12 @@ using SessionPtr = std::shared_ptr<const Session>;
 
 // Builds the derived structures (module union tree, timeline index) of one or two loaded runs. A timeline
 // index of run a built beforehand (e.g. on another thread while summarising) may be passed in.
+// Two runs are compared with `options` (--map / --map-a / --map-b / --no-align, as `flopscope diff` takes
+// them): the module diff and the diff graph pair modules as the engine does, the graph after the same renames
+// and container alignment as `flopscope graph --diff`.
 SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
-                        std::optional<TimelineIndex> timeline = std::nullopt);
+                        std::optional<TimelineIndex> timeline = std::nullopt,
+                        const DiffOptions& options = {});
 
 // The first view of one run while its op and kernel rows are still being read: the module tree from the
 // aggregates stored with it (run->summary.from_aggregates). No timeline, graph or candidates; the full

@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "analyzer/iterations.h"
+
 namespace flopscope::gui {
 
 namespace {
@@ -54,7 +56,8 @@ TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
       }
       last_host_lane = it->second;
     }
-    host[last_host_lane].events.push_back({op.start_ns, op.duration_ns, names.get(op.name), op.module_id});
+    host[last_host_lane].events.push_back(
+        {op.start_ns, op.duration_ns, names.get(op.name), false, op.module_id});
   }
   std::pair<int, std::int64_t> last_device{-1, -1};
   std::size_t last_device_lane = 0;
@@ -70,7 +73,8 @@ TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
       }
       last_device_lane = it->second;
     }
-    device[last_device_lane].events.push_back({k.start_ns, k.duration_ns, names.get(k.name), k.module_id});
+    device[last_device_lane].events.push_back(
+        {k.start_ns, k.duration_ns, names.get(k.name), is_orphan(k), k.module_id});
   }
   // A module lane on top: consecutive outermost ops of one module become one span, so the timeline says
   // which part of the model runs when.
@@ -98,7 +102,7 @@ TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
       ev.back().duration = std::max(ev.back().duration, op->start_ns + op->duration_ns - ev.back().start);
       continue;
     }
-    ev.push_back({op->start_ns, op->duration_ns, name, op->module_id});
+    ev.push_back({op->start_ns, op->duration_ns, name, false, op->module_id});
   }
   if (!modules.events.empty()) t.lanes_.push_back(std::move(modules));
   // Then host threads by (thread, depth), then devices by (device, stream).
@@ -107,7 +111,8 @@ TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
   t.begin_ = std::numeric_limits<std::int64_t>::max();
   t.end_ = std::numeric_limits<std::int64_t>::min();
   for (auto& lane : t.lanes_) {
-    sort_if_needed(lane.events, [](const TimelineEvent& x, const TimelineEvent& y) { return x.start < y.start; });
+    sort_if_needed(lane.events,
+                   [](const TimelineEvent& x, const TimelineEvent& y) { return x.start < y.start; });
     for (const auto& e : lane.events) {
       lane.max_duration = std::max(lane.max_duration, e.duration);
       t.begin_ = std::min(t.begin_, e.start);
@@ -115,9 +120,7 @@ TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
     }
   }
   if (t.begin_ > t.end_) t.begin_ = t.end_ = 0;
-  int first_iteration = std::numeric_limits<int>::max();
-  for (const auto& op : run.ops) first_iteration = std::min(first_iteration, op.iteration);
-  for (const auto& k : run.kernels) first_iteration = std::min(first_iteration, k.iteration);
+  const std::optional<int> first_iteration = IterationIndex(run).first();
   t.first_begin_ = std::numeric_limits<std::int64_t>::max();
   t.first_end_ = std::numeric_limits<std::int64_t>::min();
   auto widen = [&](int iteration, std::int64_t start, std::int64_t duration) {
@@ -126,7 +129,8 @@ TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
     t.first_end_ = std::max(t.first_end_, start + duration);
   };
   for (const auto& op : run.ops) widen(op.iteration, op.start_ns, op.duration_ns);
-  for (const auto& k : run.kernels) widen(k.iteration, k.start_ns, k.duration_ns);
+  for (const auto& k : run.kernels)
+    if (!is_orphan(k)) widen(k.iteration, k.start_ns, k.duration_ns);
   if (t.first_begin_ >= t.first_end_) {
     t.first_begin_ = t.begin_;
     t.first_end_ = t.end_;

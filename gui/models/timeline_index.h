@@ -16,6 +16,8 @@ struct TimelineEvent {
   std::int64_t start = 0;
   std::int64_t duration = 0;
   std::int32_t name = 0;  // index into TimelineIndex::names
+  bool orphan =
+      false;  // a kernel launched before the profiling window: in no iteration (analyzer/iterations)
   Id module_id = kNoId;
 };
 
@@ -43,7 +45,8 @@ class TimelineIndex {
   const std::vector<TimelineLane>& lanes() const { return lanes_; }
   const std::vector<std::string>& names() const { return names_; }
   std::int64_t begin() const { return begin_; }
-  // Time span of the first recorded iteration (what a view shows first); the whole run when unknown.
+  // Time span of the first recorded iteration (what a view shows first; the core's iterations, so orphan
+  // kernels are in none); the whole run when unknown.
   std::int64_t first_iteration_begin() const { return first_begin_; }
   std::int64_t first_iteration_end() const { return first_end_; }
   std::int64_t end() const { return end_; }

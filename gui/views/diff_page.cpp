@@ -13,6 +13,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "analyzer/diff/end_to_end_text.h"
 #include "analyzer/diff/gates.h"
 #include "analyzer/latency.h"
 #include "gui/models/diff_table_model.h"
@@ -23,11 +24,8 @@ namespace flopscope::gui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
-
-QString percent(double a, double b) {
-  if (a == 0) return QString();
-  return QStringLiteral(" (%1%2%)").arg(b >= a ? QStringLiteral("+") : QString()).arg(100 * (b - a) / a, 0, 'f', 1);
+QString q(const std::string& s) {
+  return QString::fromStdString(s).toHtmlEscaped();
 }
 
 }  // namespace
@@ -68,7 +66,8 @@ DiffPage::DiffPage(QWidget* parent)
   connect(evaluate, &QPushButton::clicked, this, [this] { evaluateGates(); });
   for (QLineEdit* e : {expect_vanished_, forbid_active_, max_regression_})
     connect(e, &QLineEdit::returnPressed, this, [this] { evaluateGates(); });
-  auto* gates = new QGroupBox(tr("CI gates (as flopscope diff --expect-vanished / --forbid-active / --max-regression)"), this);
+  auto* gates = new QGroupBox(
+      tr("CI gates (as flopscope diff --expect-vanished / --forbid-active / --max-regression)"), this);
   auto* form = new QFormLayout;
   form->addRow(tr("Expect vanished:"), expect_vanished_);
   form->addRow(tr("Forbid active:"), forbid_active_);
@@ -87,7 +86,8 @@ DiffPage::DiffPage(QWidget* parent)
   layout->addWidget(table_, 1);
 }
 
-void DiffPage::setGates(const QString& expect_vanished, const QString& forbid_active, const QString& max_regression) {
+void DiffPage::setGates(const QString& expect_vanished, const QString& forbid_active,
+                        const QString& max_regression) {
   expect_vanished_->setText(expect_vanished);
   forbid_active_->setText(forbid_active);
   max_regression_->setText(max_regression);
@@ -110,7 +110,8 @@ bool DiffPage::evaluateGates() {
   if (!max_regression_->text().trimmed().isEmpty()) {
     auto limits = parse_regression_limits(max_regression_->text().trimmed().toStdString());
     if (!limits.ok()) {
-      gate_results_->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(q(limits.status().message())));
+      gate_results_->setText(
+          QStringLiteral("<span style='color:#c62828'>%1</span>").arg(q(limits.status().message())));
       return false;
     }
     options.max_regression = *limits;
@@ -126,26 +127,31 @@ bool DiffPage::evaluateGates() {
     all = all && r.passed;
     // ERROR: the gate could not be evaluated (e.g. time not assessable across processes): neither verdict.
     html += QStringLiteral("<div><b style='color:%1'>%2</b> %3: %4</div>")
-                .arg(r.passed ? QStringLiteral("#2e7d32") : r.error ? QStringLiteral("#e65100") : QStringLiteral("#c62828"),
-                     r.passed ? QStringLiteral("PASS") : r.error ? QStringLiteral("ERROR") : QStringLiteral("FAIL"),
+                .arg(r.passed  ? QStringLiteral("#2e7d32")
+                     : r.error ? QStringLiteral("#e65100")
+                               : QStringLiteral("#c62828"),
+                     r.passed  ? QStringLiteral("PASS")
+                     : r.error ? QStringLiteral("ERROR")
+                               : QStringLiteral("FAIL"),
                      q(r.name), q(r.message));
   }
   gate_results_->setText(html);
   return all;
 }
 
-QString DiffPage::gateResults() const { return gate_results_->text(); }
+QString DiffPage::gateResults() const {
+  return gate_results_->text();
+}
 
 void DiffPage::setSession(SessionPtr session) {
   session_ = std::move(session);
   model_->setSession(session_);
   if (!session_ || !session_->is_diff()) {
-    headline_->setText(tr("<p>Open two runs to compare them: <b>File \u203a Open Diff\u2026</b>, drop two files on "
-                          "the window, or <tt>flopscope-gui a.db b.db</tt>.</p>"));
+    headline_->setText(
+        tr("<p>Open two runs to compare them: <b>File \u203a Open Diff\u2026</b>, drop two files on "
+           "the window, or <tt>flopscope-gui a.db b.db</tt>.</p>"));
     return;
   }
-  const auto& a = session_->a->summary;
-  const auto& b = session_->b->summary;
   const auto& d = session_->diff;
   // The saving first: the core's summary sentence, as every CLI report opens with it.
   QString sentence;
@@ -153,27 +159,21 @@ void DiffPage::setSession(SessionPtr session) {
     sentence += part.module ? QStringLiteral("<tt>%1</tt>").arg(q(part.text)) : q(part.text);
   QString html = QStringLiteral("<p style='font-size:large'><b>%1</b></p>").arg(sentence);
   html += QStringLiteral("<p><b>A</b> %1 &nbsp;\u2192&nbsp; <b>B</b> %2</p>")
-                     .arg(QFileInfo(session_->a->path).fileName().toHtmlEscaped(),
-                          QFileInfo(session_->b->path).fileName().toHtmlEscaped());
-  // The diff engine's counts, worded by the engine: the same line as every CLI report.
-  html += QStringLiteral("<p>Modules: <b>%1</b></p>").arg(q(verdict_counts_text(*d.engine)).toHtmlEscaped());
-  html += QStringLiteral("<p>FLOPs per iteration: %1 \u2192 %2%3<br>Bytes: %4 \u2192 %5%6<br>")
-              .arg(q(format_flops(a.total.flops)), q(format_flops(b.total.flops)), percent(a.total.flops, b.total.flops),
-                   q(format_bytes(a.total.bytes())), q(format_bytes(b.total.bytes())),
-                   percent(a.total.bytes(), b.total.bytes()));
-  const RunDiff& e = *d.engine;
-  if (e.a.time.samples > 0 && e.b.time.samples > 0) {
-    html += QStringLiteral("Time per iteration (P50, %1): %2 \u2192 %3%4: %5</p>")
-                .arg(e.gpu_time ? tr("device") : tr("host"), q(format_ns(e.a.time.p50)), q(format_ns(e.b.time.p50)),
-                     percent(e.a.time.p50, e.b.time.p50), q(describe_time_change(e.time_diff, e.time_significant)));
-  }
+              .arg(QFileInfo(session_->a->path).fileName().toHtmlEscaped(),
+                   QFileInfo(session_->b->path).fileName().toHtmlEscaped());
+  // The engine's counts and end-to-end line, worded by the core: the same lines as every CLI report.
+  html += QStringLiteral("<p>Modules: <b>%1</b></p>").arg(q(module_counts_line(*d.engine)));
+  html += QStringLiteral("<p>End to end: %1</p>").arg(q(end_to_end_text(*d.engine)));
   headline_->setText(html);
 }
 
-QString DiffPage::headline() const { return headline_->text(); }
+QString DiffPage::headline() const {
+  return headline_->text();
+}
 
 QString DiffPage::sentence() const {
-  return session_ && session_->diff.engine ? QString::fromStdString(session_->diff.engine->sentence.text()) : QString();
+  return session_ && session_->diff.engine ? QString::fromStdString(session_->diff.engine->sentence.text())
+                                           : QString();
 }
 
 }  // namespace flopscope::gui

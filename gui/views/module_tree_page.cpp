@@ -9,8 +9,10 @@
 #include <QTextBrowser>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "gui/models/format.h"
+#include "gui/models/kernel_table_model.h"
 #include "gui/models/module_details.h"
 #include "gui/models/module_filter.h"
 #include "gui/models/module_tree_model.h"
@@ -20,7 +22,9 @@ namespace flopscope::gui {
 
 namespace {
 
-QString h(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString h(const std::string& s) {
+  return QString::fromStdString(s).toHtmlEscaped();
+}
 
 QString shape_text(const std::vector<std::int64_t>& shape) {
   QStringList parts;
@@ -38,12 +42,14 @@ void append_details(QString& html, const RunData& run, const std::string& path, 
   auto table = [&](const char* what, const std::vector<NamedCost>& rows) {
     html += QStringLiteral("<p><b>%1</b> (%2 kinds)</p>").arg(QLatin1String(what)).arg(rows.size());
     if (rows.empty()) return;
-    html += QStringLiteral("<table cellspacing=0 cellpadding=2><tr><th align=left>name</th><th>count</th>"
-                           "<th>total time</th><th>FLOPs</th></tr>");
+    html += QStringLiteral(
+        "<table cellspacing=0 cellpadding=2><tr><th align=left>name</th><th>count</th>"
+        "<th>total time</th><th>FLOPs</th></tr>");
     std::size_t shown = 0;
     for (const auto& r : rows) {
       if (++shown > 40) break;
-      html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td></tr>")
+      html += QStringLiteral(
+                  "<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td></tr>")
                   .arg(h(r.name))
                   .arg(r.count)
                   .arg(h(format_ns(r.time_ns)), h(format_flops(r.flops)));
@@ -51,11 +57,31 @@ void append_details(QString& html, const RunData& run, const std::string& path, 
     html += QStringLiteral("</table>");
   };
   table("Ops", d.ops);
-  table("Kernels", d.kernels);
+  // Kernels: the core's kernel table in the cells of `report --kernels` (analytic FLOPs of the launching
+  // ops, ">=" or "unknown" where some have no formula; measured counters when recorded).
+  html += QStringLiteral("<p><b>Kernels</b> (%1 kinds)</p>").arg(d.kernels.size());
+  if (!d.kernels.empty()) {
+    const int columns[] = {KernelTableModel::kName, KernelTableModel::kCount, KernelTableModel::kDeviceTime,
+                           KernelTableModel::kFlops, KernelTableModel::kMeasuredFlops};
+    html += QStringLiteral("<table cellspacing=0 cellpadding=2><tr>");
+    for (int c : columns)
+      html += QStringLiteral("<th>%1</th>").arg(KernelTableModel::header(c).toHtmlEscaped());
+    html += QStringLiteral("</tr>");
+    for (std::size_t i = 0; i < d.kernels.size() && i < 40; ++i) {
+      html += QStringLiteral("<tr>");
+      for (int c : columns)
+        html += QStringLiteral("<td%1>%2</td>")
+                    .arg(c == KernelTableModel::kName ? QString() : QStringLiteral(" align=right"),
+                         KernelTableModel::cell(d.kernels[i], c).toHtmlEscaped());
+      html += QStringLiteral("</tr>");
+    }
+    html += QStringLiteral("</table>");
+  }
   html += QStringLiteral("<p><b>Weights</b> (%1 tensors)</p>").arg(d.params.size());
   if (d.params.empty()) return;
-  html += QStringLiteral("<table cellspacing=0 cellpadding=2><tr><th align=left>name</th><th>dtype</th><th>shape</th>"
-                         "<th>max |x|</th><th>status</th></tr>");
+  html += QStringLiteral(
+      "<table cellspacing=0 cellpadding=2><tr><th align=left>name</th><th>dtype</th><th>shape</th>"
+      "<th>max |x|</th><th>status</th></tr>");
   for (const auto& p : d.params)
     html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td align=right>%4</td><td>%5</td></tr>")
                 .arg(h(p.name), h(p.dtype), shape_text(p.shape), QString::number(p.max_abs, 'g', 3),
@@ -92,11 +118,12 @@ ModuleTreePage::ModuleTreePage(QWidget* parent)
   tree_->setUniformRowHeights(true);
   tree_->setAlternatingRowColors(true);
   tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
-    QString path = current.data(kPathRole).toString();
-    showDetails(path);
-    Q_EMIT moduleSelected(path);
-  });
+  connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          [this](const QModelIndex& current) {
+            QString path = current.data(kPathRole).toString();
+            showDetails(path);
+            Q_EMIT moduleSelected(path);
+          });
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(tree_);
   split->addWidget(details_);
@@ -123,33 +150,27 @@ void ModuleTreePage::setSession(SessionPtr session) {
   proxy_->setHideUnchanged(diff);
   tree_->sortByColumn(-1, Qt::AscendingOrder);  // module order until the user sorts
   tree_->expandToDepth(2);
-  // Measured FLOPs exist only for kernels with hardware counters: hide the column when no run has any.
-  bool measured = false;
-  if (session_)
-    for (const auto* run : {session_->a.get(), session_->b.get()})
-      if (run && run->summary.total.measured_flops > 0) measured = true;
-  tree_->setColumnHidden(ModuleTreeModel::kMeasuredFlops, !measured);
-  // Host time gets its own column only when the main clock is the device's.
-  tree_->setColumnHidden(ModuleTreeModel::kHostInclP50, !session_ || session_->clock() != Clock::kDevice);
-  // In diff mode the status and deltas are what the user came for: next to the module name, not past
-  // the fifteen cost columns (off screen at 1400 px). The model keeps its column numbers.
+  // Which columns show, and in which order, is the model's (shownColumns), so `--dump tree` prints what
+  // this tree shows. The model keeps its column numbers; the header moves and hides sections.
   QHeaderView* header = tree_->header();
-  for (int c = 0; c < header->count(); ++c) header->moveSection(header->visualIndex(c), c);
-  if (session_ && session_->is_diff()) {
-    int to = 1;
-    for (int c : {ModuleTreeModel::kStatus, ModuleTreeModel::kDeltaTime, ModuleTreeModel::kDeltaFlops})
-      header->moveSection(header->visualIndex(c), to++);
-  }
+  const std::vector<int> shown = model_->shownColumns();
+  for (int c = 0; c < header->count(); ++c)
+    tree_->setColumnHidden(c, std::find(shown.begin(), shown.end(), c) == shown.end());
+  for (std::size_t to = 0; to < shown.size(); ++to)
+    header->moveSection(header->visualIndex(shown[to]), static_cast<int>(to));
   details_->clear();
 }
 
-QSortFilterProxyModel* ModuleTreePage::proxy() const { return proxy_; }
+QSortFilterProxyModel* ModuleTreePage::proxy() const {
+  return proxy_;
+}
 
 void ModuleTreePage::showChanges() {
   if (!session_ || !session_->is_diff() || !session_->diff.engine) return;
   QModelIndex first;
   for (const auto& m : session_->diff.engine->modules) {
-    if (!m.headline || (m.verdict != Verdict::kVanished && m.verdict != Verdict::kDormant && m.verdict != Verdict::kNew))
+    if (!m.headline ||
+        (m.verdict != Verdict::kVanished && m.verdict != Verdict::kDormant && m.verdict != Verdict::kNew))
       continue;
     QModelIndex index = proxy_->mapFromSource(model_->indexForPath(QString::fromStdString(m.path)));
     if (!index.isValid()) continue;
@@ -161,9 +182,13 @@ void ModuleTreePage::showChanges() {
   tree_->scrollTo(first);
 }
 
-QString ModuleTreePage::selectedPath() const { return tree_->currentIndex().data(kPathRole).toString(); }
+QString ModuleTreePage::selectedPath() const {
+  return tree_->currentIndex().data(kPathRole).toString();
+}
 
-QString ModuleTreePage::detailsText() const { return details_->toPlainText(); }
+QString ModuleTreePage::detailsText() const {
+  return details_->toPlainText();
+}
 
 void ModuleTreePage::selectModule(const QString& path) {
   QModelIndex source = model_->indexForPath(path);
@@ -180,7 +205,8 @@ void ModuleTreePage::showDetails(const QString& path) {
   int node = session_->diff.find(p);
   QString html = QStringLiteral("<h2>%1</h2>").arg(path.isEmpty() ? tr("(model)") : path.toHtmlEscaped());
   if (node >= 0 && !session_->diff.verdict_text(session_->diff.nodes[node]).empty())
-    html += QStringLiteral("<p><b>%1</b></p>").arg(h(session_->diff.verdict_text(session_->diff.nodes[node])));
+    html +=
+        QStringLiteral("<p><b>%1</b></p>").arg(h(session_->diff.verdict_text(session_->diff.nodes[node])));
   append_details(html, session_->a->data, p, session_->is_diff() ? tr("Run A") : tr("This run"));
   if (session_->b) append_details(html, session_->b->data, p, tr("Run B"));
   details_->setHtml(html);

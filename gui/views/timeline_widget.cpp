@@ -18,7 +18,8 @@ constexpr std::int64_t kTimeLimit = std::int64_t{1} << 61;
 
 // A time computed in doubles (zoom, pan) as an int64 within the range setRange keeps.
 std::int64_t to_time(double t) {
-  return static_cast<std::int64_t>(std::clamp(t, -static_cast<double>(kTimeLimit), static_cast<double>(kTimeLimit)));
+  return static_cast<std::int64_t>(
+      std::clamp(t, -static_cast<double>(kTimeLimit), static_cast<double>(kTimeLimit)));
 }
 
 QColor name_color(std::int32_t name) {
@@ -44,7 +45,8 @@ void TimelineWidget::setSession(SessionPtr session) {
 }
 
 void TimelineWidget::resetZoom() {
-  if (session_) setRange(session_->timeline.begin(), std::max(session_->timeline.end(), session_->timeline.begin() + 1));
+  if (session_)
+    setRange(session_->timeline.begin(), std::max(session_->timeline.end(), session_->timeline.begin() + 1));
 }
 
 void TimelineWidget::setRange(std::int64_t t0, std::int64_t t1) {
@@ -55,13 +57,17 @@ void TimelineWidget::setRange(std::int64_t t0, std::int64_t t1) {
   update();
 }
 
-QRect TimelineWidget::plotRect() const { return QRect(kLabelW, kAxisH, width() - kLabelW - 4, height() - kAxisH); }
+QRect TimelineWidget::plotRect() const {
+  return QRect(kLabelW, kAxisH, width() - kLabelW - 4, height() - kAxisH);
+}
 
 double TimelineWidget::nsPerPixel() const {
   return static_cast<double>(t1_ - t0_) / std::max(1, plotRect().width());
 }
 
-int TimelineWidget::laneAt(int y) const { return y < kAxisH ? -1 : (y - kAxisH) / kLaneH; }
+int TimelineWidget::laneAt(int y) const {
+  return y < kAxisH ? -1 : (y - kAxisH) / kLaneH;
+}
 
 void TimelineWidget::paintEvent(QPaintEvent*) {
   QPainter p(this);
@@ -118,8 +124,10 @@ std::vector<TimelineWidget::AxisTick> TimelineWidget::axisTicks(const QFontMetri
   const double px = nsPerPixel();
   // About one tick per 150 px at a round step, labelled from the first event (the zero tooltips use too).
   double step = std::pow(10.0, std::floor(std::log10(std::max(px * 150, 1.0))));
-  if (px * 150 / step > 5) step *= 5;
-  else if (px * 150 / step > 2) step *= 2;
+  if (px * 150 / step > 5)
+    step *= 5;
+  else if (px * 150 / step > 2)
+    step *= 2;
   const double origin = static_cast<double>(timeOrigin());
   const double first = std::ceil((static_cast<double>(t0_) - origin) / step) * step;
   // Ticks counted by index, at most one per 25 px: far from the origin a step below a double's resolution
@@ -137,7 +145,8 @@ std::vector<TimelineWidget::AxisTick> TimelineWidget::axisTicks(const QFontMetri
     // would run into the previous label, the tick goes unlabelled.
     const int w = metrics.horizontalAdvance(tick.text);
     const int left = tick.x + 3 + w > width() ? tick.x - 3 - w : tick.x + 3;
-    if (left <= previous_right) tick.text.clear();
+    if (left <= previous_right)
+      tick.text.clear();
     else {
       tick.label = QRect(left, kAxisH - 9 - metrics.ascent(), w, metrics.height());
       previous_right = left + w;
@@ -184,28 +193,38 @@ QRect TimelineWidget::laneRect(std::size_t lane) const {
   return QRect(plot.left(), kAxisH + static_cast<int>(lane) * kLaneH, plot.width(), kLaneH);
 }
 
-std::int64_t TimelineWidget::timeOrigin() const { return session_ ? session_->timeline.begin() : 0; }
+std::int64_t TimelineWidget::timeOrigin() const {
+  return session_ ? session_->timeline.begin() : 0;
+}
 
 QString TimelineWidget::tooltipAt(const QPoint& pos) const {
   if (!session_) return {};
   const int x = pos.x();
   int lane = laneAt(pos.y());
-  if (lane < 0 || x < plotRect().left() || static_cast<std::size_t>(lane) >= session_->timeline.lanes().size()) return {};
+  if (lane < 0 || x < plotRect().left() ||
+      static_cast<std::size_t>(lane) >= session_->timeline.lanes().size())
+    return {};
   const std::int64_t t = to_time(static_cast<double>(t0_) + (x - plotRect().left()) * nsPerPixel());
   const auto& tl = session_->timeline;
-  std::int64_t e = tl.event_at(static_cast<std::size_t>(lane), t, static_cast<std::int64_t>(nsPerPixel() * 2));
+  std::int64_t e =
+      tl.event_at(static_cast<std::size_t>(lane), t, static_cast<std::int64_t>(nsPerPixel() * 2));
   if (e < 0) return {};
   const auto& ev = tl.lanes()[static_cast<std::size_t>(lane)].events[static_cast<std::size_t>(e)];
   auto m = module_paths_.find(ev.module_id);
-  // "at" counts from the axis's zero, so the tooltip and the tick under the cursor agree.
-  return QStringLiteral("%1\n%2 at %3\nmodule: %4")
+  // "at" counts from the axis's zero, so the tooltip and the tick under the cursor agree. An orphan kernel
+  // says so: it ran before the profiling window and belongs to no iteration.
+  return QStringLiteral("%1\n%2 at %3\nmodule: %4%5")
       .arg(QString::fromStdString(tl.names()[static_cast<std::size_t>(ev.name)]),
            QString::fromStdString(format_ns(static_cast<double>(ev.duration))),
            QString::fromStdString(format_ns(static_cast<double>(ev.start - timeOrigin()))),
            m == module_paths_.end() ? QStringLiteral("-")
-                                    : QString::fromStdString(m->second.empty() ? "(model)" : m->second));
+                                    : QString::fromStdString(m->second.empty() ? "(model)" : m->second),
+           ev.orphan ? QStringLiteral("\norphan: launched before the profiling window, in no iteration")
+                     : QString());
 }
 
-void TimelineWidget::mouseReleaseEvent(QMouseEvent*) { drag_x_ = -1; }
+void TimelineWidget::mouseReleaseEvent(QMouseEvent*) {
+  drag_x_ = -1;
+}
 
 }  // namespace flopscope::gui

@@ -5,6 +5,8 @@
 
 #include "analyzer/heatmap.h"
 #include "gui/models/diff_table_model.h"
+#include "gui/models/kernel_table_model.h"
+#include "gui/models/module_details.h"
 #include "gui/models/module_tree_model.h"
 #include "gui/models/roles.h"
 #include "gui/models/run_loader.h"
@@ -13,10 +15,12 @@
 namespace flopscope::gui::testing {
 namespace {
 
-const QString kH100Trace =
-    QStringLiteral(FLOPSCOPE_SOURCE_DIR "/tests/data/kineto/tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz");
+const QString kH100Trace = QStringLiteral(
+    FLOPSCOPE_SOURCE_DIR "/tests/data/kineto/tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz");
 
-QString header(const QAbstractItemModel& m, int column) { return m.headerData(column, Qt::Horizontal).toString(); }
+QString header(const QAbstractItemModel& m, int column) {
+  return m.headerData(column, Qt::Horizontal).toString();
+}
 
 TEST(Clock, ImportedGpuTraceTreeShowsDeviceTimeWithHostApart) {
   auto session = load_session({kH100Trace});
@@ -31,7 +35,8 @@ TEST(Clock, ImportedGpuTraceTreeShowsDeviceTimeWithHostApart) {
   const QModelIndex root = model.index(0, 0);
   // Host and device time of this trace differ: the columns would agree if the tree read one clock twice.
   ASSERT_NE(s.modules[0].gpu_time.p50, s.modules[0].inclusive_time.p50);
-  EXPECT_DOUBLE_EQ(root.siblingAtColumn(ModuleTreeModel::kInclP50).data(kSortRole).toDouble(), s.modules[0].gpu_time.p50);
+  EXPECT_DOUBLE_EQ(root.siblingAtColumn(ModuleTreeModel::kInclP50).data(kSortRole).toDouble(),
+                   s.modules[0].gpu_time.p50);
   EXPECT_DOUBLE_EQ(root.siblingAtColumn(ModuleTreeModel::kHostInclP50).data(kSortRole).toDouble(),
                    s.modules[0].inclusive_time.p50);
   // Self time: kernels of the module itself, not its children's.
@@ -39,7 +44,8 @@ TEST(Clock, ImportedGpuTraceTreeShowsDeviceTimeWithHostApart) {
   for (std::size_t i = 1; i < s.modules.size(); ++i) {
     const QModelIndex m = model.indexForPath(QString::fromStdString(s.modules[i].path));
     ASSERT_TRUE(m.isValid());
-    EXPECT_DOUBLE_EQ(m.siblingAtColumn(ModuleTreeModel::kSelfP50).data(kSortRole).toDouble(), s.modules[i].gpu_self_time.p50);
+    EXPECT_DOUBLE_EQ(m.siblingAtColumn(ModuleTreeModel::kSelfP50).data(kSortRole).toDouble(),
+                     s.modules[i].gpu_self_time.p50);
     EXPECT_LE(s.modules[i].gpu_self_time.p50, s.modules[i].gpu_time.p50 + 1e-9);
     some_self = some_self || s.modules[i].gpu_self_time.p50 > 0;
   }
@@ -48,7 +54,8 @@ TEST(Clock, ImportedGpuTraceTreeShowsDeviceTimeWithHostApart) {
   HeatmapData heat = heatmap_data(s, 5);
   EXPECT_EQ(heat.clock, Clock::kDevice);
   ASSERT_FALSE(heat.rows.empty());
-  EXPECT_DOUBLE_EQ(heat.rows[0].stats.p50, s.modules[static_cast<std::size_t>(s.find(heat.rows[0].path))].gpu_self_time.p50);
+  EXPECT_DOUBLE_EQ(heat.rows[0].stats.p50,
+                   s.modules[static_cast<std::size_t>(s.find(heat.rows[0].path))].gpu_self_time.p50);
 }
 
 TEST(Clock, CpuRunsKeepHostTimeUnlabelled) {
@@ -81,9 +88,10 @@ TEST(Clock, DiffDeltasUseTheEnginesClock) {
     if (m.path.empty() || m.verdict != Verdict::kVanished) continue;
     const QModelIndex i = tree.indexForPath(QString::fromStdString(m.path));
     ASSERT_TRUE(i.isValid());
-    const double delta = i.siblingAtColumn(ModuleTreeModel::kDeltaTime).data(kSortRole).toDouble();
-    EXPECT_DOUBLE_EQ(delta, m.b.time.p50 - m.a.time.p50);
-    EXPECT_DOUBLE_EQ(delta, -session->a->summary.modules[static_cast<std::size_t>(m.summary_a)].gpu_time.p50);
+    // Present in A only: no time change to measure, blank as in the CLI's tables (not A's time negated).
+    EXPECT_DOUBLE_EQ(i.siblingAtColumn(ModuleTreeModel::kDeltaTime).data(kSortRole).toDouble(), 0);
+    EXPECT_EQ(i.siblingAtColumn(ModuleTreeModel::kDeltaTime).data().toString(), QString());
+    EXPECT_GT(session->a->summary.modules[static_cast<std::size_t>(m.summary_a)].gpu_time.p50, 0);
     ++checked;
   }
   EXPECT_EQ(checked, 2);
@@ -94,6 +102,34 @@ TEST(Clock, DiffDeltasUseTheEnginesClock) {
       EXPECT_DOUBLE_EQ(table.index(r, DiffTableModel::kTimeA).data(kSortRole).toDouble(), e->a.time.p50);
     }
   }
+}
+
+// The detail pane's kernels are the core's kernel table of the module (`report --kernels`): a GEMM kernel
+// of a trace without hardware counters carries its op's analytic FLOPs, not the 0 of absent counters.
+TEST(Clock, DetailPaneKernelsCarryTheirOpsFlops) {
+  auto session = load_session({kH100Trace});
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  const RunData& run = (*session)->a->data;
+  const std::vector<KernelRow> whole = kernel_table(run);
+  std::int64_t listed = 0;
+  double flops = 0;
+  for (const auto& m : run.modules) {
+    const ModuleDetails d = module_details(run, m.path);
+    for (const KernelRow& r : d.kernels) {
+      listed += r.count;
+      flops += r.flops;
+      EXPECT_FALSE(r.has_counters);
+      EXPECT_EQ(KernelTableModel::cell(r, KernelTableModel::kFlops).toStdString(),
+                kernel_work_text(r, r.flops));
+    }
+  }
+  std::int64_t attributed = 0;
+  for (const auto& k : run.kernels) attributed += k.module_id != kNoId ? 1 : 0;
+  EXPECT_EQ(listed, attributed);
+  double whole_flops = 0;
+  for (const KernelRow& r : whole) whole_flops += r.flops;
+  EXPECT_GT(flops, 0);
+  EXPECT_LE(flops, whole_flops * (1 + 1e-9));
 }
 
 }  // namespace

@@ -1,7 +1,13 @@
-#include <QAbstractItemModelTester>
+#include "gui/models/diff_table_model.h"
+
 #include <gtest/gtest.h>
 
-#include "gui/models/diff_table_model.h"
+#include <QAbstractItemModelTester>
+
+#include "analyzer/diff/verdict_palette.h"
+#include "cli/printers/diff_report.h"
+#include "graphs/heat.h"
+#include "gui/models/colors.h"
 #include "gui/models/roles.h"
 #include "tests/unit/gui/qt_environment.h"
 
@@ -18,10 +24,18 @@ TEST(DiffTableModel, ListsVanishedModulesFirstWithTheirWeights) {
   ASSERT_GE(model.rowCount(), 2);
   for (int r = 0; r < 2; ++r) {
     EXPECT_EQ(model.index(r, DiffTableModel::kStatus).data().toString(), QStringLiteral("VANISHED"));
-    EXPECT_TRUE(model.index(r, DiffTableModel::kModule).data().toString().endsWith(QStringLiteral("position_adaptive_bias")));
+    EXPECT_TRUE(model.index(r, DiffTableModel::kModule)
+                    .data()
+                    .toString()
+                    .endsWith(QStringLiteral("position_adaptive_bias")));
     EXPECT_EQ(model.index(r, DiffTableModel::kWeightsB).data().toString(), QStringLiteral("ERASED"));
     EXPECT_EQ(model.index(r, DiffTableModel::kTimeB).data().toString(), QStringLiteral("-"));
-    EXPECT_TRUE(model.index(r, DiffTableModel::kVerdict).data().toString().contains(QStringLiteral("weights ERASED")));
+    // One side only: no time change to show (the CLI's tables leave it blank), not A's time negated.
+    EXPECT_EQ(model.index(r, DiffTableModel::kDeltaTime).data().toString(), QString());
+    EXPECT_TRUE(model.index(r, DiffTableModel::kVerdict)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("weights ERASED")));
   }
   const int changed_only = model.rowCount();
   model.setShowUnchanged(true);
@@ -34,7 +48,8 @@ TEST(DiffTableModel, DormantModulesComeBeforeOtherChanges) {
   model.setSession(fixture_session(Variant::kV1, Variant::kV2z));
   ASSERT_GE(model.rowCount(), 2);
   for (int r = 0; r < 2; ++r) {
-    EXPECT_TRUE(model.index(r, DiffTableModel::kVerdict).data().toString().startsWith(QStringLiteral("DORMANT")));
+    EXPECT_TRUE(
+        model.index(r, DiffTableModel::kVerdict).data().toString().startsWith(QStringLiteral("DORMANT")));
     EXPECT_EQ(model.index(r, DiffTableModel::kStatus).data().toString(), QStringLiteral("DORMANT"));
     EXPECT_EQ(model.index(r, DiffTableModel::kWeightsB).data().toString(), QStringLiteral("ZEROED"));
   }
@@ -74,6 +89,24 @@ TEST(DiffTableModel, RunAgainstItselfIsAllUnchanged) {
   DiffTableModel model;
   model.setSession(s);
   EXPECT_EQ(model.rowCount(), 0);
+}
+
+// One palette: the GUI's verdict colours, the diff graph's and the HTML report's are the core's.
+TEST(VerdictPalette, GuiGraphAndHtmlColourAlike) {
+  auto session = fixture_session(Variant::kV1, Variant::kV2);
+  const std::string html = cli::render_diff_html(*session->diff.engine, {}, {}, "");
+  for (int i = 0; i < kVerdictCount; ++i) {
+    const auto v = static_cast<Verdict>(i);
+    if (v == Verdict::kUnchanged) continue;
+    EXPECT_EQ(status_color(v), QColor(QString::fromLatin1(verdict_color(v).text))) << to_string(v);
+    EXPECT_NE(html.find(std::string(".v-") + to_string(v) + "{color:" + verdict_color(v).text),
+              std::string::npos)
+        << to_string(v);
+  }
+  EXPECT_STREQ(graphs::diff_style(graphs::DiffState::kRemoved).border,
+               verdict_color(Verdict::kVanished).text);
+  EXPECT_STREQ(graphs::diff_style(graphs::DiffState::kAdded).border, verdict_color(Verdict::kNew).text);
+  EXPECT_EQ(status_color(DiffStatus::kVanished), status_color(Verdict::kVanished));
 }
 
 }  // namespace

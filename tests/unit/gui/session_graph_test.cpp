@@ -2,6 +2,7 @@
 // Graphviz: clusters hold their nodes, nodes do not overlap, collapse and diff states as the CLI has them.
 #include <gtest/gtest.h>
 
+#include "analyzer/diff/path_map_specs.h"
 #include "graphs/collapse.h"
 #include "graphs/graph_layout.h"
 #include "graphs/heat.h"
@@ -12,11 +13,14 @@ namespace flopscope::gui::testing {
 namespace {
 
 bool inside(const std::string& module, const std::string& cluster) {
-  return module == cluster || (module.size() > cluster.size() && module.compare(0, cluster.size(), cluster) == 0 &&
-                               module[cluster.size()] == '.');
+  return module == cluster ||
+         (module.size() > cluster.size() && module.compare(0, cluster.size(), cluster) == 0 &&
+          module[cluster.size()] == '.');
 }
 
-graphs::DotOptions gui_options() { return {}; }
+graphs::DotOptions gui_options() {
+  return {};
+}
 
 TEST(SessionGraph, ClustersContainTheirNodesAndNodesDoNotOverlap) {
   if (!graphs::graphviz_rendering_available()) GTEST_SKIP() << "built without Graphviz";
@@ -43,7 +47,9 @@ TEST(SessionGraph, ClustersContainTheirNodesAndNodesDoNotOverlap) {
   // rankdir=TB: most edges point down the page.
   int downward = 0;
   for (const auto& e : g.edges)
-    downward += g.nodes[static_cast<std::size_t>(e.dst)].box.y > g.nodes[static_cast<std::size_t>(e.src)].box.y ? 1 : 0;
+    downward +=
+        g.nodes[static_cast<std::size_t>(e.dst)].box.y > g.nodes[static_cast<std::size_t>(e.src)].box.y ? 1
+                                                                                                        : 0;
   EXPECT_GT(downward, static_cast<int>(g.edges.size()) * 8 / 10);
 }
 
@@ -89,9 +95,44 @@ TEST(SessionGraph, DiffMarksTheRemovedBiasNodes) {
   ASSERT_TRUE(laid_out.ok()) << laid_out.status().message();
   int dashed_edges = 0, red_nodes = 0;
   for (const auto& e : laid_out->edges) dashed_edges += e.style.find("dashed") != std::string::npos ? 1 : 0;
-  for (const auto& n : laid_out->nodes) red_nodes += n.border == graphs::diff_style(graphs::DiffState::kRemoved).border;
+  for (const auto& n : laid_out->nodes)
+    red_nodes += n.border == graphs::diff_style(graphs::DiffState::kRemoved).border;
   EXPECT_GT(dashed_edges, 0);
   EXPECT_EQ(red_nodes, 14);
+}
+
+// B's modules renamed (layers.N -> blocks.N): the GUI's diff graph pairs them as `flopscope graph --diff`
+// does, by the engine's container alignment (on by default) or, with --no-align, by the --map-b that renames
+// them back; with neither, every op of layers.N is removed and every op of blocks.N added.
+TEST(SessionGraph, DiffGraphHonoursTheMapsAndAlignment) {
+  auto rename = [](std::string& s) {
+    if (s.rfind("layers", 0) == 0) s.replace(0, 6, "blocks");
+  };
+  FixtureOptions o{Variant::kV1};
+  o.seed = 2;
+  RunData b = sonnet_run(o);
+  for (auto& m : b.modules) rename(m.path);
+  for (auto& p : b.params) rename(p.name);
+  for (auto& n : b.graph_nodes) rename(n.module_path);
+  auto run_a = make_loaded_run(QStringLiteral("v1.db"), sonnet_run({Variant::kV1}));
+  auto run_b = make_loaded_run(QStringLiteral("renamed.db"), std::move(b));
+  auto differing = [](const Session& s) {
+    int n = 0;
+    for (const auto& node : s.graph.nodes)
+      n += node.diff == graphs::DiffState::kRemoved || node.diff == graphs::DiffState::kAdded ? 1 : 0;
+    return n;
+  };
+  auto session = [&](const PathMapSpecs& specs) {
+    DiffOptions options;
+    EXPECT_TRUE(parse_path_maps(specs, options).ok());
+    return make_session(run_a, run_b, std::nullopt, options);
+  };
+  EXPECT_EQ(differing(*session({})), 0);  // aligned as the engine aligns containers
+  EXPECT_GT(differing(*session({{}, {}, {}, true})), 0);
+  SessionPtr mapped = session({{}, {}, {"^blocks=layers"}, true});
+  EXPECT_EQ(differing(*mapped), 0);
+  // The module diff took the same pairing: no module vanished.
+  for (const auto& m : mapped->diff.engine->modules) EXPECT_NE(m.verdict, Verdict::kVanished) << m.path;
 }
 
 }  // namespace

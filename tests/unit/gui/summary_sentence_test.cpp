@@ -1,9 +1,9 @@
 // The saving first: the one summary sentence of a diff reads the same in every view. Each output is
 // unescaped here the way its reader would (a Markdown renderer, a browser, an XML parser, a JSON parser,
 // the terminal, the GUI's rich text) and compared with the core's sentence.
-#include <QTextDocumentFragment>
 #include <gtest/gtest.h>
 
+#include <QTextDocumentFragment>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -16,7 +16,9 @@
 namespace flopscope::gui::testing {
 namespace {
 
-std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+std::string first_line(const std::string& s) {
+  return s.substr(0, s.find('\n'));
+}
 
 std::string unescape_entities(std::string s) {
   for (auto [from, to] : {std::pair{"&lt;", "<"}, std::pair{"&gt;", ">"}, std::pair{"&quot;", "\""},
@@ -32,8 +34,10 @@ std::string markdown_text(std::string line) {
   line = line.substr(2, line.size() - 4);
   std::string out;
   for (std::size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == '\\' && i + 1 < line.size()) out += line[++i];
-    else if (line[i] != '`') out += line[i];
+    if (line[i] == '\\' && i + 1 < line.size())
+      out += line[++i];
+    else if (line[i] != '`')
+      out += line[i];
   }
   return out;
 }
@@ -73,13 +77,20 @@ void expect_same_sentence_everywhere(Variant vb, const std::string& starts_with)
   const std::string junit = cli::render_diff_junit(d, gates);
   EXPECT_EQ(unescape_entities(between(junit, "<property name=\"summary\" value=\"", "\"/>")), sentence);
   EXPECT_EQ(unescape_entities(between(junit, "</testcase>\n    <system-out>", "</system-out>")), sentence);
-  EXPECT_NE(unescape_entities(between(junit, "type=\"gate\">", "</failure>")).find(sentence), std::string::npos);
+  EXPECT_NE(unescape_entities(between(junit, "type=\"gate\">", "</failure>")).find(sentence),
+            std::string::npos);
   // GUI: the diff page's headline opens with it, as displayed.
   MainWindow w;
   w.setSession(session);
   EXPECT_EQ(w.diffPage()->sentence().toStdString(), sentence);
   const QString shown = QTextDocumentFragment::fromHtml(w.diffPage()->headline()).toPlainText();
   EXPECT_EQ(first_line(shown.toStdString()), sentence);
+  // The lines under it are the CLI's too: the module counts and the end-to-end totals, as the terminal
+  // report prints them (not a GUI-made "FLOPs per iteration" line).
+  EXPECT_TRUE(shown.contains(QString::fromStdString("End to end: " + cli::totals_text(d))))
+      << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QString::fromStdString("Modules: " + cli::module_counts_text(d))))
+      << shown.toStdString();
 }
 
 TEST(SummarySentenceEverywhere, V1AgainstV2) {
@@ -87,7 +98,8 @@ TEST(SummarySentenceEverywhere, V1AgainstV2) {
 }
 
 TEST(SummarySentenceEverywhere, V1AgainstV2z) {
-  expect_same_sentence_everywhere(Variant::kV2z, "2 x position_adaptive_bias DORMANT (weights ZEROED): wastes ");
+  expect_same_sentence_everywhere(Variant::kV2z,
+                                  "2 x position_adaptive_bias DORMANT (weights ZEROED): wastes ");
 }
 
 }  // namespace

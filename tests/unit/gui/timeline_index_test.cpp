@@ -1,7 +1,8 @@
+#include "gui/models/timeline_index.h"
+
 #include <gtest/gtest.h>
 
 #include "gui/models/run_loader.h"
-#include "gui/models/timeline_index.h"
 #include "tests/unit/gui/fixture_runs.h"
 
 namespace flopscope::gui::testing {
@@ -18,10 +19,12 @@ TEST(TimelineIndex, LanesPerThreadDepthAndStream) {
   // Consecutive ops of one module are one span on the module lane; each position_adaptive_bias run is one.
   int bias_spans = 0;
   for (const auto& e : t.lanes()[0].events)
-    bias_spans += t.names()[static_cast<std::size_t>(e.name)] == "layers.0.attn.position_adaptive_bias" ? 1 : 0;
+    bias_spans +=
+        t.names()[static_cast<std::size_t>(e.name)] == "layers.0.attn.position_adaptive_bias" ? 1 : 0;
   EXPECT_EQ(bias_spans, 12);  // once per iteration
   for (const auto& lane : t.lanes())
-    for (std::size_t i = 1; i < lane.events.size(); ++i) EXPECT_LE(lane.events[i - 1].start, lane.events[i].start);
+    for (std::size_t i = 1; i < lane.events.size(); ++i)
+      EXPECT_LE(lane.events[i - 1].start, lane.events[i].start);
 }
 
 TEST(TimelineIndex, MergesSubPixelEventsButKeepsEveryEventCounted) {
@@ -61,13 +64,37 @@ namespace {
 // Traces open like databases (through the importers' load_run) and show their streams.
 TEST(TimelineIndex, OpensAKinetoTraceWithItsStreams) {
   auto session = load_session({QStringLiteral(FLOPSCOPE_SOURCE_DIR "/tests/fuzz/seeds/kineto/small.json")});
-  if (!session.ok() && session.status().code() == StatusCode::kUnsupported) GTEST_SKIP() << session.status().message();
+  if (!session.ok() && session.status().code() == StatusCode::kUnsupported)
+    GTEST_SKIP() << session.status().message();
   ASSERT_TRUE(session.ok()) << session.status().message();
   const auto& lanes = (*session)->timeline.lanes();
   int streams = 0;
   for (const auto& lane : lanes) streams += lane.is_device ? 1 : 0;
   EXPECT_EQ(streams, 2);
   EXPECT_FALSE((*session)->a->data.kernels.empty());
+}
+
+// An orphan kernel (launched before the profiling window, iteration < 0) is in no iteration: the first
+// iteration's span is the core's first iteration (analyzer/iterations), not stretched back to the orphan, and
+// the event is marked as an orphan for the tooltip.
+TEST(TimelineIndex, OrphanKernelsAreInNoIteration) {
+  RunData run = sonnet_run({});
+  const TimelineIndex before = TimelineIndex::build(run);
+  ASSERT_FALSE(run.kernels.empty());
+  KernelRecord orphan = run.kernels.front();
+  orphan.id = 1 << 30;
+  orphan.iteration = -1;
+  orphan.op_id = kNoId;
+  orphan.start_ns = before.begin() - 5'000'000;
+  run.kernels.insert(run.kernels.begin(), orphan);
+  const TimelineIndex t = TimelineIndex::build(run);
+  EXPECT_EQ(t.first_iteration_begin(), before.first_iteration_begin());
+  EXPECT_EQ(t.first_iteration_end(), before.first_iteration_end());
+  EXPECT_EQ(t.begin(), orphan.start_ns);  // still drawn on the timeline
+  int orphans = 0;
+  for (const auto& lane : t.lanes())
+    for (const auto& e : lane.events) orphans += e.orphan ? 1 : 0;
+  EXPECT_EQ(orphans, 1);
 }
 
 }  // namespace

@@ -1,0 +1,27 @@
+#include "analyzer/diff/diff_cells.h"
+
+#include <cmath>
+
+#include "analyzer/format.h"
+
+namespace flopscope {
+
+std::string side_time_text(const SideCost& s) {
+  return s.present && s.time.samples > 0 ? time_text(s.time.p50) : "-";
+}
+
+std::string side_flops_text(const SideCost& s) {
+  if (!s.present) return "-";
+  return s.flops_known ? flops_text(s.flops) : "?";
+}
+
+std::string time_delta_text(const MedianDifference& t, TimeStatus status, bool both_sides) {
+  if (!both_sides || status == TimeStatus::kUntested) return "";
+  std::string s = (t.diff >= 0 ? "+" : "-") + time_text(std::fabs(t.diff));
+  if (status == TimeStatus::kFaster || status == TimeStatus::kSlower)
+    s += std::string(" ") + to_string(status);
+  if (status == TimeStatus::kNotAssessable) s += " n/a";
+  return s;
+}
+
+}  // namespace flopscope

@@ -1,0 +1,18 @@
+// The cells of a diff row as every front end shows them (the CLI's tables, Markdown and HTML, the GUI's
+// diff table): one side's time and FLOPs, and the time change worded by the engine's TimeStatus.
+#pragma once
+
+#include <string>
+
+#include "analyzer/diff/diff.h"
+
+namespace flopscope {
+
+std::string side_time_text(const SideCost& s);   // P50 per iteration, "-" when absent or never timed
+std::string side_flops_text(const SideCost& s);  // "-" when absent, "?" when no op of it has a count
+// Time is its own status: "+1.2 ms slower", "+3.0 µs" (no significant change), "+3.0 µs n/a" (not
+// assessable across processes), "" when untested or when one side is absent (a vanished module's time
+// change is no measurement).
+std::string time_delta_text(const MedianDifference& t, TimeStatus status, bool both_sides);
+
+}  // namespace flopscope

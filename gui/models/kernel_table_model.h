@@ -1,0 +1,37 @@
+// Kernels by name as a table model: the core's kernel table (analyzer/kernel_table, what `report --kernels`
+// prints) of a whole run or of one module's kernels, worded as the CLI words it. The detail pane and
+// `flopscope-gui --dump kernels` show these cells.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <optional>
+#include <vector>
+
+#include "analyzer/kernel_table.h"
+
+namespace flopscope::gui {
+
+class KernelTableModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { kName, kKind, kCount, kDeviceTime, kFlops, kBytes, kMeasuredFlops, kModule, kColumnCount };
+
+  explicit KernelTableModel(QObject* parent = nullptr);
+  // The run must outlive the call only; the rows are copied out of it.
+  void setRun(const RunData& run, std::optional<Id> module = std::nullopt);
+  const std::vector<KernelRow>& rows() const { return rows_; }
+
+  static QString header(int column);
+  static QString cell(const KernelRow& row, int column);
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<KernelRow> rows_;
+};
+
+}  // namespace flopscope::gui
