@@ -26,7 +26,7 @@ std::string end_to_end_text(const RunDiff& d) {
     parts.push_back(fmt::format("measured DRAM {} -> {}{}", bytes_text(d.a.dram_bytes),
                                 bytes_text(d.b.dram_bytes), rel(d.a.dram_bytes, d.b.dram_bytes)));
   }
-  parts.push_back(fmt::format("ops {} -> {}", format_count(d.a.ops), format_count(d.b.ops)));
+  parts.push_back(fmt::format("op calls {} -> {}", format_count(d.a.ops), format_count(d.b.ops)));
   if (d.a.kernels > 0 || d.b.kernels > 0) {
     parts.push_back(fmt::format("kernels {} -> {}", format_count(d.a.kernels), format_count(d.b.kernels)));
   }

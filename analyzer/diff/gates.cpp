@@ -42,7 +42,7 @@ GateResult expect_vanished(const RunDiff& d, const std::string& glob) {
       matched.push_back(&m);
     } else {
       // B's module by its own path when the matching paired it under another one.
-      alive.push_back(fmt::format("{} ({} ops/iter in B{})", m.path, count_text(m.b.ops),
+      alive.push_back(fmt::format("{} ({} op calls/iter in B{})", m.path, count_text(m.b.ops),
                                   m.path_b.empty() ? std::string() : ", as B's " + m.path_b));
     }
   }
@@ -78,7 +78,7 @@ GateResult forbid_active(const RunDiff& d, const std::string& glob) {
     const std::string& own = m.path_b.empty() ? m.path : m.path_b;
     if (!m.b.present || !(glob_match(glob, m.path) || glob_match(glob, own))) continue;
     if (m.b.ops > 0 || m.b.kernels > 0)
-      found.push_back(fmt::format("{} runs {} ops/iter", own, count_text(m.b.ops)));
+      found.push_back(fmt::format("{} runs {} op calls/iter", own, count_text(m.b.ops)));
   }
   for (const auto& p : d.params) {
     if (p.state_b != WeightState::kActive) continue;

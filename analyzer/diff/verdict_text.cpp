@@ -10,9 +10,9 @@
 namespace flopscope {
 namespace {
 
-// "64 ops, 2 kernels, 1.80 GFLOPs, 12.0 MB, 0.900 ms P50, 12.3% of time"
+// "64 op calls, 2 kernels, 1.80 GFLOPs, 12.0 MB, 0.900 ms P50, 12.3% of time" (per iteration)
 std::string cost_text(const SideCost& s) {
-  std::string out = format_count(s.ops) + " ops";
+  std::string out = format_count(s.ops) + " op calls";
   if (s.kernels > 0) out += ", " + format_count(s.kernels) + " kernels";
   out += ", " + flops_text(s.flops) + ", " + bytes_text(s.bytes);
   if (s.time.samples > 0) out += ", " + time_text(s.time.p50) + " P50";
@@ -55,7 +55,7 @@ std::string count_text(double n) {
 std::string structural_changes(const ModuleDiff& m) {
   std::vector<std::string> parts;
   if (m.status == DiffStatus::kChanged) {
-    for (auto s : {change("ops", m.a.ops, m.b.ops, count_text),
+    for (auto s : {change("op calls", m.a.ops, m.b.ops, count_text),
                    change("kernels", m.a.kernels, m.b.kernels, count_text),
                    change("FLOPs", m.a.flops, m.b.flops, flops_text),
                    change("bytes", m.a.bytes, m.b.bytes, bytes_text)}) {

@@ -16,7 +16,9 @@ table{border-collapse:collapse;font-size:13px;margin:1em 0}th,td{border:1px soli
 th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 summary h2{display:inline}
 .pass{color:#0a7d2c}.fail{color:#b00020;font-weight:600}.graph img{max-width:100%;height:auto}
-code{background:#f5f5f5;padding:0 3px}.summary{font-size:1.15em;font-weight:600;padding:.5em .8em;background:#f4f8ff;border-left:4px solid #3b528b})";
+code{background:#f5f5f5;padding:0 3px}.summary{font-size:1.15em;font-weight:600;padding:.5em .8em;background:#f4f8ff;border-left:4px solid #3b528b}
+.summary.failed{background:#fdecee;border-left-color:#b00020}.summary.passed{border-left-color:#0a7d2c}
+.summary p{margin:.2em 0})";
 
 // Verdict classes in the core's palette, as the GUI and the diff graph colour them.
 std::string verdict_style() {
@@ -58,7 +60,20 @@ std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& ga
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>flopscope diff</title>\n";
   out +=
       std::string("<style>") + verdict_style() + kStyle + "</style></head><body>\n<h1>flopscope diff</h1>\n";
-  out += "<p class=\"summary\">" + sentence_html(d) + "</p>\n<ul>\n";
+  // The headline box says first whether the merge may go: a failing gate turns it red and says so above the
+  // summary sentence.
+  int failed = 0;
+  for (const auto& g : gates) failed += g.passed ? 0 : 1;
+  const char* box = gates.empty() ? "summary" : failed > 0 ? "summary failed" : "summary passed";
+  std::string gate_line;
+  if (!gates.empty()) {
+    gate_line = failed > 0 ? fmt::format("<p class=\"gates fail\">{} of {} gate{} failed</p>", failed,
+                                         gates.size(), gates.size() == 1 ? "" : "s")
+                           : fmt::format("<p class=\"gates pass\">{} gate{} passed</p>", gates.size(),
+                                         gates.size() == 1 ? "" : "s");
+  }
+  out += fmt::format("<div class=\"{}\">{}<p class=\"sentence\">{}</p></div>\n<ul>\n", box, gate_line,
+                     sentence_html(d));
   out +=
       fmt::format("<li><b>{}</b>: {}</li>\n<li><b>{}</b>: {}</li>\n<li><b>End to end</b>: {}</li>\n</ul>\n",
                   html_escape(o.label_a), html_escape(run_line(d.info_a, d.a)), html_escape(o.label_b),

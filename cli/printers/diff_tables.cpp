@@ -19,7 +19,7 @@ std::string weights_cell(const WeightSide& w) {
 
 TextTable module_table(const RunDiff& d, const DiffReportOptions& o) {
   TextTable t;
-  t.header = {"module", "type", "status", "ops A", "ops B", "FLOPs A", "FLOPs B", "bytes A", "bytes B",
+  t.header = {"module", "type", "status", "op calls A", "op calls B", "FLOPs A", "FLOPs B", "bytes A", "bytes B",
               "time A", "time B", "time delta", "weights A", "weights B", "B path"};
   t.right_align = {false, false, false, true, true, true, true, true, true, true, true, true, false, false, false};
   for (const ModuleDiff* m : modules_to_show(d, o)) {

@@ -985,7 +985,7 @@ def resnet_block_removed_stage_renamed(c):
     c.expect_eq((v.get("layer1"), v.get("layer1.1"), v.get("stage1.0")), ("CHANGED", "VANISHED", None), "without --map")
     c.expect_eq(code, 0, "--expect-vanished layer1.1 without --map exit code")
     gate = data["gates"][0]["message"] if data and data.get("gates") else ""
-    c.expect("(43 ops," in gate, f"--expect-vanished layer1.1 without --map: {gate!r}")
+    c.expect("(43 op calls," in gate, f"--expect-vanished layer1.1 without --map: {gate!r}")
 
 
 @case

@@ -143,7 +143,7 @@ TEST_F(DiffCli, ReportFiles) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
   // The summary and the tables come first; the graph last, folded.
   EXPECT_LT(html.find("<h2>Modules"), html.find("<details class=\"graph\">"));
-  EXPECT_LT(html.find("class=\"summary\""), html.find("<h2>Modules"));
+  EXPECT_LT(html.find("class=\"summary"), html.find("<h2>Modules"));
   EXPECT_NE(read_file(path("r.md")).value().find("VANISHED"), std::string::npos);
   // A failed gate shows in JUnit as a failure.
   r = run("diff " + path("v1.db") + " " + path("v1.db") + " --expect-vanished '*bias*' --junit " +

@@ -67,10 +67,13 @@ void expect_same_sentence_everywhere(Variant vb, const std::string& starts_with)
   EXPECT_EQ(markdown_text(first_line(md)), sentence);
   // HTML: the paragraph right under the title, before any table.
   const std::string html = cli::render_diff_html(d, gates, {}, "");
-  const std::string p = between(html, "<p class=\"summary\">", "</p>");
+  // The box is marked failed and says so above the sentence (the gate above failed).
+  EXPECT_NE(html.find("<div class=\"summary failed\"><p class=\"gates fail\">1 of 1 gate failed</p>"),
+            std::string::npos);
+  const std::string p = between(html, "<p class=\"sentence\">", "</p>");
   EXPECT_NE(p.find("<code>position_adaptive_bias</code>"), std::string::npos) << p;
   EXPECT_EQ(unescape_entities(std::regex_replace(p, std::regex("<[^>]*>"), "")), sentence);
-  EXPECT_LT(html.find("class=\"summary\""), html.find("<table"));
+  EXPECT_LT(html.find("class=\"summary"), html.find("<table"));
   // JSON.
   EXPECT_EQ(nlohmann::json::parse(cli::render_diff_json(d, gates, {}))["summary"]["sentence"], sentence);
   // JUnit: a suite property, the suite's output, and the failed gate's body.
