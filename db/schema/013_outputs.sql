@@ -19,5 +19,5 @@ CREATE TABLE output_tensor (
   inf_count INTEGER NOT NULL,    -- infinite elements
   argmax BLOB,                   -- top-1 index of the last dimension per position, int64 little-endian; NULL: none
   value BLOB,                    -- every element, row-major: float32 little-endian for float32/16 and bfloat16, else float64
-  PRIMARY KEY (call, position)
+  PRIMARY KEY (call, position)  -- one row per tensor of one call
 );
