@@ -75,6 +75,10 @@ class TraceCommand final : public Command {
     app.add_flag("--activations", activations_,
                  "Record per module call output statistics (norm, max |x|, zeros, change vs input) for "
                  "`report --candidates`; costs extra time, reported at the end");
+    app.add_flag(
+        "--save-outputs", save_outputs_,
+        "Store what the root module returned for each distinct input (whole up to 64 MB of elements, "
+        "then statistics, hash and top-1), so `diff A.db B.db` compares the outputs");
     app.add_option("--iterations", iterations_,
                    "Iterations to record (default 10): calls of the root module, or flopscope.step() calls")
         ->check(CLI::PositiveNumber);
@@ -102,6 +106,9 @@ class TraceCommand final : public Command {
   }
 
   int run() override {
+    if (meta_ && save_outputs_)
+      return report_error(
+          InvalidArgument("--meta: meta tensors have no values, so --save-outputs cannot be used with it"));
     if (meta_ && activations_) {
       return report_error(
           InvalidArgument("--meta: meta tensors have no values, so --activations cannot be used "
@@ -136,6 +143,7 @@ class TraceCommand final : public Command {
       ::setenv("FLOPSCOPE_ITERATIONS", std::to_string(iterations_).c_str(), 1);
       ::setenv("FLOPSCOPE_ACTIVATIONS", activations_ ? "1" : "0", 1);
       ::setenv("FLOPSCOPE_META", meta_ ? "1" : "0", 1);
+      ::setenv("FLOPSCOPE_SAVE_OUTPUTS", save_outputs_ ? "1" : "0", 1);
       exec_or_exit(command_);
     }
     // The terminal delivers Ctrl-C to the program too; it writes what it recorded, then this imports it.
@@ -255,11 +263,12 @@ class TraceCommand final : public Command {
     }
 
     std::vector<QualityIssue> extra;
-    extra.emplace_back(QualityCode::recorded_by_trace, 1,
-                       "torch " + chosen->torch_version + ", " +
-                           (chosen->backend == "kineto" ? "torch.profiler (Kineto)"
-                                                        : "the profiler's event tree (this torch has no Kineto)") +
-                           "; " + cmd);
+    extra.emplace_back(
+        QualityCode::recorded_by_trace, 1,
+        "torch " + chosen->torch_version + ", " +
+            (chosen->backend == "kineto" ? "torch.profiler (Kineto)"
+                                         : "the profiler's event tree (this torch has no Kineto)") +
+            "; " + cmd);
     if (chosen->meta) {
       extra.emplace_back(QualityCode::meta_device, 1);
       std::int64_t calls = 0;
@@ -290,7 +299,8 @@ class TraceCommand final : public Command {
                    with_trace, output_.c_str(), static_cast<long long>(chosen->pid));
     }
     if (activations_ && chosen->has_activations) {
-      extra.emplace_back(QualityCode::activation_statistics, static_cast<std::int64_t>(chosen->activations.size()),
+      extra.emplace_back(QualityCode::activation_statistics,
+                         static_cast<std::int64_t>(chosen->activations.size()),
                          fmt::format("{:.1f} ms computing statistics (left out of the trace's ops)",
                                      chosen->activation_cost_ns / 1e6));
     }
@@ -341,6 +351,7 @@ class TraceCommand final : public Command {
 
   std::string output_ = "run.db";
   bool activations_ = false;
+  bool save_outputs_ = false;
   int iterations_ = 10;
   int warmup_ = 0;
   int repeat_ = 1;
