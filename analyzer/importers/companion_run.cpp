@@ -3,9 +3,12 @@
 #include <simdjson.h>
 
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <limits>
 #include <unordered_map>
 
+#include "db/model/atomic_file.h"
 #include "db/model/dtype.h"
 
 namespace flopscope {
@@ -42,6 +45,68 @@ double number(dom::element e, double fallback = 0) {
 }
 std::string text(dom::element e) {
   return text(Field(std::move(e)));
+}
+
+}  // namespace
+
+namespace {
+
+// trace --save-outputs: the records, with element values and top-1 indices read from outputs.<pid>.bin
+// beside the info file, where each tensor's [offset, count] points.
+Status read_outputs(const std::string& path, dom::array records, CompanionInfo& info) {
+  info.has_outputs = true;
+  std::string blob;
+  auto slice = [&](dom::element where, std::size_t element_size, auto& into) -> Status {
+    dom::array at;
+    if (where.get(at) || at.size() != 2)
+      return Corrupt(path + ": an output's data reference is not [offset, count]");
+    const auto offset = static_cast<std::size_t>(number(at.at(0)));
+    const auto count = static_cast<std::size_t>(number(at.at(1)));
+    if (blob.empty()) {
+      const std::string file =
+          (std::filesystem::path(path).parent_path() / ("outputs." + std::to_string(info.pid) + ".bin"))
+              .string();
+      FS_ASSIGN_OR_RETURN(blob, read_file(file));
+    }
+    if (offset > blob.size() || count > (blob.size() - offset) / element_size)
+      return Corrupt(path + ": an output's data lies past the end of its outputs file");
+    into.resize(count);
+    if (count > 0) std::memcpy(into.data(), blob.data() + offset, count * element_size);
+    return {};
+  };
+  for (auto x : records) {
+    OutputRecord r;
+    r.call = static_cast<int>(number(x["call"]));
+    r.input_hash = text(x["input_hash"]);
+    dom::array tensors;
+    if (!x["tensors"].get(tensors)) {
+      for (auto t : tensors) {
+        OutputTensor o;
+        o.name = text(t["name"]);
+        o.dtype = normalize_dtype(text(t["dtype"]));
+        if (dom::array shape; !t["shape"].get(shape))
+          for (auto d : shape) o.shape.push_back(static_cast<std::int64_t>(number(d)));
+        o.sha256 = text(t["sha256"]);
+        o.max_abs = number(t["max_abs"]);
+        o.mean = number(t["mean"]);
+        o.rms = number(t["rms"]);
+        o.nan_count = static_cast<std::int64_t>(number(t["nan_count"]));
+        o.inf_count = static_cast<std::int64_t>(number(t["inf_count"]));
+        if (dom::element e; !t["argmax"].get(e)) FS_RETURN_IF_ERROR(slice(e, sizeof(std::int64_t), o.argmax));
+        if (dom::element e; !t["values"].get(e)) {
+          FS_RETURN_IF_ERROR(slice(e, sizeof(double), o.values));
+        } else {
+          o.summarized = true;
+          ++info.outputs_summarized;
+          info.outputs_summarized_detail += (info.outputs_summarized_detail.empty() ? "" : "\n") +
+                                            ("call " + std::to_string(r.call) + ": " + o.name);
+        }
+        r.tensors.push_back(std::move(o));
+      }
+    }
+    info.outputs.push_back(std::move(r));
+  }
+  return {};
 }
 
 }  // namespace
@@ -133,6 +198,7 @@ StatusOr<CompanionInfo> read_companion_info(const std::string& path) {
       info.activations.push_back(std::move(act));
     }
   }
+  if (!field("outputs").get(a)) FS_RETURN_IF_ERROR(read_outputs(path, a, info));
   if (!field("notes").get(a)) {
     for (auto n : a) info.notes.push_back(text(n));
   }
@@ -207,6 +273,10 @@ Status CompanionSink::finish() {
                         static_cast<std::int64_t>(info_.params_without_statistics.size()),
                         info_.params_without_statistics.front());
   }
+  if (!info_.outputs.empty()) FS_RETURN_IF_ERROR(inner_.add_outputs(info_.outputs));
+  if (info_.outputs_summarized > 0)
+    extra_.emplace_back(QualityCode::outputs_summarized, info_.outputs_summarized,
+                        info_.outputs_summarized_detail);
   for (const auto& n : info_.notes) extra_.emplace_back(QualityCode::companion_note, 1, n);
   if (!extra_.empty()) FS_RETURN_IF_ERROR(inner_.add_quality(extra_));
   return inner_.finish();

@@ -39,6 +39,11 @@ struct CompanionInfo {
   };
   std::vector<Activation> activations;
   double activation_cost_ns = 0;
+  // trace --save-outputs: what the root module returned per distinct input (values from outputs.<pid>.bin).
+  bool has_outputs = false;
+  std::vector<OutputRecord> outputs;
+  int outputs_summarized = 0;
+  std::string outputs_summarized_detail;  // "call N: NAME" per line
   std::vector<std::string> notes;
   bool meta = false;         // run on the meta device (flopscope trace --meta)
   std::string meta_refused;  // why --meta could not run with this torch ("" when it did)

@@ -76,6 +76,10 @@ class TraceCommand final : public Command {
     app.add_flag("--activations", activations_,
                  "Record per module call output statistics (norm, max |x|, zeros, change vs input) for "
                  "`report --candidates`; costs extra time, reported at the end");
+    app.add_flag(
+        "--save-outputs", save_outputs_,
+        "Store what the root module returned for each distinct input (whole up to 64 MB of elements, "
+        "then statistics, hash and top-1), so `diff A.db B.db` compares the outputs");
     app.add_option("--iterations", iterations_,
                    "Iterations to record (default 10): calls of the root module, or flopscope.step() calls")
         ->check(CLI::PositiveNumber);
@@ -103,6 +107,9 @@ class TraceCommand final : public Command {
   }
 
   int run() override {
+    if (meta_ && save_outputs_)
+      return report_error(
+          InvalidArgument("--meta: meta tensors have no values, so --save-outputs cannot be used with it"));
     if (meta_ && activations_) {
       return report_error(
           InvalidArgument("--meta: meta tensors have no values, so --activations cannot be used "
@@ -137,6 +144,7 @@ class TraceCommand final : public Command {
       ::setenv("FLOPSCOPE_ITERATIONS", std::to_string(iterations_).c_str(), 1);
       ::setenv("FLOPSCOPE_ACTIVATIONS", activations_ ? "1" : "0", 1);
       ::setenv("FLOPSCOPE_META", meta_ ? "1" : "0", 1);
+      ::setenv("FLOPSCOPE_SAVE_OUTPUTS", save_outputs_ ? "1" : "0", 1);
       exec_or_exit(command_);
     }
     // The terminal delivers Ctrl-C to the program too; it writes what it recorded, then this imports it.
@@ -274,6 +282,7 @@ class TraceCommand final : public Command {
 
   std::string output_ = "run.db";
   bool activations_ = false;
+  bool save_outputs_ = false;
   int iterations_ = 10;
   int warmup_ = 0;
   int repeat_ = 1;

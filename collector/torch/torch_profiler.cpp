@@ -3,8 +3,8 @@
 #include "collector/torch/torch_profiler.h"
 
 #include <ATen/Parallel.h>
-#include <torch/cuda.h>
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
+#include <torch/cuda.h>
 #include <torch/script.h>
 #include <torch/version.h>
 #include <unistd.h>
@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "analyzer/weights/tensor_similarity.h"
@@ -43,8 +44,8 @@ std::string load_failure(const std::string& path, const std::string& message) {
   if (line.empty()) line = "LibTorch gave no reason";
   std::string out = path + ": cannot load as TorchScript: " + line;
   if (line.find("Unknown") != std::string::npos || line.find("version") != std::string::npos) {
-    out += " (the file uses something this flopscope's LibTorch " + std::to_string(TORCH_VERSION_MAJOR) + "." +
-           std::to_string(TORCH_VERSION_MINOR) +
+    out += " (the file uses something this flopscope's LibTorch " + std::to_string(TORCH_VERSION_MAJOR) +
+           "." + std::to_string(TORCH_VERSION_MINOR) +
            " does not know: it was probably saved by a newer torch; run the eager program under `flopscope "
            "trace -- python3 ...` instead)";
   }
@@ -58,14 +59,16 @@ std::string failure_cause(const std::string& s) {
   std::size_t end = s.find_last_not_of(" \n\r\t");
   if (end == std::string::npos) return first_line(s);
   std::size_t start = s.rfind('\n', end);
-  std::string last = s.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
+  std::string last = s.substr(start == std::string::npos ? 0 : start + 1,
+                              end + 1 - (start == std::string::npos ? 0 : start + 1));
   return last.empty() ? first_line(s) : last;
 }
 
 // Runs the model's methods as written for the lifetime of the guard (see TorchProfileOptions::attribution).
 class UnoptimizedExecution {
  public:
-  explicit UnoptimizedExecution(bool active) : active_(active), saved_(torch::jit::getGraphExecutorOptimize()) {
+  explicit UnoptimizedExecution(bool active)
+      : active_(active), saved_(torch::jit::getGraphExecutorOptimize()) {
     if (active_) torch::jit::setGraphExecutorOptimize(false);
   }
   ~UnoptimizedExecution() {
@@ -235,10 +238,86 @@ std::vector<OpArg> output_args(const c10::IValue& v) {
   return out;
 }
 
+// Every tensor of a returned value with its path: "0" for a bare tensor, tuple and list indices, dict keys,
+// joined with "." when nested ("1.logits"). Other leaves (None, numbers, strings) hold no tensor.
+void collect_output_tensors(const c10::IValue& v, const std::string& path,
+                            std::vector<std::pair<std::string, at::Tensor>>& out) {
+  auto child = [&](const std::string& key) { return path.empty() ? key : path + "." + key; };
+  if (v.isTensor()) {
+    if (v.toTensor().defined()) out.emplace_back(path.empty() ? "0" : path, v.toTensor());
+  } else if (v.isTuple()) {
+    const auto& elements = v.toTupleRef().elements();
+    for (std::size_t i = 0; i < elements.size(); ++i)
+      collect_output_tensors(elements[i], child(std::to_string(i)), out);
+  } else if (v.isList()) {
+    const auto list = v.toListRef();
+    for (std::size_t i = 0; i < list.size(); ++i)
+      collect_output_tensors(list[i], child(std::to_string(i)), out);
+  } else if (v.isGenericDict()) {
+    for (const auto& e : v.toGenericDict()) {
+      const c10::IValue& k = e.key();
+      std::ostringstream key;
+      if (k.isString())
+        key << k.toStringRef();
+      else
+        key << k;
+      collect_output_tensors(e.value(), child(key.str()), out);
+    }
+  }
+}
+
+// One returned tensor: hash of its own bytes, every element as double while the run's value budget lasts
+// (`budget_left` shrinks), statistics either way.
+OutputTensor output_tensor(const std::string& name, const at::Tensor& tensor, std::int64_t& budget_left) {
+  OutputTensor t;
+  t.name = name;
+  at::Tensor c = tensor.detach().cpu().contiguous();
+  t.dtype = normalize_dtype(c10::toString(c.scalar_type()));
+  t.shape.assign(c.sizes().begin(), c.sizes().end());
+  t.sha256 = sha256_hex(std::string_view(static_cast<const char*>(c.data_ptr()), c.nbytes()));
+  if (c.is_complex()) c = at::view_as_real(c);  // real and imaginary parts as elements
+  at::Tensor d = c.to(at::kDouble).contiguous();
+  const double* x = d.data_ptr<double>();
+  t.values.assign(x, x + d.numel());
+  fill_output_statistics(t);
+  const auto bytes = static_cast<std::int64_t>(c.nbytes());
+  if (bytes > budget_left) {
+    budget_left = -1;  // later tensors are summarized too, as summarize_outputs_over_budget does
+    t.values.clear();
+    t.values.shrink_to_fit();
+    t.summarized = true;
+  } else {
+    budget_left -= bytes;
+  }
+  return t;
+}
+
+// sha256 over every input's dtype, shape and bytes (other values by their printed form), in argument order:
+// two runs fed the same request file or the same seeded --input agree on it.
+std::string input_hash(const std::vector<c10::IValue>& inputs) {
+  std::string key;
+  for (const auto& v : inputs) {
+    if (v.isTensor()) {
+      at::Tensor c = v.toTensor().detach().cpu().contiguous();
+      key += "tensor " + normalize_dtype(c10::toString(c.scalar_type())) + " [";
+      for (auto s : c.sizes()) key += std::to_string(s) + ",";
+      key += "] ";
+      key += sha256_hex(std::string_view(static_cast<const char*>(c.data_ptr()), c.nbytes()));
+    } else {
+      std::ostringstream text;
+      text << v;
+      key += "value " + text.str();
+    }
+    key += "\n";
+  }
+  return sha256_hex(key);
+}
+
 // "tokens, mask": forward()'s arguments after self, for messages.
 std::string argument_names(const c10::FunctionSchema& schema) {
   std::string names;
-  for (std::size_t i = 1; i < schema.arguments().size(); ++i) names += (i > 1 ? ", " : "") + schema.arguments()[i].name();
+  for (std::size_t i = 1; i < schema.arguments().size(); ++i)
+    names += (i > 1 ? ", " : "") + schema.arguments()[i].name();
   return names;
 }
 
@@ -270,7 +349,8 @@ StatusOr<std::vector<c10::IValue>> request_inputs(const InputFile& f, const c10:
     } else if (const auto& d = schema.arguments()[i + 1].default_value()) {
       inputs.push_back(*d);
     } else {
-      return InvalidArgument(f.path + ": no array for forward()'s argument '" + schema.arguments()[i + 1].name() + "'");
+      return InvalidArgument(f.path + ": no array for forward()'s argument '" +
+                             schema.arguments()[i + 1].name() + "'");
     }
   }
   return inputs;
@@ -316,7 +396,8 @@ StatusOr<RunData> inspect_torchscript(const std::string& model_path) {
   return run;
 }
 
-StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::shared_ptr<torch::jit::Module>* loaded) {
+StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
+                                           std::shared_ptr<torch::jit::Module>* loaded) {
   if (o.iterations < 1) return InvalidArgument("--iters must be at least 1");
   if (o.device != "cpu") {
     if (o.device != "cuda") return InvalidArgument("--device '" + o.device + "': expected cpu or cuda");
@@ -407,6 +488,27 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
     }
   }
   const int measured = o.iterations * static_cast<int>(requests.size());
+  // What forward() returned on the first pass over the requests (already computed: no extra call).
+  std::int64_t output_budget = kOutputValueBudgetBytes;
+  std::string summarized_outputs;
+  int summarized_count = 0;
+  auto record_output = [&](const Request& r, int iteration, const c10::IValue& output) {
+    OutputRecord rec;
+    rec.call = iteration;
+    rec.input_hash = input_hash(r.inputs);
+    rec.input_tag = r.tag;
+    std::vector<std::pair<std::string, at::Tensor>> tensors;
+    collect_output_tensors(output, "", tensors);
+    for (const auto& [name, t] : tensors) {
+      rec.tensors.push_back(output_tensor(name, t, output_budget));
+      if (rec.tensors.back().summarized) {
+        ++summarized_count;
+        summarized_outputs +=
+            (summarized_outputs.empty() ? "" : "\n") + ("call " + std::to_string(iteration) + ": " + name);
+      }
+    }
+    run.outputs.push_back(std::move(rec));
+  };
   torch::NoGradGuard no_grad;
   const int total = o.warmup + measured;
   const Request* current = &requests.front();
@@ -416,7 +518,8 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
       if (o.on_iteration) o.on_iteration(i + 1, total);
     }
     std::unique_ptr<OpObserver> observer;
-    if (o.observe) observer = std::make_unique<OpObserver>(tree, o.activations, by_instance ? &instances : nullptr);
+    if (o.observe)
+      observer = std::make_unique<OpObserver>(tree, o.activations, by_instance ? &instances : nullptr);
     if (observer && o.activations) {
       // Dead compute names an all-zero factor by its parameter or buffer.
       std::unordered_map<const void*, std::string> names;
@@ -444,6 +547,7 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
           t1 = std::chrono::steady_clock::now();
         } while (observer && !observer->request_ends(output));
         if (iteration == 0) result.outputs = output_args(output);
+        if (pass == 0) record_output(r, iteration, output);
         result.iteration_wall_ns.push_back(
             static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
         ++iteration;
@@ -466,6 +570,8 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
       }
     }
     run.info.iterations = measured;
+    if (summarized_count > 0)
+      run.quality.emplace_back(QualityCode::outputs_summarized, summarized_count, summarized_outputs);
   } catch (const c10::Error& e) {
     std::string specs = current->what;
     return InvalidArgument(o.model_path + ": forward failed with " + specs + ": " +

@@ -11,8 +11,8 @@ namespace flopscope {
 
 // One tensor of one call's return value.
 struct OutputTensor {
-  std::string name;  // where it sits in the returned value: "0", "1", "logits", "0.1" (tuple/list/dict path)
-  std::string dtype;                // normalised (db/model/dtype.h): float32, bfloat16, int64, bool, ...
+  std::string name;   // where it sits in the returned value: "0", "1", "logits", "0.1" (tuple/list/dict path)
+  std::string dtype;  // normalised (db/model/dtype.h): float32, bfloat16, int64, bool, ...
   std::vector<std::int64_t> shape;  // [] for a 0-dim tensor
   // Every element in row-major order, as double (exact for float16/bfloat16/float32, integers below 2^53 and
   // bool); empty when the tensor was summarized (over the size limit).
@@ -45,5 +45,15 @@ struct OutputRecord {
 // Bytes of element data kept whole per run before tensors are summarized (the data-quality note
 // outputs_summarized says which were).
 inline constexpr std::int64_t kOutputValueBudgetBytes = 64LL << 20;
+
+// Fills a tensor's statistics (max_abs, mean, rms over finite elements; NaN and Inf counts; argmax of the
+// last dimension for floating tensors) from its `values`, which must hold every element. The sha256 is the
+// producer's: it hashes the raw bytes in the tensor's own dtype, which the doubles do not keep.
+void fill_output_statistics(OutputTensor& t);
+
+// Keeps whole values in call order, then tensor order, while their element bytes (in their own dtype) fit in
+// budget_bytes; the values of every later tensor are dropped (summarized = true, statistics kept). Returns
+// how many tensors were summarized.
+int summarize_outputs_over_budget(std::vector<OutputRecord>& records, std::int64_t budget_bytes);
 
 }  // namespace flopscope

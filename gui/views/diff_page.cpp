@@ -164,6 +164,10 @@ void DiffPage::setSession(SessionPtr session) {
   // The engine's counts and end-to-end line, worded by the core: the same lines as every CLI report.
   html += QStringLiteral("<p>Modules: <b>%1</b></p>").arg(q(module_counts_line(*d.engine)));
   html += QStringLiteral("<p>End to end: %1</p>").arg(q(end_to_end_text(*d.engine)));
+  // What forward() returned, compared by the core (models profiled on the fly, runs stored with
+  // --save-outputs): the CLI's line.
+  if (const std::string line = output_line(d.engine->outputs); !line.empty())
+    html += QStringLiteral("<p>%1</p>").arg(q(line).toHtmlEscaped());
   headline_->setText(html);
 }
 

@@ -34,6 +34,7 @@ import time
 
 MODULE_PREFIX = "flopscope.module "
 OVERHEAD = "flopscope.overhead"
+OUTPUT_VALUE_BUDGET = 64 << 20  # bytes of output elements kept whole per run (db/model/output_records.h)
 
 
 def _env_int(name, default):
@@ -49,6 +50,11 @@ class _State:
         self.warmup = max(0, _env_int("FLOPSCOPE_WARMUP", 0))
         self.iterations = max(1, _env_int("FLOPSCOPE_ITERATIONS", 10))
         self.activations = os.environ.get("FLOPSCOPE_ACTIVATIONS") == "1"
+        self.save_outputs = os.environ.get("FLOPSCOPE_SAVE_OUTPUTS") == "1"
+        self.outputs_out = []  # per distinct input of the root: what forward() returned (--save-outputs)
+        self.output_inputs = set()  # input hashes already recorded
+        self.output_budget = OUTPUT_VALUE_BUDGET
+        self.output_blob = None  # outputs.<pid>.bin: element values and top-1 indices the JSON points into
         self.nvtx = os.environ.get("FLOPSCOPE_NVTX") == "1"
         self.meta = os.environ.get("FLOPSCOPE_META") == "1"
         self.meta_refused = ""
@@ -294,7 +300,9 @@ def _enter(module, inputs):
         if is_iteration:
             _begin_iteration()
     recording = S.profiler is not None and not S.done
-    entry = [module, path, None, None, is_iteration, None]
+    entry = [module, path, None, None, is_iteration, None, None]
+    if recording and is_iteration and S.save_outputs:
+        entry[6] = _timed(lambda: _input_hash(inputs))
     if recording and S.activations:
         entry[3] = _timed(lambda: _first_tensor_copy(inputs))
     if recording:
@@ -327,7 +335,7 @@ def _leave(module, output):
 
 
 def _close(entry, output):
-    module, path, rf, x, is_iteration, nvtx = entry
+    module, path, rf, x, is_iteration, nvtx, input_hash = entry
     if nvtx:
         try:
             S.torch.cuda.nvtx.range_pop()
@@ -337,6 +345,9 @@ def _close(entry, output):
         _range_exit(rf)
         if S.activations and output is not None:
             _timed(lambda: _activation(path, x, output))
+        if input_hash is not None and input_hash not in S.output_inputs and output is not None:
+            S.output_inputs.add(input_hash)
+            _timed(lambda: _record_outputs(input_hash, output))
     if is_iteration:
         with S.lock:
             _end_iteration()
@@ -687,6 +698,90 @@ def _timed(fn):
         _range_exit(rf)
 
 
+# ---- outputs (trace --save-outputs) ---------------------------------------------------------------------
+# The same records `flopscope profile` keeps (db/model/output_records.h): per distinct input of the root
+# module, every tensor forward() returned with its path, hash, statistics and top-1; element values while the
+# run's budget lasts, written to outputs.<pid>.bin as float64 (values) and int64 (top-1) little-endian.
+
+
+def _tensor_bytes(t):
+    c = t.detach().cpu().contiguous()
+    n = c.numel() * c.element_size()
+    return ctypes.string_at(c.data_ptr(), n) if n else b""
+
+
+def _dtype_name(t):
+    return str(t.dtype).replace("torch.", "")
+
+
+def _input_hash(inputs):
+    """sha256 over every input's dtype, shape and bytes in argument order, as the TorchScript profiler hashes
+    them, so two captures fed the same inputs pair their calls."""
+    torch = S.torch
+    key = []
+    for v in inputs:
+        if isinstance(v, torch.Tensor):
+            key.append("tensor %s [%s] %s\n" % (_dtype_name(v), "".join("%d," % d for d in v.shape),
+                                                hashlib.sha256(_tensor_bytes(v)).hexdigest()))
+        else:
+            key.append("value %r\n" % (v,))
+    return hashlib.sha256("".join(key).encode()).hexdigest()
+
+
+def _output_tensors(value, path, out):
+    torch = S.torch
+    if isinstance(value, torch.Tensor):
+        out.append((path or "0", value))
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _output_tensors(v, _join(path, str(k)), out)
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _output_tensors(v, _join(path, str(i)), out)
+
+
+def _blob_write(data):
+    if S.output_blob is None:
+        S.output_blob = open(os.path.join(S.dir, "outputs.%d.bin" % os.getpid()), "wb")
+    offset = S.output_blob.tell()
+    S.output_blob.write(data)
+    return offset
+
+
+def _output_record(name, t):
+    torch = S.torch
+    t = t.detach().cpu()
+    rec = {"name": name, "dtype": _dtype_name(t), "shape": list(t.shape), "sha256": hashlib.sha256(_tensor_bytes(t)).hexdigest()}
+    d = (torch.view_as_real(t) if t.is_complex() else t).to(torch.float64).contiguous()
+    finite = torch.isfinite(d)
+    f = d[finite]
+    rec["nan_count"] = int(torch.isnan(d).sum().item())
+    rec["inf_count"] = int(torch.isinf(d).sum().item())
+    rec["max_abs"] = float(f.abs().max().item()) if f.numel() else 0.0
+    rec["mean"] = float(f.mean().item()) if f.numel() else 0.0
+    rec["rms"] = float(f.pow(2).mean().sqrt().item()) if f.numel() else 0.0
+    if t.is_floating_point() and d.dim() >= 1 and d.shape[-1] > 0:
+        # NaN never wins, as in the TorchScript profiler; ties go to the first index.
+        top1 = d.nan_to_num(nan=float("-inf"), posinf=float("inf"), neginf=float("-inf")).argmax(dim=-1)
+        blob = _tensor_bytes(top1.reshape(-1).to(torch.int64))
+        rec["argmax"] = [_blob_write(blob), top1.numel()]
+    size = t.numel() * t.element_size()
+    if size <= S.output_budget:
+        S.output_budget -= size
+        rec["values"] = [_blob_write(_tensor_bytes(d.reshape(-1))), d.numel()]
+    else:
+        S.output_budget = -1  # later tensors are summarized too
+        rec["summarized"] = True
+    return rec
+
+
+def _record_outputs(input_hash, output):
+    tensors = []
+    _output_tensors(output, "", tensors)
+    S.outputs_out.append({"call": S.recorded, "input_hash": input_hash,
+                          "tensors": [_output_record(name, t) for name, t in tensors]})
+
+
 def _activation(path, x, output):
     torch = S.torch
     y = _first_tensor(output)
@@ -761,6 +856,7 @@ def _write_info():
         "params": S.params,
         "activations": S.activations_out if S.activations else None,
         "activation_cost_ns": S.activation_cost_ns,
+        "outputs": S.outputs_out if S.save_outputs else None,
         "notes": S.notes,
         "meta": S.meta,
         "meta_refused": S.meta_refused,
@@ -780,6 +876,8 @@ def _at_exit():
                     _note("recording ended before %d iterations (the program stopped)" % S.iterations)
             if S.profiler is not None and not S.done:
                 _stop_profiler()
+            if S.output_blob is not None:
+                S.output_blob.close()
             _write_info()
     except Exception as e:
         try:

@@ -84,12 +84,13 @@ class Check:
 
     def profile(self, model_path, spec, *extra, iters="3", db=None):
         """Captures MODEL_PATH (see save) with inputs SPEC: `profile` for TorchScript, `trace` for eager (one
-        warm-up call, ITERS recorded; of EXTRA only --activations applies there). Returns the run database."""
+        warm-up call, ITERS recorded; of EXTRA only --activations and --save-outputs apply there). Returns the run
+        database."""
         db = db or model_path[:-3] + ".db"
         if self.form == "eager":
             inputs = model_path + ".inputs"
             torch.save(make_inputs(spec), inputs)
-            unknown = [e for e in extra if e != "--activations"]
+            unknown = [e for e in extra if e not in ("--activations", "--save-outputs")]
             if unknown:
                 raise ValueError(f"eager form: unsupported capture options {unknown}")
             calls = str(int(iters) + 1)
@@ -1624,6 +1625,215 @@ def gate_paths_each_side(c):
     text = " ".join(g["message"] for g in data["gates"]) if data else err
     text = text.replace("'blocks.3'", "the glob")  # the glob itself may be quoted back
     c.expect("blocks.2" in text and "blocks.3" not in text, f"gate message: {text!r}")
+
+# ------------------------------------------------------------------------------------------ outputs (#30)
+# The second half of the proof: removing a module leaves forward()'s outputs as they were. TorchScript: `diff
+# A.pt B.pt` records outputs as it profiles them; eager: `trace --save-outputs` stores them and the runs are
+# diffed.
+
+
+def diff_outputs(c, a, b, spec, *gates):
+    """Diff of models A and B with their outputs compared: on the fly (ts) or from stored runs (eager)."""
+    pa, pb = c.save(a, "a.pt"), c.save(b, "b.pt")
+    if c.form == "ts":
+        return c.diff(pa, pb, "--input", spec, "--iters", "2", *gates)
+    return c.diff(c.profile(pa, spec, "--save-outputs"), c.profile(pb, spec, "--save-outputs"), *gates)
+
+
+def moe_without(a, drop):
+    """A Top1Moe like A (n experts) without expert DROP: router rows and experts of the others copied."""
+    n = len(a.experts)
+    keep = [i for i in range(n) if i != drop]
+    b = Top1Moe(n - 1)
+    with torch.no_grad():
+        b.router.weight.copy_(a.router.weight[keep])
+        b.router.bias.copy_(a.router.bias[keep])
+    for dst, src in zip(b.experts, keep):
+        dst.load_state_dict(a.experts[src].state_dict())
+    return b
+
+
+def outputs_of(c, data, what):
+    """The diff JSON's outputs object (empty when the diff printed no JSON)."""
+    out = (data or {}).get("outputs", {})
+    c.expect(bool(out), f"{what}: no outputs object")
+    return out
+
+
+@both_forms
+def outputs_never_routed_expert_equal(c):
+    """Removing the expert the router never selects leaves the outputs equal to the last bit: `--max-output-change 0`
+    passes (ts: on the fly, then from runs stored with profile --save-outputs)."""
+    a = never_routed_moe()
+    b = moe_without(a, 2)
+    code, data, err = diff_outputs(c, a, b, "float32[48,32]", "--max-output-change", "0")
+    c.expect_eq(code, 0, f"diff --max-output-change 0 exit code: {err.strip()}")
+    out = outputs_of(c, data, "A.pt B.pt")
+    c.expect_eq((out.get("status"), out.get("exact"), out.get("max_rel_change")), ("compared", True, 0.0),
+                "outputs status, exact, max_rel_change")
+    c.expect(out.get("line", "").startswith("outputs: equal to the last bit"), f"line: {out.get('line')!r}")
+    if c.form != "ts":
+        return
+    pa, pb = c.path("a.pt"), c.path("b.pt")
+    da = c.profile(pa, "float32[48,32]", "--save-outputs")
+    db = c.profile(pb, "float32[48,32]", "--save-outputs")
+    code, data, err = c.diff(da, db, "--max-output-change", "0")
+    c.expect_eq(code, 0, f"diff A.db B.db --max-output-change 0 exit code: {err.strip()}")
+    c.expect_eq(outputs_of(c, data, "A.db B.db").get("exact"), True, "stored outputs exact")
+
+
+@both_forms
+def outputs_selected_expert_removed(c):
+    """Removing an expert the router selects changes the outputs: `--max-output-change 1e-3` fails (exit 1) and the
+    line says CHANGED with the top-1 agreement."""
+    torch.manual_seed(0)
+    a = Top1Moe(4)
+    b = moe_without(a, 0)
+    code, data, err = diff_outputs(c, a, b, "float32[48,32]", "--max-output-change", "1e-3")
+    c.expect_eq(code, 1, f"--max-output-change 1e-3 exit code: {err.strip()}")
+    out = outputs_of(c, data, "diff")
+    c.expect((out.get("max_rel_change") or 0) > 1e-3, f"max_rel_change {out.get('max_rel_change')!r}")
+    c.expect("CHANGED" in out.get("line", ""), f"line: {out.get('line')!r}")
+    c.expect_eq(out.get("top1_total"), 48, "top-1 positions (48 tokens)")
+    gates = (data or {}).get("gates", [])
+    c.expect_eq([(g["name"], g["passed"], g["error"]) for g in gates], [("max-output-change 0.001", False, False)],
+                "gates")
+
+
+@both_forms
+def outputs_zero_lora_removed(c):
+    """Removing a LoRA branch whose B matrix is zero is equivalent: the outputs are equal (x + 0 is x), and the
+    verdicts still say the lora leaves VANISHED."""
+    torch.manual_seed(0)
+    lora = PeftAttention(zero_b=True)
+    plain = PlainAttention()
+    with torch.no_grad():
+        for name in ["q_proj", "v_proj"]:
+            getattr(plain, name).weight.copy_(getattr(lora, name).base_layer.weight)
+            getattr(plain, name).bias.copy_(getattr(lora, name).base_layer.bias)
+    code, data, err = diff_outputs(c, lora, plain, "float32[4,32]", "--max-output-change", "1e-6")
+    c.expect_eq(code, 0, f"--max-output-change 1e-6 exit code: {err.strip()}")
+    out = outputs_of(c, data, "diff")
+    c.expect_eq(out.get("max_rel_change"), 0.0, "max relative change")
+    r = rows(data)
+    c.expect_eq(sorted(p for p in LORA_LEAVES if r.get(p, {}).get("status") == "VANISHED"), sorted(LORA_LEAVES),
+                "lora leaves VANISHED")
+
+
+def sonnet_mini_models():
+    """The sample's v1 and v2 (samples/sonnet-mini/make_sonnet_mini.py, default size and seed), and v1 with the
+    MLP of layer 0 removed."""
+    sample = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples", "sonnet-mini")
+    sys.path.insert(0, sample)
+    import make_sonnet_mini
+    import argparse
+    ap = argparse.ArgumentParser()
+    make_sonnet_mini.add_model_arguments(ap)
+    models = make_sonnet_mini.build(ap.parse_args([]))
+    no_mlp = make_sonnet_mini.build(ap.parse_args([]))["v1"]
+    no_mlp.layers[0] = BlockWithoutMlp(no_mlp.layers[0])
+    return models["v1"], models["v2"], no_mlp
+
+
+class BlockWithoutMlp(nn.Module):
+    """A sonnet-mini block with its MLP removed: x + attn(ln1(x))."""
+
+    def __init__(self, block):
+        super().__init__()
+        self.ln1 = block.ln1
+        self.attn = block.attn
+
+    def forward(self, x):
+        return x + self.attn(self.ln1(x))
+
+
+@case
+def outputs_sonnet_bias_equivalent_mlp_not(c):
+    """sonnet-mini: removing position_adaptive_bias (weights ~1e-7) is equivalent within 1e-5 (also over --rounds),
+    removing layers.0.mlp is not: `--max-output-change 1e-5` passes, then fails."""
+    v1, v2, no_mlp = sonnet_mini_models()
+    p1, p2, pn = c.save(v1, "v1.pt"), c.save(v2, "v2.pt"), c.save(no_mlp, "nomlp.pt")
+    spec = "int64[1,64]@0:512"
+    code, data, err = c.diff(p1, p2, "--input", spec, "--iters", "2", "--max-output-change", "1e-5")
+    c.expect_eq(code, 0, f"v1 v2 --max-output-change 1e-5 exit code: {err.strip()}")
+    out = outputs_of(c, data, "v1 v2")
+    c.expect(0 < (out.get("max_rel_change") or -1) <= 1e-5, f"v1 v2 max_rel_change {out.get('max_rel_change')!r}")
+    c.expect("equivalent within" in out.get("line", ""), f"v1 v2 line: {out.get('line')!r}")
+    c.expect_eq((out.get("top1_agree"), out.get("top1_total")), (64, 64), "v1 v2 top-1 agreement")
+    code, data, err = c.diff(p1, p2, "--input", spec, "--iters", "2", "--rounds", "2", "--max-output-change", "1e-5")
+    c.expect_eq(code, 0, f"v1 v2 --rounds 2 exit code: {err.strip()}")
+    c.expect_eq(outputs_of(c, data, "--rounds").get("calls_compared"), 1, "--rounds: calls compared")
+    code, data, err = c.diff(p1, pn, "--input", spec, "--iters", "2", "--max-output-change", "1e-5")
+    c.expect_eq(code, 1, f"v1 without layers.0.mlp --max-output-change 1e-5 exit code: {err.strip()}")
+    c.expect((outputs_of(c, data, "no mlp").get("max_rel_change") or 0) > 1e-3, "removing an MLP changes outputs")
+
+
+class Narrow(nn.Module):
+    def __init__(self, out):
+        super().__init__()
+        self.fc = nn.Linear(32, out)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+class NanOut(nn.Module):
+    """fc(x), with column 5 set to NaN when POISON: every output row has a NaN element. (The NaN is computed, not
+    held in a buffer: a tensor whose sum is NaN cannot be stored by trace yet.)"""
+
+    def __init__(self, poison: bool):
+        super().__init__()
+        self.fc = nn.Linear(32, 32)
+        self.poison = poison
+
+    def forward(self, x):
+        y = self.fc(x)
+        if self.poison:
+            y[:, 5] = float("nan")
+        return y
+
+
+@case
+def outputs_not_comparable_exit_2(c):
+    """Outputs of different shapes, or of different inputs (seeds), cannot be compared: said plainly, and a gate that
+    needs them exits 2; runs stored without --save-outputs print no output line."""
+    torch.manual_seed(0)
+    wide, narrow = Narrow(32), Narrow(16)
+    pa, pb = c.save(wide, "a.pt"), c.save(narrow, "b.pt")
+    code, data, err = c.diff(pa, pb, "--input", "float32[4,32]", "--iters", "2")
+    c.expect_eq(code, 0, f"no gate: exit code {err.strip()}")
+    out = outputs_of(c, data, "shapes")
+    c.expect_eq(out.get("status"), "not_comparable", "status")
+    c.expect_eq(out.get("reason"), "output 0 has shape [4, 32] vs [4, 16]: outputs not compared", "reason")
+    code, data, err = c.diff(pa, pb, "--input", "float32[4,32]", "--iters", "2", "--max-output-change", "1")
+    c.expect_eq(code, 2, "shapes differ: --max-output-change exit code")
+    c.expect("shape [4, 32] vs [4, 16]" in err, f"stderr: {err.strip()!r}")
+    da = c.profile(pa, "float32[4,32]", "--save-outputs", "--seed", "1", db=c.path("s1.db"))
+    db = c.profile(pa, "float32[4,32]", "--save-outputs", "--seed", "2", db=c.path("s2.db"))
+    code, data, err = c.diff(da, db, "--min-top1-agreement", "99%")
+    c.expect_eq(code, 2, "inputs differ: --min-top1-agreement exit code")
+    c.expect("inputs differ: outputs not compared" in err, f"stderr: {err.strip()!r}")
+    plain_a = c.profile(pa, "float32[4,32]", db=c.path("p1.db"))
+    plain_b = c.profile(pa, "float32[4,32]", db=c.path("p2.db"))
+    p = c.run("diff", plain_a, plain_b)
+    c.expect("outputs:" not in p.stdout, f"runs without outputs print an output line: {p.stdout!r}")
+    code, data, err = c.diff(plain_a, plain_b, "--max-output-change", "1")
+    c.expect_eq(code, 2, "no outputs: --max-output-change exit code")
+
+
+@both_forms
+def outputs_nan_fails(c):
+    """NaN in B's outputs is reported in the line and fails the output gate whatever its threshold."""
+    torch.manual_seed(0)
+    a = NanOut(False)
+    b = NanOut(True)
+    b.fc.load_state_dict(a.fc.state_dict())
+    code, data, err = diff_outputs(c, a, b, "float32[4,32]", "--max-output-change", "1e9")
+    c.expect_eq(code, 1, f"--max-output-change 1e9 with NaN exit code: {err.strip()}")
+    out = outputs_of(c, data, "nan")
+    c.expect_eq(out.get("non_finite"), True, "non_finite")
+    c.expect("4 NaN in B" in out.get("line", ""), f"line: {out.get('line')!r}")
+
 
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
