@@ -4,7 +4,7 @@
 #   2. profile each on the CPU with 4096 tokens (v1 also with --activations);
 #   3. print v1's per-module report and its elimination candidates;
 #   4. diff v1 vs v2 (the bias module VANISHED, weights ERASED) and v1 vs v2z (DORMANT, weights ZEROED),
-#      with CI gates, writing Markdown, JSON, JUnit and HTML reports;
+#      with CI gates (outputs within 1e-5 relative too), writing Markdown, JSON, JUnit and HTML reports;
 #   5. draw the computation graph of v1 and the diff graph of v1 vs v2;
 #   6. diff v1 vs v2 in 3 alternating rounds (time between runs needs several runs a side) and check the
 #      candidates' predicted saving against the saving it measured.
@@ -24,8 +24,10 @@ mkdir -p "$out"
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "profile sonnet-mini v1, v2, v2z on the CPU ($spec, $iters iterations each)"
+# --save-outputs: the diffs below also compare what each version returned on the same inputs.
 for v in v1 v2 v2z; do
-  "$bin" profile "$models/sonnet-mini-$v.pt" --input "$spec" --iters "$iters" --warmup 1 -o "$out/$v.db" --force
+  "$bin" profile "$models/sonnet-mini-$v.pt" --input "$spec" --iters "$iters" --warmup 1 --save-outputs \
+    -o "$out/$v.db" --force
 done
 "$bin" profile "$models/sonnet-mini-v1.pt" --input "$spec" --iters "$iters" --warmup 1 --activations \
   -o "$out/v1-activations.db" --force
@@ -43,7 +45,7 @@ step "flopscope graph: v1's computation graph and the v1 -> v2 diff graph"
 
 step "flopscope diff v1 v2: did position_adaptive_bias vanish, and what did that save?"
 "$bin" diff "$out/v1.db" "$out/v2.db" --expect-vanished '*position_adaptive_bias*' \
-  --forbid-active '*position_adaptive_bias*' --top 8 \
+  --forbid-active '*position_adaptive_bias*' --max-output-change 1e-5 --top 8 \
   --md "$out/diff_v1_v2.md" --json "$out/diff_v1_v2.json" --junit "$out/diff_v1_v2.junit.xml" \
   --html "$out/diff_v1_v2.html" --html-graph "$out/graph_diff_v1_v2.svg" --force
 
