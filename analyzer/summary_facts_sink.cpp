@@ -40,9 +40,9 @@ Status SummaryFactsSink::add_kernels(std::span<const KernelRecord> kernels) {
 }
 
 Status SummaryFactsSink::finish() {
-  SummaryFacts facts = summary_facts(rows_);
+  facts_ = summary_facts(rows_);
   rows_ = {};
-  FS_RETURN_IF_ERROR(inner_.add_summary_facts(facts));
+  FS_RETURN_IF_ERROR(inner_.add_summary_facts(facts_));
   return inner_.finish();
 }
 

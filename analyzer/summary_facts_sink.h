@@ -32,10 +32,14 @@ class SummaryFactsSink final : public RunSink {
   }
   Status add_summary_facts(const SummaryFacts&) override { return {}; }  // computed here, at finish()
   Status finish() override;
+  // The facts written at finish(): what `import` states about the run (kernel attribution) is what `report`
+  // reads back, by the same rule.
+  const SummaryFacts& facts() const { return facts_; }
 
  private:
   RunSink& inner_;
   FactRows rows_;
+  SummaryFacts facts_;
 };
 
 }  // namespace flopscope

@@ -1,5 +1,6 @@
 // Several ranks of one run named on the command line: `report run.rank*.db`, `report DIR` (opened by
-// analyzer/fleet/rank_parts.h), and `diff A.rank*.db B.rank*.db`.
+// analyzer/fleet/rank_parts.h), and `diff A.rank*.db B.rank*.db` (ranks matched there too: names_two_rank_sets,
+// open_rank_pairs).
 #pragma once
 
 #include <string>
@@ -11,9 +12,6 @@
 #include "cli/printers/diff_report.h"
 
 namespace flopscope::cli {
-
-// True when `diff` was given two folders, or more than two files: two sets of ranks.
-bool is_rank_set_diff(const std::vector<std::string>& args);
 
 // Diffs rank R of set A with rank R of set B for every rank, with the gates on every rank; prints a
 // per-rank summary and each rank's diff. Returns the exit code (1 when a gate failed on any rank).

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "analyzer/importers/load_run.h"
+#include "analyzer/analysis/load_run.h"
 #include "db/model/atomic_file.h"
 #include "db/model/text_escape.h"
 

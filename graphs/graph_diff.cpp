@@ -33,13 +33,13 @@ bool moved_by_more_than(double a, double b, double relative) {
   return std::fabs(b - a) > relative * std::max(std::fabs(a), std::fabs(b));
 }
 
-bool metric_changed(const NodeCost& base, const NodeCost& now, const DiffOptions& options) {
+bool metric_changed(const NodeCost& base, const NodeCost& now, const GraphDiffOptions& options) {
   if (!metric_known(base, options.metric) || !metric_known(now, options.metric)) return false;
   return moved_by_more_than(metric_of(base, options.metric), metric_of(now, options.metric),
                             options.relative_threshold);
 }
 
-OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const DiffOptions& options) {
+OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const GraphDiffOptions& options) {
   OpGraph out;
   out.title = base.title + " \xE2\x86\x92 " + other.title;  // "→"
   out.is_diff = true;

@@ -1,4 +1,5 @@
 #include "graphs/icicle.h"
+#include "db/model/module_path.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -11,9 +12,7 @@ namespace flopscope::graphs {
 namespace {
 
 std::string last_component(const std::string& path) {
-  if (path.empty()) return "(model)";
-  auto dot = path.rfind('.');
-  return dot == std::string::npos ? path : path.substr(dot + 1);
+  return path.empty() ? "(model)" : std::string(path_leaf(path));
 }
 
 std::string measure_name(const RunSummary& summary, CostMetric metric) {

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <map>
 
-#include "analyzer/importers/load_run.h"
+#include "analyzer/analysis/load_run.h"
 #include "analyzer/summary.h"
 #include "collector/torch/profile_model.h"
 #include "db/model/sha256.h"

@@ -49,12 +49,14 @@ RooflinePlot roofline_plot(const RunSummary& s, const std::optional<DevicePeak>&
       left_out_ns += p.time_ns;
       continue;
     }
-    p.intensity = p.flops / p.bytes;
-    p.achieved = p.flops / (p.time_ns * 1e-9);
-    if (peak && peak->flops_per_s > 0 && peak->bytes_per_s > 0) {
-      p.attainable = std::min(peak->flops_per_s, p.intensity * peak->bytes_per_s);
-      p.memory_bound = p.intensity < peak->ridge();
-    }
+    // The bound by the core's one rule (analyzer/peaks: roofline), as the report tables state it.
+    const Roofline r = peak && peak->flops_per_s > 0 && peak->bytes_per_s > 0
+                           ? roofline(p.flops, p.bytes, p.time_ns, *peak)
+                           : device_rates(p.flops, p.bytes, p.time_ns, std::nullopt);
+    p.intensity = r.intensity;
+    p.achieved = r.achieved_flops_per_s;
+    p.attainable = r.attainable_flops_per_s;
+    p.memory_bound = r.memory_bound;
     p.text = (p.path.empty() ? std::string("(model)") : p.path) + " (" + p.type + "): " + flops_text(p.flops) +
              ", " + bytes_text(p.bytes) + ", " + time_text(p.time_ns) + " per iteration; " +
              si_text(p.intensity, "FLOP/B") + ", " + si_text(p.achieved, "FLOP/s");

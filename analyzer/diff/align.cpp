@@ -1,4 +1,5 @@
 #include "analyzer/diff/align.h"
+#include "db/model/module_path.h"
 
 #include <algorithm>
 #include <map>
@@ -21,11 +22,10 @@ RunData tree_of_params(const std::vector<ParamRecord>& params) {
     if (ids.count(path) != 0) return ids[path];
     Id id = static_cast<Id>(run.modules.size());
     ids[path] = id;
-    auto dot = path.rfind('.');
-    std::string parent = path.empty() ? "" : dot == std::string::npos ? "" : path.substr(0, dot);
+    const std::string parent(path_parent(path));
     run.modules.push_back({id, path.empty() ? kNoId : ids.at(parent), path, ""});
     if (!path.empty()) {
-      std::string name = dot == std::string::npos ? path : path.substr(dot + 1);
+      const std::string_view name = path_leaf(path);
       bool number =
           !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
       auto [it, fresh] = numbered.emplace(parent, number);
@@ -35,7 +35,7 @@ RunData tree_of_params(const std::vector<ParamRecord>& params) {
   };
   add("");
   for (const auto& p : params) {
-    std::string module = p.name.rfind('.') == std::string::npos ? "" : p.name.substr(0, p.name.rfind('.'));
+    const std::string module(path_parent(p.name));  // the module that owns the tensor
     for (std::size_t at = 0; at != std::string::npos && at < module.size();) {
       at = module.find('.', at + 1);
       add(module.substr(0, at));

@@ -1,4 +1,5 @@
 #include "analyzer/diff/gates.h"
+#include "db/model/module_path.h"
 
 #include <fmt/format.h>
 #include <fnmatch.h>
@@ -81,8 +82,7 @@ GateResult forbid_active(const RunDiff& d, const std::string& glob) {
   }
   for (const auto& p : d.params) {
     if (p.state_b != WeightState::kActive) continue;
-    auto dot = p.name.rfind('.');
-    std::string owner = dot == std::string::npos ? std::string() : p.name.substr(0, dot);
+    const std::string owner(path_parent(p.name));
     if (glob_match(glob, p.name) || glob_match(glob, owner))
       found.push_back(p.name + " has non-zero weights");
   }

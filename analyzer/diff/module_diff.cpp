@@ -71,10 +71,7 @@ Verdict verdict_of(const ModuleDiff& m) {
 // Module paths (after the side's paths) that own a parameter directly.
 std::unordered_set<std::string> own_params(const ParamIndex& idx) {
   std::unordered_set<std::string> out;
-  for (const auto& name : idx.names) {
-    auto dot = name.rfind('.');
-    out.insert(dot == std::string::npos ? std::string() : name.substr(0, dot));
-  }
+  for (const auto& name : idx.names) out.insert(std::string(path_parent(name)));
   return out;
 }
 
@@ -422,10 +419,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
       continue;
     }
     if (m.path.empty()) continue;
-    auto dot = m.path.rfind('.');
-    std::string_view parent =
-        dot == std::string::npos ? std::string_view() : std::string_view(m.path).substr(0, dot);
-    auto it = verdict_at.find(parent);
+    auto it = verdict_at.find(path_parent(m.path));
     m.headline = it == verdict_at.end() || it->second != m.verdict;
   }
   bool a_has = sa.modules.size() > 1, b_has = sb.modules.size() > 1;

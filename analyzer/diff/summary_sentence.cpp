@@ -1,4 +1,5 @@
 #include "analyzer/diff/summary_sentence.h"
+#include "db/model/module_path.h"
 
 #include <fmt/format.h>
 
@@ -20,10 +21,7 @@ struct Group {
   std::vector<const ModuleDiff*> members;
 };
 
-std::string leaf_of(const std::string& path) {
-  auto dot = path.rfind('.');
-  return dot == std::string::npos ? path : path.substr(dot + 1);
-}
+std::string leaf_of(const std::string& path) { return std::string(path_leaf(path)); }
 
 std::string qualifier_of(const ModuleDiff& m) {
   if (m.verdict == Verdict::kDormant) {

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <regex>
 
-#include "analyzer/importers/load_run.h"
+#include "analyzer/analysis/load_run.h"
 
 namespace flopscope {
 
@@ -66,6 +66,61 @@ StatusOr<std::vector<RankPart>> open_rank_parts(const std::vector<std::string>& 
     parts.push_back(std::move(part));
   }
   return parts;
+}
+
+bool names_two_rank_sets(const std::vector<std::string>& args) {
+  std::error_code ec;
+  if (args.size() > 2) return true;
+  return args.size() == 2 && std::filesystem::is_directory(args[0], ec) && std::filesystem::is_directory(args[1], ec);
+}
+
+StatusOr<std::vector<RankPair>> open_rank_pairs(const std::vector<std::string>& args) {
+  std::vector<std::vector<std::string>> groups;
+  std::error_code ec;
+  if (args.size() == 2 && std::filesystem::is_directory(args[0], ec) && std::filesystem::is_directory(args[1], ec)) {
+    groups = {{args[0]}, {args[1]}};
+  } else {
+    std::vector<std::string> names;
+    for (const auto& f : args) {
+      std::string name = rank_set_name(f);
+      auto it = std::find(names.begin(), names.end(), name);
+      if (it == names.end()) {
+        names.push_back(name);
+        groups.push_back({f});
+      } else {
+        groups[static_cast<std::size_t>(it - names.begin())].push_back(f);
+      }
+    }
+    if (groups.size() != 2) {
+      return InvalidArgument("a rank-matched diff needs two sets of ranks (A.rank*.db B.rank*.db), got " +
+                             std::to_string(groups.size()) + " names once the rank is taken out");
+    }
+  }
+  std::vector<RankPart> sets[2];
+  for (int side = 0; side < 2; ++side) {
+    FS_ASSIGN_OR_RETURN(sets[side], open_rank_parts(groups[static_cast<std::size_t>(side)]));
+    auto& parts = sets[side];
+    std::sort(parts.begin(), parts.end(), [](const auto& x, const auto& y) { return x.rank < y.rank; });
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      if (parts[i].rank == parts[i - 1].rank) {
+        return InvalidArgument(parts[i].path + ": rank " + std::to_string(parts[i].rank) + " given twice");
+      }
+    }
+  }
+  if (sets[0].size() != sets[1].size()) {
+    return InvalidArgument("A has " + std::to_string(sets[0].size()) + " ranks and B " +
+                           std::to_string(sets[1].size()) + ": ranks must match one to one");
+  }
+  std::vector<RankPair> pairs;
+  for (std::size_t i = 0; i < sets[0].size(); ++i) {
+    if (sets[0][i].rank != sets[1][i].rank) {
+      return InvalidArgument(sets[0][i].path + ": rank " + std::to_string(sets[0][i].rank) +
+                             " has no match in B (B has " + sets[1][i].path + ", rank " +
+                             std::to_string(sets[1][i].rank) + ")");
+    }
+    pairs.push_back({std::move(sets[0][i]), std::move(sets[1][i])});
+  }
+  return pairs;
 }
 
 }  // namespace flopscope

@@ -34,4 +34,16 @@ StatusOr<RankPart> open_rank_part(const std::string& file);
 // rank_part_files, then open_rank_part on each.
 StatusOr<std::vector<RankPart>> open_rank_parts(const std::vector<std::string>& args);
 
+// True when `diff` was given two folders, or more than two files: two sets of ranks to compare.
+bool names_two_rank_sets(const std::vector<std::string>& args);
+
+// Rank R of set A and rank R of set B.
+struct RankPair {
+  RankPart a, b;
+};
+
+// The two sets named (two folders, or files grouped by rank_set_name), opened and matched rank for rank:
+// a rank given twice, a rank without a match or sets of different sizes are errors.
+StatusOr<std::vector<RankPair>> open_rank_pairs(const std::vector<std::string>& args);
+
 }  // namespace flopscope

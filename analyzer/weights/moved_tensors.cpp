@@ -1,4 +1,5 @@
 #include "analyzer/weights/moved_tensors.h"
+#include "db/model/module_path.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -23,15 +24,9 @@ struct Side {
   }
 };
 
-std::string module_of(const std::string& name) {
-  auto dot = name.rfind('.');
-  return dot == std::string::npos ? std::string() : name.substr(0, dot);
-}
+std::string module_of(const std::string& name) { return std::string(path_parent(name)); }
 
-std::string leaf_of(const std::string& name) {
-  auto dot = name.rfind('.');
-  return dot == std::string::npos ? name : name.substr(dot + 1);
-}
+std::string leaf_of(const std::string& name) { return std::string(path_leaf(name)); }
 
 std::string likeness(ContentRelation r, double similarity) {
   if (r == ContentRelation::kExact) return "exact copy";

@@ -10,7 +10,7 @@
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
 #include "analyzer/diff/interleaved_rounds.h"
-#include "analyzer/importers/load_run.h"
+#include "analyzer/analysis/diff_analysis.h"
 #include "analyzer/weights/weights.h"
 #include "cli/background_sink.h"
 #include "cli/command.h"
@@ -104,7 +104,7 @@ class DiffCommand final : public Command {
         return report_error(InvalidArgument(graph_path_ + ": not an SVG file"));
       svg = std::move(s).value();
     }
-    if (baseline_url_.empty() && is_rank_set_diff(paths_)) {
+    if (baseline_url_.empty() && names_two_rank_sets(paths_)) {
       return run_rank_diff(paths_, options_, gates_, report_, format_);
     }
     if (paths_.size() > 2) return report_error(InvalidArgument("diff takes two runs, A and B"));
@@ -125,7 +125,7 @@ class DiffCommand final : public Command {
     } else if (path_b_.empty()) {
       return report_error(InvalidArgument("diff needs two runs (A B), or --baseline URL and one run"));
     }
-    StatusOr<RunData> a = Internal("unset"), b = Internal("unset");
+    StatusOr<RunAnalysis> a = Internal("unset"), b = Internal("unset");
     if (rounds_ > 1) {
       if (baseline_ || !is_torchscript_model(path_a_) || !is_torchscript_model(path_b_)) {
         return report_error(
@@ -137,7 +137,10 @@ class DiffCommand final : public Command {
                                             " needs --iters of at least " + std::to_string(rounds_) +
                                             " (one iteration per round)"));
       }
-      if (Status st = profile_interleaved(a, b); !st.ok()) return report_error(st);
+      StatusOr<RunData> ra = Internal("unset"), rb = Internal("unset");
+      if (Status st = profile_interleaved(ra, rb); !st.ok()) return report_error(st);
+      a = RunAnalysis::of(std::move(ra).value(), path_a_, diff_summary_options());
+      b = RunAnalysis::of(std::move(rb).value(), path_b_, diff_summary_options());
     } else if (!baseline_ && looks_like_sqlite(path_a_) && looks_like_sqlite(path_b_)) {
       // Two run databases (or exports): read side by side, B by a second thread; A's error is reported first.
       auto read_b = std::async(std::launch::async, [this] { return load(path_b_, weights_b_); });
@@ -152,29 +155,26 @@ class DiffCommand final : public Command {
       if (!b.ok()) return report_error(b.status());
     }
 
-    RunDiff d = diff_runs(*a, *b, options_);
-    std::vector<GateResult> gates = evaluate_gates(d, gates_);
-    for (const auto& g : gates) {
-      if (g.error) return report_error(InvalidArgument(path_b_ + ": gate " + g.name + ": " + g.message));
+    // The facade's diff: the engine's result and the gates on it (analyzer/analysis/diff_analysis).
+    DiffAnalysis result = analyze_diff(*a, *b, options_, gates_);
+    RunDiff& d = result.diff;
+    const std::vector<GateResult>& gates = result.gates;
+    if (const GateResult* e = result.first_error()) {
+      return report_error(InvalidArgument(path_b_ + ": gate " + e->name + ": " + e->message));
     }
     if (!explain_.empty()) {
       auto text = explain_module(d, explain_);
       if (!text.ok()) return report_error(text.status());
       if (Status st = emit_output("", terminal_safe(*text, true), false); !st.ok()) return report_error(st);
-      for (const auto& g : gates) {
-        if (!g.passed) return kExitGateFailed;
-      }
-      return kExitOk;
+      return result.outcome() == GateOutcome::kPassed ? kExitOk : kExitGateFailed;
     }
     report_.label_a = "A";
     report_.label_b = "B";
-    if (d.info_a.source_path.empty()) d.info_a.source_path = path_a_;
-    if (d.info_b.source_path.empty()) d.info_b.source_path = path_b_;
 
     // A and B are not read again: a second thread frees them while the reports are made.
     auto freed =
         std::async(std::launch::async, [ra = std::move(a).value(), rb = std::move(b).value()]() mutable {
-          RunData gone_a = std::move(ra), gone_b = std::move(rb);
+          RunAnalysis gone_a = std::move(ra), gone_b = std::move(rb);
         });
     auto render = [&](const std::string& fmt) {
       if (fmt == "md") return render_diff_markdown(d, gates, report_);
@@ -231,13 +231,17 @@ class DiffCommand final : public Command {
                      terminal_safe(g.message, false).c_str());
       }
     }
-    for (const auto& g : gates) {
-      if (!g.passed) return kExitGateFailed;
-    }
-    return kExitOk;
+    return result.outcome() == GateOutcome::kPassed ? kExitOk : kExitGateFailed;
   }
 
  private:
+  // A diff compares every op signature from the aggregates: no top-op list.
+  static SummaryOptions diff_summary_options() {
+    SummaryOptions o;
+    o.top_ops = 0;
+    return o;
+  }
+
   // A and B profiled in alternating rounds (A B A B ...), each side's rounds joined into one run.
   Status profile_interleaved(StatusOr<RunData>& a, StatusOr<RunData>& b) {
     for (int r = 0; r < rounds_; ++r) {
@@ -256,18 +260,22 @@ class DiffCommand final : public Command {
     return join_weights(*b, weights_b_);
   }
 
-  StatusOr<RunData> load(const std::string& path, const std::string& weights) {
-    StatusOr<RunData> run = Internal("unset");
+  StatusOr<RunAnalysis> load(const std::string& path, const std::string& weights) {
+    StatusOr<RunAnalysis> analysis = Internal("unset");
     if (baseline_ && path == path_a_) {
-      run = std::move(*baseline_);
+      analysis = RunAnalysis::of(std::move(*baseline_), path, diff_summary_options());
     } else if (is_torchscript_model(path)) {
-      run = profile(path, iterations_);
+      StatusOr<RunData> run = profile(path, iterations_);
+      if (!run.ok()) return run.status();
+      analysis = RunAnalysis::of(std::move(run).value(), path, diff_summary_options());
     } else {
-      run = load_run_totals(path);  // a run database's aggregates: diff needs no op or kernel row
+      AnalysisNeeds needs;
+      needs.totals_only = true;  // a run database's aggregates: diff needs no op or kernel row
+      analysis = RunAnalysis::open(path, needs);
     }
-    if (!run.ok()) return run;
-    FS_RETURN_IF_ERROR(join_weights(*run, weights));
-    return run;
+    if (!analysis.ok()) return analysis;
+    if (!weights.empty()) FS_RETURN_IF_ERROR(join_weights(analysis->edit_run(), weights));
+    return analysis;
   }
 
   StatusOr<RunData> profile(const std::string& path, int iterations) {

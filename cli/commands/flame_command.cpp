@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "analyzer/summary.h"
+#include "analyzer/analysis/run_analysis.h"
 #include "cli/command.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
@@ -31,9 +32,10 @@ class FlameCommand final : public Command {
     if (std::filesystem::path(output_).extension() != ".svg")
       return report_error(InvalidArgument(output_ + ": the flame graph is written as SVG (use a .svg name)"));
     if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
-    StatusOr<RunData> run = open_run(path_);
+    // The module tree's costs are all a flame graph draws: the facade reads the stored summary facts.
+    StatusOr<RunAnalysis> run = RunAnalysis::open(path_);
     if (!run.ok()) return report_error(run.status());
-    RunSummary summary = summarize(*run);
+    const RunSummary& summary = run->summary();
     graphs::IcicleOptions options;
     options.metric = metric_ == "flops"   ? graphs::CostMetric::kFlops
                      : metric_ == "bytes" ? graphs::CostMetric::kBytes

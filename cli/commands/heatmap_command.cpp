@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "analyzer/heatmap.h"
-#include "analyzer/importers/load_run.h"
+#include "analyzer/analysis/run_analysis.h"
 #include "analyzer/summary.h"
 #include "cli/command.h"
 #include "db/model/atomic_file.h"
@@ -39,11 +39,13 @@ class HeatmapCommand final : public Command {
     if (!format.ok()) return report_error(format.status());
     Status ok = check_output_path(output_, force_);
     if (!ok.ok()) return report_error(ok);
-    // Per-module self time per iteration is all the heatmap shows: a run database is read through its
-    // stored aggregates, without the op and kernel rows (load_run_totals reads them where it must).
-    StatusOr<RunData> run = load_run_totals(path_);
+    // Per-module self time per iteration is all the heatmap shows: the facade reads the run's stored facts
+    // or aggregates, without the op and kernel rows.
+    AnalysisNeeds needs;
+    needs.totals_only = true;
+    StatusOr<RunAnalysis> run = RunAnalysis::open(path_, needs);
     if (!run.ok()) return report_error(run.status());
-    HeatmapData data = heatmap_data(summarize(*run), static_cast<std::size_t>(top_));
+    HeatmapData data = heatmap_data(run->summary(), static_cast<std::size_t>(top_));
     if (csv) {
       Status st = write_file_atomically(output_, heatmap_csv(data), force_);
       return st.ok() ? kExitOk : report_error(st);

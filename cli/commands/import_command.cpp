@@ -12,7 +12,7 @@
 
 #include "analyzer/importers/importer.h"
 #include "analyzer/summary_facts_sink.h"
-#include "analyzer/importers/load_run.h"
+#include "analyzer/analysis/load_run.h"
 #include "analyzer/importers/weight_paths.h"
 #include "analyzer/weights/weights.h"
 #include "cli/command.h"
@@ -35,19 +35,12 @@ class CountingSink final : public RunSink {
   }
   Status add_ops(std::span<const OpRecord> o) override {
     ops += o.size();
-    for (const auto& op : o) counted_flops += counts_toward_totals(op) ? op.flops : 0;
     return to_.add_ops(o);
   }
   Status add_kernels(std::span<const KernelRecord> k) override {
     for (const auto& x : k) {
       ++activities;
       kernels += x.kind == KernelKind::kKernel;
-      time_ns += static_cast<double>(x.duration_ns);
-      with_op += x.op_id != kNoId;
-      if (x.module_id != kNoId) {
-        ++with_module;
-        attributed_ns += static_cast<double>(x.duration_ns);
-      }
     }
     return to_.add_kernels(k);
   }
@@ -59,9 +52,8 @@ class CountingSink final : public RunSink {
   }
   Status finish() override { return to_.finish(); }
 
-  std::size_t modules = 0, ops = 0, activities = 0, kernels = 0, with_op = 0, with_module = 0;
+  std::size_t modules = 0, ops = 0, activities = 0, kernels = 0;
   std::int64_t warnings = 0;
-  double time_ns = 0, attributed_ns = 0, counted_flops = 0;
 
  private:
   RunSink& to_;
@@ -205,10 +197,14 @@ class ImportCommand final : public Command {
     db->reset();
     if (!quiet_) {
       auto pct = [](double a, double b) { return b > 0 ? 100.0 * a / b : 0.0; };
+      // Attribution as `report` states it (the summary facts written with the run): a module other than the
+      // root.
+      const SummaryFacts& f = facts.facts();
       fmt::print("{} ({}): {} kernels + {} memcpy/memset, {} ops, {} modules; device activities linked to an op "
                  "{}/{}, attributed to a module {}/{} ({:.1f}% of device time){} -> {}\n",
                  in, (*importer)->name(), sink.kernels, sink.activities - sink.kernels, sink.ops, sink.modules,
-                 sink.with_op, sink.activities, sink.with_module, sink.activities, pct(sink.attributed_ns, sink.time_ns),
+                 f.kernels_with_op, f.kernels, f.kernels_with_module, f.kernels,
+                 pct(f.kernel_time_attributed_ns, f.kernel_time_ns),
                  sink.warnings > 0 ? fmt::format("; {} data-quality warnings", sink.warnings) : "", out);
       if (!mapped.empty()) fmt::print("{}\n", terminal_safe(mapped));
     }

@@ -1,8 +1,8 @@
 // flopscope report RUN: the module tree with costs and latency, top ops, FLOPs coverage, data quality.
-#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "analyzer/activations/candidates.h"
-#include "analyzer/importers/load_run.h"
+#include "analyzer/analysis/run_analysis.h"
 #include "analyzer/peaks.h"
 #include "analyzer/summary.h"
 #include "cli/command.h"
@@ -82,35 +82,38 @@ class ReportCommand final : public Command {
     if (!graph_capture_.empty()) {
       if (Status st = check_input_file(graph_capture_); !st.ok()) return report_error(st);
     }
-    // What reads only the summary takes the stored summary facts; the kernel table, candidates and the JSON
-    // report's op groups read the rows.
-    const bool summary_only = graph_capture_.empty() && !kernels_ && !candidates_ && format_ != "json";
-    StatusOr<RunData> run = summary_only ? load_run_summary(paths_[0]) : open_run(paths_[0], graph_capture_);
-    if (!run.ok()) return report_error(run.status());
+    // The facade reads what the asked-for views need: the summary alone takes the stored summary facts; the
+    // kernel table, candidates and the JSON report's op groups take the rows.
     so.top_ops = options_.top_ops;
+    AnalysisNeeds needs;
+    needs.rows = kernels_ || candidates_ || format_ == "json";
+    needs.graph_capture = graph_capture_;
+    needs.summary = so;
+    StatusOr<RunAnalysis> analysis = RunAnalysis::open(paths_[0], needs);
+    if (!analysis.ok()) return report_error(analysis.status());
     options_.kernels = kernels_;
-    RunSummary s = summarize(*run, so);
+    const RunData& run = analysis->run();
+    const RunSummary& s = analysis->summary();
     std::string text;
-    CandidateReport candidates;
-    if (candidates_) candidates = find_candidates(*run, s, candidate_options_);
+    std::optional<CandidateReport> candidates;
+    if (candidates_) {
+      auto found = analysis->candidates(candidate_options_);
+      if (!found.ok()) return report_error(found.status());
+      candidates = std::move(found).value();
+    }
     if (format_ == "json") {
       if (Status st = check_report_json_size(paths_[0], s); !st.ok()) return report_error(st);
-      text = render_report_json(*run, s, options_);
-      if (candidates_) {
-        auto j = nlohmann::ordered_json::parse(text);
-        j["candidates"] = candidates_json(candidates);
-        text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-      }
+      text = render_report_json(run, s, options_, candidates ? &*candidates : nullptr);
     } else if (format_ == "md") {
-      text = render_report_markdown(*run, s, options_);
-      if (kernels_) text += "\n```\n" + render_kernels_table(*run, 50) + "```\n";
-      if (candidates_) text += render_candidates_markdown(candidates);
+      text = render_report_markdown(run, s, options_);
+      if (kernels_) text += "\n```\n" + render_kernels_table(run, 50) + "```\n";
+      if (candidates) text += render_candidates_markdown(*candidates);
     } else if (format_ == "csv") {
-      text = kernels_ ? render_kernels_csv(*run) : render_report_csv(*run, s, options_);
+      text = kernels_ ? render_kernels_csv(run) : render_report_csv(run, s, options_);
     } else {
-      text = render_report_table(*run, s, options_);
-      if (kernels_) text += render_kernels_table(*run, 50);
-      if (candidates_) text += render_candidates_table(candidates);
+      text = render_report_table(run, s, options_);
+      if (kernels_) text += render_kernels_table(run, 50);
+      if (candidates) text += render_candidates_table(*candidates);
     }
     Status st = emit_output(output_, text, force_);
     return st.ok() ? kExitOk : report_error(st);

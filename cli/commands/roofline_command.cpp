@@ -5,6 +5,7 @@
 
 #include "analyzer/peaks.h"
 #include "analyzer/summary.h"
+#include "analyzer/analysis/run_analysis.h"
 #include "cli/command.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
@@ -36,9 +37,12 @@ class RooflineCommand final : public Command {
       if (!peak.ok()) return report_error(peak.status());
       options.peak = *peak;
     }
-    StatusOr<RunData> run = open_run(path_);
+    // Per-module costs and times are all a roofline plots: the facade reads the stored summary facts.
+    AnalysisNeeds needs;
+    needs.summary = options;
+    StatusOr<RunAnalysis> run = RunAnalysis::open(path_, needs);
     if (!run.ok()) return report_error(run.status());
-    RunSummary summary = summarize(*run, options);
+    const RunSummary& summary = run->summary();
     graphs::RooflinePlot plot = graphs::roofline_plot(summary, summary.peak);
     if (plot.points.empty()) {
       return report_error(InvalidArgument(path_ + ": nothing to plot: no module has FLOPs, " + plot.bytes_kind +

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "analyzer/activations/candidates.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 
@@ -26,7 +27,9 @@ std::vector<int> module_order(const RunSummary& s, const ReportOptions& o);
 
 std::string render_report_table(const RunData& run, const RunSummary& s, const ReportOptions& o);
 std::string render_report_markdown(const RunData& run, const RunSummary& s, const ReportOptions& o);
-std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o);
+// With `candidates`, the candidate list is the report's "candidates" member (`report --candidates`).
+std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o,
+                               const CandidateReport* candidates = nullptr);
 // The JSON report writes every module's value per iteration (dense): refused past --max-cells so that a
 // small crafted trace cannot produce gigabytes. The other formats print aggregates and need no limit.
 Status check_report_json_size(const std::string& path, const RunSummary& s);

@@ -4,6 +4,8 @@
 
 #include "analyzer/kernel_table.h"
 #include "analyzer/op_groups.h"
+#include "analyzer/analysis/report_view.h"
+#include "cli/printers/candidates.h"
 #include "cli/printers/report.h"
 #include "db/model/input_limits.h"
 
@@ -72,7 +74,8 @@ Status check_report_json_size(const std::string& path, const RunSummary& s) {
                          std::to_string(limit) + " module x iteration values in a JSON report (--max-cells raises it)");
 }
 
-std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o) {
+std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o,
+                               const CandidateReport* candidates) {
   const RunInfo& i = run.info;
   ordered_json j;
   j["schema"] = "flopscope.report";
@@ -117,20 +120,23 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
   }
   j["modules"] = std::move(modules);
 
+  const ReportView view = make_report_view(s, o.top_ops);  // one rule for every format
   ordered_json top = ordered_json::array();
-  for (std::size_t k = 0; k < std::min(o.top_ops, s.top_ops.size()); ++k) {
-    const auto& op = s.top_ops[k];
+  for (const TopOpView& row : view.top_ops) {
+    const auto& op = *row.op;
     top.push_back({{"name", op.name},
                    {"module", op.module_path},
                    {"calls", op.calls},
                    {"flops", op.flops},
+                   {"flops_known", row.flops_known},
                    {"bytes", op.bytes},
                    {"time_ns", op.time_ns},
                    {"device_time_ns", op.device_time_ns},
                    {"flops_source", op.flops_source},
-                   {"device_rates",
-                    rates_json(op.rates, op.device_time_ns, !(op.flops_source == "none" && op.flops == 0))}});
+                   {"share", view.share_denominator_ns > 0 ? ordered_json(row.share) : ordered_json(nullptr)},
+                   {"device_rates", rates_json(op.rates, op.device_time_ns, row.flops_known)}});
   }
+  j["top_ops_share_of"] = to_string(view.op_share_of);
   j["top_ops"] = std::move(top);
 
   ordered_json groups = ordered_json::array();
@@ -193,6 +199,8 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
   j["coverage"] = {
       {"ops_total", s.ops_total},
       {"ops_with_formula", s.ops_with_formula},
+      {"every_op_has_formula", view.coverage.every_op_has_formula},
+      {"text", view.coverage.sentence},
       {"flops_complete", cov.flops_complete},
       {"known_device_time_share", s.has_kernels ? ordered_json(cov.known_device_share) : nullptr},
       {"unknown_device_time_share",
@@ -252,6 +260,7 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                        {"detail", q.detail}});
   }
   j["data_quality"] = std::move(quality);
+  if (candidates != nullptr) j["candidates"] = candidates_json(*candidates);
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

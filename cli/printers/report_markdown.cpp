@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/analysis/report_view.h"
 #include "analyzer/clock.h"
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
@@ -59,28 +60,32 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
     }
     out += "\n";
   }
-  if (!s.top_ops.empty()) {
-    out += gpu ? "\n**Top ops** (per iteration)\n\n| op | module | calls | FLOPs | host time | dev time | dev % | "
-                 "FLOP/s dev | B/s dev | bound (dev) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
-               : "\n**Top ops** (per iteration)\n\n| op | module | calls | FLOPs | host time | time % |\n"
-                 "|---|---|---:|---:|---:|---:|\n";
-    for (std::size_t k = 0; k < std::min(o.top_ops, s.top_ops.size()); ++k) {
-      const auto& op = s.top_ops[k];
-      const bool known = !(op.flops_source == "none" && op.flops == 0);  // no formula, nothing below: unknown
-      const double share = it.mean > 0 ? (gpu ? op.device_time_ns : op.time_ns) / it.mean : 0;
+  const ReportView view = make_report_view(s, o.top_ops);  // shares and "unknown": one rule for every format
+  if (!view.top_ops.empty()) {
+    const std::string share_head = std::string(share_column(view.op_share_of)) + " (" + to_string(view.op_share_of) + ")";
+    out += gpu ? "\n**Top ops** (per iteration)\n\n| op | module | calls | FLOPs | host time | dev time | " + share_head +
+                     " | FLOP/s dev | B/s dev | bound (dev) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
+               : "\n**Top ops** (per iteration)\n\n| op | module | calls | FLOPs | host time | " + share_head +
+                     " |\n|---|---|---:|---:|---:|---:|\n";
+    for (const TopOpView& row : view.top_ops) {
+      const OpSummary& op = *row.op;
       out += fmt::format("| {} | {} | {:.1f} | {} | {} |", markdown_code(op.name, true),
                          op.module_path.empty() ? "(model)" : markdown_code(op.module_path, true), op.calls,
-                         known ? flops_text(op.flops) : "unknown", time_text(op.time_ns));
+                         row.flops_known ? flops_text(op.flops) : "unknown", time_text(op.time_ns));
       if (gpu) {
-        RatesText r = rates_text(op.rates, op.device_time_ns, known, false);
-        out += fmt::format(" {} | {} | {} | {} | {} |", time_text(op.device_time_ns), percent_text(share), r.flops,
+        RatesText r = rates_text(op.rates, op.device_time_ns, row.flops_known, false);
+        out += fmt::format(" {} | {} | {} | {} | {} |", time_text(op.device_time_ns), percent_text(row.share), r.flops,
                            r.bytes, r.bound);
       } else {
-        out += fmt::format(" {} |", percent_text(share));
+        out += fmt::format(" {} |", percent_text(row.share));
       }
       out += "\n";
     }
   }
+  out += fmt::format("\n**FLOPs coverage**: {} of {} ops have a formula or sit inside one ({}); {}\n",
+                     view.coverage.ops_with_formula, view.coverage.ops_total,
+                     percent_text(view.coverage.counted_share),
+                     view.coverage.no_gap ? view.coverage.sentence : "the ops below carry FLOPs nobody counted");
   if (!s.coverage_gaps.empty()) {
     out += gpu ? "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are missing):\n\n| op | "
                  "count | host time % | dev time % |\n|---|---:|---:|---:|\n"

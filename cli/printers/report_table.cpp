@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyzer/analysis/report_view.h"
 #include "analyzer/clock.h"
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
@@ -87,43 +88,40 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   }
   if (std::string note = percentile_note(it.samples); !note.empty()) out += "note: " + note + "\n";
 
-  // Top ops.
-  if (!s.top_ops.empty()) {
+  // Top ops: shares and "unknown" decided once for every format (analyzer/analysis/report_view).
+  const ReportView view = make_report_view(s, o.top_ops);
+  if (!view.top_ops.empty()) {
     // With kernels: host and device time side by side, the share of device time, and the achieved rates.
-    out += fmt::format("\ntop ops (per iteration)\n{:<28} {:<44} {:>6} {:>11} {:>11} {:>7}{}\n", "op", "module",
-                       "calls", "FLOPs", "host time", gpu ? "dev%" : "time%",
+    out += fmt::format("\ntop ops (per iteration; {} {})\n{:<28} {:<44} {:>6} {:>11} {:>11} {:>7}{}\n",
+                       share_column(view.op_share_of), to_string(view.op_share_of), "op", "module", "calls", "FLOPs",
+                       "host time", share_column(view.op_share_of),
                        gpu ? fmt::format(" {:>11} {:>11} {:>9} {:>14}", "dev time", "FLOP/s dev", "B/s dev",
                                          "bound (dev)")
                            : "");
-    double total_t = it.mean > 0 ? it.mean : 0;
-    for (std::size_t k = 0; k < std::min(o.top_ops, s.top_ops.size()); ++k) {
-      const auto& op = s.top_ops[k];
+    for (const TopOpView& row : view.top_ops) {
+      const OpSummary& op = *row.op;
       std::string mod = op.module_path.empty() ? "(model)" : terminal_safe(op.module_path, false);
       if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
-      // No formula and nothing counted below it: unknown, not 0 (a coverage gap).
-      const bool known = !(op.flops_source == "none" && op.flops == 0);
-      const double share = gpu ? op.device_time_ns : op.time_ns;
-      RatesText r = rates_text(op.rates, op.device_time_ns, known, false);
+      RatesText r = rates_text(op.rates, op.device_time_ns, row.flops_known, false);
       out += fmt::format(
           "{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", terminal_safe(op.name, false), mod, op.calls,
-          known ? si_text(op.flops, "") : std::string("unknown"), time_text(op.time_ns),
-          total_t > 0 ? percent_text(share / total_t) : "",
+          row.flops_known ? si_text(op.flops, "") : std::string("unknown"), time_text(op.time_ns),
+          view.share_denominator_ns > 0 ? percent_text(row.share) : "",
           gpu ? fmt::format(" {:>11} {:>11} {:>9} {:>14}", time_text(op.device_time_ns), r.flops, r.bytes, r.bound)
               : "");
     }
   }
 
   // Coverage.
-  double counted_share =
-      s.ops_total > 0 ? static_cast<double>(s.ops_with_formula) / static_cast<double>(s.ops_total) : 1;
+  const CoverageView& cov = view.coverage;
   out += fmt::format("\nFLOPs coverage: {} of {} ops have a formula or sit inside one ({})\n",
-                     s.ops_with_formula, s.ops_total, percent_text(counted_share));
-  if (s.coverage_gaps.empty()) {
-    out += "  every op has a FLOPs formula\n";
+                     cov.ops_with_formula, cov.ops_total, percent_text(cov.counted_share));
+  if (cov.no_gap) {
+    out += "  " + cov.sentence + "\n";
   } else {
     // With kernels the list is sorted by the device time under each op: show it beside the host share.
     out += fmt::format(
-        "  ops whose FLOPs are unknown, not zero (no formula, or its arguments are missing):\n  {:<40} {:>8} {:>8}{}\n", "op",
+        "  {}\n  {:<40} {:>8} {:>8}{}\n", cov.sentence, "op",
         "count", gpu ? "host%" : "time%", gpu ? fmt::format(" {:>8}", "dev%") : "");
     std::size_t n =
         o.full_coverage ? s.coverage_gaps.size() : std::min<std::size_t>(10, s.coverage_gaps.size());

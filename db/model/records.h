@@ -87,9 +87,11 @@ struct OpRecord {
 };
 
 // True for ops whose FLOPs and bytes enter totals: counted once, at the outermost op that has a count.
-inline bool counts_toward_totals(const OpRecord& op) {
-  return op.flops_source == FlopsSource::kFormula || op.flops_source == FlopsSource::kMeasured;
+// The one rule, for every record that carries a FLOPs source (OpRecord, the summary's compact FactOp).
+inline bool counts_toward_totals(FlopsSource source) {
+  return source == FlopsSource::kFormula || source == FlopsSource::kMeasured;
 }
+inline bool counts_toward_totals(const OpRecord& op) { return counts_toward_totals(op.flops_source); }
 
 enum class KernelKind { kKernel, kMemcpy, kMemset };
 const char* to_string(KernelKind kind);

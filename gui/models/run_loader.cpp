@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "analyzer/fleet/rank_parts.h"
-#include "analyzer/importers/load_run.h"
+#include "analyzer/analysis/load_run.h"
 #include "graphs/open_graph.h"
 
 namespace flopscope::gui {

@@ -54,7 +54,9 @@ class ReportDeviceTest(CliTestCase):
         header = next(l for l in text.splitlines() if l.startswith("module "))
         for col in ("dev P50", "host P50", "comm", "FLOP/s dev", "B/s dev", "bound (dev)"):
             self.assertIn(col, header)
-        top = text.split("top ops (per iteration)\n", 1)[1].splitlines()
+        # The share names its denominator: device time per iteration (kernels of every kind), not host time.
+        self.assertIn("top ops (per iteration; dev% of device time per iteration)\n", text)
+        top = text.split("top ops (per iteration; dev% of device time per iteration)\n", 1)[1].splitlines()
         for col in ("host time", "dev%", "dev time", "FLOP/s dev", "B/s dev", "bound (dev)"):
             self.assertIn(col, top[0])
         # The LM head: 41.3 us of 309 us device time per iteration, 107 TFLOP/s, memory-bound.
@@ -62,6 +64,7 @@ class ReportDeviceTest(CliTestCase):
         md = report(H100, "--format", "md")
         self.assertIn("| dev P50 | dev P99 | time % | host P50 | comm | FLOP/s dev | B/s dev | bound (dev) |", md)
         self.assertIn("**Top ops** (per iteration)", md)
+        self.assertIn("| dev% (of device time per iteration) |", md)
         self.assertRegex(md, r"\| `aten::linear` \| `BertOnlyMLMHead.BertLMPredictionHead.Linear` \| 1.0 \| "
                              r"4.41 GFLOPs \| 42 µs \| 41.3 µs \| 13.3% \| 107 T \| 971 G \| memory 29.0% \|")
 

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "analyzer/importers/load_run.h"
+#include "analyzer/analysis/load_run.h"
 #include "analyzer/summary_facts_sink.h"
 #include "db/run_database.h"
 #include "gui/models/run_loader.h"

@@ -1,4 +1,4 @@
-#include "analyzer/importers/load_run.h"
+#include "analyzer/analysis/load_run.h"
 
 #include <algorithm>
 
@@ -50,7 +50,8 @@ StatusOr<RunData> load_unchecked(const std::string& path, const std::string& gra
     Status imported = import_trace(path, sink, options);
     if (imported.ok()) return std::move(sink.data());
     if (imported.code() != StatusCode::kInvalidArgument) return imported;
-    return InvalidArgument(path + ": SQLite, but neither a flopscope run database nor an Nsight Systems export");
+    return InvalidArgument(path +
+                           ": SQLite, but neither a flopscope run database nor an Nsight Systems export");
   }
   MemoryRunSink sink;
   ImportOptions options;
@@ -63,7 +64,8 @@ StatusOr<RunData> load_unchecked(const std::string& path, const std::string& gra
 bool is_run_database(const std::string& path) {
   if (!looks_like_sqlite(path)) return false;
   auto run = read_run_database(path, {.raw_rows = false});
-  // One this build will not read (a newer schema, a hierarchy past --max-module-depth) is still a run database.
+  // One this build will not read (a newer schema, a hierarchy past --max-module-depth) is still a run
+  // database.
   return run.ok() || run.status().code() == StatusCode::kUnsupported;
 }
 
