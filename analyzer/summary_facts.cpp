@@ -111,146 +111,185 @@ std::vector<double> move_split_ops(const std::vector<FactOp>& ops, const std::ve
   return calls;
 }
 
-}  // namespace
+// One walk of a run's rows, in steps: each step fills what later steps and the facts read.
+class FactWalk {
+ public:
+  explicit FactWalk(const FactRows& rows);
+  SummaryFacts facts();
 
-SummaryFacts summary_facts(const RunData& run) {
-  return summary_facts(FactRows(run));
+ private:
+  static RunSummary module_tree(const FactRows& rows, std::unordered_map<Id, int>& index_of);
+  int module_index(Id id) const {
+    auto it = index_of_.find(id);
+    return it == index_of_.end() ? 0 : it->second;
+  }
+  // The parent of an op that has one (-1 for an outermost op or a parent not in the run).
+  std::ptrdiff_t parent_of(std::size_t j) const { return ops_[j].parent_op_id == kNoId ? -1 : up_[j]; }
+  std::size_t outermost(std::size_t i) const;
+
+  void add_own_costs();
+  void count_calls();
+  void find_gaps();
+  void add_op_device_time();
+  void add_kernels();
+  void add_kernel_coverage(const FactKernel& k, int m, double dur, const MeasuredCounters* counters);
+  void add_host_coverage();
+  void module_facts(SummaryFacts& f);
+  void top_op_facts(SummaryFacts& f) const;
+  void gap_facts(SummaryFacts& f) const;
+
+  const FactRows& rows_;
+  const std::vector<FactOp>& ops_;
+  const std::vector<FactKernel>& kernels_;
+  const std::size_t n_ops_;
+  double tensor_factor_ = 0;
+  std::unordered_map<Id, int> index_of_;
+  // A scratch summary holds the module tree and its self costs while the rows are walked.
+  RunSummary s_;
+  IterationIndex iter_index_;
+  ModuleAccumulators acc_;
+  const OpIndex op_at_;
+  std::vector<std::ptrdiff_t> up_;  // each op's parent position, for walking to outermost ancestors
+  // Ops below which some op counted FLOPs (> 0): a zero-FLOP child (empty, view) covers nothing.
+  std::vector<char> has_counted_below_;
+  std::vector<double> subtree_flops_, subtree_bytes_;  // of outermost ops
+  std::vector<char> is_gap_, launched_unknown_;
+  std::vector<double> op_device_, gap_device_;
+  std::vector<MeasuredCounters> measured_;
+  double kernel_time_ = 0, known_kernel_time_ = 0, unlinked_time_ = 0;
+  double outer_time_ = 0, known_host_time_ = 0;
+};
+
+RunSummary FactWalk::module_tree(const FactRows& rows, std::unordered_map<Id, int>& index_of) {
+  RunSummary s;
+  s.modules = build_module_tree(rows.modules(), index_of);
+  return s;
 }
 
-SummaryFacts summary_facts(const FactRows& rows) {
-  const std::vector<FactOp>& ops = rows.ops();
-  const std::vector<FactKernel>& kernels = rows.kernels();
-  // A scratch summary holds the module tree and its self costs while the rows are walked.
-  RunSummary s;
+FactWalk::FactWalk(const FactRows& rows)
+    : rows_(rows),
+      ops_(rows.ops()),
+      kernels_(rows.kernels()),
+      n_ops_(ops_.size()),
+      s_(module_tree(rows, index_of_)),
+      iter_index_(rows.iterations()),
+      acc_(s_.modules.size(), static_cast<std::size_t>(iter_index_.count())),
+      op_at_(ops_),
+      up_(n_ops_),
+      has_counted_below_(n_ops_, 0),
+      subtree_flops_(n_ops_, 0.0),
+      subtree_bytes_(n_ops_, 0.0),
+      is_gap_(n_ops_, 0),
+      launched_unknown_(n_ops_, 0),
+      op_device_(n_ops_, 0.0),
+      gap_device_(n_ops_, 0.0),
+      measured_(s_.modules.size()) {
   const std::optional<TensorPipeFactor> factor = tensor_pipe_factor(rows.info().device);
-  const double tensor_factor = factor ? factor->flops_per_instruction : 0;
-  std::unordered_map<Id, int> index_of;
-  s.modules = build_module_tree(rows.modules(), index_of);
-  const std::size_t n_mod = s.modules.size();
-  auto module_index = [&](Id id) {
-    auto it = index_of.find(id);
-    return it == index_of.end() ? 0 : it->second;
-  };
+  tensor_factor_ = factor ? factor->flops_per_instruction : 0;
+  s_.iterations = iter_index_.count();
+  for (std::size_t i = 0; i < n_ops_; ++i) up_[i] = op_at_(ops_[i].parent_op_id);
+}
 
-  const IterationIndex iter_index(rows.iterations());
-  s.iterations = iter_index.count();
-  const auto n_it = static_cast<std::size_t>(s.iterations);
+std::size_t FactWalk::outermost(std::size_t i) const {
+  for (int guard = 0; guard < 1000 && ops_[i].parent_op_id != kNoId; ++guard) {
+    if (up_[i] < 0) break;
+    i = static_cast<std::size_t>(up_[i]);
+  }
+  return i;
+}
 
-  ModuleAccumulators acc(n_mod, n_it);
-  std::vector<IterationSeries>& self_time = acc.self_time;
-  std::vector<IterationSeries>& gpu_time = acc.gpu_time;
-  std::vector<double>& calls = acc.calls;
-
-  // Each op's parent position, for walking to outermost ancestors.
-  const std::size_t n_ops = ops.size();
-  const OpIndex op_at(ops);
-  std::vector<std::ptrdiff_t> up(n_ops);
-  for (std::size_t i = 0; i < n_ops; ++i) up[i] = op_at(ops[i].parent_op_id);
-  auto outermost = [&](std::size_t i) {
-    for (int guard = 0; guard < 1000 && ops[i].parent_op_id != kNoId; ++guard) {
-      if (up[i] < 0) break;
-      i = static_cast<std::size_t>(up[i]);
-    }
-    return i;
-  };
-  // The parent of an op that has one (-1 for an outermost op or a parent not in the run).
-  auto parent_of = [&](std::size_t j) -> std::ptrdiff_t { return ops[j].parent_op_id == kNoId ? -1 : up[j]; };
-
-  // Ops below which some op counted FLOPs (> 0): a zero-FLOP child (empty, view) covers nothing.
-  std::vector<char> has_counted_below(n_ops, 0);
-  std::vector<double> subtree_flops(n_ops, 0.0), subtree_bytes(n_ops, 0.0);
-  for (std::size_t i = 0; i < n_ops; ++i) {
-    const FactOp& op = ops[i];
+// Self costs per module, the counted FLOPs and bytes under each outermost op, and host time of outermost ops.
+void FactWalk::add_own_costs() {
+  for (std::size_t i = 0; i < n_ops_; ++i) {
+    const FactOp& op = ops_[i];
     int m = module_index(op.module_id);
-    Cost& c = s.modules[static_cast<std::size_t>(m)].self;
+    Cost& c = s_.modules[static_cast<std::size_t>(m)].self;
     c.ops += 1;
-    if (op.flops_source != FlopsSource::kNone) ++s.ops_with_formula;
+    if (op.flops_source != FlopsSource::kNone) ++s_.ops_with_formula;
     if (counts_toward_totals(op)) {
       c.flops += op.flops;
       c.macs += op.macs;
       c.bytes_read += op.bytes_read;
       c.bytes_written += op.bytes_written;
       std::size_t top = outermost(i);
-      subtree_flops[top] += op.flops;
-      subtree_bytes[top] += op.bytes_read + op.bytes_written;
+      subtree_flops_[top] += op.flops;
+      subtree_bytes_[top] += op.bytes_read + op.bytes_written;
       // Mark every ancestor as covering counted work.
       std::size_t j = i;
       for (int guard = 0; guard < 1000 && op.flops > 0; ++guard) {
-        has_counted_below[j] = 1;
+        has_counted_below_[j] = 1;
         const std::ptrdiff_t p = parent_of(j);
         if (p < 0) break;
         j = static_cast<std::size_t>(p);
       }
     }
     if (op.parent_op_id == kNoId) {
-      self_time[static_cast<std::size_t>(m)].add(iter_index(op.iteration),
-                                                 static_cast<double>(op.duration_ns));
+      acc_.self_time[static_cast<std::size_t>(m)].add(iter_index_(op.iteration),
+                                                      static_cast<double>(op.duration_ns));
     }
   }
-  s.ops_total = static_cast<std::int64_t>(n_ops);
-  calls = move_split_ops(ops, up, module_index, iter_index, s.modules, self_time);
+  s_.ops_total = static_cast<std::int64_t>(n_ops_);
+  acc_.calls = move_split_ops(
+      ops_, up_, [this](Id id) { return module_index(id); }, iter_index_, s_.modules, acc_.self_time);
+}
 
-  // Calls: contiguous spans of outermost ops per module subtree, in start order per iteration.
-  {
-    std::vector<std::size_t> outer;
-    for (std::size_t i = 0; i < n_ops; ++i) {
-      if (ops[i].parent_op_id == kNoId) outer.push_back(i);
-    }
-    std::sort(outer.begin(), outer.end(), [&](std::size_t a, std::size_t b) {
-      const auto &x = ops[a], &y = ops[b];
-      return std::tie(x.iteration, x.sequence) < std::tie(y.iteration, y.sequence);
-    });
-    // A module's call starts where it enters the chain of modules of the current op: chains run from the
-    // root down, so the modules shared with the previous op's chain are a common prefix. O(depth) per op.
-    std::vector<int> prev, chain;
-    int prev_iter = 0;
-    bool first = true;
-    for (std::size_t i : outer) {
-      if (first || ops[i].iteration != prev_iter) prev.clear();
-      first = false;
-      prev_iter = ops[i].iteration;
-      chain.clear();
-      for (int m = module_index(ops[i].module_id); m >= 0;
-           m = s.modules[static_cast<std::size_t>(m)].parent) {
-        chain.push_back(m);
-      }
-      std::reverse(chain.begin(), chain.end());
-      std::size_t common = 0;
-      while (common < prev.size() && common < chain.size() && prev[common] == chain[common]) ++common;
-      for (std::size_t k = common; k < chain.size(); ++k) calls[static_cast<std::size_t>(chain[k])] += 1;
-      prev.swap(chain);
-    }
+// Calls: contiguous spans of outermost ops per module subtree, in start order per iteration.
+void FactWalk::count_calls() {
+  std::vector<std::size_t> outer;
+  for (std::size_t i = 0; i < n_ops_; ++i) {
+    if (ops_[i].parent_op_id == kNoId) outer.push_back(i);
   }
-
-  // Ops whose FLOPs nobody knows: no formula and no FLOPs counted below them.
-  std::vector<char> is_gap(n_ops, 0);
-  for (std::size_t i = 0; i < n_ops; ++i) {
-    is_gap[i] = ops[i].flops_source == FlopsSource::kNone && !has_counted_below[i];
+  std::sort(outer.begin(), outer.end(), [&](std::size_t a, std::size_t b) {
+    const auto &x = ops_[a], &y = ops_[b];
+    return std::tie(x.iteration, x.sequence) < std::tie(y.iteration, y.sequence);
+  });
+  // A module's call starts where it enters the chain of modules of the current op: chains run from the
+  // root down, so the modules shared with the previous op's chain are a common prefix. O(depth) per op.
+  std::vector<int> prev, chain;
+  int prev_iter = 0;
+  bool first = true;
+  for (std::size_t i : outer) {
+    if (first || ops_[i].iteration != prev_iter) prev.clear();
+    first = false;
+    prev_iter = ops_[i].iteration;
+    chain.clear();
+    for (int m = module_index(ops_[i].module_id); m >= 0;
+         m = s_.modules[static_cast<std::size_t>(m)].parent) {
+      chain.push_back(m);
+    }
+    std::reverse(chain.begin(), chain.end());
+    std::size_t common = 0;
+    while (common < prev.size() && common < chain.size() && prev[common] == chain[common]) ++common;
+    for (std::size_t k = common; k < chain.size(); ++k) acc_.calls[static_cast<std::size_t>(chain[k])] += 1;
+    prev.swap(chain);
   }
+}
 
-  // Device time of each op: its kernels' and, up its chain, its callees'.
-  std::vector<double> op_device(n_ops, 0.0);
-  for (const FactKernel& k : kernels) {
+// Ops whose FLOPs nobody knows: no formula and no FLOPs counted below them.
+void FactWalk::find_gaps() {
+  for (std::size_t i = 0; i < n_ops_; ++i) {
+    is_gap_[i] = ops_[i].flops_source == FlopsSource::kNone && !has_counted_below_[i];
+  }
+}
+
+// Device time of each op: its kernels' and, up its chain, its callees'.
+void FactWalk::add_op_device_time() {
+  for (const FactKernel& k : kernels_) {
     if (k.iteration < 0 || k.op_id == kNoId) continue;
-    std::ptrdiff_t j = op_at(k.op_id);
+    std::ptrdiff_t j = op_at_(k.op_id);
     for (int guard = 0; guard < 1000 && j >= 0; ++guard, j = parent_of(static_cast<std::size_t>(j))) {
-      op_device[static_cast<std::size_t>(j)] += static_cast<double>(k.duration_ns);
+      op_device_[static_cast<std::size_t>(j)] += static_cast<double>(k.duration_ns);
     }
   }
+}
 
-  // Kernels: device time, measured counters, attribution, and whether their FLOPs are known: a kernel's work
-  // is counted when an op on its launch chain has a formula (or sits inside one); otherwise it is unknown
-  // and charged to every gap op on the chain (or to the op that launched it).
-  std::vector<double> gap_device(n_ops, 0.0);
-  std::vector<char> launched_unknown(n_ops, 0);
-  std::vector<double>&comm = acc.comm, &unknown_gpu = acc.unknown_gpu;
-  double kernel_time = 0, known_kernel_time = 0, unlinked_time = 0;
-  std::vector<MeasuredCounters> measured(n_mod);
-  for (const FactKernel& k : kernels) {
-    s.has_kernels = true;
+// Kernels: device time, measured counters, attribution, and whether their FLOPs are known.
+void FactWalk::add_kernels() {
+  for (const FactKernel& k : kernels_) {
+    s_.has_kernels = true;
     int m = module_index(k.module_id);
     const auto dur = static_cast<double>(k.duration_ns);
-    auto& a = s.attribution;
+    auto& a = s_.attribution;
     a.kernels += 1;
     a.kernel_time_ns += dur;
     if (k.op_id != kNoId) a.kernels_with_op += 1;
@@ -259,97 +298,86 @@ SummaryFacts summary_facts(const FactRows& rows) {
       a.kernel_time_attributed_ns += dur;
     }
     if (k.iteration < 0) {
-      s.orphans.kernels += 1;
-      s.orphans.time_ns += dur;
+      s_.orphans.kernels += 1;
+      s_.orphans.time_ns += dur;
       continue;
     }
-    s.modules[static_cast<std::size_t>(m)].self.kernels += 1;
+    s_.modules[static_cast<std::size_t>(m)].self.kernels += 1;
     const MeasuredCounters* counters =
-        k.counters >= 0 ? &rows.counters()[static_cast<std::size_t>(k.counters)] : nullptr;
-    if (counters != nullptr) add_counters(measured[static_cast<std::size_t>(m)], *counters);
-    gpu_time[static_cast<std::size_t>(m)].add(iter_index(k.iteration), dur);
+        k.counters >= 0 ? &rows_.counters()[static_cast<std::size_t>(k.counters)] : nullptr;
+    if (counters != nullptr) add_counters(measured_[static_cast<std::size_t>(m)], *counters);
+    acc_.gpu_time[static_cast<std::size_t>(m)].add(iter_index_(k.iteration), dur);
     // Coverage is about compute kernels: communication, copies and memsets do no FLOPs by convention.
-    if (k.category == KernelCategory::kCommunication) comm[static_cast<std::size_t>(m)] += dur;
-    if (k.category != KernelCategory::kCompute) continue;
-    kernel_time += dur;
-    if (counters != nullptr && counters->flops + counters->tensor_inst * tensor_factor > 0) {
-      // measured: known by counters
-      known_kernel_time += dur;
-      continue;
-    }
-    const std::ptrdiff_t launcher = k.op_id == kNoId ? -1 : op_at(k.op_id);
-    if (launcher < 0) {
-      unlinked_time += dur;
-      unknown_gpu[static_cast<std::size_t>(m)] += dur;
-      continue;
-    }
-    bool covered = false, gap_on_chain = false;
-    std::ptrdiff_t j = launcher;
-    for (int guard = 0; guard < 1000 && j >= 0 && !covered;
-         ++guard, j = parent_of(static_cast<std::size_t>(j))) {
-      covered = ops[static_cast<std::size_t>(j)].flops_source != FlopsSource::kNone;
-    }
-    if (covered) {
-      known_kernel_time += dur;
-      continue;
-    }
-    unknown_gpu[static_cast<std::size_t>(m)] += dur;
-    j = launcher;
-    for (int guard = 0; guard < 1000 && j >= 0; ++guard, j = parent_of(static_cast<std::size_t>(j))) {
-      auto u = static_cast<std::size_t>(j);
-      if (is_gap[u]) {
-        gap_device[u] += dur;
-        gap_on_chain = true;
-      }
-    }
-    if (!gap_on_chain) {
-      gap_device[static_cast<std::size_t>(launcher)] += dur;
-      launched_unknown[static_cast<std::size_t>(launcher)] = 1;
+    if (k.category == KernelCategory::kCommunication) acc_.comm[static_cast<std::size_t>(m)] += dur;
+    if (k.category == KernelCategory::kCompute) add_kernel_coverage(k, m, dur, counters);
+  }
+  s_.timeline = timeline_facts(std::span<const FactKernel>(kernels_));
+}
+
+// A compute kernel's work is counted when an op on its launch chain has a formula (or sits inside one);
+// otherwise it is unknown and charged to every gap op on the chain (or to the op that launched it).
+void FactWalk::add_kernel_coverage(const FactKernel& k, int m, double dur, const MeasuredCounters* counters) {
+  kernel_time_ += dur;
+  if (counters != nullptr && counters->flops + counters->tensor_inst * tensor_factor_ > 0) {
+    // measured: known by counters
+    known_kernel_time_ += dur;
+    return;
+  }
+  const std::ptrdiff_t launcher = k.op_id == kNoId ? -1 : op_at_(k.op_id);
+  if (launcher < 0) {
+    unlinked_time_ += dur;
+    acc_.unknown_gpu[static_cast<std::size_t>(m)] += dur;
+    return;
+  }
+  bool covered = false, gap_on_chain = false;
+  std::ptrdiff_t j = launcher;
+  for (int guard = 0; guard < 1000 && j >= 0 && !covered;
+       ++guard, j = parent_of(static_cast<std::size_t>(j))) {
+    covered = ops_[static_cast<std::size_t>(j)].flops_source != FlopsSource::kNone;
+  }
+  if (covered) {
+    known_kernel_time_ += dur;
+    return;
+  }
+  acc_.unknown_gpu[static_cast<std::size_t>(m)] += dur;
+  j = launcher;
+  for (int guard = 0; guard < 1000 && j >= 0; ++guard, j = parent_of(static_cast<std::size_t>(j))) {
+    auto u = static_cast<std::size_t>(j);
+    if (is_gap_[u]) {
+      gap_device_[u] += dur;
+      gap_on_chain = true;
     }
   }
-  s.timeline = timeline_facts(std::span<const FactKernel>(kernels));
+  if (!gap_on_chain) {
+    gap_device_[static_cast<std::size_t>(launcher)] += dur;
+    launched_unknown_[static_cast<std::size_t>(launcher)] = 1;
+  }
+}
 
-  // Host time: known under the outermost ops with a formula; unknown under the outermost gap ops.
-  std::vector<double>& unknown_host = acc.unknown_host;
-  std::vector<char>& gap_in_module = acc.gap_in_module;
-  double outer_time = 0, known_host_time = 0;
-  for (std::size_t i = 0; i < n_ops; ++i) {
-    const FactOp& op = ops[i];
+// Host time: known under the outermost ops with a formula; unknown under the outermost gap ops.
+void FactWalk::add_host_coverage() {
+  for (std::size_t i = 0; i < n_ops_; ++i) {
+    const FactOp& op = ops_[i];
     auto p = parent_of(i);
     const auto dur = static_cast<double>(op.duration_ns);
-    if (p < 0) outer_time += dur;
-    bool parent_known = p >= 0 && ops[static_cast<std::size_t>(p)].flops_source != FlopsSource::kNone;
-    if (op.flops_source != FlopsSource::kNone && !parent_known) known_host_time += dur;
-    if (is_gap[i] || launched_unknown[i]) {
+    if (p < 0) outer_time_ += dur;
+    bool parent_known = p >= 0 && ops_[static_cast<std::size_t>(p)].flops_source != FlopsSource::kNone;
+    if (op.flops_source != FlopsSource::kNone && !parent_known) known_host_time_ += dur;
+    if (is_gap_[i] || launched_unknown_[i]) {
       auto m = static_cast<std::size_t>(module_index(op.module_id));
-      gap_in_module[m] = 1;
-      if (p < 0 || !is_gap[static_cast<std::size_t>(p)]) unknown_host[m] += dur;
+      acc_.gap_in_module[m] = 1;
+      if (p < 0 || !is_gap_[static_cast<std::size_t>(p)]) acc_.unknown_host[m] += dur;
     }
   }
-  SummaryFacts f;
-  f.present = true;
-  f.has_kernels = s.has_kernels;
-  f.ops_total = s.ops_total;
-  f.ops_with_formula = s.ops_with_formula;
-  f.orphan_kernels = s.orphans.kernels;
-  f.orphan_ns = s.orphans.time_ns;
-  f.kernels = s.attribution.kernels;
-  f.kernels_with_op = s.attribution.kernels_with_op;
-  f.kernels_with_module = s.attribution.kernels_with_module;
-  f.kernel_time_ns = s.attribution.kernel_time_ns;
-  f.kernel_time_attributed_ns = s.attribution.kernel_time_attributed_ns;
-  f.compute_ns = kernel_time;
-  f.known_compute_ns = known_kernel_time;
-  f.unlinked_compute_ns = unlinked_time;
-  f.outer_host_ns = outer_time;
-  f.known_host_ns = known_host_time;
-  f.timeline = std::move(s.timeline);
-  f.modules.resize(n_mod);
-  for (std::size_t i = 0; i < n_mod; ++i) {
-    const Cost& c = s.modules[i].self;
-    const MeasuredCounters& m = measured[i];
+}
+
+void FactWalk::module_facts(SummaryFacts& f) {
+  f.modules.resize(s_.modules.size());
+  for (std::size_t i = 0; i < s_.modules.size(); ++i) {
+    const Cost& c = s_.modules[i].self;
+    const MeasuredCounters& m = measured_[i];
     ModuleFacts& mf = f.modules[i];
-    mf.module_id = s.modules[i].module_id;
+    mf.module_id = s_.modules[i].module_id;
     mf.ops = c.ops;
     mf.flops = c.flops;
     mf.macs = c.macs;
@@ -362,57 +390,97 @@ SummaryFacts summary_facts(const FactRows& rows) {
     mf.dram_written = m.dram_written;
     mf.dram_unsplit = m.dram_unsplit;
     mf.tensor_inst = m.tensor_inst;
-    mf.calls = calls[i];
-    mf.comm_ns = comm[i];
-    mf.unknown_device_ns = unknown_gpu[i];
-    mf.unknown_host_ns = unknown_host[i];
-    mf.gap = gap_in_module[i] != 0;
-    self_time[i].normalise();
-    gpu_time[i].normalise();
-    mf.host_ns.assign(self_time[i].entries().begin(), self_time[i].entries().end());
-    mf.device_ns.assign(gpu_time[i].entries().begin(), gpu_time[i].entries().end());
+    mf.calls = acc_.calls[i];
+    mf.comm_ns = acc_.comm[i];
+    mf.unknown_device_ns = acc_.unknown_gpu[i];
+    mf.unknown_host_ns = acc_.unknown_host[i];
+    mf.gap = acc_.gap_in_module[i] != 0;
+    acc_.self_time[i].normalise();
+    acc_.gpu_time[i].normalise();
+    mf.host_ns.assign(acc_.self_time[i].entries().begin(), acc_.self_time[i].entries().end());
+    mf.device_ns.assign(acc_.gpu_time[i].entries().begin(), acc_.gpu_time[i].entries().end());
   }
+}
 
-  // Top ops: outermost ops grouped by name and module, with the counted FLOPs of their subtree.
-  {
-    std::map<std::pair<std::string, int>, TopOpFacts> groups;
-    for (std::size_t i = 0; i < n_ops; ++i) {
-      const FactOp& op = ops[i];
-      if (op.parent_op_id != kNoId) continue;
-      int m = module_index(op.module_id);
-      const std::string& name = rows.text(op.name);
-      auto& g = groups[{name, m}];
-      g.name = name;
-      g.module_id = s.modules[static_cast<std::size_t>(m)].module_id;
-      g.calls += 1;
-      g.flops += subtree_flops[i];
-      g.bytes += subtree_bytes[i];
-      g.time_ns += static_cast<double>(op.duration_ns);
-      g.device_time_ns += op_device[i];
-      g.flops_source = op.flops_source;
-    }
-    f.top_ops.reserve(groups.size());
-    for (auto& [key, g] : groups) f.top_ops.push_back(std::move(g));
+// Top ops: outermost ops grouped by name and module, with the counted FLOPs of their subtree.
+void FactWalk::top_op_facts(SummaryFacts& f) const {
+  std::map<std::pair<std::string, int>, TopOpFacts> groups;
+  for (std::size_t i = 0; i < n_ops_; ++i) {
+    const FactOp& op = ops_[i];
+    if (op.parent_op_id != kNoId) continue;
+    int m = module_index(op.module_id);
+    const std::string& name = rows_.text(op.name);
+    auto& g = groups[{name, m}];
+    g.name = name;
+    g.module_id = s_.modules[static_cast<std::size_t>(m)].module_id;
+    g.calls += 1;
+    g.flops += subtree_flops_[i];
+    g.bytes += subtree_bytes_[i];
+    g.time_ns += static_cast<double>(op.duration_ns);
+    g.device_time_ns += op_device_[i];
+    g.flops_source = op.flops_source;
   }
+  f.top_ops.reserve(groups.size());
+  for (auto& [key, g] : groups) f.top_ops.push_back(std::move(g));
+}
 
-  // Coverage: ops without a count and without counted work below them.
-  {
-    std::map<std::string, GapFacts> gaps;
-    for (std::size_t i = 0; i < n_ops; ++i) {
-      const FactOp& op = ops[i];
-      if (!is_gap[i] && !launched_unknown[i]) continue;
-      const std::string& name = rows.text(op.name);
-      auto& g = gaps[name];
-      g.name = name;
-      g.count += 1;
-      g.time_ns += static_cast<double>(op.duration_ns);
-      g.device_time_ns += gap_device[i];
-      if (g.note.empty()) g.note = rows.text(op.note);
-    }
-    f.gaps.reserve(gaps.size());
-    for (auto& [name, g] : gaps) f.gaps.push_back(std::move(g));
+// Coverage: ops without a count and without counted work below them.
+void FactWalk::gap_facts(SummaryFacts& f) const {
+  std::map<std::string, GapFacts> gaps;
+  for (std::size_t i = 0; i < n_ops_; ++i) {
+    const FactOp& op = ops_[i];
+    if (!is_gap_[i] && !launched_unknown_[i]) continue;
+    const std::string& name = rows_.text(op.name);
+    auto& g = gaps[name];
+    g.name = name;
+    g.count += 1;
+    g.time_ns += static_cast<double>(op.duration_ns);
+    g.device_time_ns += gap_device_[i];
+    if (g.note.empty()) g.note = rows_.text(op.note);
   }
+  f.gaps.reserve(gaps.size());
+  for (auto& [name, g] : gaps) f.gaps.push_back(std::move(g));
+}
+
+SummaryFacts FactWalk::facts() {
+  add_own_costs();
+  count_calls();
+  find_gaps();
+  add_op_device_time();
+  add_kernels();
+  add_host_coverage();
+  SummaryFacts f;
+  f.present = true;
+  f.has_kernels = s_.has_kernels;
+  f.ops_total = s_.ops_total;
+  f.ops_with_formula = s_.ops_with_formula;
+  f.orphan_kernels = s_.orphans.kernels;
+  f.orphan_ns = s_.orphans.time_ns;
+  f.kernels = s_.attribution.kernels;
+  f.kernels_with_op = s_.attribution.kernels_with_op;
+  f.kernels_with_module = s_.attribution.kernels_with_module;
+  f.kernel_time_ns = s_.attribution.kernel_time_ns;
+  f.kernel_time_attributed_ns = s_.attribution.kernel_time_attributed_ns;
+  f.compute_ns = kernel_time_;
+  f.known_compute_ns = known_kernel_time_;
+  f.unlinked_compute_ns = unlinked_time_;
+  f.outer_host_ns = outer_time_;
+  f.known_host_ns = known_host_time_;
+  f.timeline = std::move(s_.timeline);
+  module_facts(f);
+  top_op_facts(f);
+  gap_facts(f);
   return f;
+}
+
+}  // namespace
+
+SummaryFacts summary_facts(const RunData& run) {
+  return summary_facts(FactRows(run));
+}
+
+SummaryFacts summary_facts(const FactRows& rows) {
+  return FactWalk(rows).facts();
 }
 
 }  // namespace flopscope

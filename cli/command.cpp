@@ -1,7 +1,5 @@
 #include "cli/command.h"
 
-#include <unistd.h>
-
 #include <cstdio>
 
 #include "db/model/text_escape.h"
@@ -17,10 +15,6 @@ int report_error(const Status& status) {
   // One line, whatever a file name or a record in the message holds.
   std::fprintf(stderr, "flopscope: error: %s\n", terminal_safe(status.message(), false).c_str());
   return kExitUsage;
-}
-
-bool stdout_is_terminal() {
-  return ::isatty(STDOUT_FILENO) == 1;
 }
 
 }  // namespace flopscope::cli

@@ -46,9 +46,6 @@ struct CommandRegistrar {
 // Prints "flopscope: error: <message>" on stderr and returns kExitUsage.
 int report_error(const Status& status);
 
-// Common output switches shared by commands.
-bool stdout_is_terminal();
-
 }  // namespace flopscope::cli
 
 #define FLOPSCOPE_REGISTER_COMMAND(Class, name, description, order)             \

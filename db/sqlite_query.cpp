@@ -14,11 +14,21 @@ SqliteRows::SqliteRows(SqliteRows&&) noexcept = default;
 SqliteRows& SqliteRows::operator=(SqliteRows&&) noexcept = default;
 SqliteRows::~SqliteRows() = default;
 
-StatusOr<bool> SqliteRows::next() { return impl_->statement.step(); }
-bool SqliteRows::is_null(int col) const { return impl_->statement.is_null(col); }
-std::int64_t SqliteRows::int64(int col) const { return impl_->statement.int64(col); }
-double SqliteRows::real(int col) const { return impl_->statement.real(col); }
-std::string_view SqliteRows::text(int col) const { return impl_->statement.text(col); }
+StatusOr<bool> SqliteRows::next() {
+  return impl_->statement.step();
+}
+bool SqliteRows::is_null(int col) const {
+  return impl_->statement.is_null(col);
+}
+std::int64_t SqliteRows::int64(int col) const {
+  return impl_->statement.int64(col);
+}
+double SqliteRows::real(int col) const {
+  return impl_->statement.real(col);
+}
+std::string_view SqliteRows::text(int col) const {
+  return impl_->statement.text(col);
+}
 
 struct SqliteReadOnly::Impl {
   sqlite::Database db;
@@ -38,12 +48,8 @@ StatusOr<SqliteReadOnly> SqliteReadOnly::open(const std::string& path) {
   return SqliteReadOnly(std::make_unique<Impl>(Impl{std::move(db)}));
 }
 
-const std::string& SqliteReadOnly::path() const { return impl_->db.path(); }
-
-StatusOr<bool> SqliteReadOnly::has_table(std::string_view table) {
-  FS_ASSIGN_OR_RETURN(auto st, impl_->db.prepare("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?"));
-  FS_RETURN_IF_ERROR(st.bind(1, table));
-  return st.step();
+const std::string& SqliteReadOnly::path() const {
+  return impl_->db.path();
 }
 
 StatusOr<std::vector<std::string>> SqliteReadOnly::columns(std::string_view table) {

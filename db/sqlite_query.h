@@ -40,7 +40,6 @@ class SqliteReadOnly {
   SqliteReadOnly& operator=(SqliteReadOnly&&) noexcept;
   ~SqliteReadOnly();
 
-  StatusOr<bool> has_table(std::string_view table);
   // Column names of a table (PRAGMA table_info); empty when the table does not exist.
   StatusOr<std::vector<std::string>> columns(std::string_view table);
   StatusOr<SqliteRows> query(std::string_view sql);

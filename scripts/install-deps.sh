@@ -17,7 +17,7 @@ packages=(
   # graphs
   libgraphviz-dev
   # GUI
-  qt6-base-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
+  qt6-base-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   # fleet store (PostgreSQL client; the server for its tests) and the Prometheus exporter (and its test server)
   libpq-dev postgresql libcpp-httplib-dev prometheus
   # tests, fuzzing, benchmarks

@@ -205,6 +205,7 @@ FlopsResult einsum(std::span<const OpArg> args) {
   while (!eq.empty() && (eq.back() == '\'' || eq.back() == '"' || eq.back() == ' ')) eq.remove_suffix(1);
   auto list = flops::tensor_list(args, 1);
   std::vector<const OpArg*> tensors;
+  tensors.reserve(list.size());
   for (const auto& t : list) tensors.push_back(&t);
   if (eq.empty() || tensors.empty()) return {};
   auto arrow = eq.find("->");

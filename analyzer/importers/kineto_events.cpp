@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "analyzer/importers/counters.h"
-#include "db/model/module_path.h"
 #include "db/model/dtype.h"
+#include "db/model/module_path.h"
 
 namespace flopscope {
 namespace od = simdjson::ondemand;
@@ -39,7 +39,8 @@ bool parse_us_to_ns(std::string_view text, std::int64_t& ns) {
   }
   double v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v) || std::fabs(v) > 9e15) return false;
+  if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v) || std::fabs(v) > 9e15)
+    return false;
   ns = static_cast<std::int64_t>(std::llround(v * 1000.0));
   return true;
 }
@@ -57,8 +58,9 @@ Cat category(std::string_view cat) {
   if (cat == "kernel" || cat == "Kernel") return Cat::kKernel;
   if (cat == "gpu_memcpy" || cat == "Memcpy") return Cat::kMemcpy;
   if (cat == "gpu_memset" || cat == "Memset") return Cat::kMemset;
-  if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver" || cat == "xpu_runtime" ||
-      cat == "xpu_driver" || cat == "privateuse1_runtime" || cat == "privateuse1_driver" || cat == "mtia_runtime") {
+  if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver" ||
+      cat == "xpu_runtime" || cat == "xpu_driver" || cat == "privateuse1_runtime" ||
+      cat == "privateuse1_driver" || cat == "mtia_runtime") {
     return Cat::kLaunch;
   }
   if (cat == "cuda_profiler_range") return Cat::kRange;
@@ -312,6 +314,167 @@ struct KinetoEventReader::Impl {
     hierarchy_paths.emplace(std::string(h), id);
     return id;
   }
+
+  // One complete ("X") event's fields; the views point into the parser's buffer, valid for this event.
+  struct Event {
+    std::string_view ph, cat, name, ts_raw, dur_raw;
+    std::int64_t pid = 0, tid = 0;
+    std::int64_t ts = 0, dur = 0;  // ns, once parsed
+    Args args;
+  };
+
+  // Reads the fields an event may have. The reason when one is malformed, nullptr otherwise.
+  const char* read_fields(od::object& obj, Event& e) {
+    for (auto field : obj) {
+      std::string_view key;
+      od::field f;
+      if (std::move(field).get(f) || !field_key(f, key)) return "malformed field";
+      od::value v = f.value();
+      // Every field of a million events passes here: keys are told apart by length first.
+      const std::size_t n = key.size();
+      if (n == 2 && key == "ph") {
+        if (v.get_string().get(e.ph)) return "ph is not a string";
+      } else if (n == 3 && key == "cat") {
+        if (v.get_string().get(e.cat)) return "cat is not a string";
+      } else if (n == 4 && key == "name") {
+        // The parser's string buffer survives until the next iterate: views stay valid for this event.
+        if (v.get_string().get(e.name)) return "name is not a string";
+      } else if (n == 3 && key == "pid") {
+        e.pid = id_of(v);
+      } else if (n == 3 && key == "tid") {
+        e.tid = id_of(v);
+      } else if (n == 2 && key == "ts") {
+        e.ts_raw = v.raw_json_token();
+      } else if (n == 3 && key == "dur") {
+        e.dur_raw = v.raw_json_token();
+      } else if (n == 4 && key == "args") {
+        od::object a;
+        if (v.get_object().get(a)) continue;
+        bool error = false;
+        e.args = parse_args(a, error);
+        if (error) return "malformed args";
+      }
+    }
+    return nullptr;
+  }
+
+  // A capture trace's host events live on threads of their own: its ops nest and link among themselves.
+  TraceBuilder::ThreadId thread_of(const Event& e) {
+    return capture ? builder.capture_thread(e.pid, e.tid) : builder.thread(e.pid, e.tid);
+  }
+
+  // A user annotation: a module call named by flopscope's companion, or a phase of the run. True when it
+  // is a profiler step, which is read as an op is.
+  bool add_annotation(const Event& e) {
+    if (e.name.starts_with(kCompanionModulePrefix)) {
+      // "flopscope.module <Class> <path>": a module call named by flopscope's Python companion.
+      auto rest = e.name.substr(kCompanionModulePrefix.size());
+      auto space = rest.find(' ');
+      auto type = rest.substr(0, space);
+      auto path = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
+      TraceBuilder::Scope scope{thread_of(e), e.ts, e.dur, builder.intern(path), builder.intern(type)};
+      scope.is_path = true;
+      builder.add_scope(scope);
+      return false;
+    }
+    // record_function ranges (a serving engine's execute_..., step[...]) are phases of the run, not ops:
+    // as ops they would own every op under them and hide the module tree.
+    if (capture) return false;  // the capture's phases and steps are not this run's
+    if (!e.name.starts_with("ProfilerStep#")) {
+      builder.issue(QualityCode::user_annotations_as_ranges, e.name);
+      return false;
+    }
+    return true;
+  }
+
+  void add_op(const Event& e) {
+    auto& b = builder;
+    if (e.name.starts_with("ProfilerStep#")) {  // older traces file the step under cpu_op
+      if (capture) return;
+      std::int64_t n = 0;
+      auto digits = e.name.substr(13);
+      std::from_chars(digits.data(), digits.data() + digits.size(), n);
+      b.add_iteration(n, e.ts, e.dur);
+      return;
+    }
+    const Args& args = e.args;
+    TraceBuilder::HostOp op;
+    op.thread = thread_of(e);
+    op.start_ns = e.ts;
+    op.duration_ns = e.dur;
+    op.name = b.intern(e.name);
+    op.external_id = args.external_id;
+    if (!args.dims.empty() || !args.types.empty() || !args.concrete.empty()) {
+      args_key.clear();
+      args_key.append(args.dims).append(1, '\x1f').append(args.types).append(1, '\x1f').append(args.concrete);
+      op.args = b.intern_args(args_key, [&] { return make_args(args); });
+    }
+    if (!args.hierarchy.empty()) {
+      op.module_path = hierarchy_path(args.hierarchy);
+      op.has_module_path = true;
+    }
+    b.add_op(op);
+  }
+
+  // "nn.Module: Linear_3": a module call named by its class and instance.
+  void add_python_scope(const Event& e) {
+    constexpr std::string_view prefix = "nn.Module: ";
+    if (!e.name.starts_with(prefix)) return;
+    auto instance = e.name.substr(prefix.size());
+    auto type = instance;
+    auto us = type.rfind('_');
+    if (us != std::string_view::npos && us + 1 < type.size() &&
+        std::all_of(type.begin() + static_cast<std::ptrdiff_t>(us) + 1, type.end(),
+                    [](char ch) { return ch >= '0' && ch <= '9'; })) {
+      type = type.substr(0, us);
+    }
+    builder.add_scope({thread_of(e), e.ts, e.dur, builder.intern(instance), builder.intern(type)});
+  }
+
+  void add_launch(const Event& e) {
+    const Args& args = e.args;
+    if (args.correlation == kNone) return;
+    TraceBuilder::Launch launch{thread_of(e), e.ts, e.dur, args.correlation, args.external_id, e.pid};
+    // cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch: kernels with this correlation are graph replays.
+    launch.graph = e.name.find("GraphLaunch") != std::string_view::npos;
+    if (launch.graph) launch.api = builder.intern(e.name);
+    if (capture) {
+      launch.captured = true;
+      if (!args.kernel.empty()) launch.kernel = builder.intern(args.kernel);
+    }
+    builder.add_launch(launch);
+  }
+
+  // A kernel, copy, memset or range-profiler entry.
+  void add_activity(Cat c, const Event& e) {
+    const Args& args = e.args;
+    auto& b = builder;
+    if (capture) {
+      // Ran eagerly while the graph was being captured: not part of the replayed run, but its launch is
+      // then not a captured (replayed) one.
+      if (args.correlation != kNone) b.add_capture_activity(args.correlation);
+      return;
+    }
+    TraceBuilder::Activity a;
+    a.kind = c == Cat::kMemcpy   ? KernelKind::kMemcpy
+             : c == Cat::kMemset ? KernelKind::kMemset
+                                 : KernelKind::kKernel;
+    a.name = b.intern(e.name);
+    a.device = static_cast<int>(args.device != kNone ? args.device : std::max<std::int64_t>(e.pid, 0));
+    a.stream = args.stream != kNone ? args.stream : e.tid;
+    a.start_ns = e.ts;
+    a.duration_ns = e.dur;
+    a.grid = args.grid;
+    a.block = args.block;
+    a.correlation = c == Cat::kRange ? kNone : args.correlation;
+    a.external_id = args.external_id;
+    a.graph_id = args.graph_id;
+    a.graph_node_id = args.graph_node_id;
+    a.bytes = args.bytes;
+    if (args.counters.any) a.counters = b.add_counters(args.counters.counters());
+    if (c == Cat::kRange) b.issue(QualityCode::range_profiler_entries);
+    b.add_activity(a);
+  }
 };
 
 KinetoEventReader::KinetoEventReader(TraceBuilder& builder, bool capture)
@@ -321,8 +484,7 @@ KinetoEventReader::~KinetoEventReader() = default;
 void KinetoEventReader::event(std::string_view text, std::size_t readable) {
   auto& b = impl_->builder;
   auto bad = [&](const char* why) {
-    b.issue(QualityCode::malformed_trace_events,
-            std::string(why) + ": " + std::string(text.substr(0, 120)));
+    b.issue(QualityCode::malformed_trace_events, std::string(why) + ": " + std::string(text.substr(0, 120)));
   };
   od::document doc;
   if (impl_->parser.iterate(simdjson::padded_string_view(text.data(), text.size(), readable)).get(doc)) {
@@ -330,177 +492,46 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
   }
   od::object obj;
   if (doc.get_object().get(obj)) return bad("not an object");
-
-  std::string_view ph, cat, name, ts_raw, dur_raw;
-  std::int64_t pid = 0, tid = 0;
-  Args args;
-  bool have_args = false;
-  for (auto field : obj) {
-    std::string_view key;
-    od::field f;
-    if (std::move(field).get(f) || !field_key(f, key)) return bad("malformed field");
-    od::value v = f.value();
-    // Every field of a million events passes here: keys are told apart by length first.
-    const std::size_t n = key.size();
-    if (n == 2 && key == "ph") {
-      if (v.get_string().get(ph)) return bad("ph is not a string");
-    } else if (n == 3 && key == "cat") {
-      if (v.get_string().get(cat)) return bad("cat is not a string");
-    } else if (n == 4 && key == "name") {
-      std::string_view s;
-      if (v.get_string().get(s)) return bad("name is not a string");
-      name = s;
-      // The parser's string buffer survives until the next iterate: views stay valid for this event.
-    } else if (n == 3 && key == "pid") {
-      pid = impl_->id_of(v);
-    } else if (n == 3 && key == "tid") {
-      tid = impl_->id_of(v);
-    } else if (n == 2 && key == "ts") {
-      ts_raw = v.raw_json_token();
-    } else if (n == 3 && key == "dur") {
-      dur_raw = v.raw_json_token();
-    } else if (n == 4 && key == "args") {
-      od::object a;
-      if (v.get_object().get(a)) continue;
-      bool error = false;
-      args = parse_args(a, error);
-      if (error) return bad("malformed args");
-      have_args = true;
-    }
-  }
-  if (ph != "X") return;  // flows, instants, metadata, counters: nothing to attribute
-  Cat c = category(cat);
+  Impl::Event e;
+  if (const char* why = impl_->read_fields(obj, e)) return bad(why);
+  if (e.ph != "X") return;  // flows, instants, metadata, counters: nothing to attribute
+  Cat c = category(e.cat);
   if (c == Cat::kOther) return;
   // The companion opens module ranges with torch's C++ range (_RecordFunctionFast, torch >= 2.2), which the
   // profiler files under cpu_op, not user_annotation: the name says what it is.
-  if (c == Cat::kOp && name.starts_with(kCompanionModulePrefix)) c = Cat::kAnnotation;
+  if (c == Cat::kOp && e.name.starts_with(kCompanionModulePrefix)) c = Cat::kAnnotation;
   auto trim = [](std::string_view s) {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == ',')) s.remove_suffix(1);
     return s;
   };
-  // A capture trace's host events live on threads of their own: its ops nest and link among themselves.
-  const bool capture = impl_->capture;
-  auto thread = [&] { return capture ? b.capture_thread(pid, tid) : b.thread(pid, tid); };
-  std::int64_t ts = 0, dur = 0;
-  if (!parse_us_to_ns(trim(ts_raw), ts)) return bad("missing or invalid ts");
-  if (!parse_us_to_ns(trim(dur_raw), dur) || dur < 0) return bad("missing or invalid dur");
-  impl_->min_ts = std::min(impl_->min_ts, ts);
+  if (!parse_us_to_ns(trim(e.ts_raw), e.ts)) return bad("missing or invalid ts");
+  if (!parse_us_to_ns(trim(e.dur_raw), e.dur) || e.dur < 0) return bad("missing or invalid dur");
+  impl_->min_ts = std::min(impl_->min_ts, e.ts);
   ++recognised_;
-  (void)have_args;
 
   switch (c) {
     case Cat::kAnnotation:
-      if (name.starts_with(kCompanionModulePrefix)) {
-        // "flopscope.module <Class> <path>": a module call named by flopscope's Python companion.
-        auto rest = name.substr(kCompanionModulePrefix.size());
-        auto space = rest.find(' ');
-        auto type = rest.substr(0, space);
-        auto path = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
-        TraceBuilder::Scope scope{thread(), ts, dur, b.intern(path), b.intern(type)};
-        scope.is_path = true;
-        b.add_scope(scope);
-        return;
-      }
-      // record_function ranges (a serving engine's execute_..., step[...]) are phases of the run, not ops:
-      // as ops they would own every op under them and hide the module tree.
-      if (capture) return;  // the capture's phases and steps are not this run's
-      if (!name.starts_with("ProfilerStep#")) {
-        b.issue(QualityCode::user_annotations_as_ranges, name);
-        return;
-      }
-      [[fallthrough]];
-    case Cat::kOp: {
-      if (name.starts_with("ProfilerStep#")) {  // older traces file the step under cpu_op
-        if (capture) return;
-        std::int64_t n = 0;
-        auto digits = name.substr(13);
-        std::from_chars(digits.data(), digits.data() + digits.size(), n);
-        b.add_iteration(n, ts, dur);
-        return;
-      }
-      TraceBuilder::HostOp op;
-      op.thread = thread();
-      op.start_ns = ts;
-      op.duration_ns = dur;
-      op.name = b.intern(name);
-      op.external_id = args.external_id;
-      if (!args.dims.empty() || !args.types.empty() || !args.concrete.empty()) {
-        std::string& key = impl_->args_key;
-        key.clear();
-        key.append(args.dims).append(1, '\x1f').append(args.types).append(1, '\x1f').append(args.concrete);
-        op.args = b.intern_args(key, [&] { return impl_->make_args(args); });
-      }
-      if (!args.hierarchy.empty()) {
-        op.module_path = impl_->hierarchy_path(args.hierarchy);
-        op.has_module_path = true;
-      }
-      b.add_op(op);
-      return;
-    }
-    case Cat::kPython: {
-      constexpr std::string_view prefix = "nn.Module: ";
-      if (!name.starts_with(prefix)) return;
-      auto instance = name.substr(prefix.size());
-      auto type = instance;
-      auto us = type.rfind('_');
-      if (us != std::string_view::npos && us + 1 < type.size() &&
-          std::all_of(type.begin() + static_cast<std::ptrdiff_t>(us) + 1, type.end(),
-                      [](char ch) { return ch >= '0' && ch <= '9'; })) {
-        type = type.substr(0, us);
-      }
-      b.add_scope({thread(), ts, dur, b.intern(instance), b.intern(type)});
-      return;
-    }
-    case Cat::kLaunch: {
-      if (args.correlation == kNone) return;
-      TraceBuilder::Launch launch{thread(), ts, dur, args.correlation, args.external_id, pid};
-      // cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch: kernels with this correlation are graph replays.
-      launch.graph = name.find("GraphLaunch") != std::string_view::npos;
-      if (launch.graph) launch.api = b.intern(name);
-      if (capture) {
-        launch.captured = true;
-        if (!args.kernel.empty()) launch.kernel = b.intern(args.kernel);
-      }
-      b.add_launch(launch);
-      return;
-    }
+      if (!impl_->add_annotation(e)) return;
+      [[fallthrough]];  // a profiler step
+    case Cat::kOp:
+      return impl_->add_op(e);
+    case Cat::kPython:
+      return impl_->add_python_scope(e);
+    case Cat::kLaunch:
+      return impl_->add_launch(e);
     case Cat::kKernel:
     case Cat::kMemcpy:
     case Cat::kMemset:
-    case Cat::kRange: {
-      if (capture) {
-        // Ran eagerly while the graph was being captured: not part of the replayed run, but its launch is
-        // then not a captured (replayed) one.
-        if (args.correlation != kNone) b.add_capture_activity(args.correlation);
-        return;
-      }
-      TraceBuilder::Activity a;
-      a.kind = c == Cat::kMemcpy ? KernelKind::kMemcpy : c == Cat::kMemset ? KernelKind::kMemset : KernelKind::kKernel;
-      a.name = b.intern(name);
-      a.device = static_cast<int>(args.device != kNone ? args.device : std::max<std::int64_t>(pid, 0));
-      a.stream = args.stream != kNone ? args.stream : tid;
-      a.start_ns = ts;
-      a.duration_ns = dur;
-      a.grid = args.grid;
-      a.block = args.block;
-      a.correlation = c == Cat::kRange ? kNone : args.correlation;
-      a.external_id = args.external_id;
-      a.graph_id = args.graph_id;
-      a.graph_node_id = args.graph_node_id;
-      a.bytes = args.bytes;
-      if (args.counters.any) a.counters = b.add_counters(args.counters.counters());
-      if (c == Cat::kRange) {
-        b.issue(QualityCode::range_profiler_entries);
-      }
-      b.add_activity(a);
-      return;
-    }
+    case Cat::kRange:
+      return impl_->add_activity(c, e);
     case Cat::kOther:
       return;
   }
 }
 
-std::int64_t KinetoEventReader::earliest_ns() const { return impl_->min_ts; }
+std::int64_t KinetoEventReader::earliest_ns() const {
+  return impl_->min_ts;
+}
 
 void KinetoEventReader::field(std::string_view key, std::string_view raw, std::size_t readable) {
   auto& b = impl_->builder;

@@ -115,14 +115,15 @@ std::vector<std::size_t> thread_offsets(const std::vector<T>& items, std::size_t
 
 // Innermost item of [first, last) (sorted by start, properly nested, parents given) containing t.
 template <typename T>
-std::int32_t innermost_at(const std::vector<T>& items, const std::vector<std::int32_t>& parent, std::size_t first,
-                          std::size_t last, std::int64_t t) {
+std::int32_t innermost_at(const std::vector<T>& items, const std::vector<std::int32_t>& parent,
+                          std::size_t first, std::size_t last, std::int64_t t) {
   auto it = std::upper_bound(items.begin() + static_cast<std::ptrdiff_t>(first),
                              items.begin() + static_cast<std::ptrdiff_t>(last), t,
                              [](std::int64_t v, const T& x) { return v < x.start_ns; });
   if (it == items.begin() + static_cast<std::ptrdiff_t>(first)) return -1;
   auto i = static_cast<std::int32_t>(it - items.begin() - 1);
-  while (i >= 0 && items[static_cast<std::size_t>(i)].start_ns + items[static_cast<std::size_t>(i)].duration_ns < t) {
+  while (i >= 0 &&
+         items[static_cast<std::size_t>(i)].start_ns + items[static_cast<std::size_t>(i)].duration_ns < t) {
     i = parent[static_cast<std::size_t>(i)];
   }
   return i;
@@ -282,10 +283,11 @@ void TraceBuilder::nest_ops(Linked& linked) {
     if (op.has_module_path) {
       linked.op_module[i] = module(str(op.module_path), "");
     } else {
-      auto s = innermost_at(scopes_, scope_parent, linked.scope_begin[op.thread], linked.scope_begin[op.thread + 1],
-                            op.start_ns);
+      auto s = innermost_at(scopes_, scope_parent, linked.scope_begin[op.thread],
+                            linked.scope_begin[op.thread + 1], op.start_ns);
       while (s >= 0 && scopes_[static_cast<std::size_t>(s)].start_ns +
-                               scopes_[static_cast<std::size_t>(s)].duration_ns < end) {
+                               scopes_[static_cast<std::size_t>(s)].duration_ns <
+                           end) {
         s = scope_parent[static_cast<std::size_t>(s)];
       }
       if (s >= 0) linked.op_module[i] = linked.scope_module[static_cast<std::size_t>(s)];
@@ -338,168 +340,156 @@ std::int32_t TraceBuilder::op_of_launch(const Linked& linked, const Launch& l, s
                       linked.thread_begin[l.thread + 1], l.start_ns);
 }
 
-void TraceBuilder::link_activities(Linked& linked) {
-  // Launch by (process, correlation); ops by (process, External id).
-  std::unordered_map<std::int64_t, std::int32_t> launch_by_corr;  // -2: ambiguous across processes
-  std::unordered_map<std::uint64_t, std::int32_t> launch_by_proc_corr;
-  launch_by_corr.reserve(launches_.size());
-  launch_by_proc_corr.reserve(launches_.size());
+// Where launches and ops are found by id, and the captured launches a replay draws from.
+struct TraceBuilder::LaunchIndex {
+  std::unordered_map<std::int64_t, std::int32_t> by_corr;        // -2: ambiguous across processes, -3: twice
+  std::unordered_map<std::uint64_t, std::int32_t> by_proc_corr;  // -3: launched twice in the process
+  std::unordered_map<std::uint64_t, std::int32_t> op_by_ext;     // ops by (process, External id)
+  // Captured launches per kernel name, in launch order; name 0 holds those whose kernel the trace does not
+  // name (matched by order alone).
+  std::unordered_map<std::uint32_t, std::vector<std::int32_t>> captured;
+  // Per graph launch and kernel name: how many replays were matched so far.
+  std::unordered_map<std::uint64_t, std::size_t> replayed_so_far;
+};
+
+// How each activity was linked, for the data-quality rows.
+struct TraceBuilder::LinkCounts {
+  std::int64_t by_id = 0, by_time = 0, orphan = 0, no_op = 0, no_correlation = 0;
+  std::int64_t replay_matched = 0, replay_by_order = 0, replay_unmatched = 0, replay_at_launch = 0;
+};
+
+TraceBuilder::LaunchIndex TraceBuilder::index_launches() const {
+  LaunchIndex x;
+  x.by_corr.reserve(launches_.size());
+  x.by_proc_corr.reserve(launches_.size());
   for (std::size_t i = 0; i < launches_.size(); ++i) {
     const auto& l = launches_[i];
     if (l.captured) continue;  // capture-time correlations belong to another trace
     auto idx = static_cast<std::int32_t>(i);
-    auto [it, added] = launch_by_corr.try_emplace(l.correlation, idx);
+    auto [it, added] = x.by_corr.try_emplace(l.correlation, idx);
     if (!added && it->second >= 0) {
       it->second = launches_[static_cast<std::size_t>(it->second)].process != l.process ? -2 : -3;
     }
     // A correlation id launched twice in one process cannot say which launch a kernel belongs to: both
     // become ambiguous (a data-quality error) rather than the later one silently winning.
-    auto [pit, fresh] = launch_by_proc_corr.try_emplace(process_key(l.process, l.correlation), idx);
+    auto [pit, fresh] = x.by_proc_corr.try_emplace(process_key(l.process, l.correlation), idx);
     if (!fresh) pit->second = -3;
   }
-  std::unordered_map<std::uint64_t, std::int32_t> op_by_ext;
-  op_by_ext.reserve(ops_.size());
+  x.op_by_ext.reserve(ops_.size());
   for (std::size_t i = 0; i < ops_.size(); ++i) {
     if (ops_[i].external_id == kNone) continue;
-    op_by_ext.try_emplace(process_key(threads_[ops_[i].thread].process, ops_[i].external_id),
-                          static_cast<std::int32_t>(i));
+    x.op_by_ext.try_emplace(process_key(threads_[ops_[i].thread].process, ops_[i].external_id),
+                            static_cast<std::int32_t>(i));
   }
+  // Launches whose kernel ran while capturing were not captured.
+  std::unordered_set<std::int64_t> executed(capture_executed_.begin(), capture_executed_.end());
+  std::vector<std::int32_t> order;
+  for (std::size_t i = 0; i < launches_.size(); ++i) {
+    if (launches_[i].captured && !executed.contains(launches_[i].correlation)) {
+      order.push_back(static_cast<std::int32_t>(i));
+    }
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+    return launches_[static_cast<std::size_t>(a)].start_ns < launches_[static_cast<std::size_t>(b)].start_ns;
+  });
+  for (auto i : order) x.captured[launches_[static_cast<std::size_t>(i)].kernel].push_back(i);
+  return x;
+}
 
-  // Captured launches per kernel name, in launch order; name 0 holds those whose kernel the trace does not
-  // name (matched by order alone). Launches whose kernel ran while capturing were not captured.
-  std::unordered_map<std::uint32_t, std::vector<std::int32_t>> captured;
-  {
-    std::unordered_set<std::int64_t> executed(capture_executed_.begin(), capture_executed_.end());
-    std::vector<std::int32_t> order;
-    for (std::size_t i = 0; i < launches_.size(); ++i) {
-      if (launches_[i].captured && !executed.contains(launches_[i].correlation)) {
-        order.push_back(static_cast<std::int32_t>(i));
-      }
+// The launch of an activity by its correlation (-1: none, or one the correlation cannot single out).
+std::int32_t TraceBuilder::launch_of(const Activity& a, const LaunchIndex& x) {
+  if (a.correlation == kNone) return -1;
+  std::int32_t launch = -1;
+  if (a.process != kNone) {
+    auto it = x.by_proc_corr.find(process_key(a.process, a.correlation));
+    if (it != x.by_proc_corr.end()) launch = it->second;
+  } else {
+    auto it = x.by_corr.find(a.correlation);
+    if (it != x.by_corr.end()) launch = it->second;
+    if (launch == -2) {
+      issue(QualityCode::correlation_in_several_processes);
+      return -1;
     }
-    std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-      return launches_[static_cast<std::size_t>(a)].start_ns <
-             launches_[static_cast<std::size_t>(b)].start_ns;
-    });
-    for (auto i : order) captured[launches_[static_cast<std::size_t>(i)].kernel].push_back(i);
   }
-  // Per graph launch and kernel name: how many replays were matched so far.
-  std::unordered_map<std::uint64_t, std::size_t> replayed_so_far;
-  std::int64_t replay_matched = 0, replay_by_order = 0, replay_unmatched = 0, replay_at_launch = 0;
+  if (launch == -3) {
+    issue(QualityCode::correlation_launched_twice, "correlation " + std::to_string(a.correlation));
+    return -1;
+  }
+  return launch;
+}
 
-  const std::size_t n = activities_.size();
-  linked.act_op.assign(n, -1);
-  linked.act_module.assign(n, kNoId);
-  linked.act_iteration.assign(n, 0);
-  std::int64_t by_id = 0, by_time = 0, orphan = 0, no_op = 0, no_correlation = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& a = activities_[i];
-    std::int32_t launch = -1;
-    if (a.correlation != kNone) {
-      if (a.process != kNone) {
-        auto it = launch_by_proc_corr.find(process_key(a.process, a.correlation));
-        if (it != launch_by_proc_corr.end()) launch = it->second;
-        if (launch == -3) {
-          issue(QualityCode::correlation_launched_twice, "correlation " + std::to_string(a.correlation));
-          launch = -1;
-        }
-      } else {
-        auto it = launch_by_corr.find(a.correlation);
-        if (it != launch_by_corr.end()) launch = it->second;
-        if (launch == -2) {
-          issue(QualityCode::correlation_in_several_processes);
-          launch = -1;
-        } else if (launch == -3) {
-          issue(QualityCode::correlation_launched_twice, "correlation " + std::to_string(a.correlation));
-          launch = -1;
-        }
-      }
+// A replay of a graph launch: the next captured launch of this kernel name (or, unnamed, the next one in
+// order) gives the op. False when none does (the graph launch's attribution applies).
+bool TraceBuilder::link_replay(Linked& linked, LaunchIndex& x, std::size_t i, std::int32_t launch,
+                               LinkCounts& counts) {
+  const auto& a = activities_[i];
+  const auto& l = launches_[static_cast<std::size_t>(launch)];
+  std::int32_t cap = -1;
+  bool by_order = false;
+  for (std::uint32_t name : {a.name, 0U}) {
+    auto it = x.captured.find(name);
+    if (it == x.captured.end()) continue;
+    auto& done = x.replayed_so_far[(static_cast<std::uint64_t>(launch) << 32) | name];
+    if (done < it->second.size()) {
+      cap = it->second[done++];
+      by_order = name == 0;
+      break;
     }
-    std::int32_t op = -1;
-    if (launch >= 0 && launches_[static_cast<std::size_t>(launch)].graph && !captured.empty()) {
-      // A replay: the next captured launch of this kernel name (or, unnamed, the next one in order).
-      const auto& l = launches_[static_cast<std::size_t>(launch)];
-      std::int32_t cap = -1;
-      bool by_order = false;
-      for (std::uint32_t name : {a.name, 0U}) {
-        auto it = captured.find(name);
-        if (it == captured.end()) continue;
-        auto& done = replayed_so_far[(static_cast<std::uint64_t>(launch) << 32) | name];
-        if (done < it->second.size()) {
-          cap = it->second[done++];
-          by_order = name == 0;
-          break;
-        }
-      }
-      bool unused = false;
-      const Launch* c = cap >= 0 ? &launches_[static_cast<std::size_t>(cap)] : nullptr;
-      op = c != nullptr ? op_of_launch(linked, *c, c->external_id, op_by_ext, unused) : -1;
-      if (op >= 0) {
-        ++(by_order ? replay_by_order : replay_matched);
-        linked.act_op[i] = op;
-        linked.act_module[i] = linked.op_module[static_cast<std::size_t>(op)];
-        linked.act_iteration[i] = iteration_at(l.start_ns);
-        if (linked.capture_anchor == kNone || l.start_ns < linked.capture_anchor)
-          linked.capture_anchor = l.start_ns;
-        continue;
-      }
-      ++replay_unmatched;  // keeps the graph launch's attribution below
-    }
-    if (launch >= 0) {
-      const auto& l = launches_[static_cast<std::size_t>(launch)];
-      std::int64_t ext = a.external_id != kNone ? a.external_id : l.external_id;
-      // A graph launch that is an op of its own: the innermost op at the launch is that op, not the one an
-      // External id would name around it.
-      const bool at_graph_op = l.graph && graph_launch_ops_ > 0;
-      if (at_graph_op) {
-        ext = kNone;
-        ++replay_at_launch;
-      }
-      bool id = false;
-      op = op_of_launch(linked, l, ext, op_by_ext, id);
-      if (op >= 0 && !at_graph_op) ++(id ? by_id : by_time);
-      if (op >= 0) {
-        linked.act_module[i] = linked.op_module[static_cast<std::size_t>(op)];
-        linked.act_iteration[i] = linked.op_iteration[static_cast<std::size_t>(op)];
-      } else {
-        ++no_op;
-        auto s = innermost_at(scopes_, scope_parent_, linked.scope_begin[l.thread], linked.scope_begin[l.thread + 1],
-                              l.start_ns);
-        if (s >= 0) linked.act_module[i] = linked.scope_module[static_cast<std::size_t>(s)];
-        linked.act_iteration[i] = iteration_at(l.start_ns);
-      }
-    } else if (a.correlation == kNone) {
-      ++no_correlation;
-      linked.act_iteration[i] = iteration_at(a.start_ns);
-    } else {
-      ++orphan;
-      linked.act_iteration[i] = kOrphanIteration;
-    }
-    linked.act_op[i] = op;
   }
-  auto put = [&](QualityCode code, std::int64_t count, const char* detail) {
-    if (count > 0) issues_.insert_or_assign(code, QualityIssue(code, count, detail));
-  };
-  put(QualityCode::kernels_linked_by_external_id, by_id, "");
-  put(QualityCode::graph_replay_matched, replay_matched,
-      "matched by kernel name and occurrence within the graph launch");
-  put(QualityCode::graph_replay_matched_by_order, replay_by_order,
-      "the capture trace does not name the kernels of its launches");
-  put(QualityCode::graph_replay_unmatched, replay_unmatched, "attributed to the graph launch instead");
-  if (replay_at_launch > 0) {
-    issues_.insert_or_assign(
-        QualityCode::graph_replay_at_launch,
-        QualityIssue(QualityCode::graph_replay_at_launch, replay_at_launch,
-                     std::to_string(graph_launch_ops_) + " graph launch" +
-                         (graph_launch_ops_ == 1 ? "" : "es") +
-                         "; --graph-capture with the capture trace attributes them to the captured ops"));
+  bool unused = false;
+  const Launch* c = cap >= 0 ? &launches_[static_cast<std::size_t>(cap)] : nullptr;
+  const std::int32_t op = c != nullptr ? op_of_launch(linked, *c, c->external_id, x.op_by_ext, unused) : -1;
+  if (op < 0) {
+    ++counts.replay_unmatched;
+    return false;
   }
-  // The captured region: the outermost ops around every captured launch; capture ops outside it (eager work
-  // while capturing) are not part of the graph.
-  for (const auto& [name, list] : captured) {
+  ++(by_order ? counts.replay_by_order : counts.replay_matched);
+  linked.act_op[i] = op;
+  linked.act_module[i] = linked.op_module[static_cast<std::size_t>(op)];
+  linked.act_iteration[i] = iteration_at(l.start_ns);
+  if (linked.capture_anchor == kNone || l.start_ns < linked.capture_anchor)
+    linked.capture_anchor = l.start_ns;
+  return true;
+}
+
+// An activity with a launch: the op around the launch (by External id, else by time), else the enclosing
+// scope.
+void TraceBuilder::link_launch(Linked& linked, const LaunchIndex& x, std::size_t i, std::int32_t launch,
+                               LinkCounts& counts) {
+  const auto& a = activities_[i];
+  const auto& l = launches_[static_cast<std::size_t>(launch)];
+  std::int64_t ext = a.external_id != kNone ? a.external_id : l.external_id;
+  // A graph launch that is an op of its own: the innermost op at the launch is that op, not the one an
+  // External id would name around it.
+  const bool at_graph_op = l.graph && graph_launch_ops_ > 0;
+  if (at_graph_op) {
+    ext = kNone;
+    ++counts.replay_at_launch;
+  }
+  bool id = false;
+  const std::int32_t op = op_of_launch(linked, l, ext, x.op_by_ext, id);
+  if (op >= 0 && !at_graph_op) ++(id ? counts.by_id : counts.by_time);
+  if (op >= 0) {
+    linked.act_module[i] = linked.op_module[static_cast<std::size_t>(op)];
+    linked.act_iteration[i] = linked.op_iteration[static_cast<std::size_t>(op)];
+  } else {
+    ++counts.no_op;
+    auto s = innermost_at(scopes_, scope_parent_, linked.scope_begin[l.thread],
+                          linked.scope_begin[l.thread + 1], l.start_ns);
+    if (s >= 0) linked.act_module[i] = linked.scope_module[static_cast<std::size_t>(s)];
+    linked.act_iteration[i] = iteration_at(l.start_ns);
+  }
+  linked.act_op[i] = op;
+}
+
+// The captured region: the outermost ops around every captured launch; capture ops outside it (eager work
+// while capturing) are not part of the graph.
+void TraceBuilder::mark_capture_region(Linked& linked, const LaunchIndex& x) const {
+  for (const auto& [name, list] : x.captured) {
     for (auto c : list) {
       bool unused = false;
       const auto& l = launches_[static_cast<std::size_t>(c)];
-      auto o = op_of_launch(linked, l, l.external_id, op_by_ext, unused);
+      auto o = op_of_launch(linked, l, l.external_id, x.op_by_ext, unused);
       while (o >= 0 && linked.op_parent[static_cast<std::size_t>(o)] >= 0)
         o = linked.op_parent[static_cast<std::size_t>(o)];
       if (o < 0) continue;
@@ -508,16 +498,65 @@ void TraceBuilder::link_activities(Linked& linked) {
       linked.capture_hi = std::max(linked.capture_hi, r.start_ns + r.duration_ns);
     }
   }
-  put(QualityCode::kernels_linked_by_time, by_time,
+}
+
+void TraceBuilder::note_links(const LinkCounts& counts) {
+  auto put = [&](QualityCode code, std::int64_t count, const char* detail) {
+    if (count > 0) issues_.insert_or_assign(code, QualityIssue(code, count, detail));
+  };
+  put(QualityCode::kernels_linked_by_external_id, counts.by_id, "");
+  put(QualityCode::graph_replay_matched, counts.replay_matched,
+      "matched by kernel name and occurrence within the graph launch");
+  put(QualityCode::graph_replay_matched_by_order, counts.replay_by_order,
+      "the capture trace does not name the kernels of its launches");
+  put(QualityCode::graph_replay_unmatched, counts.replay_unmatched, "attributed to the graph launch instead");
+  if (counts.replay_at_launch > 0) {
+    issues_.insert_or_assign(
+        QualityCode::graph_replay_at_launch,
+        QualityIssue(QualityCode::graph_replay_at_launch, counts.replay_at_launch,
+                     std::to_string(graph_launch_ops_) + " graph launch" +
+                         (graph_launch_ops_ == 1 ? "" : "es") +
+                         "; --graph-capture with the capture trace attributes them to the captured ops"));
+  }
+  put(QualityCode::kernels_linked_by_time, counts.by_time,
       "External id missing or not matching an op around the launch on the same thread");
   if (ops_.empty()) {
-    put(QualityCode::kernels_via_enclosing_range, no_op, "");
+    put(QualityCode::kernels_via_enclosing_range, counts.no_op, "");
   } else {
-    put(QualityCode::kernels_launched_outside_ops, no_op, "attributed to the enclosing scope, if any");
+    put(QualityCode::kernels_launched_outside_ops, counts.no_op, "attributed to the enclosing scope, if any");
   }
-  put(QualityCode::orphan_kernels, orphan, "launched before the profiling window or by an untraced thread");
-  put(QualityCode::activities_without_correlation, no_correlation,
+  put(QualityCode::orphan_kernels, counts.orphan,
+      "launched before the profiling window or by an untraced thread");
+  put(QualityCode::activities_without_correlation, counts.no_correlation,
       "e.g. range-profiler entries, Nsight Compute rows");
+}
+
+void TraceBuilder::link_activities(Linked& linked) {
+  LaunchIndex x = index_launches();
+  LinkCounts counts;
+  const std::size_t n = activities_.size();
+  linked.act_op.assign(n, -1);
+  linked.act_module.assign(n, kNoId);
+  linked.act_iteration.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& a = activities_[i];
+    const std::int32_t launch = launch_of(a, x);
+    if (launch >= 0 && launches_[static_cast<std::size_t>(launch)].graph && !x.captured.empty() &&
+        link_replay(linked, x, i, launch, counts)) {
+      continue;
+    }
+    if (launch >= 0) {
+      link_launch(linked, x, i, launch, counts);
+    } else if (a.correlation == kNone) {
+      ++counts.no_correlation;
+      linked.act_iteration[i] = iteration_at(a.start_ns);
+    } else {
+      ++counts.orphan;
+      linked.act_iteration[i] = kOrphanIteration;
+    }
+  }
+  mark_capture_region(linked, x);
+  note_links(counts);
 }
 
 void TraceBuilder::place_capture_ops(Linked& linked) {
@@ -540,7 +579,8 @@ void TraceBuilder::place_capture_ops(Linked& linked) {
     if (count > 0) issues_.insert_or_assign(code, QualityIssue(code, count, detail));
   };
   put(QualityCode::capture_ops_placed, kept, "their host time was spent while capturing, not in this run");
-  put(linked.capture_anchor == kNone ? QualityCode::capture_ops_unmatched : QualityCode::capture_ops_outside_region,
+  put(linked.capture_anchor == kNone ? QualityCode::capture_ops_unmatched
+                                     : QualityCode::capture_ops_outside_region,
       left_out, "");
 }
 
@@ -560,8 +600,7 @@ void TraceBuilder::compute_flops(Linked& linked) {
     }
     const FlopsResult* r = &it->second;
     linked.op_flops[i] = r;
-    if (r->invalid_args)
-      issue(QualityCode::impossible_op_shapes, str(op.name));
+    if (r->invalid_args) issue(QualityCode::impossible_op_shapes, str(op.name));
     auto parent = linked.op_parent[i];
     bool above = parent >= 0 && covered[static_cast<std::size_t>(parent)] != 0;
     linked.op_source[i] = nested_flops_source(above, r->known);
@@ -736,7 +775,8 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
     kernels_now = true;
     batch = take();
     fill(
-        batch.kernels, activities_.size(), [&](std::size_t i, KernelRecord& k) { make_kernel(linked, i, op_id, k); },
+        batch.kernels, activities_.size(),
+        [&](std::size_t i, KernelRecord& k) { make_kernel(linked, i, op_id, k); },
         [&] {
           batch.of_kernels = true;
           queue.push(std::move(batch));

@@ -61,9 +61,9 @@ class TraceBuilder {
     ThreadId thread = 0;
     std::int64_t start_ns = 0;
     std::int64_t duration_ns = 0;
-    std::uint32_t name = 0;     // interned
+    std::uint32_t name = 0;  // interned
     std::int64_t external_id = kNone;
-    std::uint32_t args = 0;     // from intern_args; 0 = no arguments
+    std::uint32_t args = 0;         // from intern_args; 0 = no arguments
     std::uint32_t module_path = 0;  // interned dotted path from a TorchScript hierarchy ("" = the root)
     bool has_module_path = false;
   };
@@ -100,11 +100,11 @@ class TraceBuilder {
     std::array<int, 3> block{0, 0, 0};
     std::int64_t correlation = kNone;  // kNone: no launch to look for (e.g. range-profiler entries)
     std::int64_t external_id = kNone;
-    std::int64_t process = kNone;      // host process, when the format says it
+    std::int64_t process = kNone;  // host process, when the format says it
     std::int64_t graph_id = 0;
     std::int64_t graph_node_id = 0;
     double bytes = 0;
-    std::int32_t counters = -1;        // index into counters(), -1 = none
+    std::int32_t counters = -1;  // index into counters(), -1 = none
   };
   struct Counters {
     double flops_fp64 = 0, flops_fp32 = 0, flops_fp16 = 0, tensor_ops = 0, tensor_pipe_inst = 0;
@@ -170,8 +170,6 @@ class TraceBuilder {
   void issue(QualityCode code, std::string_view detail = {});
 
   RunInfo& info() { return info_; }
-  std::size_t activity_count() const { return activities_.size(); }
-  std::size_t op_count() const { return ops_.size(); }
 
   // Attributes everything and writes the run: begin, modules, ops, kernels, quality, finish. Spends the
   // builder: its op, launch and activity tables are freed before the sink finishes.
@@ -200,6 +198,16 @@ class TraceBuilder {
   void build_modules(Linked& linked);
   void nest_ops(Linked& linked);
   void link_activities(Linked& linked);
+  // link_activities in steps: the indexes it looks launches up in, then each activity, then quality rows.
+  struct LaunchIndex;
+  struct LinkCounts;
+  LaunchIndex index_launches() const;
+  std::int32_t launch_of(const Activity& a, const LaunchIndex& x);
+  bool link_replay(Linked& linked, LaunchIndex& x, std::size_t i, std::int32_t launch, LinkCounts& counts);
+  void link_launch(Linked& linked, const LaunchIndex& x, std::size_t i, std::int32_t launch,
+                   LinkCounts& counts);
+  void mark_capture_region(Linked& linked, const LaunchIndex& x) const;
+  void note_links(const LinkCounts& counts);
   void compute_flops(Linked& linked);
   void place_capture_ops(Linked& linked);
   std::int32_t op_of_launch(const Linked& linked, const Launch& l, std::int64_t external_id,
@@ -207,10 +215,11 @@ class TraceBuilder {
                             bool& by_id) const;
   int iteration_at(std::int64_t t) const;
   Status write(RunSink& sink, const Linked& linked, Progress* progress);
-  // Fill `out` completely, reusing the memory of its strings and vectors (records of a written batch are
-  // refilled for the next one: no allocation per row).
-  void make_op(const Linked& linked, std::uint32_t i, Id id, const std::vector<Id>& op_id, OpRecord& out) const;
-  void make_kernel(const Linked& linked, std::size_t i, const std::vector<Id>& op_id, KernelRecord& out) const;
+  // Fill the record (`op`, `k`) completely, reusing the memory of its strings and vectors (records of a
+  // written batch are refilled for the next one: no allocation per row).
+  void make_op(const Linked& linked, std::uint32_t i, Id id, const std::vector<Id>& op_id,
+               OpRecord& op) const;
+  void make_kernel(const Linked& linked, std::size_t i, const std::vector<Id>& op_id, KernelRecord& k) const;
 
   RunInfo info_;
   Options options_;

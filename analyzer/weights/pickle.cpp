@@ -60,7 +60,7 @@ class Machine {
   }
   Status pop(PyRef* out) {
     if (stack_.size() <= mark_floor()) return fail("pop from an empty stack");
-    *out = std::move(stack_.back());
+    *out = stack_.back();
     stack_.pop_back();
     return Status::Ok();
   }
@@ -79,7 +79,7 @@ class Machine {
     *out = &stack_.back();
     return Status::Ok();
   }
-  void push(PyRef v) { stack_.push_back(std::move(v)); }
+  void push(PyRef v) { stack_.push_back(v); }
   PyRef str(PyValue::Kind k, std::string s) {
     auto v = make(k);
     v->s = std::move(s);
@@ -123,16 +123,23 @@ Status Machine::step(std::uint8_t op) {
   switch (op) {
     case 0x80:  // PROTO
       if (!need(1)) return fail("truncated PROTO");
-      if (b_[pos_] > 5) return Unsupported(name_ + ": pickle protocol " + std::to_string(b_[pos_]) + " is not supported");
+      if (b_[pos_] > 5)
+        return Unsupported(name_ + ": pickle protocol " + std::to_string(b_[pos_]) + " is not supported");
       ++pos_;
       return Status::Ok();
     case 0x95:  // FRAME
       if (!need(8)) return fail("truncated FRAME");
       pos_ += 8;
       return Status::Ok();
-    case '.': stopped_ = true; return Status::Ok();
-    case '(': marks_.push_back(stack_.size()); return Status::Ok();
-    case 'N': push(make(K::kNone)); return Status::Ok();
+    case '.':
+      stopped_ = true;
+      return Status::Ok();
+    case '(':
+      marks_.push_back(stack_.size());
+      return Status::Ok();
+    case 'N':
+      push(make(K::kNone));
+      return Status::Ok();
     case 0x88:
     case 0x89: {
       auto v = make(K::kBool);
@@ -200,12 +207,21 @@ Status Machine::step(std::uint8_t op) {
       push(str(bytes ? K::kBytes : K::kString, std::move(s)));
       return Status::Ok();
     }
-    case ')': push(make(K::kTuple)); return Status::Ok();
-    case ']': push(make(K::kList)); return Status::Ok();
-    case '}': push(make(K::kDict)); return Status::Ok();
-    case 0x85: return tuple_of(1);
-    case 0x86: return tuple_of(2);
-    case 0x87: return tuple_of(3);
+    case ')':
+      push(make(K::kTuple));
+      return Status::Ok();
+    case ']':
+      push(make(K::kList));
+      return Status::Ok();
+    case '}':
+      push(make(K::kDict));
+      return Status::Ok();
+    case 0x85:
+      return tuple_of(1);
+    case 0x86:
+      return tuple_of(2);
+    case 0x87:
+      return tuple_of(3);
     case 't': {
       auto t = make(K::kTuple);
       FS_RETURN_IF_ERROR(pop_mark(&t->items));
@@ -231,7 +247,7 @@ Status Machine::step(std::uint8_t op) {
       FS_RETURN_IF_ERROR(pop(&v));
       PyRef* list = nullptr;
       FS_RETURN_IF_ERROR(top(&list));
-      (*list)->items.push_back(std::move(v));
+      (*list)->items.push_back(v);
       return Status::Ok();
     }
     case 'e': {
@@ -239,7 +255,7 @@ Status Machine::step(std::uint8_t op) {
       FS_RETURN_IF_ERROR(pop_mark(&items));
       PyRef* list = nullptr;
       FS_RETURN_IF_ERROR(top(&list));
-      for (auto& v : items) (*list)->items.push_back(std::move(v));
+      for (auto* v : items) (*list)->items.push_back(v);
       return Status::Ok();
     }
     case 's': {
@@ -272,8 +288,8 @@ Status Machine::step(std::uint8_t op) {
       push(str(K::kGlobal, module->s + "." + qual->s));
       return Status::Ok();
     }
-    case 'R':       // REDUCE: callable(*args)
-    case 0x81: {    // NEWOBJ: cls.__new__(cls, *args)
+    case 'R':     // REDUCE: callable(*args)
+    case 0x81: {  // NEWOBJ: cls.__new__(cls, *args)
       PyRef args, fn;
       FS_RETURN_IF_ERROR(pop(&args));
       FS_RETURN_IF_ERROR(pop(&fn));
@@ -289,7 +305,7 @@ Status Machine::step(std::uint8_t op) {
       FS_RETURN_IF_ERROR(pop(&state));
       PyRef* obj = nullptr;
       FS_RETURN_IF_ERROR(top(&obj));
-      (*obj)->state = std::move(state);
+      (*obj)->state = state;
       return Status::Ok();
     }
     case 'Q': {  // BINPERSID

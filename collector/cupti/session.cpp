@@ -49,8 +49,12 @@ StatusOr<std::unique_ptr<Session>> Session::start(const SessionOptions& options)
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
-void Session::push_scope(std::string_view module_path) { impl_->tracer->push_scope(module_path); }
-void Session::pop_scope() { impl_->tracer->pop_scope(); }
+void Session::push_scope(std::string_view module_path) {
+  impl_->tracer->push_scope(module_path);
+}
+void Session::pop_scope() {
+  impl_->tracer->pop_scope();
+}
 
 StatusOr<RunData> Session::stop(const RunInfo& info) {
   g_tracer = nullptr;
@@ -72,7 +76,5 @@ void gpu_scope_push(std::string_view module_path) {
 void gpu_scope_pop() {
   if (gpu::Tracer* t = g_tracer.load()) t->pop_scope();
 }
-
-bool gpu_session_active() { return g_tracer.load() != nullptr; }
 
 }  // namespace flopscope

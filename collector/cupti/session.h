@@ -52,6 +52,5 @@ class Session {
 // Push/pop on the active Session, if any (no-ops otherwise): the hook for RecordFunction observers.
 void gpu_scope_push(std::string_view module_path);
 void gpu_scope_pop();
-bool gpu_session_active();
 
 }  // namespace flopscope

@@ -20,34 +20,34 @@ using IterationTimes = std::vector<std::pair<int, std::int64_t>>;
 
 // One module's own ops and kernels (not its children's), whole run.
 struct ModuleAggregate {
-  Id module_id = kNoId;  // as the rows name it (kNoId: none)
-  std::int64_t ops = 0;  // every op, nested ones too
+  Id module_id = kNoId;               // as the rows name it (kNoId: none)
+  std::int64_t ops = 0;               // every op, nested ones too
   std::int64_t ops_with_formula = 0;  // FLOPs source other than none
   // Ops counted toward totals (counts_toward_totals), summed in row order:
   double flops = 0, macs = 0, bytes_read = 0, bytes_written = 0;
   std::int64_t kernels = 0;         // kernels in an iteration
   std::int64_t orphan_kernels = 0;  // kernels outside every iteration (negative iteration)
   std::int64_t orphan_ns = 0;
-  MeasuredCounters measured;  // of kernels in iterations
-  IterationTimes host_ns;    // outermost ops (no parent op): their durations
-  IterationTimes device_ns;  // kernels in iterations: their durations
+  MeasuredCounters measured{};  // of kernels in iterations
+  IterationTimes host_ns{};     // outermost ops (no parent op): their durations
+  IterationTimes device_ns{};   // kernels in iterations: their durations
 };
 
 // One (module, op name, argument signature), whole run: the identity `diff` matches ops by.
 struct OpAggregate {
   Id module_id = kNoId;
-  std::string name;       // the op's name; "kernel NAME" for kernels no known op launched
-  std::string signature;  // signature_of(args); "" for those kernels
+  std::string name;         // the op's name; "kernel NAME" for kernels no known op launched
+  std::string signature{};  // signature_of(args); "" for those kernels
   std::int64_t calls = 0;
-  bool counted = false;  // some op here has a FLOPs source other than none
+  bool counted = false;         // some op here has a FLOPs source other than none
   double flops = 0, bytes = 0;  // ops counted toward totals; bytes read + written
   std::int64_t kernels = 0;     // kernels launched by these ops, orphans too
-  IterationTimes host_ns;       // every op's duration (nested ones too)
-  IterationTimes device_ns;     // kernels in iterations
+  IterationTimes host_ns{};     // every op's duration (nested ones too)
+  IterationTimes device_ns{};   // kernels in iterations
 };
 
 struct RunAggregates {
-  bool present = false;  // false: none were stored or computed (the raw rows are the only source)
+  bool present = false;         // false: none were stored or computed (the raw rows are the only source)
   std::vector<int> iterations;  // iteration numbers present: of every op, and of kernels >= 0; ascending
   std::vector<ModuleAggregate> modules;  // first-seen order
   std::vector<OpAggregate> ops;          // first-seen order

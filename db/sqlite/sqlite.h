@@ -73,8 +73,7 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
   ~Statement();
 
-  // Binding: 1-based indexes as in SQLite. Text is copied by SQLite (SQLITE_TRANSIENT), except by
-  // bind_stable.
+  // Binding: 1-based indexes as in SQLite. Text is copied by SQLite (SQLITE_TRANSIENT).
   Status bind(int i, std::int64_t v) { return check(sqlite3_bind_int64(stmt_, i, v), "bind"); }
   Status bind(int i, int v) { return check(sqlite3_bind_int(stmt_, i, v), "bind"); }
   Status bind(int i, double v) { return check(sqlite3_bind_double(stmt_, i, v), "bind"); }
@@ -84,11 +83,6 @@ class Statement {
   }
   Status bind(int i, const std::string& v) { return bind(i, std::string_view(v)); }
   Status bind(int i, const char* v) { return bind(i, std::string_view(v)); }
-  // Text that stays alive and unchanged until the statement has been stepped: bound without a copy (bulk
-  // inserts copy every string otherwise).
-  Status bind_stable(int i, std::string_view v) {
-    return check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC), "bind");
-  }
   Status bind_null(int i) { return check(sqlite3_bind_null(stmt_, i), "bind"); }
   Status bind_blob(int i, std::string_view bytes) {
     return check(sqlite3_bind_blob(stmt_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT),
@@ -141,8 +135,8 @@ class Statement {
 
 // Checked call for raw sqlite3_* calls: returns a Status naming the file and SQLite's message unless the
 // call returned SQLITE_OK.
-#define FS_SQLITE_CHECK(database, what, call)                            \
-  do {                                                                   \
-    int fs_sqlite_rc_ = (call);                                          \
+#define FS_SQLITE_CHECK(database, what, call)                                     \
+  do {                                                                            \
+    int fs_sqlite_rc_ = (call);                                                   \
     if (fs_sqlite_rc_ != SQLITE_OK) return (database).error(fs_sqlite_rc_, what); \
   } while (false)
