@@ -97,7 +97,10 @@ StatusOr<CandidateVerifications> verify_candidates(const RunData& run, const Can
     v.call_sites = ablation->sites.empty() ? 0 : ablation->sites.front().call_sites;
     const OutputComparison cmp = compare_outputs(ablation->original, ablation->ablated);
     v.max_rel_change = cmp.max_rel_change;
-    if (cmp.status != OutputsStatus::kCompared) {
+    if (v.call_sites == 0 && c.kind != CandidateKind::kNeverRun) {
+      // It runs, yet no call of it was found to replace: an unchanged output proves nothing.
+      v.text = "not verified: no call of its forward() found in the model's forward() to replace";
+    } else if (cmp.status != OutputsStatus::kCompared) {
       v.text = "not verified: " + cmp.reason;
     } else if (cmp.non_finite) {
       v.status = VerifyStatus::kRefuted;

@@ -90,6 +90,7 @@ class AblateCommand final : public Command {
     report.model_path = model_path_;
     report.inputs = inputs_text(options);
     report.still_running = ablation->still_running;
+    report.opaque_calls = ablation->opaque_calls;
     report.outputs = compare_outputs(ablation->original, ablation->ablated);
     report.profile_iterations = profile_iterations_;
     report.total_flops = summary.total.flops;

@@ -20,6 +20,14 @@ nlohmann::ordered_json optional_json(const std::optional<double>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
+std::string never_called(int opaque_calls) {
+  return "forward() never calls it: nothing replaced" +
+         (opaque_calls > 0 ? fmt::format(" (unless through one of the {} calls of a module interface, whose "
+                                         "instance cannot be told)",
+                                         opaque_calls)
+                           : std::string());
+}
+
 double share(double part, double total) {
   return total > 0 ? part / total : 0;
 }
@@ -52,7 +60,7 @@ std::string render_ablation_table(const AblationReport& r) {
   for (const auto& m : r.modules) {
     out += fmt::format("  {} ({}) = {}: {}\n", terminal_safe(m.site.path, false),
                        terminal_safe(m.type, false), to_string(m.site.mode),
-                       m.site.call_sites == 0 ? std::string("forward() never calls it: nothing replaced")
+                       m.site.call_sites == 0 ? never_called(r.opaque_calls)
                                               : fmt::format("{} call site(s) replaced", m.site.call_sites));
   }
   out += terminal_safe(output_line(r.outputs), false) + "\n";
@@ -141,6 +149,7 @@ nlohmann::ordered_json ablation_json(const AblationReport& r) {
                               {"inputs", r.inputs},
                               {"modules", std::move(modules)},
                               {"still_running", r.still_running},
+                              {"opaque_calls", r.opaque_calls},
                               {"outputs", output_comparison_json(r.outputs)},
                               {"saving",
                                {{"source", "profile of the unedited model"},

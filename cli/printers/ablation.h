@@ -32,6 +32,7 @@ struct AblationReport {
   std::string inputs;                      // "--input int64[1,64]@0:512", or "3 request file(s)"
   std::vector<AblatedModuleCost> modules;  // outermost ablated instances; their descendants are not counted
   std::vector<std::string> still_running;
+  int opaque_calls = 0;  // AblationRun::opaque_calls
   OutputComparison outputs;
   // The unedited model per iteration, in the same profile (the shares' denominators).
   int profile_iterations = 0;

@@ -81,6 +81,7 @@ class ForwardRewrite {
 
   std::vector<AblatedSite> sites() const { return sites_; }
   std::vector<std::string> still_running() const { return {inlined_.begin(), inlined_.end()}; }
+  int opaque_calls() const { return opaque_calls_; }
   const std::string& site_path(std::int64_t site) const {
     return identity_paths_.at(static_cast<std::size_t>(site));
   }
@@ -118,6 +119,7 @@ class ForwardRewrite {
       torch::jit::Function* callee = cls ? cls->findMethod(method) : nullptr;
       if (callee == nullptr || !callee->isGraphFunction()) {
         left_.insert(call);  // runs as it is: nothing below it can be told apart by instance
+        ++opaque_calls_;
         continue;
       }
       if (path && method == "forward") inlined_.insert(*path);
@@ -168,6 +170,7 @@ class ForwardRewrite {
   std::vector<std::string> identity_paths_;           // by the identity operator's site index
   std::unordered_set<const torch::jit::Node*> left_;  // calls not to inline
   std::set<std::string> inlined_;
+  int opaque_calls_ = 0;
 };
 
 // "0", "1", "logits", "0.1": where a tensor sits in the returned value.
@@ -283,6 +286,7 @@ StatusOr<AblationRun> run_ablation(const AblationOptions& o) {
   summarize_outputs_over_budget(result.ablated, kOutputValueBudgetBytes);
   result.sites = rewrite.sites();
   result.still_running = rewrite.still_running();
+  result.opaque_calls = rewrite.opaque_calls();
   return result;
 }
 

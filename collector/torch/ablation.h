@@ -57,6 +57,9 @@ struct AblationRun {
   // Instances whose forward() still runs in the rewritten graph (inlined as written), sorted: the proof that
   // rewriting one instance left the others of its class alone.
   std::vector<std::string> still_running;
+  // Module calls left as they are because their instance cannot be told (a call through a module interface):
+  // an ablated instance reached only through one shows no call site.
+  int opaque_calls = 0;
 };
 
 // Errors: the model does not load or run, a path is not an instance of the model, an instance returns no

@@ -173,6 +173,18 @@ class Verify(CliTestCase):
         for p in refuted:
             self.assertGreater(by_path[p]["verification"]["max_rel_change"], 1e-5)
 
+    def test_identity_like_candidate_is_ablated_as_identity(self):
+        pt = self.path("behaviour.pt")
+        subprocess.run([PYTHON, os.path.join(HERE, "make_behaviour_model.py"), pt], check=True)
+        db = self.path("behaviour.db")
+        run("profile", pt, "--input", "float32[4,32]", "--iters", "2", "--warmup", "0", "--activations", "-o", db,
+            check=True)
+        r = json.loads(run("report", db, "--candidates", "--verify", "--format", "json", check=True).stdout)
+        cands = {c["path"]: c["verification"] for c in r["candidates"]["modules"]}
+        self.assertEqual({p: (v["mode"], v["status"], v["call_sites"]) for p, v in cands.items()},
+                         {"zero": ("zero", "verified", 1), "ident": ("identity", "verified", 1)})
+        self.assertEqual(cands["ident"]["max_rel_change"], 0)  # x * 1.0 is x to the last bit
+
     def test_runs_that_cannot_be_rerun(self):
         tokens = self.path("t.npy")
         numpy.save(tokens, numpy.arange(64, dtype=numpy.int64).reshape(1, 64))
