@@ -30,6 +30,7 @@ class SummaryFactsSink final : public RunSink {
   Status add_iteration_processes(std::span<const IterationProcess> p) override {
     return inner_.add_iteration_processes(p);
   }
+  Status add_outputs(std::span<const OutputRecord> o) override { return inner_.add_outputs(o); }
   Status add_summary_facts(const SummaryFacts&) override { return {}; }  // computed here, at finish()
   Status finish() override;
 

@@ -2,12 +2,13 @@
 #include <algorithm>
 
 #include "db/aggregate_tables.h"
-#include "db/summary_tables.h"
 #include "db/json_columns.h"
-#include "db/sketch_column.h"
 #include "db/module_names.h"
+#include "db/output_columns.h"
 #include "db/run_database.h"
 #include "db/run_database_format.h"
+#include "db/sketch_column.h"
+#include "db/summary_tables.h"
 #include "db/table_reader.h"
 
 namespace flopscope {
@@ -22,26 +23,26 @@ Status bad_row(const Database& db, std::string_view table, std::int64_t id, cons
 
 Status read_info(Database& db, RunInfo& info) {
   bool found = false;
-  FS_RETURN_IF_ERROR(for_each_row(
-      db, "run",
-      "SELECT tool_version, source_kind, source_path, source_sha256, device, host, input_spec, iterations, warmup, "
-      "threads, created_unix_ns, command_line FROM run ORDER BY id LIMIT 1",
-      [&](Statement& s) {
-        found = true;
-        info.tool_version = s.str(0);
-        info.source_kind = source_kind_from_string(s.str(1));
-        info.source_path = s.str(2);
-        info.source_sha256 = s.str(3);
-        info.device = s.str(4);
-        info.host = s.str(5);
-        info.input_spec = s.str(6);
-        info.iterations = s.int32(7);
-        info.warmup = s.int32(8);
-        info.threads = s.int32(9);
-        info.created_unix_ns = s.int64(10);
-        info.command_line = s.str(11);
-        return Status();
-      }));
+  FS_RETURN_IF_ERROR(for_each_row(db, "run",
+                                  "SELECT tool_version, source_kind, source_path, source_sha256, device, "
+                                  "host, input_spec, iterations, warmup, "
+                                  "threads, created_unix_ns, command_line FROM run ORDER BY id LIMIT 1",
+                                  [&](Statement& s) {
+                                    found = true;
+                                    info.tool_version = s.str(0);
+                                    info.source_kind = source_kind_from_string(s.str(1));
+                                    info.source_path = s.str(2);
+                                    info.source_sha256 = s.str(3);
+                                    info.device = s.str(4);
+                                    info.host = s.str(5);
+                                    info.input_spec = s.str(6);
+                                    info.iterations = s.int32(7);
+                                    info.warmup = s.int32(8);
+                                    info.threads = s.int32(9);
+                                    info.created_unix_ns = s.int64(10);
+                                    info.command_line = s.str(11);
+                                    return Status();
+                                  }));
   if (!found) return Corrupt(db.path() + ": run database has no run row (an incomplete write?)");
   return {};
 }
@@ -63,7 +64,8 @@ Status read_ops(Database& db, std::vector<OpRecord>& out) {
   return read_table(
       db, "op",
       "id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, parent_op_id, depth, "
-      "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, flops_note",
+      "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, "
+      "flops_note",
       out, [&](Statement& s, OpRecord& o) {
         o.id = s.id(0);
         o.iteration = s.int32(1);
@@ -130,73 +132,75 @@ Status read_params(Database& db, std::vector<ParamRecord>& out) {
   return read_table(db, "param",
                     "id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, sha256, "
                     "sketch, sum",
-                    out,
-                    [&](Statement& s, ParamRecord& p) {
-                        p.id = s.id(0);
-                        p.name = s.str(1);
-                        p.module_id = s.id(2);
-                        p.dtype = s.str(3);
-                        Status shape = decode_shape(s.text(4), p.shape);
-                        if (!shape.ok()) return bad_row(db, "param", p.id, shape);
-                        p.numel = s.int64(5);
-                        p.bytes = s.int64(6);
-                        p.l2 = s.real(7);
-                        p.max_abs = s.real(8);
-                        p.nonzero_fraction = s.real(9);
-                        p.sha256 = s.str(10);
-                        Status sketch = decode_sketch(s.blob(11), p.sketch);
-                        if (!sketch.ok()) return bad_row(db, "param", p.id, sketch);
-                        p.sum = s.real(12);
-                        return Status();
-                      });
+                    out, [&](Statement& s, ParamRecord& p) {
+                      p.id = s.id(0);
+                      p.name = s.str(1);
+                      p.module_id = s.id(2);
+                      p.dtype = s.str(3);
+                      Status shape = decode_shape(s.text(4), p.shape);
+                      if (!shape.ok()) return bad_row(db, "param", p.id, shape);
+                      p.numel = s.int64(5);
+                      p.bytes = s.int64(6);
+                      p.l2 = s.real(7);
+                      p.max_abs = s.real(8);
+                      p.nonzero_fraction = s.real(9);
+                      p.sha256 = s.str(10);
+                      Status sketch = decode_sketch(s.blob(11), p.sketch);
+                      if (!sketch.ok()) return bad_row(db, "param", p.id, sketch);
+                      p.sum = s.real(12);
+                      return Status();
+                    });
 }
 
 Status read_graph(Database& db, std::vector<GraphNode>& nodes, std::vector<GraphEdge>& edges) {
-  FS_RETURN_IF_ERROR(read_table(db, "graph_node", "id, kind, label, module_id, module_path, output_shapes", nodes,
-                                 [](Statement& s, GraphNode& n) {
-                                   n = {s.id(0), s.str(1), s.str(2), s.id(3), s.str(4), s.str(5)};
-                                   return Status();
-                                 }));
-  return for_each_row(db, "graph_edge", "SELECT src, dst, label FROM graph_edge ORDER BY rowid", [&](Statement& s) {
-    edges.push_back({s.int64(0), s.int64(1), s.str(2)});
-    return Status();
-  });
+  FS_RETURN_IF_ERROR(read_table(db, "graph_node", "id, kind, label, module_id, module_path, output_shapes",
+                                nodes, [](Statement& s, GraphNode& n) {
+                                  n = {s.id(0), s.str(1), s.str(2), s.id(3), s.str(4), s.str(5)};
+                                  return Status();
+                                }));
+  return for_each_row(db, "graph_edge", "SELECT src, dst, label FROM graph_edge ORDER BY rowid",
+                      [&](Statement& s) {
+                        edges.push_back({s.int64(0), s.int64(1), s.str(2)});
+                        return Status();
+                      });
 }
 
 // A row keeps the severity it was stored with. A code this build does not know (a 'legacy' row, or a kind
 // added after it) reads as legacy with its stored text in front of the detail, so nothing is lost.
 Status read_quality(Database& db, std::vector<QualityIssue>& out) {
-  return for_each_row(
-      db, "data_quality", "SELECT code, what, count, severity, detail FROM data_quality ORDER BY rowid",
-      [&](Statement& s) {
-        std::optional<QualityCode> code = quality_code_from_id(s.str(0));
-        QualityIssue q(code.value_or(QualityCode::legacy), s.int64(2), s.str(4));
-        q.severity = severity_from_string(s.str(3));
-        if (q.code == QualityCode::legacy) q.detail = s.str(1) + (q.detail.empty() ? "" : ": " + q.detail);
-        out.push_back(std::move(q));
-        return Status();
-      });
+  return for_each_row(db, "data_quality",
+                      "SELECT code, what, count, severity, detail FROM data_quality ORDER BY rowid",
+                      [&](Statement& s) {
+                        std::optional<QualityCode> code = quality_code_from_id(s.str(0));
+                        QualityIssue q(code.value_or(QualityCode::legacy), s.int64(2), s.str(4));
+                        q.severity = severity_from_string(s.str(3));
+                        if (q.code == QualityCode::legacy)
+                          q.detail = s.str(1) + (q.detail.empty() ? "" : ": " + q.detail);
+                        out.push_back(std::move(q));
+                        return Status();
+                      });
 }
 
 Status read_activations(Database& db, std::vector<ActivationRecord>& out) {
-  return for_each_row(db, "activation",
-                      "SELECT module_id, iteration, call, input_tag, numel, out_l2, out_max_abs, out_zero_fraction, "
-                      "rel_change FROM activation ORDER BY rowid",
-                      [&](Statement& s) {
-                        ActivationRecord a;
-                        a.module_id = s.int64(0);
-                        a.iteration = static_cast<int>(s.int64(1));
-                        a.call = static_cast<int>(s.int64(2));
-                        a.input_tag = s.str(3);
-                        a.numel = s.int64(4);
-                        a.out_l2 = s.real(5);
-                        a.out_max_abs = s.real(6);
-                        a.out_zero_fraction = s.real(7);
-                        a.has_rel_change = !s.is_null(8);
-                        a.rel_change = a.has_rel_change ? s.real(8) : 0;
-                        out.push_back(std::move(a));
-                        return Status();
-                      });
+  return for_each_row(
+      db, "activation",
+      "SELECT module_id, iteration, call, input_tag, numel, out_l2, out_max_abs, out_zero_fraction, "
+      "rel_change FROM activation ORDER BY rowid",
+      [&](Statement& s) {
+        ActivationRecord a;
+        a.module_id = s.int64(0);
+        a.iteration = static_cast<int>(s.int64(1));
+        a.call = static_cast<int>(s.int64(2));
+        a.input_tag = s.str(3);
+        a.numel = s.int64(4);
+        a.out_l2 = s.real(5);
+        a.out_max_abs = s.real(6);
+        a.out_zero_fraction = s.real(7);
+        a.has_rel_change = !s.is_null(8);
+        a.rel_change = a.has_rel_change ? s.real(8) : 0;
+        out.push_back(std::move(a));
+        return Status();
+      });
 }
 
 Status read_discarded(Database& db, std::vector<DiscardedOpRecord>& out) {
@@ -218,6 +222,39 @@ Status read_iteration_processes(Database& db, std::vector<IterationProcess>& out
                       });
 }
 
+// Before version 13 the table is absent (a migrated file has it empty): no outputs. Rows of one call are
+// consecutive (call, position order) and become one record.
+Status read_outputs(Database& db, std::vector<OutputRecord>& out) {
+  return for_each_row(db, "output_tensor",
+                      "SELECT call, input_hash, input_tag, name, dtype, shape, summarized, sha256, max_abs, "
+                      "mean, rms, nan_count, "
+                      "inf_count, argmax, value FROM output_tensor ORDER BY call, position",
+                      [&](Statement& s) {
+                        const int call = static_cast<int>(s.int64(0));
+                        if (out.empty() || out.back().call != call) {
+                          OutputRecord& r = out.emplace_back();
+                          r.call = call;
+                          r.input_hash = s.str(1);
+                          r.input_tag = s.str(2);
+                        }
+                        OutputTensor t;
+                        t.name = s.str(3);
+                        t.dtype = s.str(4);
+                        FS_RETURN_IF_ERROR(decode_shape(s.text(5), t.shape));
+                        t.summarized = s.int64(6) != 0;
+                        t.sha256 = s.str(7);
+                        t.max_abs = s.real(8);
+                        t.mean = s.real(9);
+                        t.rms = s.real(10);
+                        t.nan_count = s.int64(11);
+                        t.inf_count = s.int64(12);
+                        if (!s.is_null(13)) FS_RETURN_IF_ERROR(decode_output_argmax(s.blob(13), t));
+                        if (!t.summarized) FS_RETURN_IF_ERROR(decode_output_values(s.blob(14), t));
+                        out.back().tensors.push_back(std::move(t));
+                        return Status();
+                      });
+}
+
 }  // namespace
 
 StatusOr<RunData> read_run_database(const std::string& path, const RunReadOptions& options) {
@@ -232,6 +269,7 @@ StatusOr<RunData> read_run_database(const std::string& path, const RunReadOption
   FS_RETURN_IF_ERROR(read_activations(db, run.activations));
   FS_RETURN_IF_ERROR(read_discarded(db, run.discarded));
   FS_RETURN_IF_ERROR(read_iteration_processes(db, run.iteration_processes));
+  FS_RETURN_IF_ERROR(read_outputs(db, run.outputs));
   const bool stored = version >= kAggregatesSchemaVersion;
   if (stored) FS_RETURN_IF_ERROR(read_aggregates(db, run.aggregates));
   if (version >= kSummaryFactsSchemaVersion) {
@@ -243,8 +281,9 @@ StatusOr<RunData> read_run_database(const std::string& path, const RunReadOption
   // summarize() moves it from the rows, so such runs are read whole for the aggregates (as are runs with
   // dead-compute records). A reader that needs only summarize() (need_summary_facts) needs the rows exactly
   // when no facts are stored: they hold the moved costs.
-  const bool split = std::any_of(run.quality.begin(), run.quality.end(),
-                                 [](const QualityIssue& q) { return q.code == QualityCode::fused_ops_split; });
+  const bool split = std::any_of(run.quality.begin(), run.quality.end(), [](const QualityIssue& q) {
+    return q.code == QualityCode::fused_ops_split;
+  });
   const bool rows_for_summary = options.need_summary_facts ? !run.summary_facts.present : split;
   run.raw_rows = options.raw_rows || !stored || !run.discarded.empty() || rows_for_summary;
   if (run.raw_rows) {

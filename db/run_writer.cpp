@@ -3,25 +3,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <array>
 #include <unordered_map>
 
 #include "db/aggregate_tables.h"
-#include "db/summary_tables.h"
 #include "db/json_columns.h"
-#include "db/sketch_column.h"
 #include "db/migrations.h"
-#include "db/module_names.h"
 #include "db/model/atomic_file.h"
 #include "db/model/progress.h"
+#include "db/module_names.h"
+#include "db/output_columns.h"
 #include "db/run_database.h"
 #include "db/run_database_format.h"
+#include "db/sketch_column.h"
 #include "db/sqlite/sqlite.h"
+#include "db/summary_tables.h"
 
 namespace flopscope {
 namespace {
@@ -51,8 +52,10 @@ constexpr std::string_view kInsertRun =
 constexpr std::string_view kInsertModule =
     "INSERT INTO module_node (id, parent_id, name, relative, type) VALUES (?,?,?,?,?)";
 constexpr std::string_view kInsertOp =
-    "INSERT INTO op (id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, parent_op_id, depth, "
-    "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, flops_note) "
+    "INSERT INTO op (id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, parent_op_id, "
+    "depth, "
+    "input_dims, input_types, concrete_inputs, flops, macs, bytes_read, bytes_written, flops_source, "
+    "flops_note) "
     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertKernel =
     "INSERT INTO kernel (id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, "
@@ -67,12 +70,17 @@ constexpr std::string_view kInsertGraphNode =
     "INSERT INTO graph_node (id, kind, label, module_id, module_path, output_shapes) VALUES (?,?,?,?,?,?)";
 constexpr std::string_view kInsertGraphEdge = "INSERT INTO graph_edge (src, dst, label) VALUES (?,?,?)";
 constexpr std::string_view kInsertActivation =
-    "INSERT INTO activation (module_id, iteration, call, input_tag, numel, out_l2, out_max_abs, out_zero_fraction, "
+    "INSERT INTO activation (module_id, iteration, call, input_tag, numel, out_l2, out_max_abs, "
+    "out_zero_fraction, "
     "rel_change) VALUES (?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertDiscarded =
     "INSERT INTO discarded_op (op_id, zeroing_op_id, zero_factor) VALUES (?,?,?)";
 constexpr std::string_view kInsertIterationProcess =
     "INSERT INTO iteration_process (iteration, process) VALUES (?,?)";
+constexpr std::string_view kInsertOutput =
+    "INSERT INTO output_tensor (call, position, input_hash, input_tag, name, dtype, shape, summarized, "
+    "sha256, "
+    "max_abs, mean, rms, nan_count, inf_count, argmax, value) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertQuality =
     "INSERT INTO data_quality (code, what, count, severity, detail) VALUES (?,?,?,?,?)";
 
@@ -99,8 +107,11 @@ class Binder {
   Binder& text(std::string_view v) {
     return keep(sqlite3_bind_text(raw_, ++index_, v.data(), static_cast<int>(v.size()), SQLITE_STATIC));
   }
+  Binder& null() { return keep(sqlite3_bind_null(raw_, ++index_)); }
   // kNoId is stored as NULL.
-  Binder& id(Id v) { return keep(v == kNoId ? sqlite3_bind_null(raw_, ++index_) : sqlite3_bind_int64(raw_, ++index_, v)); }
+  Binder& id(Id v) {
+    return keep(v == kNoId ? sqlite3_bind_null(raw_, ++index_) : sqlite3_bind_int64(raw_, ++index_, v));
+  }
   // Binds v, or NULL when !present.
   Binder& maybe(double v, bool present) {
     return keep(present ? sqlite3_bind_double(raw_, ++index_, v) : sqlite3_bind_null(raw_, ++index_));
@@ -140,11 +151,12 @@ class SqliteRunSink final : public RunSink {
     // rows, six interleaved rounds: 1.45-1.79 s CPU against 1.49-1.95 s); an empty database takes 0.75 MB.
     // A 16 MB page cache while rows go in: appended pages gain nothing from more, and 64 MB of them was a
     // third of a 100k-kernel import's peak (211 MB against 166 MB, CPU time the same).
-    FS_RETURN_IF_ERROR(with_path(db_.exec("PRAGMA page_size = 32768; PRAGMA journal_mode = OFF; "
-                                          "PRAGMA synchronous = OFF; "
-                                          "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -16384; "
-                                          "PRAGMA application_id = " +
-                                          std::to_string(kRunDatabaseApplicationId))));
+    FS_RETURN_IF_ERROR(
+        with_path(db_.exec("PRAGMA page_size = 32768; PRAGMA journal_mode = OFF; "
+                           "PRAGMA synchronous = OFF; "
+                           "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -16384; "
+                           "PRAGMA application_id = " +
+                           std::to_string(kRunDatabaseApplicationId))));
     FS_RETURN_IF_ERROR(with_path(migrate(db_, schema_steps())));
     FS_RETURN_IF_ERROR(defer_indexes());
     const std::string op_rows = insert_rows(kInsertOp, kRowsPerInsert);
@@ -153,12 +165,16 @@ class SqliteRunSink final : public RunSink {
                              {&statements_.op_rows, std::string_view(op_rows)},
                              {&statements_.kernel_rows, std::string_view(kernel_rows)},
                              {&statements_.module, kInsertModule},
-                             {&statements_.op, kInsertOp}, {&statements_.kernel, kInsertKernel},
-                             {&statements_.param, kInsertParam}, {&statements_.graph_node, kInsertGraphNode},
-                             {&statements_.graph_edge, kInsertGraphEdge}, {&statements_.quality, kInsertQuality},
+                             {&statements_.op, kInsertOp},
+                             {&statements_.kernel, kInsertKernel},
+                             {&statements_.param, kInsertParam},
+                             {&statements_.graph_node, kInsertGraphNode},
+                             {&statements_.graph_edge, kInsertGraphEdge},
+                             {&statements_.quality, kInsertQuality},
                              {&statements_.activation, kInsertActivation},
                              {&statements_.discarded, kInsertDiscarded},
-                             {&statements_.iteration_process, kInsertIterationProcess}}) {
+                             {&statements_.iteration_process, kInsertIterationProcess},
+                             {&statements_.output, kInsertOutput}}) {
       FS_ASSIGN_OR_RETURN(Statement s, db_.prepare(sql));
       *stmt = std::make_unique<Statement>(std::move(s));
     }
@@ -169,8 +185,8 @@ class SqliteRunSink final : public RunSink {
     if (begun_) return Internal(path_ + ": begin() called twice");
     begun_ = true;
     return insert(*statements_.run, [&](Binder& b) {
-      b(i.tool_version)(to_string(i.source_kind))(i.source_path)(i.source_sha256)(i.device)(i.host)(i.input_spec)(
-          i.iterations)(i.warmup)(i.threads)(i.created_unix_ns)(i.command_line);
+      b(i.tool_version)(to_string(i.source_kind))(i.source_path)(i.source_sha256)(i.device)(i.host)(
+          i.input_spec)(i.iterations)(i.warmup)(i.threads)(i.created_unix_ns)(i.command_line);
     });
   }
 
@@ -182,8 +198,8 @@ class SqliteRunSink final : public RunSink {
     for (std::size_t i = 0; i < modules.size(); ++i) index.emplace(modules[i].id, i);
     for (const ModuleRecord& m : modules) {
       auto parent = m.parent_id == kNoId ? index.end() : index.find(m.parent_id);
-      const StoredModuleName stored =
-          stored_module_name(m.path, parent == index.end() ? std::string_view() : modules[parent->second].path);
+      const StoredModuleName stored = stored_module_name(
+          m.path, parent == index.end() ? std::string_view() : modules[parent->second].path);
       FS_RETURN_IF_ERROR(insert(*statements_.module, [&](Binder& b) {
         b.id(m.id).id(m.parent_id).text(stored.name)(stored.relative ? 1 : 0)(m.type);
       }));
@@ -197,7 +213,8 @@ class SqliteRunSink final : public RunSink {
                           [&](Binder& b, const OpRecord& o, std::size_t slot) {
                             OpArgColumns& args = op_args_[slot];  // alive until the group's statement ran
                             encode_op_args(o.args, args);
-                            b.id(o.id)(o.iteration)(o.sequence).text(o.name)(o.thread)(o.start_ns)(o.duration_ns)
+                            b.id(o.id)(o.iteration)(o.sequence)
+                                .text(o.name)(o.thread)(o.start_ns)(o.duration_ns)
                                 .id(o.module_id)
                                 .id(o.parent_op_id)(o.depth)
                                 .text(args.input_dims)
@@ -210,23 +227,26 @@ class SqliteRunSink final : public RunSink {
 
   Status add_kernels(std::span<const KernelRecord> kernels) override {
     aggregates_.add_kernels(kernels);
-    return insert_grouped(kernels, *statements_.kernel_rows, *statements_.kernel,
-                          [&](Binder& b, const KernelRecord& k, std::size_t) {
-                            b.id(k.id).text(to_string(k.kind)).text(k.name)(k.device)(k.stream)(k.start_ns)(
-                                 k.duration_ns)(k.grid[0])(k.grid[1])(k.grid[2])(k.block[0])(k.block[1])(k.block[2])(
-                                 k.correlation)(k.iteration)
-                                .id(k.op_id)
-                                .id(k.module_id)(k.graph_id)(k.graph_node_id)(k.has_counters)(k.flops_fp64)(
-                                    k.flops_fp32)(k.flops_fp16)(k.tensor_ops)(k.dram_bytes_read)(k.dram_bytes_written)(
-                                    k.l2_bytes)(k.bytes)(k.tensor_pipe_inst)(k.dram_bytes);
-                          });
+    return insert_grouped(
+        kernels, *statements_.kernel_rows, *statements_.kernel,
+        [&](Binder& b, const KernelRecord& k, std::size_t) {
+          b.id(k.id)
+              .text(to_string(k.kind))
+              .text(k.name)(k.device)(k.stream)(k.start_ns)(k.duration_ns)(k.grid[0])(k.grid[1])(k.grid[2])(
+                  k.block[0])(k.block[1])(k.block[2])(k.correlation)(k.iteration)
+              .id(k.op_id)
+              .id(k.module_id)(k.graph_id)(k.graph_node_id)(k.has_counters)(k.flops_fp64)(k.flops_fp32)(
+                  k.flops_fp16)(k.tensor_ops)(k.dram_bytes_read)(k.dram_bytes_written)(k.l2_bytes)(k.bytes)(
+                  k.tensor_pipe_inst)(k.dram_bytes);
+        });
   }
 
   Status add_params(std::span<const ParamRecord> params) override {
     for (const ParamRecord& p : params) {
       FS_RETURN_IF_ERROR(insert(*statements_.param, [&](Binder& b) {
-        b.id(p.id)(p.name).id(p.module_id)(p.dtype)(encode_shape(p.shape))(p.numel)(p.bytes)(p.l2)(p.max_abs)(
-            p.nonzero_fraction)(p.sha256)
+        b.id(p.id)(p.name)
+            .id(p.module_id)(p.dtype)(encode_shape(p.shape))(p.numel)(p.bytes)(p.l2)(p.max_abs)(
+                p.nonzero_fraction)(p.sha256)
             .blob(encode_sketch(p.sketch))(p.sum);
       }));
     }
@@ -247,11 +267,9 @@ class SqliteRunSink final : public RunSink {
 
   Status add_quality(std::span<const QualityIssue> issues) override {
     for (const QualityIssue& q : issues) {
-      FS_RETURN_IF_ERROR(insert(*statements_.quality,
-                                [&](Binder& b) {
-                                  b(std::string(q.id()))(std::string(q.text()))(q.count)(to_string(q.severity))(
-                                      q.detail);
-                                }));
+      FS_RETURN_IF_ERROR(insert(*statements_.quality, [&](Binder& b) {
+        b(std::string(q.id()))(std::string(q.text()))(q.count)(to_string(q.severity))(q.detail);
+      }));
     }
     return {};
   }
@@ -259,7 +277,8 @@ class SqliteRunSink final : public RunSink {
   Status add_activations(std::span<const ActivationRecord> records) override {
     for (const ActivationRecord& a : records) {
       FS_RETURN_IF_ERROR(insert(*statements_.activation, [&](Binder& b) {
-        b.id(a.module_id)(a.iteration)(a.call)(a.input_tag)(a.numel)(a.out_l2)(a.out_max_abs)(a.out_zero_fraction)
+        b.id(a.module_id)(a.iteration)(a.call)(a.input_tag)(a.numel)(a.out_l2)(a.out_max_abs)(
+             a.out_zero_fraction)
             .maybe(a.rel_change, a.has_rel_change);
       }));
     }
@@ -268,15 +287,43 @@ class SqliteRunSink final : public RunSink {
 
   Status add_discarded(std::span<const DiscardedOpRecord> records) override {
     for (const DiscardedOpRecord& d : records) {
-      FS_RETURN_IF_ERROR(
-          insert(*statements_.discarded, [&](Binder& b) { b.id(d.op_id).id(d.zeroing_op_id)(d.zero_factor); }));
+      FS_RETURN_IF_ERROR(insert(*statements_.discarded,
+                                [&](Binder& b) { b.id(d.op_id).id(d.zeroing_op_id)(d.zero_factor); }));
     }
     return {};
   }
 
   Status add_iteration_processes(std::span<const IterationProcess> records) override {
     for (const IterationProcess& p : records) {
-      FS_RETURN_IF_ERROR(insert(*statements_.iteration_process, [&](Binder& b) { b(p.iteration)(p.process); }));
+      FS_RETURN_IF_ERROR(
+          insert(*statements_.iteration_process, [&](Binder& b) { b(p.iteration)(p.process); }));
+    }
+    return {};
+  }
+
+  Status add_outputs(std::span<const OutputRecord> records) override {
+    for (const OutputRecord& r : records) {
+      for (std::size_t i = 0; i < r.tensors.size(); ++i) {
+        const OutputTensor& t = r.tensors[i];
+        const std::string argmax = encode_output_argmax(t.argmax);
+        const std::string value = encode_output_values(t);
+        FS_RETURN_IF_ERROR(insert(*statements_.output, [&](Binder& b) {
+          b(r.call)(static_cast<std::int64_t>(i))
+              .text(r.input_hash)
+              .text(r.input_tag)
+              .text(t.name)
+              .text(t.dtype)(encode_shape(t.shape))(t.summarized)
+              .text(t.sha256)(t.max_abs)(t.mean)(t.rms)(t.nan_count)(t.inf_count);
+          if (t.argmax.empty())
+            b.null();
+          else
+            b.blob(argmax);
+          if (t.summarized)
+            b.null();
+          else
+            b.blob(value);
+        }));
+      }
     }
     return {};
   }
@@ -316,12 +363,16 @@ class SqliteRunSink final : public RunSink {
   // Records in groups of kRowsPerInsert through `group` (the multi-row INSERT), the rest one by one through
   // `single`; bind_row(binder, record, slot) binds one record's values, slot < kRowsPerInsert.
   template <typename Record, typename BindRow>
-  Status insert_grouped(std::span<const Record> records, Statement& group, Statement& single, BindRow&& bind_row) {
+  Status insert_grouped(std::span<const Record> records, Statement& group, Statement& single,
+                        BindRow&& bind_row) {
     std::size_t i = 0;
     for (; i + kRowsPerInsert <= records.size(); i += kRowsPerInsert) {
-      FS_RETURN_IF_ERROR(insert(group, [&](Binder& b) {
-        for (std::size_t r = 0; r < kRowsPerInsert; ++r) bind_row(b, records[i + r], r);
-      }, kRowsPerInsert));
+      FS_RETURN_IF_ERROR(insert(
+          group,
+          [&](Binder& b) {
+            for (std::size_t r = 0; r < kRowsPerInsert; ++r) bind_row(b, records[i + r], r);
+          },
+          kRowsPerInsert));
     }
     for (; i < records.size(); ++i) {
       FS_RETURN_IF_ERROR(insert(single, [&](Binder& b) { bind_row(b, records[i], 0); }));
@@ -359,9 +410,10 @@ class SqliteRunSink final : public RunSink {
   // the rows in id order, where keeping them current might have been cheap: 600k rows took 1.84-2.40 s CPU
   // with the indexes in place against 1.45-1.79 s deferred.)
   Status defer_indexes() {
-    FS_ASSIGN_OR_RETURN(Statement list,
-                        db_.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
-                                    "ORDER BY rowid"));
+    FS_ASSIGN_OR_RETURN(
+        Statement list,
+        db_.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
+                    "ORDER BY rowid"));
     std::vector<std::string> names;
     while (true) {
       FS_ASSIGN_OR_RETURN(bool row, list.step());
@@ -369,7 +421,8 @@ class SqliteRunSink final : public RunSink {
       names.push_back(list.str(0));
       deferred_indexes_.push_back(list.str(1));
     }
-    for (const std::string& name : names) FS_RETURN_IF_ERROR(with_path(db_.exec("DROP INDEX \"" + name + "\"")));
+    for (const std::string& name : names)
+      FS_RETURN_IF_ERROR(with_path(db_.exec("DROP INDEX \"" + name + "\"")));
     return {};
   }
 
@@ -382,8 +435,8 @@ class SqliteRunSink final : public RunSink {
   }
 
   struct Statements {
-    std::unique_ptr<Statement> run, module, op, kernel, op_rows, kernel_rows, param, graph_node, graph_edge, quality, activation,
-        discarded, iteration_process;
+    std::unique_ptr<Statement> run, module, op, kernel, op_rows, kernel_rows, param, graph_node, graph_edge,
+        quality, activation, discarded, iteration_process, output;
   };
 
   std::string path_;
@@ -398,14 +451,16 @@ class SqliteRunSink final : public RunSink {
   std::int64_t rows_written_ = 0;
   std::unique_ptr<Progress> progress_;
   std::vector<std::string> deferred_indexes_;
-  AggregateBuilder aggregates_;  // of the rows written so far
-  SummaryFacts facts_;           // given by add_summary_facts, if at all
+  AggregateBuilder aggregates_;                       // of the rows written so far
+  SummaryFacts facts_;                                // given by add_summary_facts, if at all
   std::array<OpArgColumns, kRowsPerInsert> op_args_;  // the op rows being inserted: their encoded arguments
 };
 
 }  // namespace
 
-int run_database_schema_version() { return static_cast<int>(schema_steps().size()); }
+int run_database_schema_version() {
+  return static_cast<int>(schema_steps().size());
+}
 
 StatusOr<std::unique_ptr<RunSink>> create_run_database(const std::string& path, bool overwrite) {
   FS_RETURN_IF_ERROR(check_output_path(path, overwrite));

@@ -16,6 +16,7 @@
 #include "analyzer/diff/correspondence.h"
 #include "analyzer/diff/summary_sentence.h"
 #include "analyzer/latency.h"
+#include "analyzer/outputs/output_compare.h"
 #include "analyzer/summary.h"
 #include "analyzer/weights/tensor_similarity.h"
 #include "db/model/run_data.h"
@@ -207,6 +208,9 @@ struct RunDiff {
   int modules_slower = 0, modules_faster = 0;
   // What vanished / went dormant / appeared and what it saves or costs: the first line of every view.
   SummarySentence sentence;
+  // What forward() returned in A and B on the same inputs (runs profiled here, or stored with
+  // --save-outputs): the line under the verdicts (output_line) and the output gates.
+  OutputComparison outputs;
 };
 
 // The clock of a diff's times (device when both runs have kernels); views label their time columns by it.

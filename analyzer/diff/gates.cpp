@@ -104,7 +104,77 @@ void limit(std::vector<GateResult>& out, const char* what, std::optional<double>
   out.push_back(std::move(g));
 }
 
+// The comparison an output gate needs, or why it cannot be evaluated (the gate's error, exit 2), or why it
+// fails whatever the threshold (NaN/Inf in an output). Returns false when `g` is decided.
+bool outputs_usable(const RunDiff& d, GateResult& g) {
+  const OutputComparison& c = d.outputs;
+  if (c.status != OutputsStatus::kCompared) {
+    g.passed = false;
+    g.error = true;
+    g.message = c.reason.empty()
+                    ? "neither A nor B has outputs (runs profiled by `diff A.pt B.pt`, or stored "
+                      "with `profile --save-outputs` / `trace --save-outputs`): outputs not compared"
+                    : c.reason;
+    return false;
+  }
+  if (c.non_finite) {
+    g.passed = false;
+    g.message = output_line(c).substr(std::string("outputs: ").size());
+    return false;
+  }
+  return true;
+}
+
+GateResult max_output_change(const RunDiff& d, double limit) {
+  GateResult g{fmt::format("max-output-change {:g}", limit), false, ""};
+  if (!outputs_usable(d, g)) return g;
+  const OutputComparison& c = d.outputs;
+  if (!c.max_rel_change) {
+    g.error = true;
+    g.message =
+        "the outputs differ but a side kept only their statistics (over the value budget): the "
+        "relative change is unknown";
+    return g;
+  }
+  std::string worst;
+  for (const auto& t : c.tensors)
+    if (t.max_rel_change && *t.max_rel_change == *c.max_rel_change) worst = t.name;
+  g.passed = *c.max_rel_change <= limit;
+  g.message = c.exact ? "outputs equal to the last bit"
+                      : fmt::format("max relative change {:.3g} (output {}), limit {:g}", *c.max_rel_change,
+                                    worst, limit);
+  return g;
+}
+
+GateResult min_top1_agreement(const RunDiff& d, double limit) {
+  GateResult g{fmt::format("min-top1-agreement {:g}%", limit * 100), false, ""};
+  if (!outputs_usable(d, g)) return g;
+  const OutputComparison& c = d.outputs;
+  if (c.top1_total == 0) {
+    g.error = true;
+    g.message = "no floating-point output with a last dimension: no top-1 to compare";
+    return g;
+  }
+  const double agree = static_cast<double>(c.top1_agree) / static_cast<double>(c.top1_total);
+  g.passed = agree >= limit;
+  g.message = fmt::format("top-1 agreement {}/{} ({:.4g}%), limit {:g}%", c.top1_agree, c.top1_total,
+                          agree * 100, limit * 100);
+  return g;
+}
+
 }  // namespace
+
+StatusOr<double> parse_fraction(const std::string& text, const std::string& option) {
+  std::string value = text;
+  const bool percent = !value.empty() && value.back() == '%';
+  if (percent) value.pop_back();
+  char* end = nullptr;
+  double v = std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v) || v < 0)
+    return InvalidArgument(option + " '" + text +
+                           "': expected a non-negative number or percentage (1e-5, 99.9%)");
+  return percent ? v / 100 : v;
+}
 
 std::string ambiguity_text(const AmbiguousGroup& g) {
   auto maps = [](const std::vector<std::string>& v) {
@@ -234,6 +304,8 @@ std::vector<GateResult> evaluate_gates(const RunDiff& d, const GateOptions& o) {
     limit(out, "ops", l.ops, d.a.ops, d.b.ops, count_text);
     limit(out, "kernels", l.kernels, d.a.kernels, d.b.kernels, count_text);
   }
+  if (o.max_output_change) out.push_back(max_output_change(d, *o.max_output_change));
+  if (o.min_top1_agreement) out.push_back(min_top1_agreement(d, *o.min_top1_agreement));
   return out;
 }
 

@@ -2,7 +2,10 @@
 // any fails. --expect-vanished GLOB: every module of A matching GLOB runs no op in B (and at least one
 // matches). --forbid-active GLOB: nothing matching GLOB is alive in B: no module running ops, no parameter
 // with a non-zero value. --max-regression time=5%,flops=0.5%,bytes=1%: end-to-end growth limits (time
-// only when the increase is statistically significant).
+// only when the increase is statistically significant). --max-output-change X: no output's max relative
+// change exceeds X; --min-top1-agreement P: argmax of the last dimension agrees at a fraction P of positions
+// (analyzer/outputs). Both fail on NaN/Inf in an output and cannot be evaluated (exit 2) when the outputs
+// were not compared.
 #pragma once
 
 #include <optional>
@@ -24,7 +27,13 @@ struct GateOptions {
   std::vector<std::string> expect_vanished;
   std::vector<std::string> forbid_active;
   std::optional<RegressionLimits> max_regression;
+  std::optional<double> max_output_change;   // relative, e.g. 1e-5
+  std::optional<double> min_top1_agreement;  // fraction, e.g. 0.999
 };
+
+// "1e-5", "0.1%", "99.9%": a non-negative fraction (a trailing % divides by 100); `option` names the flag
+// in the error.
+StatusOr<double> parse_fraction(const std::string& text, const std::string& option);
 
 struct GateResult {
   std::string name;  // e.g. "expect-vanished *position_adaptive_bias*"

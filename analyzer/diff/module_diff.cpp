@@ -215,6 +215,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   differ("machine", a.info.host, b.info.host);
   d.a = totals(sa, a, clock);
   d.b = totals(sb, b, clock);
+  d.outputs = compare_outputs(a.outputs, b.outputs);
   // Time between runs: over per-process medians, or not assessable (compare_time).
   const ProcessSplit processes = process_split(a, b);
   d.a.processes = processes.a.count;

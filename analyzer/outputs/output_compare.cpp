@@ -47,8 +47,8 @@ std::string sci(double v) {
 }
 
 // The per-call comparison of one tensor; nullopt fields mean unknown (a side was summarized).
-TensorComparison compare_tensor(const OutputTensor& a, const OutputTensor& b) {
-  TensorComparison t;
+OutputTensorComparison compare_tensor(const OutputTensor& a, const OutputTensor& b) {
+  OutputTensorComparison t;
   t.name = a.name;
   t.dtype_a = a.dtype;
   t.dtype_b = b.dtype;
@@ -119,7 +119,7 @@ std::optional<double> worst(std::optional<double> acc, std::optional<double> v, 
 
 // Folds one call's comparison of a tensor into the tensor's running one: maxima over calls (cosine: minimum),
 // counts summed.
-void fold(TensorComparison& acc, const TensorComparison& t) {
+void fold(OutputTensorComparison& acc, const OutputTensorComparison& t) {
   acc.exact = acc.exact && t.exact;
   acc.from_summary = acc.from_summary || t.from_summary;
   acc.max_abs_delta = worst(acc.max_abs_delta, t.max_abs_delta, true);
@@ -176,7 +176,7 @@ OutputComparison compare_outputs(const std::vector<OutputRecord>& a, const std::
   std::unordered_map<std::string, const OutputRecord*> b_by_input;
   for (const auto& r : b) b_by_input.emplace(r.input_hash, &r);
   std::set<std::string> seen;
-  std::map<std::string, TensorComparison> by_name;
+  std::map<std::string, OutputTensorComparison> by_name;
   std::vector<std::string> order;
   for (const auto& ra : a) {
     if (!seen.insert(ra.input_hash).second) continue;
@@ -193,7 +193,7 @@ OutputComparison compare_outputs(const std::vector<OutputRecord>& a, const std::
     for (const auto& ta : ra.tensors) {
       const auto tb = std::find_if(rb.tensors.begin(), rb.tensors.end(),
                                    [&](const OutputTensor& t) { return t.name == ta.name; });
-      TensorComparison t = compare_tensor(ta, *tb);
+      OutputTensorComparison t = compare_tensor(ta, *tb);
       auto [slot, fresh] = by_name.try_emplace(ta.name, t);
       if (fresh) {
         order.push_back(ta.name);
@@ -216,7 +216,7 @@ OutputComparison compare_outputs(const std::vector<OutputRecord>& a, const std::
   c.exact = true;
   c.max_rel_change = 0.0;
   for (const auto& name : order) {
-    const TensorComparison& t = by_name.at(name);
+    const OutputTensorComparison& t = by_name.at(name);
     c.tensors.push_back(t);
     c.non_finite = c.non_finite || t.nan_a || t.inf_a || t.nan_b || t.inf_b;
     if (!t.comparable) {

@@ -19,8 +19,9 @@ enum class OutputsStatus {
 };
 const char* to_string(OutputsStatus s);
 
-// One output tensor (by name), over every call compared: maxima over calls, top-1 counts summed.
-struct TensorComparison {
+// One output tensor (by name), over every call compared (not weights.h's TensorComparison of two weight
+// files): maxima over calls, top-1 counts summed.
+struct OutputTensorComparison {
   std::string name;
   std::string dtype_a, dtype_b;
   std::vector<std::int64_t> shape_a, shape_b;
@@ -42,7 +43,7 @@ struct OutputComparison {
   std::string reason;  // kNotComparable (and kAbsent when one side only has outputs): one plain sentence
   int calls_compared = 0;
   int calls_left_out = 0;  // distinct inputs only one side saw (not compared)
-  std::vector<TensorComparison> tensors;
+  std::vector<OutputTensorComparison> tensors;
   // Over all tensors: the largest relative change (nullopt when only summaries were compared and they
   // differ), top-1 agreement summed, whether every tensor was equal to the last bit, whether any output holds
   // NaN/Inf.

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string_view>
+#include <tuple>
 
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
@@ -71,6 +72,12 @@ class DiffCommand final : public Command {
                    "Gate: nothing matching GLOB is active in B (ops, or non-zero weights); repeatable");
     app.add_option("--max-regression", regression_,
                    "Gate: end-to-end limits, e.g. time=5%,flops=0.5%,bytes=1%");
+    app.add_option("--max-output-change", max_output_change_,
+                   "Gate: no output of forward() changes by more than X relative (max |B-A| / max |A|), "
+                   "e.g. 1e-5; fails on NaN/Inf, exits 2 when the outputs cannot be compared");
+    app.add_option("--min-top1-agreement", min_top1_,
+                   "Gate: argmax of the outputs' last dimension agrees at least at P of the positions, "
+                   "e.g. 99.9%");
     app.add_option(
         "--explain", explain_,
         "Print how module PATH (A's path, or B's) was paired with the other side: the evidence, its "
@@ -86,6 +93,14 @@ class DiffCommand final : public Command {
       auto l = parse_regression_limits(regression_);
       if (!l.ok()) return report_error(l.status());
       gates_.max_regression = *l;
+    }
+    for (auto [text, option, slot] :
+         {std::tuple{&max_output_change_, "--max-output-change", &gates_.max_output_change},
+          std::tuple{&min_top1_, "--min-top1-agreement", &gates_.min_top1_agreement}}) {
+      if (text->empty()) continue;
+      auto v = parse_fraction(*text, option);
+      if (!v.ok()) return report_error(v.status());
+      *slot = *v;
     }
     if (Status st = check_distinct_paths({md_path_, json_path_, junit_path_, html_path_},
                                          {path_a_, path_b_, weights_a_, weights_b_, graph_path_});
@@ -298,6 +313,7 @@ class DiffCommand final : public Command {
   std::vector<std::string> paths_;
   std::string path_a_, path_b_, weights_a_, weights_b_, format_ = "table", regression_, baseline_url_,
                                                         explain_;
+  std::string max_output_change_, min_top1_;
   int baseline_median_ = 0;
   std::optional<RunData> baseline_;
   std::string md_path_, json_path_, junit_path_, html_path_, graph_path_;

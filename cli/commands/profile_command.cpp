@@ -43,6 +43,9 @@ class ProfileCommand final : public Command {
                    "run as written, un-inlined); hierarchy: optimized run, modules from hierarchy names "
                    "(ambiguous ones reported as a data-quality error)")
         ->check(CLI::IsMember({"instances", "hierarchy"}));
+    app.add_flag("--save-outputs", save_outputs_,
+                 "Store what forward() returned for each distinct input (whole up to 64 MB of elements per "
+                 "run, then statistics, hash and top-1), so `diff A.db B.db` compares the outputs");
     app.add_option("-o,--output", output_, "Run database to write")->required();
     app.add_flag("--force", force_, "Overwrite the output database");
   }
@@ -87,6 +90,7 @@ class ProfileCommand final : public Command {
     options_.command_line += " --seed " + std::to_string(options_.seed);
     if (options_.threads > 0) options_.command_line += " --threads " + std::to_string(options_.threads);
     if (options_.activations) options_.command_line += " --activations";
+    if (save_outputs_) options_.command_line += " --save-outputs";
     options_.command_line += " --attribution " + options_.attribution;
 
     Progress progress("profiling " + options_.model_path,
@@ -104,12 +108,21 @@ class ProfileCommand final : public Command {
         std::fprintf(stderr, "flopscope: warning: running on the reference BLAS: %s\n", q.detail.c_str());
     }
 
+    // The collector records the outputs anyway (diff A.pt B.pt compares them); stored only when asked.
+    if (!save_outputs_) {
+      run.outputs.clear();
+      std::erase_if(run.quality,
+                    [](const QualityIssue& q) { return q.code == QualityCode::outputs_summarized; });
+    }
     StatusOr<std::unique_ptr<RunSink>> sink = create_run_database(output_, force_);
     if (!sink.ok()) return report_error(sink.status());
     // With the summary facts: report then reads no rows back.
     if (Status s = write_run_with_facts(**sink, run); !s.ok()) return report_error(s.WithContext(output_));
-    std::fprintf(stderr, "flopscope: wrote %s: %zu ops over %d iterations, %zu modules, %zu parameters/buffers\n",
+    std::fprintf(stderr,
+                 "flopscope: wrote %s: %zu ops over %d iterations, %zu modules, %zu parameters/buffers\n",
                  output_.c_str(), run.ops.size(), options_.iterations, run.modules.size(), run.params.size());
+    if (save_outputs_)
+      std::fprintf(stderr, "flopscope: stored the outputs of %zu distinct inputs\n", run.outputs.size());
     return kExitOk;
   }
 
@@ -122,6 +135,7 @@ class ProfileCommand final : public Command {
   bool iters_given_ = false;
   std::string output_;
   bool force_ = false;
+  bool save_outputs_ = false;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/diff/gates.h"
 #include "cli/printers/units.h"
 #include "db/model/text_escape.h"
 
@@ -35,23 +36,18 @@ double share(double part, double total) {
 }  // namespace
 
 AblationGate output_change_gate(const OutputComparison& c, double max_output_change) {
-  AblationGate g{max_output_change, 0, ""};
-  if (c.status != OutputsStatus::kCompared) {
-    g.exit_code = 2;
-    g.text = "not comparable: " + (c.reason.empty() ? std::string("no outputs") : c.reason);
-  } else if (c.non_finite) {
-    g.exit_code = 1;
-    g.text = "FAILED: an output holds NaN or Inf";
-  } else if (!c.max_rel_change) {
-    g.exit_code = 2;
-    g.text = "not comparable: only summaries of the outputs were kept, their relative change is unknown";
-  } else if (*c.max_rel_change > max_output_change) {
-    g.exit_code = 1;
-    g.text = fmt::format("FAILED: relative change {:.3g} > {:g}", *c.max_rel_change, max_output_change);
-  } else {
-    g.text = fmt::format("passed: relative change {:.3g} <= {:g}", *c.max_rel_change, max_output_change);
-  }
-  return g;
+  // diff's own gate, on a diff that holds only the outputs: one rule for both commands.
+  RunDiff outputs_only;
+  outputs_only.outputs = c;
+  GateOptions options;
+  options.max_output_change = max_output_change;
+  const GateResult r = evaluate_gates(outputs_only, options).front();
+  const int code = r.error ? 2 : r.passed ? 0 : 1;
+  return {max_output_change, code,
+          std::string(code == 0   ? "passed: "
+                      : code == 1 ? "FAILED: "
+                                  : "not comparable: ") +
+              r.message};
 }
 
 std::string render_ablation_table(const AblationReport& r) {

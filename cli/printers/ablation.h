@@ -24,7 +24,7 @@ struct AblatedModuleCost {
 struct AblationGate {
   double max_output_change = 0;
   int exit_code = 0;  // 0 passed, 1 over the limit or NaN/Inf, 2 not comparable
-  std::string text;   // "passed: relative change 2.1e-08 <= 1e-05", ...
+  std::string text;   // "passed: max relative change 2.1e-08 (output 0), limit 1e-05", ...
 };
 
 struct AblationReport {
@@ -40,7 +40,7 @@ struct AblationReport {
   std::optional<AblationGate> gate;
 };
 
-// The gate of `--max-output-change X` on a comparison (the same rule as diff's output gate).
+// The gate of `--max-output-change X` on a comparison: diff's gate (analyzer/diff/gates.h).
 AblationGate output_change_gate(const OutputComparison& c, double max_output_change);
 
 std::string render_ablation_table(const AblationReport& r);

@@ -70,6 +70,8 @@ std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& ga
   }
   if (!any) out += "<li>No module vanished, appeared, moved or went dormant.</li>\n";
   out += "</ul>\n";
+  if (const std::string line = output_line(d.outputs); !line.empty())
+    out += "<p class=\"outputs\">" + html_escape(line) + "</p>\n";
   out += fmt::format("<h2>Modules ({})</h2>\n", html_escape(module_counts_text(d)));
   out += module_table(d, o).to_html();
   std::size_t more = 0;

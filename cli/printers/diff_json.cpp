@@ -235,6 +235,64 @@ void ambiguous(JsonWriter& w, const AmbiguousGroup& g) {
   w.end_object();
 }
 
+void optional_number(JsonWriter& w, std::string_view k, const std::optional<double>& v) {
+  w.key(k);
+  if (v)
+    w.value(*v);
+  else
+    w.null();
+}
+
+void shape(JsonWriter& w, std::string_view k, const std::vector<std::int64_t>& dims) {
+  w.key(k);
+  w.begin_array();
+  for (auto n : dims) w.value(n);
+  w.end_array();
+}
+
+// What forward() returned in A and B (docs/diff-json.md, OUTPUTS).
+void outputs(JsonWriter& w, const OutputComparison& c) {
+  w.begin_object();
+  w.member("calls_compared", c.calls_compared);
+  w.member("calls_left_out", c.calls_left_out);
+  w.member("exact", c.exact);
+  w.member("line", output_line(c));
+  optional_number(w, "max_rel_change", c.max_rel_change);
+  w.member("non_finite", c.non_finite);
+  w.member("reason", c.reason);
+  w.member("status", to_string(c.status));
+  w.key("tensors");
+  w.begin_array();
+  for (const auto& t : c.tensors) {
+    w.begin_object();
+    w.member("comparable", t.comparable);
+    optional_number(w, "cosine", t.cosine);
+    w.member("dtype_a", t.dtype_a);
+    w.member("dtype_b", t.dtype_b);
+    w.member("exact", t.exact);
+    w.member("from_summary", t.from_summary);
+    w.member("inf_a", t.inf_a);
+    w.member("inf_b", t.inf_b);
+    optional_number(w, "max_abs_delta", t.max_abs_delta);
+    optional_number(w, "max_rel_change", t.max_rel_change);
+    w.member("mismatched", t.mismatched);
+    w.member("name", t.name);
+    w.member("nan_a", t.nan_a);
+    w.member("nan_b", t.nan_b);
+    w.member("problem", t.problem);
+    optional_number(w, "rms_delta", t.rms_delta);
+    shape(w, "shape_a", t.shape_a);
+    shape(w, "shape_b", t.shape_b);
+    w.member("top1_agree", t.top1_agree);
+    w.member("top1_total", t.top1_total);
+    w.end_object();
+  }
+  w.end_array();
+  w.member("top1_agree", c.top1_agree);
+  w.member("top1_total", c.top1_total);
+  w.end_object();
+}
+
 void summary(JsonWriter& w, const RunDiff& d) {
   w.begin_object();
   w.member("common_modules", d.common_modules);
@@ -318,6 +376,8 @@ Status write_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, c
     w.elements_added();
   }
   w.end_array();
+  w.key("outputs");
+  outputs(w, d.outputs);
   w.key("params");
   w.begin_array();
   for (const auto& p : d.params) {

@@ -39,6 +39,8 @@ std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& g
       out += "  " + terminal_safe(m.path, false) + "  " + terminal_safe(verdict_text(m), false) + "\n";
     }
   }
+  if (const std::string line = output_line(d.outputs); !line.empty())
+    out += terminal_safe(line, false) + "\n";
   out += fmt::format("\nModules: {}\n", module_counts_text(d));
   TextTable mt = module_table(d, o);
   if (!mt.rows.empty()) out += mt.to_text();
@@ -72,6 +74,8 @@ std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>
   if (heads.empty()) out += "No module vanished, appeared, moved or went dormant.\n";
   for (const ModuleDiff* m : heads)
     out += "- " + markdown_code(m->path, false) + ": " + markdown_escape(verdict_text(*m)) + "\n";
+  if (const std::string line = output_line(d.outputs); !line.empty())
+    out += "\n" + markdown_escape(line) + "\n";
   out += fmt::format("\n### Modules ({})\n\n", module_counts_text(d));
   TextTable mt = module_table(d, o);
   if (!mt.rows.empty()) {

@@ -21,7 +21,6 @@
 
 #include "collector/torch/torch_model_io.h"
 #include "db/model/dtype.h"
-#include "db/model/sha256.h"
 
 namespace flopscope {
 namespace {
@@ -173,56 +172,13 @@ class ForwardRewrite {
   int opaque_calls_ = 0;
 };
 
-// "0", "1", "logits", "0.1": where a tensor sits in the returned value.
-std::string child_name(const std::string& parent, const std::string& key) {
-  return parent.empty() ? key : parent + "." + key;
-}
-
-OutputTensor output_tensor(const at::Tensor& tensor, const std::string& name) {
-  OutputTensor t;
-  t.name = name;
-  at::Tensor c = tensor.detach().cpu().contiguous();
-  t.dtype = normalize_dtype(c10::toString(c.scalar_type()));
-  t.shape.assign(c.sizes().begin(), c.sizes().end());
-  t.sha256 = sha256_hex(std::string_view(static_cast<const char*>(c.data_ptr()), c.nbytes()));
-  at::Tensor d = c.to(at::kDouble).contiguous();
-  t.values.assign(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
-  fill_output_statistics(t);
-  return t;
-}
-
-void collect_tensors(const c10::IValue& v, const std::string& name, std::vector<OutputTensor>& out) {
-  if (v.isTensor()) {
-    if (v.toTensor().defined()) out.push_back(output_tensor(v.toTensor(), name.empty() ? "0" : name));
-  } else if (v.isTuple()) {
-    const auto& elements = v.toTupleRef().elements();
-    for (std::size_t i = 0; i < elements.size(); ++i)
-      collect_tensors(elements[i], child_name(name, std::to_string(i)), out);
-  } else if (v.isList()) {
-    const c10::List<c10::IValue> list = v.toList();
-    for (std::size_t i = 0; i < list.size(); ++i)
-      collect_tensors(list.get(i), child_name(name, std::to_string(i)), out);
-  } else if (v.isGenericDict()) {
-    for (const auto& item : v.toGenericDict()) {
-      const c10::IValue& key = item.key();
-      const std::string k = key.isString() ? key.toStringRef()
-                            : key.isInt()  ? std::to_string(key.toInt())
-                                           : "?";
-      collect_tensors(item.value(), child_name(name, k), out);
-    }
-  }
-}
-
-// Pairs the two sides' calls: the same inputs give the same hash (dtype, shape and bytes of each tensor).
-std::string input_hash(const std::vector<c10::IValue>& inputs) {
-  std::string data;
-  for (const auto& v : inputs) {
-    if (!v.isTensor()) continue;
-    at::Tensor c = v.toTensor().contiguous();
-    data += tensor_text(c) + ":";
-    data.append(static_cast<const char*>(c.data_ptr()), c.nbytes());
-  }
-  return sha256_hex(data);
+// Every tensor forward() returned, whole while `budget_left` lasts (the profile's rule).
+std::vector<OutputTensor> output_tensors(const c10::IValue& output, std::int64_t& budget_left) {
+  std::vector<std::pair<std::string, at::Tensor>> tensors;
+  collect_output_tensors(output, "", tensors);
+  std::vector<OutputTensor> out;
+  for (const auto& [name, t] : tensors) out.push_back(output_tensor(name, t, budget_left));
+  return out;
 }
 
 }  // namespace
@@ -255,17 +211,18 @@ StatusOr<AblationRun> run_ablation(const AblationOptions& o) {
   AblationRun result;
   identity_mismatch = {};
   const ModelRequest* current = nullptr;
+  std::int64_t original_budget = kOutputValueBudgetBytes, ablated_budget = kOutputValueBudgetBytes;
   try {
     for (const auto& r : requests) {
       current = &r;
       OutputRecord original{static_cast<int>(result.original.size()), input_hash(r.inputs), r.tag, {}};
       OutputRecord edited = original;
-      collect_tensors(m.forward(r.inputs), "", original.tensors);
+      original.tensors = output_tensors(m.forward(r.inputs), original_budget);
       torch::jit::Stack stack{m._ivalue()};
       stack.insert(stack.end(), r.inputs.begin(), r.inputs.end());
       ablated.run(stack);
       if (identity_mismatch.site >= 0) break;
-      collect_tensors(stack.back(), "", edited.tensors);
+      edited.tensors = output_tensors(stack.back(), ablated_budget);
       result.original.push_back(std::move(original));
       result.ablated.push_back(std::move(edited));
     }
@@ -282,8 +239,6 @@ StatusOr<AblationRun> run_ablation(const AblationOptions& o) {
                            "=identity: its output is " + identity_mismatch.output + " but its first input " +
                            identity_mismatch.input + "; identity needs equal shapes and dtypes");
   }
-  summarize_outputs_over_budget(result.original, kOutputValueBudgetBytes);
-  summarize_outputs_over_budget(result.ablated, kOutputValueBudgetBytes);
   result.sites = rewrite.sites();
   result.still_running = rewrite.still_running();
   result.opaque_calls = rewrite.opaque_calls();

@@ -1,11 +1,14 @@
-// Loading a TorchScript archive and building forward()'s inputs (torch_model_io.h).
+// Loading a TorchScript archive, building forward()'s inputs and reading what it returned (torch_model_io.h).
 #include "collector/torch/torch_model_io.h"
 
 #include <torch/version.h>
 
 #include <filesystem>
+#include <sstream>
 
+#include "db/model/dtype.h"
 #include "db/model/input_file.h"
+#include "db/model/sha256.h"
 
 namespace flopscope {
 namespace {
@@ -144,6 +147,81 @@ StatusOr<torch::jit::Module> load_torchscript_module(const std::string& path) {
   } catch (const std::exception& e) {
     return InvalidArgument(load_failure(path, e.what()));
   }
+}
+
+// Every tensor of a returned value with its path: "0" for a bare tensor, tuple and list indices, dict keys,
+// joined with "." when nested ("1.logits"). Other leaves (None, numbers, strings) hold no tensor.
+void collect_output_tensors(const c10::IValue& v, const std::string& path,
+                            std::vector<std::pair<std::string, at::Tensor>>& out) {
+  auto child = [&](const std::string& key) { return path.empty() ? key : path + "." + key; };
+  if (v.isTensor()) {
+    if (v.toTensor().defined()) out.emplace_back(path.empty() ? "0" : path, v.toTensor());
+  } else if (v.isTuple()) {
+    const auto& elements = v.toTupleRef().elements();
+    for (std::size_t i = 0; i < elements.size(); ++i)
+      collect_output_tensors(elements[i], child(std::to_string(i)), out);
+  } else if (v.isList()) {
+    const auto list = v.toListRef();
+    for (std::size_t i = 0; i < list.size(); ++i)
+      collect_output_tensors(list[i], child(std::to_string(i)), out);
+  } else if (v.isGenericDict()) {
+    for (const auto& e : v.toGenericDict()) {
+      const c10::IValue& k = e.key();
+      std::ostringstream key;
+      if (k.isString())
+        key << k.toStringRef();
+      else
+        key << k;
+      collect_output_tensors(e.value(), child(key.str()), out);
+    }
+  }
+}
+
+// One returned tensor: hash of its own bytes, every element as double while the run's value budget lasts
+// (`budget_left` shrinks), statistics either way.
+OutputTensor output_tensor(const std::string& name, const at::Tensor& tensor, std::int64_t& budget_left) {
+  OutputTensor t;
+  t.name = name;
+  at::Tensor c = tensor.detach().cpu().contiguous();
+  t.dtype = normalize_dtype(c10::toString(c.scalar_type()));
+  t.shape.assign(c.sizes().begin(), c.sizes().end());
+  t.sha256 = sha256_hex(std::string_view(static_cast<const char*>(c.data_ptr()), c.nbytes()));
+  if (c.is_complex()) c = at::view_as_real(c);  // real and imaginary parts as elements
+  at::Tensor d = c.to(at::kDouble).contiguous();
+  const double* x = d.data_ptr<double>();
+  t.values.assign(x, x + d.numel());
+  fill_output_statistics(t);
+  const auto bytes = static_cast<std::int64_t>(c.nbytes());
+  if (bytes > budget_left) {
+    budget_left = -1;  // later tensors are summarized too, as summarize_outputs_over_budget does
+    t.values.clear();
+    t.values.shrink_to_fit();
+    t.summarized = true;
+  } else {
+    budget_left -= bytes;
+  }
+  return t;
+}
+
+// sha256 over every input's dtype, shape and bytes (other values by their printed form), in argument order:
+// two runs fed the same request file or the same seeded --input agree on it.
+std::string input_hash(const std::vector<c10::IValue>& inputs) {
+  std::string key;
+  for (const auto& v : inputs) {
+    if (v.isTensor()) {
+      at::Tensor c = v.toTensor().detach().cpu().contiguous();
+      key += "tensor " + normalize_dtype(c10::toString(c.scalar_type())) + " [";
+      for (auto s : c.sizes()) key += std::to_string(s) + ",";
+      key += "] ";
+      key += sha256_hex(std::string_view(static_cast<const char*>(c.data_ptr()), c.nbytes()));
+    } else {
+      std::ostringstream text;
+      text << v;
+      key += "value " + text.str();
+    }
+    key += "\n";
+  }
+  return sha256_hex(key);
 }
 
 StatusOr<std::vector<ModelRequest>> model_requests(const std::string& model_path,

@@ -1,5 +1,6 @@
-// Loading a TorchScript archive and building the inputs of its forward() calls, shared by the profiler
-// (torch_profiler.cpp) and the ablation (ablation.cpp). A LibTorch header: include it from LibTorch TUs only.
+// Loading a TorchScript archive, building the inputs of its forward() calls and reading what they returned,
+// shared by the profiler (torch_profiler.cpp) and the ablation (ablation.cpp). A LibTorch header: include it
+// from LibTorch TUs only.
 #pragma once
 
 #include <torch/script.h>
@@ -10,6 +11,7 @@
 
 #include "collector/torch/input_files.h"
 #include "collector/torch/input_spec.h"
+#include "db/model/output_records.h"
 #include "db/model/status.h"
 
 namespace flopscope {
@@ -33,5 +35,18 @@ StatusOr<std::vector<ModelRequest>> model_requests(const std::string& model_path
                                                    const c10::FunctionSchema& schema,
                                                    const std::vector<InputSpec>& specs,
                                                    const std::vector<InputFile>& files, std::uint64_t seed);
+
+// Every tensor of a returned value with its path: "0" for a bare tensor, tuple and list indices, dict keys,
+// joined with "." when nested ("1.logits").
+void collect_output_tensors(const c10::IValue& v, const std::string& path,
+                            std::vector<std::pair<std::string, at::Tensor>>& out);
+
+// One returned tensor: hash of its own bytes, every element as double while `budget_left` bytes last (it
+// shrinks; past it the tensor is summarized), statistics either way.
+OutputTensor output_tensor(const std::string& name, const at::Tensor& tensor, std::int64_t& budget_left);
+
+// sha256 over every input's dtype, shape and bytes, in argument order: the same request file or the same
+// seeded --input give the same hash, so outputs pair by it (compare_outputs).
+std::string input_hash(const std::vector<c10::IValue>& inputs);
 
 }  // namespace flopscope

@@ -13,7 +13,7 @@
 
 namespace flopscope {
 
-inline constexpr int kTorchPluginAbi = 2;
+inline constexpr int kTorchPluginAbi = 3;  // 2: RunData carries forward()'s outputs; 3: ablate_model
 inline constexpr const char* kTorchPluginFile = "libflopscope-torch.so";
 // extern "C" const TorchPlugin* flopscope_torch_plugin(): the one symbol the plugin exports.
 inline constexpr const char* kTorchPluginEntry = "flopscope_torch_plugin";

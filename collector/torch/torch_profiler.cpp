@@ -3,8 +3,8 @@
 #include "collector/torch/torch_profiler.h"
 
 #include <ATen/Parallel.h>
-#include <torch/cuda.h>
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
+#include <torch/cuda.h>
 #include <torch/script.h>
 #include <torch/version.h>
 #include <unistd.h>
@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "analyzer/weights/tensor_similarity.h"
@@ -28,7 +29,8 @@ namespace {
 // Runs the model's methods as written for the lifetime of the guard (see TorchProfileOptions::attribution).
 class UnoptimizedExecution {
  public:
-  explicit UnoptimizedExecution(bool active) : active_(active), saved_(torch::jit::getGraphExecutorOptimize()) {
+  explicit UnoptimizedExecution(bool active)
+      : active_(active), saved_(torch::jit::getGraphExecutorOptimize()) {
     if (active_) torch::jit::setGraphExecutorOptimize(false);
   }
   ~UnoptimizedExecution() {
@@ -186,7 +188,8 @@ StatusOr<RunData> inspect_torchscript(const std::string& model_path) {
   return run;
 }
 
-StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::shared_ptr<torch::jit::Module>* loaded) {
+StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
+                                           std::shared_ptr<torch::jit::Module>* loaded) {
   if (o.iterations < 1) return InvalidArgument("--iters must be at least 1");
   if (o.device != "cpu") {
     if (o.device != "cuda") return InvalidArgument("--device '" + o.device + "': expected cpu or cuda");
@@ -244,6 +247,27 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
   UnoptimizedExecution as_written(by_instance);
 
   const int measured = o.iterations * static_cast<int>(requests.size());
+  // What forward() returned on the first pass over the requests (already computed: no extra call).
+  std::int64_t output_budget = kOutputValueBudgetBytes;
+  std::string summarized_outputs;
+  int summarized_count = 0;
+  auto record_output = [&](const ModelRequest& r, int iteration, const c10::IValue& output) {
+    OutputRecord rec;
+    rec.call = iteration;
+    rec.input_hash = input_hash(r.inputs);
+    rec.input_tag = r.tag;
+    std::vector<std::pair<std::string, at::Tensor>> tensors;
+    collect_output_tensors(output, "", tensors);
+    for (const auto& [name, t] : tensors) {
+      rec.tensors.push_back(output_tensor(name, t, output_budget));
+      if (rec.tensors.back().summarized) {
+        ++summarized_count;
+        summarized_outputs +=
+            (summarized_outputs.empty() ? "" : "\n") + ("call " + std::to_string(iteration) + ": " + name);
+      }
+    }
+    run.outputs.push_back(std::move(rec));
+  };
   torch::NoGradGuard no_grad;
   const int total = o.warmup + measured;
   const ModelRequest* current = &requests.front();
@@ -253,7 +277,8 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
       if (o.on_iteration) o.on_iteration(i + 1, total);
     }
     std::unique_ptr<OpObserver> observer;
-    if (o.observe) observer = std::make_unique<OpObserver>(tree, o.activations, by_instance ? &instances : nullptr);
+    if (o.observe)
+      observer = std::make_unique<OpObserver>(tree, o.activations, by_instance ? &instances : nullptr);
     if (observer && o.activations) {
       // Dead compute names an all-zero factor by its parameter or buffer.
       std::unordered_map<const void*, std::string> names;
@@ -281,6 +306,7 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
           t1 = std::chrono::steady_clock::now();
         } while (observer && !observer->request_ends(output));
         if (iteration == 0) result.outputs = output_args(output);
+        if (pass == 0) record_output(r, iteration, output);
         result.iteration_wall_ns.push_back(
             static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
         ++iteration;
@@ -303,6 +329,8 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o, std::sh
       }
     }
     run.info.iterations = measured;
+    if (summarized_count > 0)
+      run.quality.emplace_back(QualityCode::outputs_summarized, summarized_count, summarized_outputs);
   } catch (const c10::Error& e) {
     std::string specs = current->what;
     return InvalidArgument(o.model_path + ": forward failed with " + specs + ": " +

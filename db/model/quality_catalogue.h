@@ -34,6 +34,9 @@ namespace flopscope {
   X(fused_ops_split, kInfo, "fused ops whose inner ops were given to the submodules they stand for")         \
   X(fused_ops_not_split, kWarning,                                                                           \
     "fused ops left whole on their module (inner ops in an unknown order): its submodules show no cost")     \
+  /* detail: the output tensors, one "call N: NAME" per line. */                                             \
+  X(outputs_summarized, kInfo,                                                                               \
+    "output tensors over the per-run value budget: kept as statistics, hash and top-1 only")                 \
   /* `flopscope trace`. */                                                                                   \
   X(recorded_by_trace, kInfo,                                                                                \
     "recorded by flopscope trace: host clock; analytic FLOPs from shapes; module paths from "                \

@@ -58,6 +58,7 @@ Status write_rows(RunSink& sink, const RunData& run) {
   if (!run.discarded.empty()) FS_RETURN_IF_ERROR(sink.add_discarded(run.discarded));
   if (!run.iteration_processes.empty())
     FS_RETURN_IF_ERROR(sink.add_iteration_processes(run.iteration_processes));
+  if (!run.outputs.empty()) FS_RETURN_IF_ERROR(sink.add_outputs(run.outputs));
   return sink.add_quality(run.quality);
 }
 

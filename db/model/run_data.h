@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "db/model/output_records.h"
 #include "db/model/quality_catalogue.h"
 #include "db/model/records.h"
 #include "db/model/run_aggregates.h"
@@ -21,6 +22,9 @@ struct RunData {
   std::vector<ActivationRecord> activations;
   std::vector<DiscardedOpRecord> discarded;  // dead compute (profile --activations)
   std::vector<QualityIssue> quality;
+  // What forward() returned, per distinct request (profile; trace --save-outputs); empty when not recorded.
+  // Stored with the run only by --save-outputs (schema 013).
+  std::vector<OutputRecord> outputs;
   // Empty: one process ran every iteration (every run not joined from several).
   std::vector<IterationProcess> iteration_processes;
   // Totals per module and per op signature as stored with the run (schema 007); empty for a run built in

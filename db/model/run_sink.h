@@ -32,6 +32,10 @@ class RunSink {
   virtual Status add_iteration_processes(std::span<const IterationProcess>) {
     return Unsupported("this run sink does not store which process ran each iteration");
   }
+  // What forward() returned per call (profile / trace --save-outputs), under the same rule.
+  virtual Status add_outputs(std::span<const OutputRecord>) {
+    return Unsupported("this run sink does not store model outputs");
+  }
   // What summarize() derives from the rows (analyzer/summary_facts), given after every row: a sink that
   // cannot store it drops it (it is derived, and readers derive it again from the rows).
   virtual Status add_summary_facts(const SummaryFacts&) { return {}; }
@@ -62,6 +66,7 @@ class MemoryRunSink final : public RunSink {
   Status add_iteration_processes(std::span<const IterationProcess> p) override {
     return append(data_.iteration_processes, p);
   }
+  Status add_outputs(std::span<const OutputRecord> o) override { return append(data_.outputs, o); }
   Status add_summary_facts(const SummaryFacts& f) override {
     data_.summary_facts = f;
     return {};

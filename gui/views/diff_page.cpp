@@ -157,6 +157,9 @@ void DiffPage::setSession(SessionPtr session) {
                           QFileInfo(session_->b->path).fileName().toHtmlEscaped());
   // The diff engine's counts, worded by the engine: the same line as every CLI report.
   html += QStringLiteral("<p>Modules: <b>%1</b></p>").arg(q(verdict_counts_text(*d.engine)).toHtmlEscaped());
+  // What forward() returned, compared by the core (runs stored with --save-outputs): the CLI's line.
+  if (const std::string line = output_line(d.engine->outputs); !line.empty())
+    html += QStringLiteral("<p>%1</p>").arg(q(line).toHtmlEscaped());
   html += QStringLiteral("<p>FLOPs per iteration: %1 \u2192 %2%3<br>Bytes: %4 \u2192 %5%6<br>")
               .arg(q(format_flops(a.total.flops)), q(format_flops(b.total.flops)), percent(a.total.flops, b.total.flops),
                    q(format_bytes(a.total.bytes())), q(format_bytes(b.total.bytes())),

@@ -97,7 +97,7 @@ class Ablate(CliTestCase):
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertIn("outputs: max |Δ|", p.stdout)
         self.assertIn(": CHANGED", p.stdout)
-        self.assertIn("gate --max-output-change 0.001: FAILED: relative change", p.stdout)
+        self.assertIn("gate --max-output-change 0.001: FAILED: max relative change", p.stdout)
 
     def test_identity_keeps_a_shape_preserving_module_exact_when_it_is_identity(self):
         # ln_f's input passes through unchanged in shape: identity is accepted (the outputs change, LayerNorm

@@ -16,9 +16,18 @@ namespace flopscope::testing {
 
 RunData sample_run() {
   RunData r;
-  r.info = {"0.1.0-test", SourceKind::kCupti, "/models/sonnet-mini v1.pt", std::string(64, 'a'),
-            "NVIDIA H100 80GB HBM3", "gpu-host-7", "int64[1,4096]; float32[1,4096]", 5, 2, 8,
-            1'767'225'600'123'456'789, "flopscope profile 'it''s.pt' --iters 5"};
+  r.info = {"0.1.0-test",
+            SourceKind::kCupti,
+            "/models/sonnet-mini v1.pt",
+            std::string(64, 'a'),
+            "NVIDIA H100 80GB HBM3",
+            "gpu-host-7",
+            "int64[1,4096]; float32[1,4096]",
+            5,
+            2,
+            8,
+            1'767'225'600'123'456'789,
+            "flopscope profile 'it''s.pt' --iters 5"};
   r.modules = {{0, kNoId, "", "SonnetMini"},
                {1, 0, "layers", "ModuleList"},
                {2, 1, "layers.0", "Block"},
@@ -99,8 +108,19 @@ RunData sample_run() {
   set.name = "Memset";
   r.kernels = {k, copy, set};
 
-  r.params = {{20, "layers.0.attn.q_proj.weight", 3, "float32", {64, 64}, 4096, 16384, 1.234567890123, 0.5, 0.999,
-               std::string(64, 'f'), {}, -0.125},
+  r.params = {{20,
+               "layers.0.attn.q_proj.weight",
+               3,
+               "float32",
+               {64, 64},
+               4096,
+               16384,
+               1.234567890123,
+               0.5,
+               0.999,
+               std::string(64, 'f'),
+               {},
+               -0.125},
               {21, "scale", kNoId, "float16", {}, 1, 2, 0.0, 0.0, 0.0, "", {}, 0.0}};
   // A content sketch with values whose every bit must come back (negative zero, a subnormal, an integer past
   // 2^53's neighbours).
@@ -137,6 +157,29 @@ RunData sample_run() {
   r.activations = {act, no_change};
   r.discarded = {{10, 12, "layers.0.alpha"}, {12, 12, "layers.0.alpha"}, {11, 11, "scalar 0"}};
   r.iteration_processes = {{3, 0}, {4, 1}};  // trace --repeat: which process ran each iteration
+  // profile --save-outputs: a tuple (logits float32 [2, 3], ids int64 [2]) and, on a second input, a
+  // summarized tensor with NaN.
+  OutputTensor logits;
+  logits.name = "0";
+  logits.dtype = "float32";
+  logits.shape = {2, 3};
+  logits.values = {0.5, -1.25, 2.0, 3.0, 0.0, -0.5};
+  logits.sha256 = "ab12";
+  fill_output_statistics(logits);
+  OutputTensor ids;
+  ids.name = "1.ids";
+  ids.dtype = "int64";
+  ids.shape = {2};
+  ids.values = {9007199254740991.0, -7};
+  ids.sha256 = "cd34";
+  fill_output_statistics(ids);
+  OutputTensor big = logits;
+  big.values.push_back(std::numeric_limits<double>::quiet_NaN());
+  big.shape = {7};
+  fill_output_statistics(big);
+  big.values.clear();
+  big.summarized = true;
+  r.outputs = {{0, "hash-a", "long-prompts", {logits, ids}}, {1, "hash-b", "", {big}}};
   return r;
 }
 
@@ -165,8 +208,8 @@ void expect_equal(const ModuleRecord& a, const ModuleRecord& b) {
 }
 
 void expect_equal(const OpRecord& a, const OpRecord& b) {
-  const auto& [id, iteration, sequence, name, thread, start, duration, module, parent, depth, args, flops, macs,
-               read, written, source, note] = a;
+  const auto& [id, iteration, sequence, name, thread, start, duration, module, parent, depth, args, flops,
+               macs, read, written, source, note] = a;
   SCOPED_TRACE("op " + std::to_string(id));
   EXPECT_EQ(id, b.id);
   EXPECT_EQ(iteration, b.iteration);
@@ -300,7 +343,7 @@ void expect_all_equal(const std::vector<T>& a, const std::vector<T>& b, const ch
 void expect_equal(const RunData& a, const RunData& b) {
   // aggregates, raw_rows and summary_facts are derived from the rows, not stored fields:
   // tests/unit/diff/aggregates_test.cpp and summary_facts_test.cpp.
-  const auto& [info, modules, ops, kernels, params, nodes, edges, activations, discarded, quality,
+  const auto& [info, modules, ops, kernels, params, nodes, edges, activations, discarded, quality, outputs,
                iteration_processes, aggregates, raw_rows, summary_facts] = a;
   (void)aggregates;
   (void)raw_rows;
@@ -316,6 +359,7 @@ void expect_equal(const RunData& a, const RunData& b) {
   expect_all_equal(activations, b.activations, "activations");
   EXPECT_EQ(discarded, b.discarded);
   EXPECT_EQ(iteration_processes, b.iteration_processes);
+  EXPECT_EQ(outputs, b.outputs);
 }
 
 }  // namespace flopscope::testing

@@ -37,6 +37,7 @@ TEST(RunDatabaseRoundTrip, RowsInsertedInGroupsKeepEveryField) {
   run.activations.clear();
   run.discarded.clear();
   run.iteration_processes.clear();  // written by write_rows only, which this test does not use
+  run.outputs.clear();
   for (int i = 0; i < 53; ++i) {
     OpRecord o = sample.ops[static_cast<std::size_t>(i) % sample.ops.size()];
     o.id = 1000 + i;
@@ -92,9 +93,14 @@ TEST(RunDatabaseRoundTrip, NonFiniteAndExtremeNumbers) {
   // Weights can hold NaN and infinities; SQLite stores NaN as NULL, which must read back as NaN.
   TempDir dir;
   const std::string path = dir.file("nan.db");
-  const double values[] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
-                           -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::max(),
-                           std::numeric_limits<double>::denorm_min(), 0.1, 1e300, 9007199254740993.0};
+  const double values[] = {std::numeric_limits<double>::quiet_NaN(),
+                           std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::max(),
+                           std::numeric_limits<double>::denorm_min(),
+                           0.1,
+                           1e300,
+                           9007199254740993.0};
   RunData run;
   Id id = 0;
   for (double v : values) {

@@ -41,17 +41,34 @@ TEST(Schema, DocumentedTablesAreTheTablesOfARun) {
   TempDir dir;
   const std::string path = dir.file("run.db");
   ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
-  const std::set<std::string> expected = {"run",        "module_node", "op",         "kernel",
-                                          "param",      "graph_node",  "graph_edge", "data_quality",
-                                          "activation", "run_complete", "discarded_op", "aggregate_iteration",
-                                          "module_aggregate", "op_aggregate", "summary_run", "summary_module",
-                                          "summary_op", "summary_gap", "summary_timeline", "iteration_process"};
+  const std::set<std::string> expected = {"run",
+                                          "module_node",
+                                          "op",
+                                          "kernel",
+                                          "param",
+                                          "graph_node",
+                                          "graph_edge",
+                                          "data_quality",
+                                          "activation",
+                                          "run_complete",
+                                          "discarded_op",
+                                          "aggregate_iteration",
+                                          "module_aggregate",
+                                          "op_aggregate",
+                                          "summary_run",
+                                          "summary_module",
+                                          "summary_op",
+                                          "summary_gap",
+                                          "summary_timeline",
+                                          "iteration_process",
+                                          "output_tensor"};
   EXPECT_EQ(tables_in(path), expected);
   EXPECT_EQ(documented_tables(), expected);
   // Whole module paths for SQL users: the view of version 9 (docs/schema.md names it with module_node).
   auto db = sqlite::Database::open(path, SQLITE_OPEN_READONLY);
   ASSERT_TRUE(db.ok());
-  EXPECT_EQ(db->query_int("SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'module'").value(), 1);
+  EXPECT_EQ(
+      db->query_int("SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'module'").value(), 1);
 }
 
 TEST(Schema, JsonColumnsAreValidJsonForSqlQueries) {
@@ -60,10 +77,11 @@ TEST(Schema, JsonColumnsAreValidJsonForSqlQueries) {
   ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   auto db = sqlite::Database::open(path, SQLITE_OPEN_READONLY);
   ASSERT_TRUE(db.ok());
-  EXPECT_EQ(db->query_int("SELECT count(*) FROM op WHERE json_valid(input_dims) AND json_valid(input_types) AND "
-                          "json_valid(concrete_inputs)")
-                .value(),
-            3);
+  EXPECT_EQ(
+      db->query_int("SELECT count(*) FROM op WHERE json_valid(input_dims) AND json_valid(input_types) AND "
+                    "json_valid(concrete_inputs)")
+          .value(),
+      3);
   EXPECT_EQ(db->query_int("SELECT count(*) FROM param WHERE json_valid(shape)").value(), 2);
   // A user can query arguments the way Kineto traces are queried: the first input's last dimension.
   EXPECT_EQ(db->query_int("SELECT json_extract(input_dims, '$[0][2]') FROM op WHERE id = 10").value(), 64);

@@ -268,3 +268,42 @@ TEST(BackgroundSink, WritesPiecesInOrderAndReportsTheFirstError) {
 
 }  // namespace
 }  // namespace flopscope::cli
+
+namespace flopscope::cli {
+namespace {
+
+// The output comparison reaches every form: one line under the verdicts (escaped for each), the JSON object.
+TEST(DiffOutputs, EveryFormShowsTheLine) {
+  std::vector<GateResult> gates;
+  RunDiff d = hostile_diff(&gates);
+  OutputTensor a;
+  a.name = "<logits>";  // a dict key from the model: escaped where it goes
+  a.dtype = "float32";
+  a.shape = {2};
+  a.values = {1.0, 2.0};
+  a.sha256 = "a";
+  fill_output_statistics(a);
+  OutputTensor b = a;
+  b.shape = {3};
+  d.outputs = compare_outputs({{0, "in", "", {a}}}, {{0, "in", "", {b}}});
+  const std::string line = "outputs: output <logits> has shape [2] vs [3]: outputs not compared";
+  ASSERT_EQ(output_line(d.outputs), line);
+  const json j = json::parse(render_diff_json(d, gates, {}));
+  EXPECT_EQ(j["outputs"]["status"], "not_comparable");
+  EXPECT_EQ(j["outputs"]["line"], line);
+  EXPECT_TRUE(j["outputs"]["max_rel_change"].is_null());
+  EXPECT_EQ(j["outputs"]["tensors"][0]["shape_b"], json::array({3}));
+  EXPECT_NE(render_diff_table(d, gates, {}).find(line + "\n"), std::string::npos);
+  EXPECT_NE(render_diff_markdown(d, gates, {}).find("output \\<logits\\> has shape"), std::string::npos);
+  EXPECT_NE(render_diff_html(d, gates, {}, "").find("<p class=\"outputs\">outputs: output &lt;logits&gt; has"),
+            std::string::npos);
+  EXPECT_NE(render_diff_junit(d, gates).find("<property name=\"outputs\" value=\"outputs: output &lt;logits&gt;"),
+            std::string::npos);
+  // Neither side has outputs: nothing printed, the JSON says absent.
+  d.outputs = {};
+  EXPECT_EQ(render_diff_table(d, gates, {}).find("outputs:"), std::string::npos);
+  EXPECT_EQ(json::parse(render_diff_json(d, gates, {}))["outputs"]["status"], "absent");
+}
+
+}  // namespace
+}  // namespace flopscope::cli

@@ -56,7 +56,7 @@ TEST(OutputCompare, TinyChangeIsEquivalentWithinItsPowerOfTen) {
                                              {call("in1", {tensor("0", {2, 3}, changed)})});
   EXPECT_EQ(c.status, OutputsStatus::kCompared);
   EXPECT_FALSE(c.exact);
-  const TensorComparison& t = c.tensors[0];
+  const OutputTensorComparison& t = c.tensors[0];
   EXPECT_NEAR(*t.max_abs_delta, 3.2e-7, 1e-12);
   EXPECT_NEAR(*t.max_rel_change, 1.6e-7, 1e-12);
   EXPECT_NEAR(*t.rms_delta, 3.2e-7 / std::sqrt(6.0), 1e-12);
