@@ -151,7 +151,9 @@ class AblateCommand final : public Command {
     for (const auto& w : wanted) {
       bool matched = false;
       for (const auto& m : run.modules) {
-        if (m.path.empty() || !glob_match(w.glob, m.path)) continue;
+        // The root has no call site; a ModuleList or ModuleDict has no forward(): its children are what runs.
+        if (m.path.empty() || m.type == "ModuleList" || m.type == "ModuleDict" || !glob_match(w.glob, m.path))
+          continue;
         matched = true;
         auto [it, added] = chosen.emplace(m.path, w.mode);
         if (!added && it->second != w.mode) {

@@ -107,6 +107,11 @@ class Ablate(CliTestCase):
         self.assertGreater(got["outputs"]["max_rel_change"], 1e-3)
         got = ablate_json(sample("v1"), "--input", SPEC, "--module", "layers.2*=zero")
         self.assertEqual([m["path"] for m in got["modules"]], ["layers.2"])
+        # The ModuleList `layers` has no forward(): its blocks are ablated, not skipped as its descendants.
+        got = ablate_json(sample("v1"), "--input", SPEC, "--module", "*=zero")
+        self.assertEqual([m["path"] for m in got["modules"]],
+                         ["embed", "layers.0", "layers.1", "layers.2", "layers.3", "lm_head", "ln_f"])
+        self.assertTrue(all(m["call_sites"] == 1 for m in got["modules"]))
 
     def test_identity_with_other_shapes_is_refused(self):
         p = ablate(sample("v1"), "--input", SPEC, "--module", "layers.0.mlp.up=identity", "--iters", "1")
