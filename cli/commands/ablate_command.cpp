@@ -157,11 +157,12 @@ class AblateCommand final : public Command {
         matched = true;
         auto [it, added] = chosen.emplace(m.path, w.mode);
         if (!added && it->second != w.mode) {
-          return InvalidArgument("--module " + w.glob + "=" + to_string(w.mode) + ": " + m.path +
-                                 " is also matched as =" + to_string(it->second));
+          return InvalidArgument(model_path_ + ": --module " + w.glob + "=" + to_string(w.mode) + ": " +
+                                 m.path + " is also matched as =" + to_string(it->second));
         }
       }
-      if (!matched) return InvalidArgument("--module '" + w.glob + "': matches no module of " + model_path_);
+      if (!matched)
+        return InvalidArgument(model_path_ + ": --module '" + w.glob + "' matches no module of the model");
     }
     std::vector<AblatedModule> out;
     for (const auto& [path, mode] : chosen) {

@@ -119,7 +119,7 @@ class Ablate(CliTestCase):
 
     def test_bad_module_options(self):
         self.assertUsageError(ablate(sample("v1"), "--input", SPEC, "--module", "layers.9.mlp=zero", "--iters", "1"),
-                              "--module 'layers.9.mlp': matches no module of")
+                              "sonnet-mini-v1.pt: --module 'layers.9.mlp' matches no module of the model")
         self.assertUsageError(ablate(sample("v1"), "--input", SPEC, "--module", "layers.0.mlp=half"),
                               "expected GLOB=zero or GLOB=identity")
         self.assertUsageError(ablate(sample("v1"), "--input", SPEC, "--module", "layers.0.mlp=zero", "--module",
