@@ -215,8 +215,8 @@ class TraceAblate(CliTestCase):
         with open(prog, "w") as f:
             f.write(self.PROGRAM)
         db = self.path("run.db")
-        extra = [a for rule in ablate for a in ("--ablate", rule)]
-        p = subprocess.run([FLOPSCOPE, "trace", "-o", db, "--force", "--iterations", "2", *extra, "--", PYTHON, prog],
+        extra = [a for rule in ablate for a in ("--ablate", rule)]  # last before "--": one value each
+        p = subprocess.run([FLOPSCOPE, "trace", "-o", db, "--force", "--iterations", "2", *extra, "--", PYTHON, prog, "--an-argument"],
                            capture_output=True, text=True, timeout=600)
         self.assertEqual(p.returncode, 0, p.stderr)
         with sqlite3.connect(db) as c:
