@@ -35,8 +35,8 @@ done
 step "flopscope report $out/v1.db --depth 4"
 "$bin" report "$out/v1.db" --depth 4 --top 8
 
-step "flopscope report $out/v1-activations.db --candidates (modules that behave as zero or identity)"
-"$bin" report "$out/v1-activations.db" --candidates --depth 0 --top 0
+step "flopscope report $out/v1-activations.db --candidates --verify (modules that behave as zero or identity, each ablated)"
+"$bin" report "$out/v1-activations.db" --candidates --verify --depth 0 --top 0
 "$bin" report "$out/v1-activations.db" --candidates --format json -o "$out/v1-candidates.json" --force
 
 step "flopscope graph: v1's computation graph and the v1 -> v2 diff graph"

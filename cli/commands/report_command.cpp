@@ -5,6 +5,7 @@
 #include "analyzer/analysis/run_analysis.h"
 #include "analyzer/peaks.h"
 #include "analyzer/summary.h"
+#include "cli/candidate_verify.h"
 #include "cli/command.h"
 #include "cli/multi_rank.h"
 #include "cli/printers/candidates.h"
@@ -43,6 +44,13 @@ class ReportCommand final : public Command {
         "--candidates", candidates_,
         "List elimination candidates: modules that behave as zero or identity, and work computed then "
         "multiplied by zero (needs profile --activations)");
+    app.add_flag(
+        "--verify", verify_,
+        "With --candidates: ablate each candidate in the run's model on the run's inputs and mark it "
+        "verified (outputs change <= --verify-tolerance) or refuted");
+    app.add_option("--verify-tolerance", verify_tolerance_,
+                   "Largest relative output change (max |Δ| / max |output|) a verified candidate may cause "
+                   "(default 1e-5)");
     app.add_option("--zero-threshold", candidate_options_.zero_threshold,
                    "A call behaves as zero when its output RMS is below this (default 1e-5)");
     app.add_option("--identity-threshold", candidate_options_.identity_threshold,
@@ -101,19 +109,24 @@ class ReportCommand final : public Command {
       if (!found.ok()) return report_error(found.status());
       candidates = std::move(found).value();
     }
+    // --verify: each candidate ablated in the run's model on the run's inputs (cli/candidate_verify).
+    StatusOr<CandidateVerifications> verified = CandidateVerifications{};
+    if (candidates && verify_) verified = verify_candidates(run, *candidates, verify_tolerance_);
+    if (!verified.ok()) return report_error(verified.status());
+    const CandidateVerifications* checks = candidates && verify_ ? &*verified : nullptr;
     if (format_ == "json") {
       if (Status st = check_report_json_size(paths_[0], s); !st.ok()) return report_error(st);
-      text = render_report_json(run, s, options_, candidates ? &*candidates : nullptr);
+      text = render_report_json(run, s, options_, candidates ? &*candidates : nullptr, checks);
     } else if (format_ == "md") {
       text = render_report_markdown(run, s, options_);
       if (kernels_) text += "\n```\n" + render_kernels_table(run, 50) + "```\n";
-      if (candidates) text += render_candidates_markdown(*candidates);
+      if (candidates) text += render_candidates_markdown(*candidates, checks);
     } else if (format_ == "csv") {
       text = kernels_ ? render_kernels_csv(run) : render_report_csv(run, s, options_);
     } else {
       text = render_report_table(run, s, options_);
       if (kernels_) text += render_kernels_table(run, 50);
-      if (candidates) text += render_candidates_table(*candidates);
+      if (candidates) text += render_candidates_table(*candidates, checks);
     }
     Status st = emit_output(output_, text, force_);
     return st.ok() ? kExitOk : report_error(st);
@@ -139,6 +152,8 @@ class ReportCommand final : public Command {
   ReportOptions options_;
   CandidateOptions candidate_options_;
   bool candidates_ = false;
+  bool verify_ = false;
+  double verify_tolerance_ = 1e-5;
   bool force_ = false;
   bool kernels_ = false;
 };

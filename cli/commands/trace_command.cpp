@@ -25,6 +25,7 @@
 #include "cli/child_command.h"
 #include "cli/command.h"
 #include "cli/companion_dir.h"
+#include "collector/torch/ablation.h"
 #include "db/model/atomic_file.h"
 #include "db/model/sha256.h"
 #include "db/run_database.h"
@@ -95,6 +96,12 @@ class TraceCommand final : public Command {
            "each iteration: `diff` then compares time over per-process medians (needs N >= 3 on both "
            "sides; default 1)")
         ->check(CLI::Range(1, 1000));
+    app.add_option(
+        "--ablate", ablate_,
+        "GLOB=zero or GLOB=identity: the program runs with the outputs of the modules whose path "
+        "matches GLOB replaced (zeros, or the module's first input) through forward hooks; the run "
+        "notes what was replaced (repeatable)")
+        ->allow_extra_args(false);  // one value per --ablate: "--ablate R -- prog ARGS" keeps ARGS the program's
     app.add_flag("-f,--force", force_, "Overwrite the output database");
     app.add_option("command", command_, "The Python program and its arguments, after --")->required();
     app.footer(
@@ -114,6 +121,9 @@ class TraceCommand final : public Command {
       return report_error(
           InvalidArgument("--meta: meta tensors have no values, so --activations cannot be used "
                           "with it"));
+    }
+    for (const auto& a : ablate_) {
+      if (auto spec = parse_module_ablation(a); !spec.ok()) return report_error(spec.status());
     }
     if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
     auto dir = companion_dir();
@@ -145,6 +155,9 @@ class TraceCommand final : public Command {
       ::setenv("FLOPSCOPE_ACTIVATIONS", activations_ ? "1" : "0", 1);
       ::setenv("FLOPSCOPE_META", meta_ ? "1" : "0", 1);
       ::setenv("FLOPSCOPE_SAVE_OUTPUTS", save_outputs_ ? "1" : "0", 1);
+      std::string ablate;
+      for (const auto& a : ablate_) ablate += a + "\n";
+      ::setenv("FLOPSCOPE_ABLATE", ablate.c_str(), 1);
       exec_or_exit(command_);
     }
     // The terminal delivers Ctrl-C to the program too; it writes what it recorded, then this imports it.
@@ -283,6 +296,7 @@ class TraceCommand final : public Command {
   std::string output_ = "run.db";
   bool activations_ = false;
   bool save_outputs_ = false;
+  std::vector<std::string> ablate_;  // --ablate GLOB=zero|identity, checked before the program starts
   int iterations_ = 10;
   int warmup_ = 0;
   int repeat_ = 1;

@@ -21,6 +21,9 @@ std::string terminal_safe_line(const std::string& s) {
 std::string markdown_text(const std::string& s) {
   return markdown_code(s, false);
 }
+std::string markdown_escape_text(const std::string& s) {
+  return markdown_escape(s);
+}
 
 // "pos (Embedding) runs no op, but aten::slice in (model) takes a float32[8,16] tensor like its parameter
 // pos.weight: it may be read directly, so the module is not listed as never-run"
@@ -80,10 +83,31 @@ std::string render_discarded_table(const CandidateReport& r) {
   return out;
 }
 
+// "  outputs checked by ablation on MODEL (int64[1,64]@0:512): ..." once above the candidates.
+std::string verify_header(const CandidateVerifications& v, std::string (*escape)(const std::string&)) {
+  int verified = 0, refuted = 0;
+  for (const auto& i : v.items) {
+    verified += i.status == VerifyStatus::kVerified;
+    refuted += i.status == VerifyStatus::kRefuted;
+  }
+  return fmt::format(
+      "outputs checked by ablating each candidate of {} on {} (tolerance {:g} relative): {} verified, "
+      "{} refuted, {} not verified",
+      escape(v.model_path), escape(v.inputs), v.tolerance, verified, refuted,
+      v.items.size() - static_cast<std::size_t>(verified + refuted));
+}
+
+std::string verification_text(const CandidateVerifications* v, const Candidate& c,
+                              std::string (*escape)(const std::string&)) {
+  const CandidateVerification* found = v ? v->find(c.path) : nullptr;
+  return found ? escape(found->text) : "";
+}
+
 }  // namespace
 
-std::string render_candidates_table(const CandidateReport& r) {
+std::string render_candidates_table(const CandidateReport& r, const CandidateVerifications* verified) {
   std::string out = "\nelimination candidates\n";
+  if (verified) out += "  " + verify_header(*verified, terminal_safe_line) + "\n";
   if (r.has_activations) {
     out += "  " + thresholds(r.options) + "\n";
     out += render_discarded_table(r);
@@ -95,6 +119,7 @@ std::string render_candidates_table(const CandidateReport& r) {
                          never_runs_text(c, terminal_tag), candidate_weights_text(c), c.weight_status,
                          c.weight_max_abs);
       out += "    " + saving_text(c, terminal_tag) + "\n";
+      if (verified) out += "    " + verification_text(verified, c, terminal_safe_line) + "\n";
       continue;
     }
     out += fmt::format("  {} ({}) {}: held in {} of {} calls ({}); median output RMS {:.3g}{}\n", path, type,
@@ -108,6 +133,7 @@ std::string render_candidates_table(const CandidateReport& r) {
         time_text(c.time_p50_ns), percent_text(c.share_time), c.weight_status,
         c.weight_status == "none" ? "" : fmt::format(" (max |w| {:.3g})", c.weight_max_abs));
     out += "    " + saving_text(c, terminal_tag) + "\n";
+    if (verified) out += "    " + verification_text(verified, c, terminal_safe_line) + "\n";
   }
   for (const auto& h : r.held_back) out += "  " + held_back_text(h, terminal_safe_line) + "\n";
   if (!r.has_activations) {
@@ -120,8 +146,9 @@ std::string render_candidates_table(const CandidateReport& r) {
   return out;
 }
 
-std::string render_candidates_markdown(const CandidateReport& r) {
+std::string render_candidates_markdown(const CandidateReport& r, const CandidateVerifications* verified) {
   std::string out = "\n### Elimination candidates\n\n";
+  if (verified) out += verify_header(*verified, markdown_text) + ".\n\n";
   if (r.has_activations) {
     out += thresholds(r.options) + ".\n\n";
   } else {
@@ -152,8 +179,10 @@ std::string render_candidates_markdown(const CandidateReport& r) {
     if (!r.has_activations) return out;
     return out + "No module behaves as zero or identity on these requests" + all_run(r) + ".\n";
   }
-  out += "| module | behaves as | held | FLOPs | bytes | time P50 | time % | weights | removing it |\n";
-  out += "|---|---|---:|---:|---:|---:|---:|---|---|\n";
+  out += "| module | behaves as | held | FLOPs | bytes | time P50 | time % | weights | removing it |";
+  out += verified ? " outputs when ablated |\n" : "\n";
+  out += verified ? "|---|---|---:|---:|---:|---:|---:|---|---|---|\n"
+                  : "|---|---|---:|---:|---:|---:|---:|---|---|\n";
   for (const auto& c : r.candidates) {
     const bool never = c.kind == CandidateKind::kNeverRun;
     out += fmt::format(
@@ -163,11 +192,15 @@ std::string render_candidates_markdown(const CandidateReport& r) {
         time_text(c.time_p50_ns), percent_text(c.share_time),
         never ? fmt::format("{} ({})", c.weight_status, candidate_weights_text(c)) : c.weight_status,
         saving_text(c, markdown_tag).substr(std::string_view("removing it ").size()));
+    if (verified) {
+      out.pop_back();
+      out += " " + verification_text(verified, c, markdown_escape_text) + " |\n";
+    }
   }
   return out;
 }
 
-nlohmann::ordered_json candidates_json(const CandidateReport& r) {
+nlohmann::ordered_json candidates_json(const CandidateReport& r, const CandidateVerifications* verified) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& c : r.candidates) {
     nlohmann::ordered_json sets = nlohmann::ordered_json::array();
@@ -203,6 +236,14 @@ nlohmann::ordered_json candidates_json(const CandidateReport& r) {
                     {"share_bytes", c.share_bytes},
                     {"share_time", c.share_time},
                     {"by_input_set", std::move(sets)}});
+    if (const CandidateVerification* v = verified ? verified->find(c.path) : nullptr) {
+      list.back()["verification"] = {
+          {"status", to_string(v->status)},
+          {"mode", to_string(v->mode)},
+          {"max_rel_change", v->max_rel_change ? nlohmann::ordered_json(*v->max_rel_change) : nullptr},
+          {"call_sites", v->call_sites},
+          {"text", v->text}};
+    }
   }
   nlohmann::ordered_json discarded = nlohmann::ordered_json::array();
   for (const auto& c : r.discarded) {
@@ -231,14 +272,19 @@ nlohmann::ordered_json candidates_json(const CandidateReport& r) {
                     {"module", h.read.module},
                     {"tensor", h.read.tensor}});
   }
-  return {{"has_activations", r.has_activations},
-          {"zero_threshold", r.options.zero_threshold},
-          {"identity_threshold", r.options.identity_threshold},
-          {"min_share_of_calls", r.options.min_share_of_calls},
-          {"input_sets", r.input_sets},
-          {"modules", std::move(list)},
-          {"discarded", std::move(discarded)},
-          {"held_back", std::move(held)}};
+  nlohmann::ordered_json out = {{"has_activations", r.has_activations},
+                                {"zero_threshold", r.options.zero_threshold},
+                                {"identity_threshold", r.options.identity_threshold},
+                                {"min_share_of_calls", r.options.min_share_of_calls},
+                                {"input_sets", r.input_sets},
+                                {"modules", std::move(list)},
+                                {"discarded", std::move(discarded)},
+                                {"held_back", std::move(held)}};
+  if (verified) {
+    out["verify"] = {
+        {"tolerance", verified->tolerance}, {"model", verified->model_path}, {"inputs", verified->inputs}};
+  }
+  return out;
 }
 
 }  // namespace flopscope::cli

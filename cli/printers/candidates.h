@@ -5,11 +5,17 @@
 #include <string>
 
 #include "analyzer/activations/candidates.h"
+#include "cli/candidate_verify.h"
 
 namespace flopscope::cli {
 
-std::string render_candidates_table(const CandidateReport& r);
-std::string render_candidates_markdown(const CandidateReport& r);
-nlohmann::ordered_json candidates_json(const CandidateReport& r);
+// With `verified` (report --candidates --verify), each candidate also says whether ablating it changed the
+// model's outputs.
+std::string render_candidates_table(const CandidateReport& r,
+                                    const CandidateVerifications* verified = nullptr);
+std::string render_candidates_markdown(const CandidateReport& r,
+                                       const CandidateVerifications* verified = nullptr);
+nlohmann::ordered_json candidates_json(const CandidateReport& r,
+                                       const CandidateVerifications* verified = nullptr);
 
 }  // namespace flopscope::cli

@@ -6,6 +6,7 @@
 
 #include "analyzer/activations/candidates.h"
 #include "analyzer/summary.h"
+#include "cli/candidate_verify.h"
 #include "db/model/run_data.h"
 
 namespace flopscope::cli {
@@ -27,9 +28,11 @@ std::vector<int> module_order(const RunSummary& s, const ReportOptions& o);
 
 std::string render_report_table(const RunData& run, const RunSummary& s, const ReportOptions& o);
 std::string render_report_markdown(const RunData& run, const RunSummary& s, const ReportOptions& o);
-// With `candidates`, the candidate list is the report's "candidates" member (`report --candidates`).
+// With `candidates`, the candidate list is the report's "candidates" member (`report --candidates`), each
+// with its ablation check when `verified` is given (`--verify`).
 std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o,
-                               const CandidateReport* candidates = nullptr);
+                               const CandidateReport* candidates = nullptr,
+                               const CandidateVerifications* verified = nullptr);
 // The JSON report writes every module's value per iteration (dense): refused past --max-cells so that a
 // small crafted trace cannot produce gigabytes. The other formats print aggregates and need no limit.
 Status check_report_json_size(const std::string& path, const RunSummary& s);

@@ -75,7 +75,7 @@ Status check_report_json_size(const std::string& path, const RunSummary& s) {
 }
 
 std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o,
-                               const CandidateReport* candidates) {
+                               const CandidateReport* candidates, const CandidateVerifications* verified) {
   const RunInfo& i = run.info;
   ordered_json j;
   j["schema"] = "flopscope.report";
@@ -260,7 +260,7 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                        {"detail", q.detail}});
   }
   j["data_quality"] = std::move(quality);
-  if (candidates != nullptr) j["candidates"] = candidates_json(*candidates);
+  if (candidates != nullptr) j["candidates"] = candidates_json(*candidates, verified);
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

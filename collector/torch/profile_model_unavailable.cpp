@@ -1,4 +1,5 @@
 // Linked instead of profile_model.cpp when LibTorch is not built.
+#include "collector/torch/ablation.h"
 #include "collector/torch/profile_model.h"
 
 namespace flopscope {
@@ -20,6 +21,10 @@ Status check_model_profiling(const std::string& model_path) {
 
 StatusOr<TorchProfile> profile_model(const ProfileModelOptions& options) {
   return unavailable(options.torch.model_path);
+}
+
+StatusOr<AblationRun> ablate_model(const AblationOptions& options) {
+  return unavailable(options.model_path);
 }
 
 }  // namespace flopscope

@@ -16,6 +16,7 @@ extern "C" __attribute__((visibility("default"))) const flopscope::TorchPlugin* 
   static const flopscope::TorchPlugin plugin{
       .profile_model = &flopscope::run_profile_pipeline,
       .extract_graph = &extract_graph,
+      .ablate_model = &flopscope::run_ablation,
   };
   return &plugin;
 }

@@ -19,11 +19,17 @@
   counted per module path by a dispatch mode and listed; on the meta device they usually stop the program.
   On torch < 2 (no default-device switch) the companion refuses at `import torch` and ends the process.
 
+- FLOPSCOPE_ABLATE (`flopscope trace --ablate GLOB=zero|identity`, one per line): the output of every call of a
+  module whose path matches GLOB is replaced, by zeros of its shape and dtype or by the module's first tensor
+  input (only when shape and dtype agree; otherwise it is left as is), through the global forward hook. The
+  run's notes say which modules were replaced in how many calls, and which rules matched no call.
+
 Everything goes to files in FLOPSCOPE_TRACE_DIR (a folder flopscope made and removes): trace.<pid>.json
 (Chrome trace in the Kineto schema) and info.<pid>.json. Nothing is printed.
 """
 import atexit
 import ctypes
+import fnmatch
 import hashlib
 import importlib.util
 import json
@@ -58,6 +64,10 @@ class _State:
         self.nvtx = os.environ.get("FLOPSCOPE_NVTX") == "1"
         self.meta = os.environ.get("FLOPSCOPE_META") == "1"
         self.meta_refused = ""
+        self.ablate = _ablation_rules(os.environ.get("FLOPSCOPE_ABLATE", ""))
+        self.ablation_mode = {}  # path -> (glob, mode) or None, cached
+        self.ablated = {}  # path -> calls whose output was replaced
+        self.ablation_refused = {}  # path -> why it was left as is
         self.value_dependent = {}  # (op, module path) -> calls, under --meta
         self.torch = None
         self.local = threading.local()
@@ -275,11 +285,70 @@ def _pre_hook(module, inputs):
 
 
 def _post_hook(module, inputs, output):
+    stack = _stack()
+    path = stack[-1][1] if stack and stack[-1][0] is module else None
     try:
         _leave(module, output)
     except Exception as e:
         _note("companion error in forward hook: %r" % (e,))
+    if S.ablate and path:
+        try:
+            return _ablated_output(path, inputs, output)
+        except Exception as e:
+            _note("companion error in --ablate: %r" % (e,))
     return None
+
+
+# ---- ablation (--ablate) --------------------------------------------------------------------------------
+
+
+def _ablation_rules(text):
+    """[(glob, mode)] from "GLOB=zero\nGLOB=identity" (flopscope checked the syntax)."""
+    rules = []
+    for line in text.splitlines():
+        glob, _, mode = line.rpartition("=")
+        if glob and mode in ("zero", "identity"):
+            rules.append((glob, mode))
+    return rules
+
+
+def _ablated_output(path, inputs, output):
+    """The replacement of a matched module's output (the hook's return value), or None to keep it."""
+    if path not in S.ablation_mode:
+        # The first rule that matches, as shell globs match (* crosses dots), like `flopscope ablate`.
+        S.ablation_mode[path] = next(((g, m) for g, m in S.ablate if fnmatch.fnmatchcase(path, g)), None)
+    rule = S.ablation_mode[path]
+    if rule is None:
+        return None
+    torch = S.torch
+    if not isinstance(output, torch.Tensor):
+        S.ablation_refused[path] = "returns %s, not a tensor" % type(output).__name__
+        return None
+    if rule[1] == "zero":
+        replacement = torch.zeros_like(output)
+    else:
+        x = _first_tensor(inputs)
+        if x is None or x.shape != output.shape or x.dtype != output.dtype:
+            S.ablation_refused[path] = "identity needs equal shapes: its output is %s%s, its first input %s" % (
+                output.dtype, list(output.shape), "none" if x is None else "%s%s" % (x.dtype, list(x.shape)))
+            return None
+        replacement = x
+    S.ablated[path] = S.ablated.get(path, 0) + 1
+    return replacement
+
+
+def _ablation_notes():
+    notes = []
+    for glob, mode in S.ablate:
+        paths = [p for p, rule in S.ablation_mode.items() if rule == (glob, mode)]
+        for p in paths:
+            if p in S.ablated:
+                notes.append("--ablate %s=%s: the output of %s was replaced in %d call(s)" % (glob, mode, p, S.ablated[p]))
+            if p in S.ablation_refused:
+                notes.append("--ablate %s=%s: %s was left as is: %s" % (glob, mode, p, S.ablation_refused[p]))
+        if not paths:
+            notes.append("--ablate %s=%s: matched no module call: nothing was replaced" % (glob, mode))
+    return notes
 
 
 def _enter(module, inputs):
@@ -857,7 +926,7 @@ def _write_info():
         "activations": S.activations_out if S.activations else None,
         "activation_cost_ns": S.activation_cost_ns,
         "outputs": S.outputs_out if S.save_outputs else None,
-        "notes": S.notes,
+        "notes": S.notes + _ablation_notes(),
         "meta": S.meta,
         "meta_refused": S.meta_refused,
         "value_dependent": [[op, path, n] for (op, path), n in sorted(S.value_dependent.items())],
