@@ -2,9 +2,13 @@
 
 namespace flopscope {
 
-Clock run_clock(const RunSummary& s) { return s.has_kernels ? Clock::kDevice : Clock::kHost; }
+Clock run_clock(const RunSummary& s) {
+  return s.has_kernels ? Clock::kDevice : Clock::kHost;
+}
 
-const char* to_string(Clock c) { return c == Clock::kDevice ? "device" : "host"; }
+const char* to_string(Clock c) {
+  return c == Clock::kDevice ? "device" : "host";
+}
 
 const LatencyStats& inclusive_time(const ModuleSummary& m, Clock c) {
   return c == Clock::kDevice ? m.gpu_time : m.inclusive_time;

@@ -14,8 +14,12 @@ bool is_any(std::string_view name, std::initializer_list<std::string_view> names
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-bool is_norm(std::string_view name) { return is_any(name, {"aten::layer_norm", "aten::native_layer_norm"}); }
-bool is_scores(std::string_view name) { return is_any(name, {"aten::bmm", "aten::baddbmm"}); }
+bool is_norm(std::string_view name) {
+  return is_any(name, {"aten::layer_norm", "aten::native_layer_norm"});
+}
+bool is_scores(std::string_view name) {
+  return is_any(name, {"aten::bmm", "aten::baddbmm"});
+}
 bool is_projection(std::string_view name) {
   return is_any(name, {"aten::mm", "aten::addmm", "aten::linear", "aten::matmul", "aten::_addmm_activation"});
 }

@@ -11,8 +11,8 @@
 namespace flopscope {
 
 struct FusedSplit {
-  std::int64_t fused_ops = 0;      // fused calls whose inner ops were given to submodules
-  std::int64_t unsplit_ops = 0;    // fused calls whose inner ops did not follow the known order: left whole
+  std::int64_t fused_ops = 0;    // fused calls whose inner ops were given to submodules
+  std::int64_t unsplit_ops = 0;  // fused calls whose inner ops did not follow the known order: left whole
 };
 
 // Rewrites the module of the ops nested in each known fused op; a call whose inner ops do not follow the

@@ -61,11 +61,14 @@ HeatmapPair heatmap_pair(const RunSummary& a, const RunSummary& b, Clock clock, 
       const double p50 = self_time(s->modules[i], clock).p50;
       if (p50 <= 0) continue;
       auto [it, fresh] = at.try_emplace(s->modules[i].path, ranked.size());
-      if (fresh) ranked.push_back({p50, s->modules[i].path});
-      else ranked[it->second].first = std::max(ranked[it->second].first, p50);
+      if (fresh)
+        ranked.push_back({p50, s->modules[i].path});
+      else
+        ranked[it->second].first = std::max(ranked[it->second].first, p50);
     }
   }
-  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& x, const auto& y) { return x.first > y.first; });
   if (ranked.size() > top_n) ranked.resize(top_n);
   HeatmapPair pair;
   const LatencyStats none;
@@ -79,7 +82,9 @@ HeatmapPair heatmap_pair(const RunSummary& a, const RunSummary& b, Clock clock, 
   }
   // One colour scale for both.
   const bool a_empty = pair.a.max_ns <= 0, b_empty = pair.b.max_ns <= 0;
-  const double lo = a_empty ? pair.b.min_ns : b_empty ? pair.a.min_ns : std::min(pair.a.min_ns, pair.b.min_ns);
+  const double lo = a_empty   ? pair.b.min_ns
+                    : b_empty ? pair.a.min_ns
+                              : std::min(pair.a.min_ns, pair.b.min_ns);
   const double hi = std::max(pair.a.max_ns, pair.b.max_ns);
   for (HeatmapData* d : {&pair.a, &pair.b}) {
     d->min_ns = lo;
@@ -94,7 +99,8 @@ std::vector<double> heatmap_ticks(const HeatmapData& d, std::size_t max_ticks) {
   const double lo = std::max(d.min_ns, 1.0), hi = std::max(d.max_ns, lo);
   auto inside = [&](std::initializer_list<double> mantissas) {
     std::vector<double> v;
-    for (int k = static_cast<int>(std::floor(std::log10(lo))); k <= static_cast<int>(std::ceil(std::log10(hi))); ++k)
+    for (int k = static_cast<int>(std::floor(std::log10(lo)));
+         k <= static_cast<int>(std::ceil(std::log10(hi))); ++k)
       for (double m : mantissas) {
         const double x = m * std::pow(10.0, k);
         if (x >= lo * (1 - 1e-9) && x <= hi * (1 + 1e-9)) v.push_back(x);

@@ -1,11 +1,11 @@
 #include "analyzer/latency.h"
 
-#include "analyzer/format.h"
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
+
+#include "analyzer/format.h"
 
 namespace flopscope {
 
@@ -65,7 +65,9 @@ double median_of(std::vector<double>& v) {
 }
 }  // namespace
 
-double family_level(int family) { return 1.0 - 0.05 / std::max(1, family); }
+double family_level(int family) {
+  return 1.0 - 0.05 / std::max(1, family);
+}
 
 double normal_quantile_two_sided(double level) {
   // Bisection on erfc: P(|Z| > z) = erfc(z / sqrt 2).
@@ -116,8 +118,9 @@ std::string percentile_text(const LatencyStats& s, int percentile) {
 std::string percentile_note(int samples) {
   if (samples >= min_samples_for_percentile(99)) return "";
   return "P90 needs " + std::to_string(min_samples_for_percentile(90)) + " iterations and P99 " +
-         std::to_string(min_samples_for_percentile(99)) + " (with fewer, they are the extremes); shown as - for this run's " +
-         std::to_string(samples) + (samples == 1 ? " iteration" : " iterations");
+         std::to_string(min_samples_for_percentile(99)) +
+         " (with fewer, they are the extremes); shown as - for this run's " + std::to_string(samples) +
+         (samples == 1 ? " iteration" : " iterations");
 }
 
 }  // namespace flopscope

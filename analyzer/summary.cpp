@@ -152,7 +152,8 @@ int RunSummary::find(const std::string& path) const {
   return -1;
 }
 
-void roll_up_modules(RunSummary& s, ModuleAccumulators acc, const RunData& run, const SummaryOptions& options) {
+void roll_up_modules(RunSummary& s, ModuleAccumulators acc, const RunData& run,
+                     const SummaryOptions& options) {
   const std::size_t n_mod = s.modules.size();
   // Inclusive rollups: children come after parents in pre-order, so walk backwards.
   std::vector<IterationSeries> incl_time = acc.self_time, incl_gpu = acc.gpu_time;
@@ -199,7 +200,8 @@ void roll_up_modules(RunSummary& s, ModuleAccumulators acc, const RunData& run, 
     s.roofline = roofline(s.total.flops, s.total.bytes(), s.iteration_gpu_time.p50, *s.peak);
   }
   for (auto& m : s.modules) {
-    if (s.has_kernels) m.rates = device_rates(m.inclusive.flops, m.inclusive.bytes(), m.gpu_time.mean, s.peak);
+    if (s.has_kernels)
+      m.rates = device_rates(m.inclusive.flops, m.inclusive.bytes(), m.gpu_time.mean, s.peak);
     m.share_flops = s.total.flops > 0 ? m.inclusive.flops / s.total.flops : 0;
     double mine = inclusive_time(m, run_clock(s)).p50;
     double all = iteration_time(s, run_clock(s)).p50;

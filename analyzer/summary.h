@@ -27,11 +27,11 @@ struct Cost {
   double dram_bytes = 0;      // measured DRAM read + write, when present
   double dram_read = 0;       // the measured split, where the counters gave it (else both 0)
   double dram_written = 0;
-  double dram_unsplit = 0;    // part of dram_bytes measured as a total only: read/written then unknown
-  double tensor_inst = 0;     // measured tensor-pipe instructions (a count, not FLOPs)
-  double tensor_flops = 0;    // tensor_inst x the architecture's factor (RunSummary::tensor_factor), else 0
-  double ops = 0;             // op calls per iteration (all depths)
-  double kernels = 0;         // kernels per iteration
+  double dram_unsplit = 0;  // part of dram_bytes measured as a total only: read/written then unknown
+  double tensor_inst = 0;   // measured tensor-pipe instructions (a count, not FLOPs)
+  double tensor_flops = 0;  // tensor_inst x the architecture's factor (RunSummary::tensor_factor), else 0
+  double ops = 0;           // op calls per iteration (all depths)
+  double kernels = 0;       // kernels per iteration
   double bytes() const { return bytes_read + bytes_written; }
   // FLOPs per byte of minimum traffic; 0 when no bytes.
   double intensity() const { return bytes() > 0 ? flops / bytes() : 0; }
@@ -90,7 +90,8 @@ struct CoverageGap {
   double share_of_time = 0;         // of all outermost-op host time
   double device_time_ns = 0;        // kernels under it whose FLOPs nobody counted, whole run
   double share_of_device_time = 0;  // of all compute kernel time in iterations
-  std::string note;  // why the FLOPs are unknown although a formula exists (arguments not recorded or refused)
+  std::string
+      note;  // why the FLOPs are unknown although a formula exists (arguments not recorded or refused)
 };
 
 // How much of the run's time has known FLOPs.
@@ -114,7 +115,7 @@ struct AttributionStats {
   std::int64_t kernels_with_op = 0;
   std::int64_t kernels_with_module = 0;
   double kernel_time_ns = 0;
-  double kernel_time_attributed_ns = 0;  // to a module other than the root
+  double kernel_time_attributed_ns = 0;        // to a module other than the root
   std::int64_t kernels_from_graph_replay = 0;  // replayed by CUDA-graph launches (the importer's count)
 };
 
@@ -135,7 +136,7 @@ struct RunSummary {
   std::optional<DevicePeak> peak;  // the override, else the table's row for the device, if any
   // The device's architecture and whether its tensor-pipe instructions convert to FLOPs (tensor_flops).
   std::optional<TensorPipeFactor> tensor_factor;
-  Roofline roofline;               // of the total over the P50 device time per iteration (with a peak)
+  Roofline roofline;  // of the total over the P50 device time per iteration (with a peak)
   Timeline timeline;  // busy, idle, overlap and gaps per device and stream (all kernels, orphans too)
   AttributionStats attribution;
   std::vector<QualityIssue> quality;

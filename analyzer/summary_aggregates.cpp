@@ -2,8 +2,8 @@
 // aggregates stored with it (schema 007). What needs the rows themselves (calls, top ops, coverage, the
 // timeline, kernel attribution) stays empty; RunSummary::from_aggregates says so.
 #include "analyzer/iterations.h"
-#include "analyzer/tensor_factor.h"
 #include "analyzer/summary_tree.h"
+#include "analyzer/tensor_factor.h"
 
 namespace flopscope {
 

@@ -13,7 +13,9 @@
 namespace flopscope {
 namespace {
 
-bool counts_toward_totals(const FactOp& op) { return flopscope::counts_toward_totals(op.flops_source); }
+bool counts_toward_totals(const FactOp& op) {
+  return flopscope::counts_toward_totals(op.flops_source);
+}
 
 // A module's counters plus one kernel's: the same sums, in the same order, as MeasuredCounters::add() of
 // each kernel record (a kernel's own counters were made by add() from zero, so each field is exact).

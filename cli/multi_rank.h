@@ -1,6 +1,6 @@
 // Several ranks of one run named on the command line: `report run.rank*.db`, `report DIR` (opened by
-// analyzer/fleet/rank_parts.h), and `diff A.rank*.db B.rank*.db` (ranks matched there too: names_two_rank_sets,
-// open_rank_pairs).
+// analyzer/fleet/rank_parts.h), and `diff A.rank*.db B.rank*.db` (ranks matched there too:
+// names_two_rank_sets, open_rank_pairs).
 #pragma once
 
 #include <string>

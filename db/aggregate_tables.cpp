@@ -21,7 +21,8 @@ std::string encode_times(const IterationTimes& times) {
   return out;
 }
 
-Status decode_times(const sqlite::Database& db, std::string_view table, std::string_view blob, IterationTimes& out) {
+Status decode_times(const sqlite::Database& db, std::string_view table, std::string_view blob,
+                    IterationTimes& out) {
   if (blob.size() % kEntryBytes != 0) {
     return Corrupt(db.path() + ": " + std::string(table) + ": a per-iteration time of " +
                    std::to_string(blob.size()) + " bytes (not a multiple of 12)");
@@ -42,17 +43,19 @@ Status decode_times(const sqlite::Database& db, std::string_view table, std::str
 }  // namespace
 
 Status write_aggregates(sqlite::Database& db, const RunAggregates& a) {
-  FS_ASSIGN_OR_RETURN(sqlite::Statement it, db.prepare("INSERT INTO aggregate_iteration (iteration) VALUES (?)"));
+  FS_ASSIGN_OR_RETURN(sqlite::Statement it,
+                      db.prepare("INSERT INTO aggregate_iteration (iteration) VALUES (?)"));
   for (int i : a.iterations) {
     FS_RETURN_IF_ERROR(it.bind(1, i));
     FS_RETURN_IF_ERROR(it.run());
   }
   FS_ASSIGN_OR_RETURN(
       sqlite::Statement m,
-      db.prepare("INSERT INTO module_aggregate (module_id, ops, ops_with_formula, flops, macs, bytes_read, "
-                 "bytes_written, kernels, orphan_kernels, orphan_ns, measured_flops, dram_bytes, dram_bytes_read, "
-                 "dram_bytes_written, dram_unsplit, tensor_pipe_inst, host_ns, device_ns) "
-                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+      db.prepare(
+          "INSERT INTO module_aggregate (module_id, ops, ops_with_formula, flops, macs, bytes_read, "
+          "bytes_written, kernels, orphan_kernels, orphan_ns, measured_flops, dram_bytes, dram_bytes_read, "
+          "dram_bytes_written, dram_unsplit, tensor_pipe_inst, host_ns, device_ns) "
+          "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   for (const ModuleAggregate& r : a.modules) {
     FS_RETURN_IF_ERROR(m.bind_id(1, r.module_id));
     int col = 2;
@@ -67,9 +70,10 @@ Status write_aggregates(sqlite::Database& db, const RunAggregates& a) {
     FS_RETURN_IF_ERROR(m.bind_blob(col++, encode_times(r.device_ns)));
     FS_RETURN_IF_ERROR(m.run());
   }
-  FS_ASSIGN_OR_RETURN(sqlite::Statement o,
-                      db.prepare("INSERT INTO op_aggregate (module_id, name, signature, calls, counted, flops, "
-                                 "bytes, kernels, host_ns, device_ns) VALUES (?,?,?,?,?,?,?,?,?,?)"));
+  FS_ASSIGN_OR_RETURN(
+      sqlite::Statement o,
+      db.prepare("INSERT INTO op_aggregate (module_id, name, signature, calls, counted, flops, "
+                 "bytes, kernels, host_ns, device_ns) VALUES (?,?,?,?,?,?,?,?,?,?)"));
   for (const OpAggregate& r : a.ops) {
     FS_RETURN_IF_ERROR(o.bind_id(1, r.module_id));
     FS_RETURN_IF_ERROR(o.bind(2, r.name));
@@ -95,48 +99,52 @@ Status read_aggregates(sqlite::Database& db, RunAggregates& a) {
                                     a.iterations.push_back(s.int32(0));
                                     return Status();
                                   }));
-  FS_RETURN_IF_ERROR(for_each_row(
-      db, "module_aggregate",
-      "SELECT module_id, ops, ops_with_formula, flops, macs, bytes_read, bytes_written, kernels, orphan_kernels, "
-      "orphan_ns, measured_flops, dram_bytes, dram_bytes_read, dram_bytes_written, dram_unsplit, tensor_pipe_inst, "
-      "host_ns, device_ns FROM module_aggregate ORDER BY rowid",
+  FS_RETURN_IF_ERROR(for_each_row(db, "module_aggregate",
+                                  "SELECT module_id, ops, ops_with_formula, flops, macs, bytes_read, "
+                                  "bytes_written, kernels, orphan_kernels, "
+                                  "orphan_ns, measured_flops, dram_bytes, dram_bytes_read, "
+                                  "dram_bytes_written, dram_unsplit, tensor_pipe_inst, "
+                                  "host_ns, device_ns FROM module_aggregate ORDER BY rowid",
+                                  [&](sqlite::Statement& s) {
+                                    ModuleAggregate& r = a.modules.emplace_back();
+                                    r.module_id = s.id(0);
+                                    r.ops = s.int64(1);
+                                    r.ops_with_formula = s.int64(2);
+                                    r.flops = s.real(3);
+                                    r.macs = s.real(4);
+                                    r.bytes_read = s.real(5);
+                                    r.bytes_written = s.real(6);
+                                    r.kernels = s.int64(7);
+                                    r.orphan_kernels = s.int64(8);
+                                    r.orphan_ns = s.int64(9);
+                                    r.measured = {.flops = s.real(10),
+                                                  .dram_bytes = s.real(11),
+                                                  .dram_read = s.real(12),
+                                                  .dram_written = s.real(13),
+                                                  .dram_unsplit = s.real(14),
+                                                  .tensor_inst = s.real(15)};
+                                    Status host = decode_times(db, "module_aggregate", s.blob(16), r.host_ns);
+                                    return host.ok()
+                                               ? decode_times(db, "module_aggregate", s.blob(17), r.device_ns)
+                                               : host;
+                                  }));
+  return for_each_row(
+      db, "op_aggregate",
+      "SELECT module_id, name, signature, calls, counted, flops, bytes, kernels, host_ns, device_ns "
+      "FROM op_aggregate ORDER BY rowid",
       [&](sqlite::Statement& s) {
-        ModuleAggregate& r = a.modules.emplace_back();
+        OpAggregate& r = a.ops.emplace_back();
         r.module_id = s.id(0);
-        r.ops = s.int64(1);
-        r.ops_with_formula = s.int64(2);
-        r.flops = s.real(3);
-        r.macs = s.real(4);
-        r.bytes_read = s.real(5);
-        r.bytes_written = s.real(6);
+        r.name = s.str(1);
+        r.signature = s.str(2);
+        r.calls = s.int64(3);
+        r.counted = s.int64(4) != 0;
+        r.flops = s.real(5);
+        r.bytes = s.real(6);
         r.kernels = s.int64(7);
-        r.orphan_kernels = s.int64(8);
-        r.orphan_ns = s.int64(9);
-        r.measured = {.flops = s.real(10),
-                      .dram_bytes = s.real(11),
-                      .dram_read = s.real(12),
-                      .dram_written = s.real(13),
-                      .dram_unsplit = s.real(14),
-                      .tensor_inst = s.real(15)};
-        Status host = decode_times(db, "module_aggregate", s.blob(16), r.host_ns);
-        return host.ok() ? decode_times(db, "module_aggregate", s.blob(17), r.device_ns) : host;
-      }));
-  return for_each_row(db, "op_aggregate",
-                      "SELECT module_id, name, signature, calls, counted, flops, bytes, kernels, host_ns, device_ns "
-                      "FROM op_aggregate ORDER BY rowid",
-                      [&](sqlite::Statement& s) {
-                        OpAggregate& r = a.ops.emplace_back();
-                        r.module_id = s.id(0);
-                        r.name = s.str(1);
-                        r.signature = s.str(2);
-                        r.calls = s.int64(3);
-                        r.counted = s.int64(4) != 0;
-                        r.flops = s.real(5);
-                        r.bytes = s.real(6);
-                        r.kernels = s.int64(7);
-                        Status host = decode_times(db, "op_aggregate", s.blob(8), r.host_ns);
-                        return host.ok() ? decode_times(db, "op_aggregate", s.blob(9), r.device_ns) : host;
-                      });
+        Status host = decode_times(db, "op_aggregate", s.blob(8), r.host_ns);
+        return host.ok() ? decode_times(db, "op_aggregate", s.blob(9), r.device_ns) : host;
+      });
 }
 
 }  // namespace flopscope

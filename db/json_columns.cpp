@@ -8,7 +8,9 @@
 namespace flopscope {
 namespace {
 
-bool needs_escape(char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; }
+bool needs_escape(char c) {
+  return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+}
 
 void append_string(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -20,11 +22,21 @@ void append_string(std::string& out, std::string_view s) {
     out.append(s.data() + plain, i - plain);
     plain = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         out += "\\u00";
         out += kHex[(c >> 4) & 0xf];
@@ -117,14 +129,30 @@ class Parser {
       }
       if (p_ == end_) return false;
       switch (*p_++) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           std::uint32_t cp = 0;
           if (!hex4(cp)) return false;
@@ -214,8 +242,8 @@ OpArgColumns encode_op_args(std::span<const OpArg> args) {
   return c;
 }
 
-Status decode_op_args(std::string_view input_dims, std::string_view input_types, std::string_view concrete_inputs,
-                      std::vector<OpArg>& out) {
+Status decode_op_args(std::string_view input_dims, std::string_view input_types,
+                      std::string_view concrete_inputs, std::vector<OpArg>& out) {
   out.clear();
   Parser dims(input_dims);
   bool ok = dims.parse_array([&] {

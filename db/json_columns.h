@@ -23,8 +23,8 @@ OpArgColumns encode_op_args(std::span<const OpArg> args);
 // The same into `out`, reusing its strings' memory (a bulk writer encodes a million rows).
 void encode_op_args(std::span<const OpArg> args, OpArgColumns& out);
 // Errors are Corrupt with a message that says what is wrong (no file name: the caller adds it).
-Status decode_op_args(std::string_view input_dims, std::string_view input_types, std::string_view concrete_inputs,
-                      std::vector<OpArg>& out);
+Status decode_op_args(std::string_view input_dims, std::string_view input_types,
+                      std::string_view concrete_inputs, std::vector<OpArg>& out);
 
 std::string encode_shape(std::span<const std::int64_t> shape);  // [64,128]
 Status decode_shape(std::string_view json, std::vector<std::int64_t>& out);

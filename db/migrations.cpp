@@ -13,8 +13,8 @@ Status too_new_error(const std::string& path, std::int64_t found, int supported)
 Status migrate(sqlite::Database& db, std::span<const SchemaStep> steps) {
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (steps[i].version != static_cast<int>(i) + 1) {
-      return Internal(std::string(steps[i].name) + ": schema step numbered " + std::to_string(steps[i].version) +
-                      ", expected " + std::to_string(i + 1));
+      return Internal(std::string(steps[i].name) + ": schema step numbered " +
+                      std::to_string(steps[i].version) + ", expected " + std::to_string(i + 1));
     }
   }
   FS_ASSIGN_OR_RETURN(std::int64_t version, db.query_int("PRAGMA user_version"));

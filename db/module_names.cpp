@@ -15,7 +15,8 @@ StoredModuleName stored_module_name(std::string_view path, std::string_view pare
   return {path, false};
 }
 
-Status build_module_paths(const std::string& file, std::vector<StoredModule>&& rows, std::vector<ModuleRecord>& out) {
+Status build_module_paths(const std::string& file, std::vector<StoredModule>&& rows,
+                          std::vector<ModuleRecord>& out) {
   constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   const std::size_t n = rows.size();
   auto corrupt = [&](Id id, const std::string& what) {

@@ -33,6 +33,7 @@ struct StoredModule {
 // Builds every path once, from its parent's, into `out` (rows must be in id order, ids unique). Refused
 // before any path is built: a relative row whose parent is missing or whose parents form a cycle (Corrupt),
 // and a hierarchy deeper than --max-module-depth (Unsupported). `file` names the run in messages.
-Status build_module_paths(const std::string& file, std::vector<StoredModule>&& rows, std::vector<ModuleRecord>& out);
+Status build_module_paths(const std::string& file, std::vector<StoredModule>&& rows,
+                          std::vector<ModuleRecord>& out);
 
 }  // namespace flopscope

@@ -30,7 +30,9 @@ std::size_t read_prefix(const std::string& path, unsigned char* out, std::size_t
   return static_cast<std::size_t>(in.gcount());
 }
 
-bool has_magic(const unsigned char* p, std::size_t n) { return n >= 16 && std::memcmp(p, kMagic, 16) == 0; }
+bool has_magic(const unsigned char* p, std::size_t n) {
+  return n >= 16 && std::memcmp(p, kMagic, 16) == 0;
+}
 
 Status not_run_database(const std::string& path, const std::string& why) {
   return InvalidArgument(path + ": not a flopscope run database" + (why.empty() ? "" : " (" + why + ")"));
@@ -143,8 +145,9 @@ StatusOr<sqlite::Database> open_run_database(const std::string& path, std::span<
                                              std::int64_t* file_version) {
   FS_RETURN_IF_ERROR(check_sqlite_file(path));
   FS_ASSIGN_OR_RETURN(sqlite::Database db, sqlite::Database::open(path, SQLITE_OPEN_READONLY));
-  FS_ASSIGN_OR_RETURN(std::int64_t has_run,
-                      db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'run'"));
+  FS_ASSIGN_OR_RETURN(
+      std::int64_t has_run,
+      db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'run'"));
   if (has_run == 0) return not_run_database(path, "");
   FS_ASSIGN_OR_RETURN(std::int64_t app_id, db.query_int("PRAGMA application_id"));
   if (app_id != 0 && app_id != kRunDatabaseApplicationId) {

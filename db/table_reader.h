@@ -54,10 +54,10 @@ inline constexpr std::int64_t kRowsForProgress = 200'000;  // smaller tables rea
 class ReadProgress {
  public:
   ReadProgress(const std::string& file, std::string_view table, std::int64_t rows)
-      : progress_(rows >= kRowsForProgress ? std::make_unique<Progress>(
-                                                 "reading " + std::string(table) + " rows from " + file,
-                                                 static_cast<std::uint64_t>(rows))
-                                           : nullptr) {}
+      : progress_(rows >= kRowsForProgress
+                      ? std::make_unique<Progress>("reading " + std::string(table) + " rows from " + file,
+                                                   static_cast<std::uint64_t>(rows))
+                      : nullptr) {}
   void add(std::uint64_t rows, bool reporter) {
     if (progress_ == nullptr) return;
     const std::uint64_t total = done_.fetch_add(rows, std::memory_order_relaxed) + rows;
@@ -83,7 +83,8 @@ Status read_table(sqlite::Database& db, std::string_view table, std::string_view
   // An in-memory copy (a migrated older file) has no file name for more connections.
   const char* file = sqlite3_db_filename(db.get(), "main");
   const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-  const auto threads = static_cast<unsigned>(std::min({rows / kRowsPerReaderThread, cores, kMaxReaderThreads}));
+  const auto threads =
+      static_cast<unsigned>(std::min({rows / kRowsPerReaderThread, cores, kMaxReaderThreads}));
   ReadProgress progress(db.path(), table, rows);
   if (threads < 2 || file == nullptr || *file == '\0') {
     out.reserve(static_cast<std::size_t>(rows));
@@ -141,7 +142,8 @@ Status read_table(sqlite::Database& db, std::string_view table, std::string_view
     const std::int64_t end = offset + counts[i];
     std::uint64_t since_update = 0;
     return for_each_row(stmt, table, [&](sqlite::Statement& s) -> Status {
-      if (offset == end) return Corrupt(db.path() + ": table " + std::string(table) + " changed while reading");
+      if (offset == end)
+        return Corrupt(db.path() + ": table " + std::string(table) + " changed while reading");
       if (++since_update == ReadProgress::kBatch) {
         progress.add(since_update, i == 0);
         since_update = 0;

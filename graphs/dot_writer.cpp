@@ -243,9 +243,10 @@ struct Writer {
     for (const auto& n : view.nodes) ops += static_cast<std::size_t>(n.members);
     std::size_t boxes = 0;
     for (const auto& n : view.nodes) boxes += n.is_module ? 1 : 0;
-    std::string text = view.depth == kOpLevel         ? "op level (no collapse)"
-                       : view.depth == kChosenModules ? std::to_string(boxes) + " modules collapsed"
-                                                      : "collapsed to module depth " + std::to_string(view.depth);
+    std::string text = view.depth == kOpLevel ? "op level (no collapse)"
+                       : view.depth == kChosenModules
+                           ? std::to_string(boxes) + " modules collapsed"
+                           : "collapsed to module depth " + std::to_string(view.depth);
     text += ": " + std::to_string(view.nodes.size()) + " nodes";
     if (view.depth != kOpLevel) text += " for " + std::to_string(ops) + " ops";
     return text;
@@ -266,13 +267,14 @@ struct Writer {
       row(diff_style(DiffState::kAdded).fill, diff_style(DiffState::kAdded).border, "new (green)");
       std::string changed = "changed (orange): ";
       changed += view.has_costs ? std::string(metric_name(metric)) + " delta, shapes, or ran in one run only"
-                              : "output shapes";
+                                : "output shapes";
       row(diff_style(DiffState::kChanged).fill, diff_style(DiffState::kChanged).border, changed);
       row(diff_style(DiffState::kSame).fill, diff_style(DiffState::kSame).border, "unchanged");
       t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\">dashed box or frame: removed in B</td></tr>";
       t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\">edges: red dashed removed, green new</td></tr>";
       if (!view.dormant_modules.empty())
-        t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\"><font color=\"" + std::string(kDormantBorder) +
+        t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\"><font color=\"" +
+             std::string(kDormantBorder) +
              "\">dotted purple frame: DORMANT (ops run, result unused)</font></td></tr>";
     } else if (heat && !scale.empty()) {
       t += "<tr><td colspan=\"2\" border=\"0\"><b>" + html_escape(std::string(metric_name(metric))) +

@@ -69,8 +69,9 @@ OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const GraphDiffOp
       // With costs on both sides, a node that ran in one run only took the other branch of an `if` (or
       // its loop ran zero times): a change even though both graphs hold the node.
       bool ran_in_one = base.has_costs && other.has_costs && b.cost.known != n.cost.known;
-      node.diff = shapes_changed || ran_in_one || metric_changed(b.cost, n.cost, options) ? DiffState::kChanged
-                                                                                           : DiffState::kSame;
+      node.diff = shapes_changed || ran_in_one || metric_changed(b.cost, n.cost, options)
+                      ? DiffState::kChanged
+                      : DiffState::kSame;
     }
     out_index[node.identity()] = static_cast<int>(out.nodes.size());
     out.nodes.push_back(std::move(node));

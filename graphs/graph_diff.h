@@ -21,7 +21,9 @@ struct GraphDiffOptions {
 // The "changed" threshold of a metric, for every front end (CLI graph, GUI graph): host time is noisy
 // between runs, so only a 10% move counts; FLOPs and bytes are exact, so 1% does.
 double changed_threshold(CostMetric metric);
-inline GraphDiffOptions diff_options(CostMetric metric) { return {metric, changed_threshold(metric)}; }
+inline GraphDiffOptions diff_options(CostMetric metric) {
+  return {metric, changed_threshold(metric)};
+}
 
 // True when a and b differ by more than `relative` of the larger magnitude.
 bool moved_by_more_than(double a, double b, double relative);

@@ -116,7 +116,8 @@ StatusOr<GraphLayout> layout_view(const ViewGraph& view, const DotOptions& optio
       out.legend_html = attr(n, "label");  // an HTML-like label is stored without its outer < >
       continue;
     }
-    if (static_cast<std::size_t>(index) >= view.nodes.size()) return Internal("Graphviz layout: unknown node " + attr(n, "label"));
+    if (static_cast<std::size_t>(index) >= view.nodes.size())
+      return Internal("Graphviz layout: unknown node " + attr(n, "label"));
     LaidOutNode& node = out.nodes[static_cast<std::size_t>(index)];
     node.view_node = index;
     node.box = flip.centered(ND_coord(n), ND_width(n) * 72.0, ND_height(n) * 72.0);

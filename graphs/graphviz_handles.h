@@ -116,7 +116,8 @@ class Graph {
 // Must be destroyed before the graph it laid out.
 class Layout {
  public:
-  Layout(GVC_t* gvc, Agraph_t* g, const char* engine) : gvc_(gvc), g_(g), ok_(gvLayout(gvc, g, engine) == 0) {}
+  Layout(GVC_t* gvc, Agraph_t* g, const char* engine)
+      : gvc_(gvc), g_(g), ok_(gvLayout(gvc, g, engine) == 0) {}
   ~Layout() {
     if (ok_) gvFreeLayout(gvc_, g_);
   }

@@ -35,8 +35,8 @@ const char* HeatScale::font_color(int bucket) {
 }
 
 Rgb latency_ramp(double t) {
-  static constexpr std::array<std::array<int, 3>, 5> kStops{{
-      {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
+  static constexpr std::array<std::array<int, 3>, 5> kStops{
+      {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
   if (!std::isfinite(t)) t = 0;
   t = std::clamp(t, 0.0, 1.0) * (kStops.size() - 1);
   auto i = std::min<std::size_t>(static_cast<std::size_t>(t), kStops.size() - 2);

@@ -1,9 +1,9 @@
 #include "graphs/heatmap_dot.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "analyzer/format.h"
 #include "graphs/dot_writer.h"
@@ -99,19 +99,23 @@ class Canvas {
   int points_ = 0;
 };
 
-void histogram(Canvas& c, double x, double y, double w, double h, const HeatmapRow& row, const std::string& measure) {
+void histogram(Canvas& c, double x, double y, double w, double h, const HeatmapRow& row,
+               const std::string& measure) {
   const double line_h = kFont + 5;
   const int n = row.stats.samples;
   c.text(x, y, w, line_h,
-         row.path + ": " + measure + " per iteration, n = " + std::to_string(n) + (n == 1 ? " iteration" : " iterations"),
+         row.path + ": " + measure + " per iteration, n = " + std::to_string(n) +
+             (n == 1 ? " iteration" : " iterations"),
          'l');
   double top = y + line_h + 4, bottom = y + h - (line_h + 2);
   if (row.stats.values.empty() || bottom - top < 10) return;
   if (n < kMinHistogramSamples) {  // too few for a distribution: the values (as the GUI)
     std::string values;
     for (double v : row.stats.values.dense()) values += (values.empty() ? "" : ", ") + time_text(v);
-    c.text(x, top, w, line_h, values + " (a distribution needs at least " + std::to_string(kMinHistogramSamples) +
-                                  " iterations)", 'l', "#3c3c3c");
+    c.text(
+        x, top, w, line_h,
+        values + " (a distribution needs at least " + std::to_string(kMinHistogramSamples) + " iterations)",
+        'l', "#3c3c3c");
     return;
   }
   LatencyHistogram hist = latency_histogram(row.stats);
@@ -141,8 +145,8 @@ void histogram(Canvas& c, double x, double y, double w, double h, const HeatmapR
   double ky = top + 2;
   for (const auto& m : marks) {
     c.line(key_x + 6, ky + line_h / 2, key_x + 24, ky + line_h / 2, m.color, 2, true);
-    c.text(key_x + 30, ky, key_w - 32, line_h, std::string(m.name) + "  " + percentile_text(row.stats, percentile(m)),
-           'l', m.color);
+    c.text(key_x + 30, ky, key_w - 32, line_h,
+           std::string(m.name) + "  " + percentile_text(row.stats, percentile(m)), 'l', m.color);
     ky += line_h;
   }
   c.text(x, bottom + 3, w / 2, line_h, time_text(hist.lo), 'l', "#3c3c3c");
@@ -211,7 +215,8 @@ std::string write_heatmap_dot(const HeatmapData& data, const HeatmapPictureOptio
   for (int i = 0; i < kSlices; ++i)
     c.box(legend_x, top + legend_h - (i + 1) * legend_h / kSlices, 14, legend_h / kSlices + 0.5,
           latency_ramp(static_cast<double>(i) / (kSlices - 1)).hex());
-  // Round ticks with units (analyzer/heatmap), each labelled unless it crowds the one above; its measure below.
+  // Round ticks with units (analyzer/heatmap), each labelled unless it crowds the one above; its measure
+  // below.
   double last_label = -1e9;
   for (double v : heatmap_ticks(data)) {
     const double ty = top + legend_h - data.scale(v) * legend_h;
@@ -224,7 +229,8 @@ std::string write_heatmap_dot(const HeatmapData& data, const HeatmapPictureOptio
   c.text(legend_x - 8, top + legend_h + 4, kLegendWidth - 8, kFont + 4, measure, 'l');  // ends at the margin
   if (hist_h > 0 && selected >= 0) {
     double hy = grid_bottom + kAxis + 2 * kMargin;
-    histogram(c, grid_x, hy, grid_w, H - hy - kMargin, data.rows[static_cast<std::size_t>(selected)], measure);
+    histogram(c, grid_x, hy, grid_w, H - hy - kMargin, data.rows[static_cast<std::size_t>(selected)],
+              measure);
   }
   return c.finish();
 }

@@ -1,11 +1,11 @@
 #include "graphs/icicle.h"
-#include "db/model/module_path.h"
 
 #include <algorithm>
 #include <cstdint>
 
 #include "analyzer/clock.h"
 #include "analyzer/format.h"
+#include "db/model/module_path.h"
 #include "graphs/heat.h"
 
 namespace flopscope::graphs {

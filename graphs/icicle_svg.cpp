@@ -26,7 +26,8 @@ std::string icicle_svg(const Icicle& icicle, const RunSummary&, const std::strin
   constexpr int kTop = 48;
   const int notes_height = 16 * static_cast<int>(icicle.notes.size());
   const int height = kTop + kRow * std::max(1, icicle.depth) + 12 + notes_height;
-  std::string svg = svg_frame_start(width, height, title, {"width: " + icicle.measure + "; total " + icicle.root_text});
+  std::string svg =
+      svg_frame_start(width, height, title, {"width: " + icicle.measure + "; total " + icicle.root_text});
   const double usable = width - 16;
   for (const IcicleCell& c : icicle.cells) {
     double x = 8 + c.x0 * usable;

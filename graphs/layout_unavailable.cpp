@@ -5,7 +5,8 @@ namespace flopscope::graphs {
 
 StatusOr<GraphLayout> layout_view(const ViewGraph&, const DotOptions&) {
   return Unsupported(
-      "this flopscope was built without Graphviz, so it cannot lay out graphs; `flopscope graph RUN -o x.dot` "
+      "this flopscope was built without Graphviz, so it cannot lay out graphs; `flopscope graph RUN -o "
+      "x.dot` "
       "writes the DOT text for `dot`");
 }
 

@@ -19,8 +19,9 @@ Status complete_graph_from_source(RunData& run, const std::string& run_path) {
   // A trace records what ran, not the model's graph: there is no model file to extract one from.
   const SourceKind kind = run.info.source_kind;
   if (kind == SourceKind::kKineto || kind == SourceKind::kNsys || kind == SourceKind::kNcu) {
-    return NotFound(run_path + ": runs imported from traces carry no computation graph (profile the TorchScript "
-                               "model with `flopscope profile` to get one)");
+    return NotFound(run_path +
+                    ": runs imported from traces carry no computation graph (profile the TorchScript "
+                    "model with `flopscope profile` to get one)");
   }
   // Anything else whose source is not a TorchScript model has no graph LibTorch could extract.
   if (!is_torchscript_model(source))

@@ -1,9 +1,10 @@
+#include "graphs/roofline_plot.h"
+
 #include <algorithm>
 #include <cmath>
 
 #include "analyzer/clock.h"
 #include "analyzer/format.h"
-#include "graphs/roofline_plot.h"
 
 namespace flopscope::graphs {
 namespace {
@@ -57,9 +58,9 @@ RooflinePlot roofline_plot(const RunSummary& s, const std::optional<DevicePeak>&
     p.achieved = r.achieved_flops_per_s;
     p.attainable = r.attainable_flops_per_s;
     p.memory_bound = r.memory_bound;
-    p.text = (p.path.empty() ? std::string("(model)") : p.path) + " (" + p.type + "): " + flops_text(p.flops) +
-             ", " + bytes_text(p.bytes) + ", " + time_text(p.time_ns) + " per iteration; " +
-             si_text(p.intensity, "FLOP/B") + ", " + si_text(p.achieved, "FLOP/s");
+    p.text = (p.path.empty() ? std::string("(model)") : p.path) + " (" + p.type +
+             "): " + flops_text(p.flops) + ", " + bytes_text(p.bytes) + ", " + time_text(p.time_ns) +
+             " per iteration; " + si_text(p.intensity, "FLOP/B") + ", " + si_text(p.achieved, "FLOP/s");
     if (p.attainable > 0) {
       p.text += "; " + percent_text(p.achieved / p.attainable) + " of attainable (" +
                 (p.memory_bound ? "memory" : "compute") + "-bound)";
@@ -70,14 +71,20 @@ RooflinePlot roofline_plot(const RunSummary& s, const std::optional<DevicePeak>&
   std::sort(plot.points.begin(), plot.points.end(),
             [](const RooflinePoint& a, const RooflinePoint& b) { return a.time_ns > b.time_ns; });
   if (no_flops > 0)
-    plot.notes.push_back(std::to_string(no_flops) + " modules with no FLOPs of their own (or FLOPs unknown) left out");
-  if (no_bytes > 0) plot.notes.push_back(std::to_string(no_bytes) + " modules with FLOPs but no " + plot.bytes_kind + " left out");
-  if (no_time > 0) plot.notes.push_back(std::to_string(no_time) + " modules with no " + plot.clock + " of their own left out");
+    plot.notes.push_back(std::to_string(no_flops) +
+                         " modules with no FLOPs of their own (or FLOPs unknown) left out");
+  if (no_bytes > 0)
+    plot.notes.push_back(std::to_string(no_bytes) + " modules with FLOPs but no " + plot.bytes_kind +
+                         " left out");
+  if (no_time > 0)
+    plot.notes.push_back(std::to_string(no_time) + " modules with no " + plot.clock +
+                         " of their own left out");
   if (left_out_ns > 0) plot.notes.push_back(time_text(left_out_ns) + " per iteration in modules left out");
   if (!peak) {
-    plot.notes.push_back(s.has_kernels ? "no roof: the device is not in the peak table; pass --peak FLOPS:BYTES_PER_S"
-                                       : "no roof for a CPU run: pass --peak FLOPS:BYTES_PER_S (e.g. measured with a "
-                                         "STREAM and a GEMM benchmark on this machine)");
+    plot.notes.push_back(s.has_kernels
+                             ? "no roof: the device is not in the peak table; pass --peak FLOPS:BYTES_PER_S"
+                             : "no roof for a CPU run: pass --peak FLOPS:BYTES_PER_S (e.g. measured with a "
+                               "STREAM and a GEMM benchmark on this machine)");
   }
   return plot;
 }

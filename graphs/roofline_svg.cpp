@@ -67,30 +67,35 @@ std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int
 
   std::string svg = svg_frame_start(
       width, total_height, title,
-      {std::to_string(plot.points.size()) + " modules by their own work; x: " + plot.bytes_kind + "; y: over " +
-           plot.clock + " (mean per iteration); plotted " + time_text(plot.time_covered_ns) + " of " +
-           time_text(plot.time_total_ns) + " per iteration",
+      {std::to_string(plot.points.size()) + " modules by their own work; x: " + plot.bytes_kind +
+           "; y: over " + plot.clock + " (mean per iteration); plotted " + time_text(plot.time_covered_ns) +
+           " of " + time_text(plot.time_total_ns) + " per iteration",
        roof ? "roof: " + plot.peak->name + " (" + plot.peak->source + ")" : std::string("no roof")});
 
   // Grid and decade ticks.
   for (int k = ax.lo; k <= ax.hi; ++k) {
     const double x = ax.at(std::pow(10.0, k));
-    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e4e4e4\"/>"
-                       "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
-                       x, kTop, height - kBottom, height - kBottom + 16, xml_escape(decade_label(k, "")));
+    svg += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e4e4e4\"/>"
+        "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
+        x, kTop, height - kBottom, height - kBottom + 16, xml_escape(decade_label(k, "")));
   }
   for (int k = ay.lo; k <= ay.hi; ++k) {
     const double y = ay.at(std::pow(10.0, k));
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#e4e4e4\"/>"
-                       "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
-                       kLeft, y, width - kRight, kLeft - 6, y + 4, xml_escape(decade_label(k, "FLOP/s")));
+    svg += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#e4e4e4\"/>"
+        "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
+        kLeft, y, width - kRight, kLeft - 6, y + 4, xml_escape(decade_label(k, "FLOP/s")));
   }
-  svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#888888\"/>\n", kLeft,
-                     kTop, width - kRight - kLeft, height - kBottom - kTop);
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic intensity, FLOPs per byte ({})</text>\n",
-                     (kLeft + width - kRight) / 2, height - kBottom + 40, xml_escape(plot.bytes_kind));
-  svg += fmt::format("<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\">achieved FLOP/s ({})</text>\n",
-                     (kTop + height - kBottom) / 2, xml_escape(plot.clock));
+  svg +=
+      fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#888888\"/>\n",
+                  kLeft, kTop, width - kRight - kLeft, height - kBottom - kTop);
+  svg += fmt::format(
+      "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic intensity, FLOPs per byte ({})</text>\n",
+      (kLeft + width - kRight) / 2, height - kBottom + 40, xml_escape(plot.bytes_kind));
+  svg += fmt::format(
+      "<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\">achieved FLOP/s ({})</text>\n",
+      (kTop + height - kBottom) / 2, xml_escape(plot.clock));
 
   // The roof: bandwidth slope up to the ridge, then the compute ceiling.
   if (roof) {
@@ -99,14 +104,16 @@ std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int
     const double y0 = std::max(x0 * pk.bytes_per_s, std::pow(10.0, ay.lo));
     const double x0c = y0 / pk.bytes_per_s;
     svg += fmt::format(
-        "<polyline fill=\"none\" stroke=\"#b22222\" stroke-width=\"2\" points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\">"
+        "<polyline fill=\"none\" stroke=\"#b22222\" stroke-width=\"2\" points=\"{:.1f},{:.1f} {:.1f},{:.1f} "
+        "{:.1f},{:.1f}\">"
         "<title>{}</title></polyline>\n",
         ax.at(x0c), ay.at(y0), ax.at(ridge), ay.at(pk.flops_per_s), ax.at(x1), ay.at(pk.flops_per_s),
-        xml_escape(pk.name + ": " + si_text(pk.flops_per_s, "FLOP/s") + ", " + si_text(pk.bytes_per_s, "B/s") +
-                   "; ridge at " + si_text(ridge, "FLOP/B")));
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#b22222\">{}</text>\n", ax.at(ridge) + 6,
-                       ay.at(pk.flops_per_s) + 16,
-                       xml_escape(si_text(pk.flops_per_s, "FLOP/s") + " peak; ridge " + si_text(ridge, "FLOP/B")));
+        xml_escape(pk.name + ": " + si_text(pk.flops_per_s, "FLOP/s") + ", " +
+                   si_text(pk.bytes_per_s, "B/s") + "; ridge at " + si_text(ridge, "FLOP/B")));
+    svg += fmt::format(
+        "<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#b22222\">{}</text>\n", ax.at(ridge) + 6,
+        ay.at(pk.flops_per_s) + 16,
+        xml_escape(si_text(pk.flops_per_s, "FLOP/s") + " peak; ridge " + si_text(ridge, "FLOP/B")));
   }
 
   // Labels of the costliest points, each placed only where it overlaps no label placed before it (right
@@ -126,10 +133,12 @@ std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int
     const bool left = cx + r + 2 + w > width - kRight;
     Box b{left ? cx - r - 2 - w : cx + r + 2, cy - 9, left ? cx - r - 2 : cx + r + 2 + w, cy + 5};
     bool overlaps = false;
-    for (const Box& o : placed) overlaps = overlaps || (b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1);
+    for (const Box& o : placed)
+      overlaps = overlaps || (b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1);
     if (overlaps) continue;
     placed.push_back(b);
-    label_svg[n] = fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\">{}</text>", b.x0, cy + 4, xml_escape(text));
+    label_svg[n] = fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\">{}</text>", b.x0, cy + 4,
+                               xml_escape(text));
   }
 
   // Points, the costliest drawn last (on top); area by share of the plotted time.
@@ -139,15 +148,17 @@ std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int
     const double r = 3 + 11 * std::sqrt(share);
     const char* fill = p.attainable <= 0 ? "#7f7f7f" : p.memory_bound ? "#1f77b4" : "#ff7f0e";
     const double cx = ax.at(p.intensity), cy = ay.at(p.achieved);
-    svg += fmt::format("<g><title>{}</title><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\" "
-                       "fill-opacity=\"0.7\" stroke=\"#333333\" stroke-width=\"0.5\"/>",
-                       xml_escape(p.text), cx, cy, r, fill);
+    svg += fmt::format(
+        "<g><title>{}</title><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\" "
+        "fill-opacity=\"0.7\" stroke=\"#333333\" stroke-width=\"0.5\"/>",
+        xml_escape(p.text), cx, cy, r, fill);
     svg += label_svg[n] + "</g>\n";
   }
   if (roof) {
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\"><tspan fill=\"#1f77b4\">&#9679; memory-bound</tspan>"
-                       "  <tspan fill=\"#ff7f0e\">&#9679; compute-bound</tspan>  circle area: share of time</text>\n",
-                       kLeft, height - 12);
+    svg += fmt::format(
+        "<text x=\"{}\" y=\"{}\" font-size=\"11\"><tspan fill=\"#1f77b4\">&#9679; memory-bound</tspan>"
+        "  <tspan fill=\"#ff7f0e\">&#9679; compute-bound</tspan>  circle area: share of time</text>\n",
+        kLeft, height - 12);
   }
   svg += svg_notes(plot.notes, height + 4);
   svg += "</svg>\n";

@@ -6,7 +6,8 @@
 
 namespace flopscope::graphs {
 
-std::string svg_frame_start(int width, int height, const std::string& title, const std::vector<std::string>& subtitles) {
+std::string svg_frame_start(int width, int height, const std::string& title,
+                            const std::vector<std::string>& subtitles) {
   std::string svg = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
       "font-family=\"sans-serif\" font-size=\"12\">\n"

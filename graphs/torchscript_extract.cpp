@@ -1,5 +1,7 @@
 // The one LibTorch translation unit of graphs/: loads a TorchScript archive and turns forward's inlined
 // graph into GraphNode/GraphEdge records.
+#include "graphs/torchscript_extract.h"
+
 #include <torch/csrc/jit/passes/common_subexpression_elimination.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
 #include <torch/csrc/jit/passes/inliner.h>
@@ -13,7 +15,6 @@
 
 #include "db/model/input_file.h"
 #include "db/model/module_path.h"
-#include "graphs/torchscript_extract.h"
 
 namespace flopscope::graphs {
 namespace {
@@ -218,8 +219,8 @@ StatusOr<ExtractedGraph> extract_graph_from_file(const std::string& model_path, 
   return extract_graph_from_module(module, model_path, profiled);
 }
 
-StatusOr<ExtractedGraph> extract_graph_from_module(const torch::jit::Module& loaded, const std::string& model_path,
-                                                   const RunData* profiled) {
+StatusOr<ExtractedGraph> extract_graph_from_module(const torch::jit::Module& loaded,
+                                                   const std::string& model_path, const RunData* profiled) {
   // Inline() takes each callee's body from its method's cache of compiled graphs, which a module that has
   // run holds as it ran: un-inlined under the collector's as-written execution, so the graph would stop at
   // the first submodule call. A clone has the same methods and shares the tensors, with empty caches.

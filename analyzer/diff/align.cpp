@@ -1,8 +1,9 @@
 #include "analyzer/diff/align.h"
-#include "db/model/module_path.h"
 
 #include <algorithm>
 #include <map>
+
+#include "db/model/module_path.h"
 
 namespace flopscope {
 namespace {

@@ -1,5 +1,4 @@
 #include "analyzer/diff/gates.h"
-#include "db/model/module_path.h"
 
 #include <fmt/format.h>
 #include <fnmatch.h>
@@ -10,6 +9,7 @@
 
 #include "analyzer/diff/between_runs.h"
 #include "analyzer/format.h"
+#include "db/model/module_path.h"
 
 namespace flopscope {
 namespace {

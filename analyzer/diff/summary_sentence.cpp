@@ -1,5 +1,4 @@
 #include "analyzer/diff/summary_sentence.h"
-#include "db/model/module_path.h"
 
 #include <fmt/format.h>
 
@@ -9,6 +8,7 @@
 #include "analyzer/diff/compare.h"
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/units.h"
+#include "db/model/module_path.h"
 
 namespace flopscope {
 namespace {
@@ -21,7 +21,9 @@ struct Group {
   std::vector<const ModuleDiff*> members;
 };
 
-std::string leaf_of(const std::string& path) { return std::string(path_leaf(path)); }
+std::string leaf_of(const std::string& path) {
+  return std::string(path_leaf(path));
+}
 
 std::string qualifier_of(const ModuleDiff& m) {
   if (m.verdict == Verdict::kDormant) {

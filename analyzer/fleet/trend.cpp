@@ -99,7 +99,8 @@ Trend build_trend(std::vector<StoredRunHeader> runs, const std::vector<ModulePoi
     point.present = true;
     point.value = metric_of(p.module, metric, clock);
     // The store keeps the raw quantiles; with too few iterations P90/P99 are the extremes, not percentiles.
-    if (auto pct = trend_percentile(metric); pct && t.runs[r->second].iterations < min_samples_for_percentile(*pct)) {
+    if (auto pct = trend_percentile(metric);
+        pct && t.runs[r->second].iterations < min_samples_for_percentile(*pct)) {
       point.value.reset();
       point.too_few_iterations = true;
     }

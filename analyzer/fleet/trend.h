@@ -21,8 +21,8 @@ bool is_time_metric(TrendMetric metric);
 
 struct TrendPoint {
   std::int64_t run_id = 0;
-  bool present = false;                         // the run has this module
-  std::optional<double> value;                  // unknown when absent or when the run lacks the clock
+  bool present = false;             // the run has this module
+  std::optional<double> value;      // unknown when absent or when the run lacks the clock
   bool too_few_iterations = false;  // P90/P99 of a run with fewer iterations than the percentile needs
   std::optional<double> vs_previous, vs_first;  // relative change against the last and first known values
   std::string weight_state;

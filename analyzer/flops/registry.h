@@ -19,9 +19,9 @@ struct FlopsResult {
   double macs = 0;
   double bytes_read = 0;
   double bytes_written = 0;
-  bool estimate = false;  // true when the formula had to assume something (see note)
+  bool estimate = false;      // true when the formula had to assume something (see note)
   bool invalid_args = false;  // the recorded shapes are impossible (negative, absurdly large): a data error
-  std::string_view note;  // static text: which formula, or what was assumed
+  std::string_view note;      // static text: which formula, or what was assumed
 };
 
 using FlopsFormula = FlopsResult (*)(std::span<const OpArg> args);

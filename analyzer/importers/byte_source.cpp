@@ -16,7 +16,8 @@ StatusOr<ByteSource> ByteSource::open(const std::string& path) {
   std::error_code ec;
   auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) return NotFound(path + ": no such file");
-  if (std::filesystem::is_directory(status)) return InvalidArgument(path + ": is a directory, not a trace file");
+  if (std::filesystem::is_directory(status))
+    return InvalidArgument(path + ": is a directory, not a trace file");
   FS_RETURN_IF_ERROR(check_input_file(path));
   auto size = std::filesystem::file_size(path, ec);
   if (ec) return IoError(path + ": cannot read: " + ec.message());
@@ -54,7 +55,9 @@ ByteSource& ByteSource::operator=(ByteSource&& other) noexcept {
   return *this;
 }
 
-ByteSource::~ByteSource() { close(); }
+ByteSource::~ByteSource() {
+  close();
+}
 
 void ByteSource::close() {
   if (file_ != nullptr) gzclose(static_cast<gzFile>(file_));
@@ -77,7 +80,8 @@ StatusOr<std::size_t> ByteSource::read(char* out, std::size_t size) {
     int code = 0;
     const char* message = gzerror(file, &code);
     if (code != Z_OK) {
-      return Corrupt(path_ + ": corrupt or truncated gzip data: " + (message != nullptr ? message : "unknown"));
+      return Corrupt(path_ +
+                     ": corrupt or truncated gzip data: " + (message != nullptr ? message : "unknown"));
     }
   }
   return static_cast<std::size_t>(n);

@@ -1,6 +1,5 @@
 #include "analyzer/importers/importer.h"
 
-
 #include "analyzer/importers/byte_source.h"
 #include "analyzer/importers/importer_util.h"
 #include "db/model/sha256.h"
@@ -48,9 +47,10 @@ StatusOr<const Importer*> find_importer(const std::string& path) {
     }
   }
   if (best == nullptr) {
-    return InvalidArgument(path +
-                           ": unknown format (expected a PyTorch profiler JSON trace, an Nsight Systems SQLite "
-                           "export or an Nsight Compute CSV)");
+    return InvalidArgument(
+        path +
+        ": unknown format (expected a PyTorch profiler JSON trace, an Nsight Systems SQLite "
+        "export or an Nsight Compute CSV)");
   }
   return best;
 }

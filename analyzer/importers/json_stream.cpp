@@ -17,9 +17,13 @@ namespace {
 
 constexpr std::size_t kPadding = 64;  // >= SIMDJSON_PADDING
 
-bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool is_ws(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
-[[maybe_unused]] bool is_structural(char c) { return c == '"' || c == '{' || c == '}' || c == '[' || c == ']'; }
+[[maybe_unused]] bool is_structural(char c) {
+  return c == '"' || c == '{' || c == '}' || c == '[' || c == ']';
+}
 
 // Bit k set where d[i + k] is '"', '\\', '{', '}', '[' or ']', for the 16 bytes from d + i (readable: the
 // buffer keeps kPadding bytes after its end). The reader thread looks at every byte of the trace, so it
@@ -28,7 +32,8 @@ std::uint32_t special16(const char* d, std::size_t i) {
 #if defined(__SSE2__)
   const __m128i quote = _mm_set1_epi8('"'), slash = _mm_set1_epi8('\\');
   const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
-  const __m128i fold = _mm_set1_epi8(0x20);  // '[' | 0x20 == '{', ']' | 0x20 == '}', and nothing else maps there
+  const __m128i fold =
+      _mm_set1_epi8(0x20);  // '[' | 0x20 == '{', ']' | 0x20 == '}', and nothing else maps there
   __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
   __m128i f = _mm_or_si128(v, fold);
   __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, slash)),
@@ -241,7 +246,8 @@ Status JsonTraceStream::run(const EventFn& on_event, const FieldFn& on_field, co
         FS_ASSIGN_OR_RETURN(c, peek_non_ws());
       }
       if (c != '"') {
-        return Corrupt(source_.path() + ": malformed JSON: expected a key at byte " + std::to_string(consumed_ + pos_));
+        return Corrupt(source_.path() + ": malformed JSON: expected a key at byte " +
+                       std::to_string(consumed_ + pos_));
       }
       FS_ASSIGN_OR_RETURN(std::size_t ke, value_end());
       if (ke == std::string::npos) return truncated("a top-level key");
@@ -287,7 +293,8 @@ struct EventBatch {
 }  // namespace
 
 Status run_pipelined(JsonTraceStream& stream, const JsonTraceStream::EventFn& on_event,
-                     const JsonTraceStream::FieldFn& on_field, const JsonTraceStream::ProgressFn& on_progress) {
+                     const JsonTraceStream::FieldFn& on_field,
+                     const JsonTraceStream::ProgressFn& on_progress) {
   constexpr std::size_t kBatchBytes = std::size_t{4} << 20;
   constexpr std::size_t kInFlight = 4;
   BoundedQueue<EventBatch> queue(kInFlight);
@@ -318,9 +325,10 @@ Status run_pipelined(JsonTraceStream& stream, const JsonTraceStream::EventFn& on
       batch.text.append(text);
       if (batch.text.size() >= kBatchBytes) flush();
     };
-    status = stream.run([&](std::string_view text, std::size_t) { add({}, text); },
-                        [&](std::string_view key, std::string_view raw, std::size_t) { add(key.empty() ? " " : key, raw); },
-                        on_progress);
+    status = stream.run(
+        [&](std::string_view text, std::size_t) { add({}, text); },
+        [&](std::string_view key, std::string_view raw, std::size_t) { add(key.empty() ? " " : key, raw); },
+        on_progress);
     if (!batch.items.empty()) flush();
     queue.close();
   });

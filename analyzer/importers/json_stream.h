@@ -55,6 +55,7 @@ class JsonTraceStream {
 // callbacks on the calling thread with batched copies of the events, so that reading and parsing use two
 // cores. Same callbacks and result as stream.run(); on_progress is called from the reader thread.
 Status run_pipelined(JsonTraceStream& stream, const JsonTraceStream::EventFn& on_event,
-                     const JsonTraceStream::FieldFn& on_field, const JsonTraceStream::ProgressFn& on_progress = {});
+                     const JsonTraceStream::FieldFn& on_field,
+                     const JsonTraceStream::ProgressFn& on_progress = {});
 
 }  // namespace flopscope

@@ -43,14 +43,17 @@ class KinetoImporter final : public Importer {
     if (options.progress) progress = std::make_unique<Progress>("reading " + path, source.file_size());
     FS_RETURN_IF_ERROR(run_pipelined(
         stream, [&](std::string_view text, std::size_t readable) { reader.event(text, readable); },
-        [&](std::string_view key, std::string_view raw, std::size_t readable) { reader.field(key, raw, readable); },
+        [&](std::string_view key, std::string_view raw, std::size_t readable) {
+          reader.field(key, raw, readable);
+        },
         [&](std::uint64_t done) {
           if (progress) progress->update(done);
         }));
     if (progress) progress->finish();
     if (stream.events() > 0 && reader.recognised() == 0) {
-      return InvalidArgument(path + ": a Chrome trace, but with no PyTorch profiler events (no cpu_op, kernel or "
-                                    "runtime events)");
+      return InvalidArgument(path +
+                             ": a Chrome trace, but with no PyTorch profiler events (no cpu_op, kernel or "
+                             "runtime events)");
     }
     if (!options.graph_capture.empty())
       FS_RETURN_IF_ERROR(read_capture(options.graph_capture, builder, options));
@@ -91,6 +94,8 @@ class KinetoImporter final : public Importer {
 
 }  // namespace
 
-std::unique_ptr<Importer> make_kineto_importer() { return std::make_unique<KinetoImporter>(); }
+std::unique_ptr<Importer> make_kineto_importer() {
+  return std::make_unique<KinetoImporter>();
+}
 
 }  // namespace flopscope

@@ -31,10 +31,11 @@ struct ScopeSpan {
 // Nodes are interned as parent + segment, not whole paths: a path's text grows with its depth, so a chain
 // thousands of levels deep would cost depth-squared memory here and in every copy.
 struct NamedScopes {
-  std::vector<std::int32_t> node;     // per scope: index into the per-node vectors
-  std::vector<std::int32_t> parent;   // per node: parent node, -1 below the root; a parent precedes its children
-  std::vector<std::string> segment;   // per node: last path segment ("" only for the root)
-  std::vector<std::string> type;      // per node: class name
+  std::vector<std::int32_t> node;  // per scope: index into the per-node vectors
+  std::vector<std::int32_t>
+      parent;  // per node: parent node, -1 below the root; a parent precedes its children
+  std::vector<std::string> segment;  // per node: last path segment ("" only for the root)
+  std::vector<std::string> type;     // per node: class name
   // Dotted path of a node ("" = root), built on demand.
   std::string path(std::int32_t node) const;
 };

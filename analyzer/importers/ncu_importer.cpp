@@ -97,15 +97,17 @@ class NcuImporter final : public Importer {
   int sniff(std::string_view head, const std::string& path) const override {
     // ncu may print ==PROF== lines before the header; the header starts with "ID".
     if (head.find("\"ID\",\"Process ID\"") != std::string_view::npos ||
-        (head.find("\"ID\"") != std::string_view::npos && head.find("\"Kernel Name\"") != std::string_view::npos)) {
+        (head.find("\"ID\"") != std::string_view::npos &&
+         head.find("\"Kernel Name\"") != std::string_view::npos)) {
       return 95;
     }
     if (head.find("==PROF==") != std::string_view::npos) return 60;
     // Some other CSV: ours to say which columns are missing.
     auto eol = head.find('\n');
     auto first = head.substr(0, eol);
-    bool csv_like = first.find(',') != std::string_view::npos && first.find('{') == std::string_view::npos &&
-                    std::all_of(first.begin(), first.end(), [](char c) { return c == '\t' || c == '\r' || c >= 0x20; });
+    bool csv_like =
+        first.find(',') != std::string_view::npos && first.find('{') == std::string_view::npos &&
+        std::all_of(first.begin(), first.end(), [](char c) { return c == '\t' || c == '\r' || c >= 0x20; });
     if (csv_like) return path.ends_with(".csv") ? 30 : 10;
     return 0;
   }
@@ -134,8 +136,9 @@ class NcuImporter final : public Importer {
               c_unit = column("Metric Unit"), c_value = column("Metric Value"), c_stream = column("Stream"),
               c_device = column("Device"), c_grid = column("Grid Size"), c_block = column("Block Size");
     if (c_id < 0 || c_kernel < 0) {
-      return InvalidArgument(path + ": CSV with unknown columns: not Nsight Compute output (expected a header with "
-                                    "\"ID\" and \"Kernel Name\", from ncu --csv)");
+      return InvalidArgument(path +
+                             ": CSV with unknown columns: not Nsight Compute output (expected a header with "
+                             "\"ID\" and \"Kernel Name\", from ncu --csv)");
     }
     const bool long_format = c_metric >= 0 && c_value >= 0;
     std::vector<std::string> units;
@@ -161,18 +164,19 @@ class NcuImporter final : public Importer {
       }
       auto id = parse_locale_number(row[static_cast<std::size_t>(c_id)]);
       if (!id) {
-        builder.issue(QualityCode::csv_rows_without_kernel_id,
-                      "line " + std::to_string(csv.line()));
+        builder.issue(QualityCode::csv_rows_without_kernel_id, "line " + std::to_string(csv.line()));
         continue;
       }
       auto& k = kernels[static_cast<std::int64_t>(*id)];
       if (k.name.empty()) {
         k.name = row[static_cast<std::size_t>(c_kernel)];
         if (c_stream >= 0) {
-          if (auto s = parse_locale_number(row[static_cast<std::size_t>(c_stream)])) k.stream = static_cast<std::int64_t>(*s);
+          if (auto s = parse_locale_number(row[static_cast<std::size_t>(c_stream)]))
+            k.stream = static_cast<std::int64_t>(*s);
         }
         if (c_device >= 0) {
-          if (auto d = parse_locale_number(row[static_cast<std::size_t>(c_device)])) k.device = static_cast<int>(*d);
+          if (auto d = parse_locale_number(row[static_cast<std::size_t>(c_device)]))
+            k.device = static_cast<int>(*d);
         }
         if (c_grid >= 0) parse_dim3(row[static_cast<std::size_t>(c_grid)], k.grid);
         if (c_block >= 0) parse_dim3(row[static_cast<std::size_t>(c_block)], k.block);
@@ -243,6 +247,8 @@ class NcuImporter final : public Importer {
 
 }  // namespace
 
-std::unique_ptr<Importer> make_ncu_importer() { return std::make_unique<NcuImporter>(); }
+std::unique_ptr<Importer> make_ncu_importer() {
+  return std::make_unique<NcuImporter>();
+}
 
 }  // namespace flopscope

@@ -25,8 +25,12 @@ std::int64_t span_ns(std::int64_t start, std::int64_t end) {
 
 constexpr std::string_view kSqliteMagic = "SQLite format 3";
 
-std::int64_t pid_of(std::int64_t global) { return (global >> 24) & 0xFFFFFF; }
-std::int64_t tid_of(std::int64_t global) { return global & 0xFFFFFF; }
+std::int64_t pid_of(std::int64_t global) {
+  return (global >> 24) & 0xFFFFFF;
+}
+std::int64_t tid_of(std::int64_t global) {
+  return global & 0xFFFFFF;
+}
 
 bool has(const std::vector<std::string>& cols, std::string_view c) {
   return std::find(cols.begin(), cols.end(), c) != cols.end();
@@ -56,8 +60,9 @@ class NsysImporter final : public Importer {
     FS_ASSIGN_OR_RETURN(auto nvtx_cols, db.columns("NVTX_EVENTS"));
     FS_ASSIGN_OR_RETURN(auto string_cols, db.columns("StringIds"));
     if ((kernel_cols.empty() && runtime_cols.empty() && nvtx_cols.empty()) || string_cols.empty()) {
-      return InvalidArgument(path + ": SQLite, but not an Nsight Systems export (no StringIds and no "
-                                    "CUPTI_ACTIVITY_KIND_KERNEL / _RUNTIME / NVTX_EVENTS tables)");
+      return InvalidArgument(path +
+                             ": SQLite, but not an Nsight Systems export (no StringIds and no "
+                             "CUPTI_ACTIVITY_KIND_KERNEL / _RUNTIME / NVTX_EVENTS tables)");
     }
     auto hash = hash_file_async(path);
     TraceBuilder::Options builder_options;
@@ -100,8 +105,9 @@ class NsysImporter final : public Importer {
     }
     std::string sql = "SELECT k.start, k.end, " + col(c, "deviceId") + ", " + col(c, "streamId") + ", " +
                       col(c, "correlationId", "NULL") + ", " + col(c, "globalPid", "NULL") + ", s.value, " +
-                      col(c, "gridX") + ", " + col(c, "gridY") + ", " + col(c, "gridZ") + ", " + col(c, "blockX") +
-                      ", " + col(c, "blockY") + ", " + col(c, "blockZ") + ", " + col(c, "graphNodeId") +
+                      col(c, "gridX") + ", " + col(c, "gridY") + ", " + col(c, "gridZ") + ", " +
+                      col(c, "blockX") + ", " + col(c, "blockY") + ", " + col(c, "blockZ") + ", " +
+                      col(c, "graphNodeId") +
                       " FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k." + name_col;
     FS_ASSIGN_OR_RETURN(auto rows, db.query(sql));
     for (;;) {
@@ -133,26 +139,38 @@ class NsysImporter final : public Importer {
   // CUpti_ActivityMemcpyKind as Kineto names copies: H host, D device, A array, P peer (another device).
   static std::string_view memcpy_name(std::int64_t copy_kind) {
     switch (copy_kind) {
-      case 1: return "Memcpy HtoD";
-      case 2: return "Memcpy DtoH";
-      case 3: return "Memcpy HtoA";
-      case 4: return "Memcpy AtoH";
-      case 5: return "Memcpy AtoA";
-      case 6: return "Memcpy AtoD";
-      case 7: return "Memcpy DtoA";
-      case 8: return "Memcpy DtoD";
-      case 9: return "Memcpy HtoH";
-      case 10: return "Memcpy PtoP";
-      default: return "Memcpy";
+      case 1:
+        return "Memcpy HtoD";
+      case 2:
+        return "Memcpy DtoH";
+      case 3:
+        return "Memcpy HtoA";
+      case 4:
+        return "Memcpy AtoH";
+      case 5:
+        return "Memcpy AtoA";
+      case 6:
+        return "Memcpy AtoD";
+      case 7:
+        return "Memcpy DtoA";
+      case 8:
+        return "Memcpy DtoD";
+      case 9:
+        return "Memcpy HtoH";
+      case 10:
+        return "Memcpy PtoP";
+      default:
+        return "Memcpy";
     }
   }
 
-  static Status read_copies(SqliteReadOnly& db, const char* table, const std::vector<std::string>& c, KernelKind kind,
-                            TraceBuilder& builder) {
+  static Status read_copies(SqliteReadOnly& db, const char* table, const std::vector<std::string>& c,
+                            KernelKind kind, TraceBuilder& builder) {
     if (!has(c, "start") || !has(c, "end")) return {};
     std::string sql = "SELECT start, end, " + col(c, "deviceId") + ", " + col(c, "streamId") + ", " +
-                      col(c, "correlationId", "NULL") + ", " + col(c, "globalPid", "NULL") + ", " + col(c, "bytes") +
-                      ", " + col(c, "graphNodeId") + ", " + col(c, "copyKind", "NULL") + " FROM " + table;
+                      col(c, "correlationId", "NULL") + ", " + col(c, "globalPid", "NULL") + ", " +
+                      col(c, "bytes") + ", " + col(c, "graphNodeId") + ", " + col(c, "copyKind", "NULL") +
+                      " FROM " + table;
     FS_ASSIGN_OR_RETURN(auto rows, db.query(sql));
     const auto plain = builder.intern(kind == KernelKind::kMemcpy ? "Memcpy" : "Memset");
     for (;;) {
@@ -160,7 +178,8 @@ class NsysImporter final : public Importer {
       if (!row) break;
       TraceBuilder::Activity a;
       a.kind = kind;
-      a.name = kind == KernelKind::kMemcpy && !rows.is_null(8) ? builder.intern(memcpy_name(rows.int64(8))) : plain;
+      a.name = kind == KernelKind::kMemcpy && !rows.is_null(8) ? builder.intern(memcpy_name(rows.int64(8)))
+                                                               : plain;
       a.start_ns = rows.int64(0);
       a.duration_ns = std::max<std::int64_t>(0, span_ns(rows.int64(0), rows.int64(1)));
       a.device = static_cast<int>(rows.int64(2));
@@ -234,6 +253,8 @@ class NsysImporter final : public Importer {
 
 }  // namespace
 
-std::unique_ptr<Importer> make_nsys_importer() { return std::make_unique<NsysImporter>(); }
+std::unique_ptr<Importer> make_nsys_importer() {
+  return std::make_unique<NsysImporter>();
+}
 
 }  // namespace flopscope

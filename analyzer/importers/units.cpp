@@ -56,10 +56,12 @@ UnitScale simple_unit(std::string_view u) {
     std::string_view p;
     double f;
   };
-  static constexpr Prefix kBinary[] = {{"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}};
+  static constexpr Prefix kBinary[] = {
+      {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}};
   static constexpr Prefix kDecimal[] = {{"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}};
-  static constexpr std::string_view kBases[] = {"byte",    "inst",  "cycle",  "warp",  "sector", "request", "thread",
-                                                "block",   "register", "wavefront", "transaction", "instruction"};
+  static constexpr std::string_view kBases[] = {"byte",     "inst",      "cycle",       "warp",
+                                                "sector",   "request",   "thread",      "block",
+                                                "register", "wavefront", "transaction", "instruction"};
   if (u.empty()) return {1, "", true};
   if (u == "%") return {1, "%", true};
   // Time: everything to nanoseconds.

@@ -1,5 +1,4 @@
 #include "analyzer/weights/moved_tensors.h"
-#include "db/model/module_path.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,6 +6,7 @@
 #include <unordered_map>
 
 #include "analyzer/weights/tensor_similarity.h"
+#include "db/model/module_path.h"
 
 namespace flopscope {
 namespace {
@@ -24,9 +24,13 @@ struct Side {
   }
 };
 
-std::string module_of(const std::string& name) { return std::string(path_parent(name)); }
+std::string module_of(const std::string& name) {
+  return std::string(path_parent(name));
+}
 
-std::string leaf_of(const std::string& name) { return std::string(path_leaf(name)); }
+std::string leaf_of(const std::string& name) {
+  return std::string(path_leaf(name));
+}
 
 std::string likeness(ContentRelation r, double similarity) {
   if (r == ContentRelation::kExact) return "exact copy";

@@ -21,7 +21,20 @@ struct PyValue;
 using PyRef = PyValue*;
 
 struct PyValue {
-  enum class Kind { kNone, kBool, kInt, kFloat, kString, kBytes, kTuple, kList, kDict, kGlobal, kCall, kPersistent };
+  enum class Kind {
+    kNone,
+    kBool,
+    kInt,
+    kFloat,
+    kString,
+    kBytes,
+    kTuple,
+    kList,
+    kDict,
+    kGlobal,
+    kCall,
+    kPersistent
+  };
   Kind kind = Kind::kNone;
   bool b = false;
   std::int64_t i = 0;

@@ -48,7 +48,9 @@ struct Entry {
 Status parse_safetensors(std::span<const std::uint8_t> bytes, const std::string& name,
                          std::vector<TensorLocation>* tensors) {
   auto corrupt = [&](const std::string& what) { return Corrupt(name + ": corrupt safetensors: " + what); };
-  if (bytes.size() < 8) return corrupt("file is " + std::to_string(bytes.size()) + " bytes, shorter than the 8-byte header length");
+  if (bytes.size() < 8)
+    return corrupt("file is " + std::to_string(bytes.size()) +
+                   " bytes, shorter than the 8-byte header length");
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[static_cast<std::size_t>(i)];
   if (n > bytes.size() - 8) {
@@ -109,21 +111,24 @@ Status parse_safetensors(std::span<const std::uint8_t> bytes, const std::string&
     }
     e.begin = (*off)[0].get<std::uint64_t>();
     e.end = (*off)[1].get<std::uint64_t>();
-    if (e.begin > e.end) return bad("data_offsets begin " + std::to_string(e.begin) + " > end " + std::to_string(e.end));
+    if (e.begin > e.end)
+      return bad("data_offsets begin " + std::to_string(e.begin) + " > end " + std::to_string(e.end));
     if (e.end > buffer_size) {
       return bad("data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
                  ") run past the data buffer (" + std::to_string(buffer_size) + " bytes)");
     }
     int size = element_size(e.loc.dtype);
     if (size == 0) {
-      return Unsupported(name + ": tensor '" + key + "': dtype " + dt->get<std::string>() + " is not supported");
+      return Unsupported(name + ": tensor '" + key + "': dtype " + dt->get<std::string>() +
+                         " is not supported");
     }
     std::uint64_t expect = 0;
     if (mul_overflows(numel, static_cast<std::uint64_t>(size), &expect) || expect != e.end - e.begin) {
       return bad("dtype " + dt->get<std::string>() + " and shape need " + std::to_string(numel) + " x " +
                  std::to_string(size) + " bytes but data_offsets give " + std::to_string(e.end - e.begin));
     }
-    e.loc.storage = buffer.subspan(static_cast<std::size_t>(e.begin), static_cast<std::size_t>(e.end - e.begin));
+    e.loc.storage =
+        buffer.subspan(static_cast<std::size_t>(e.begin), static_cast<std::size_t>(e.end - e.begin));
     if (numel == 0) {
       e.loc.placeholder = true;
       e.loc.note = "zero-size tensor";
@@ -141,14 +146,14 @@ Status parse_safetensors(std::span<const std::uint8_t> bytes, const std::string&
                      std::to_string(e.begin));
     }
     if (e.begin > expect_begin) {
-      return corrupt("gap before tensor '" + e.loc.name + "' (bytes " + std::to_string(expect_begin) + " to " +
-                     std::to_string(e.begin) + " belong to no tensor)");
+      return corrupt("gap before tensor '" + e.loc.name + "' (bytes " + std::to_string(expect_begin) +
+                     " to " + std::to_string(e.begin) + " belong to no tensor)");
     }
     expect_begin = e.end;
   }
   if (expect_begin != buffer_size) {
-    return corrupt("tensors cover " + std::to_string(expect_begin) + " of the " + std::to_string(buffer_size) +
-                   " bytes of the data buffer");
+    return corrupt("tensors cover " + std::to_string(expect_begin) + " of the " +
+                   std::to_string(buffer_size) + " bytes of the data buffer");
   }
   for (auto& e : entries) tensors->push_back(std::move(e.loc));
   return Status::Ok();
@@ -181,7 +186,8 @@ StatusOr<WeightsSource> open_safetensors_index(const std::string& path) {
     if (!shard.is_string()) return Corrupt(path + ": weight_map entry '" + tensor + "' is not a file name");
     auto file = shard.get<std::string>();
     if (file.empty() || file.find('/') != std::string::npos || file == "..") {
-      return Corrupt(path + ": weight_map entry '" + tensor + "' names '" + file + "', not a file beside the index");
+      return Corrupt(path + ": weight_map entry '" + tensor + "' names '" + file +
+                     "', not a file beside the index");
     }
     listed[tensor] = file;
     if (std::find(shards.begin(), shards.end(), file) == shards.end()) shards.push_back(file);

@@ -68,20 +68,34 @@ T load(const std::uint8_t* p) {
 
 double value(Decode d, const std::uint8_t* p) {
   switch (d) {
-    case Decode::kF32: return load<float>(p);
-    case Decode::kF64: return load<double>(p);
-    case Decode::kF16: return half_to_float(load<std::uint16_t>(p));
-    case Decode::kBF16: return bfloat16_to_float(load<std::uint16_t>(p));
-    case Decode::kI8: return load<std::int8_t>(p);
-    case Decode::kU8: return load<std::uint8_t>(p);
-    case Decode::kI16: return load<std::int16_t>(p);
-    case Decode::kU16: return load<std::uint16_t>(p);
-    case Decode::kI32: return load<std::int32_t>(p);
-    case Decode::kU32: return load<std::uint32_t>(p);
-    case Decode::kI64: return static_cast<double>(load<std::int64_t>(p));
-    case Decode::kU64: return static_cast<double>(load<std::uint64_t>(p));
-    case Decode::kBool: return p[0] != 0 ? 1 : 0;
-    case Decode::kRaw: return 0;
+    case Decode::kF32:
+      return load<float>(p);
+    case Decode::kF64:
+      return load<double>(p);
+    case Decode::kF16:
+      return half_to_float(load<std::uint16_t>(p));
+    case Decode::kBF16:
+      return bfloat16_to_float(load<std::uint16_t>(p));
+    case Decode::kI8:
+      return load<std::int8_t>(p);
+    case Decode::kU8:
+      return load<std::uint8_t>(p);
+    case Decode::kI16:
+      return load<std::int16_t>(p);
+    case Decode::kU16:
+      return load<std::uint16_t>(p);
+    case Decode::kI32:
+      return load<std::int32_t>(p);
+    case Decode::kU32:
+      return load<std::uint32_t>(p);
+    case Decode::kI64:
+      return static_cast<double>(load<std::int64_t>(p));
+    case Decode::kU64:
+      return static_cast<double>(load<std::uint64_t>(p));
+    case Decode::kBool:
+      return p[0] != 0 ? 1 : 0;
+    case Decode::kRaw:
+      return 0;
   }
   return 0;
 }

@@ -13,12 +13,20 @@ using K = PyValue::Kind;
 
 // "torch.BFloat16Storage" -> "bfloat16".
 std::string storage_dtype(const std::string& cls) {
-  static const std::map<std::string, std::string> kNames = {
-      {"Float", "float32"},   {"Double", "float64"},        {"Half", "float16"},
-      {"BFloat16", "bfloat16"}, {"Long", "int64"},          {"Int", "int32"},
-      {"Short", "int16"},     {"Char", "int8"},             {"Byte", "uint8"},
-      {"Bool", "bool"},       {"ComplexFloat", "complex64"}, {"ComplexDouble", "complex128"},
-      {"Float8_e4m3fn", "float8_e4m3fn"}, {"Float8_e5m2", "float8_e5m2"}};
+  static const std::map<std::string, std::string> kNames = {{"Float", "float32"},
+                                                            {"Double", "float64"},
+                                                            {"Half", "float16"},
+                                                            {"BFloat16", "bfloat16"},
+                                                            {"Long", "int64"},
+                                                            {"Int", "int32"},
+                                                            {"Short", "int16"},
+                                                            {"Char", "int8"},
+                                                            {"Byte", "uint8"},
+                                                            {"Bool", "bool"},
+                                                            {"ComplexFloat", "complex64"},
+                                                            {"ComplexDouble", "complex128"},
+                                                            {"Float8_e4m3fn", "float8_e4m3fn"},
+                                                            {"Float8_e5m2", "float8_e5m2"}};
   std::string n = cls;
   if (n.starts_with("torch.")) n = n.substr(6);
   if (n.ends_with("Storage")) n.resize(n.size() - 7);
@@ -26,7 +34,9 @@ std::string storage_dtype(const std::string& cls) {
   return it != kNames.end() ? it->second : "";
 }
 
-int element_size(const std::string& dtype) { return dtype.starts_with("float8_") ? 1 : dtype_size(dtype); }
+int element_size(const std::string& dtype) {
+  return dtype.starts_with("float8_") ? 1 : dtype_size(dtype);
+}
 
 bool int_tuple(const PyRef& v, std::vector<std::int64_t>* out) {
   if (!v || !(v->is(K::kTuple) || v->is(K::kList))) return false;
@@ -75,7 +85,8 @@ class Walker {
  private:
   Status call(const PyValue& v, const std::string& path, int depth) {
     const std::string& fn = v.s;
-    if (fn == "torch._utils._rebuild_tensor_v2" || fn == "torch._utils._rebuild_tensor") return tensor(v, path);
+    if (fn == "torch._utils._rebuild_tensor_v2" || fn == "torch._utils._rebuild_tensor")
+      return tensor(v, path);
     if (fn == "torch._utils._rebuild_parameter" || fn == "torch._utils._rebuild_parameter_with_state") {
       return v.items.empty() ? Status::Ok() : walk(v.items[0], path, depth + 1);
     }
@@ -108,9 +119,11 @@ class Walker {
     const std::string& key = pid->items[2]->s;
     std::string location = pid->items[3]->is(K::kString) ? pid->items[3]->s : "";
     std::int64_t storage_numel = pid->items[4]->i;
-    if (!v.items[1]->is(K::kInt) || v.items[1]->i < 0) return bad("storage offset is not a non-negative integer");
+    if (!v.items[1]->is(K::kInt) || v.items[1]->i < 0)
+      return bad("storage offset is not a non-negative integer");
     t.offset = v.items[1]->i;
-    if (!int_tuple(v.items[2], &t.shape) || !int_tuple(v.items[3], &t.strides) || t.shape.size() != t.strides.size()) {
+    if (!int_tuple(v.items[2], &t.shape) || !int_tuple(v.items[3], &t.strides) ||
+        t.shape.size() != t.strides.size()) {
       return bad("size and stride are not integer tuples of equal length");
     }
     int size = element_size(t.dtype);
@@ -124,7 +137,8 @@ class Walker {
     if (rec == records_.end()) return bad("storage record data/" + key + " is missing from the archive");
     if (!rec->second->stored) return Unsupported(name_ + ": storage data/" + key + " is compressed");
     t.storage = rec->second->data;
-    if (storage_numel < 0 || static_cast<std::uint64_t>(storage_numel) > t.storage.size() / static_cast<std::uint64_t>(size)) {
+    if (storage_numel < 0 ||
+        static_cast<std::uint64_t>(storage_numel) > t.storage.size() / static_cast<std::uint64_t>(size)) {
       return bad("storage of " + std::to_string(storage_numel) + " elements does not fit its " +
                  std::to_string(t.storage.size()) + "-byte record");
     }
@@ -145,7 +159,8 @@ class Walker {
       t.placeholder = true;
       t.note = "zero-size tensor";
     } else if (last >= storage_numel) {
-      return bad("view reaches element " + std::to_string(last) + " of a storage of " + std::to_string(storage_numel));
+      return bad("view reaches element " + std::to_string(last) + " of a storage of " +
+                 std::to_string(storage_numel));
     }
     out_->tensors.push_back(std::move(t));
     return Status::Ok();

@@ -19,20 +19,28 @@ namespace flopscope {
 
 const char* to_string(TensorState state) {
   switch (state) {
-    case TensorState::kActive: return "ACTIVE";
-    case TensorState::kZeroed: return "ZEROED";
-    case TensorState::kErased: return "ERASED";
+    case TensorState::kActive:
+      return "ACTIVE";
+    case TensorState::kZeroed:
+      return "ZEROED";
+    case TensorState::kErased:
+      return "ERASED";
   }
   return "?";
 }
 
 const char* to_string(TensorChange change) {
   switch (change) {
-    case TensorChange::kUnchanged: return "UNCHANGED";
-    case TensorChange::kChanged: return "CHANGED";
-    case TensorChange::kNew: return "NEW";
-    case TensorChange::kRemoved: return "REMOVED";
-    case TensorChange::kMoved: return "MOVED";
+    case TensorChange::kUnchanged:
+      return "UNCHANGED";
+    case TensorChange::kChanged:
+      return "CHANGED";
+    case TensorChange::kNew:
+      return "NEW";
+    case TensorChange::kRemoved:
+      return "REMOVED";
+    case TensorChange::kMoved:
+      return "MOVED";
   }
   return "?";
 }
@@ -52,10 +60,13 @@ StatusOr<WeightsSource> open_weights(const std::string& path) {
   if (looks_like_zip(h)) return open_torch_archive(path);
   // A sharded index is JSON text starting with '{'; a safetensors file starts with its binary length.
   std::size_t first = 0;
-  while (first < got && (head[first] == ' ' || head[first] == '\n' || head[first] == '\r' || head[first] == '\t')) ++first;
+  while (first < got &&
+         (head[first] == ' ' || head[first] == '\n' || head[first] == '\r' || head[first] == '\t'))
+    ++first;
   if (first < got && head[first] == '{') return open_safetensors_index(path);
   if (got >= 2 && static_cast<std::uint8_t>(head[0]) == 0x80 && static_cast<std::uint8_t>(head[1]) <= 5) {
-    return Unsupported(path + ": a legacy (pre-1.6, non-zip) torch.save file; re-save it with a current PyTorch");
+    return Unsupported(path +
+                       ": a legacy (pre-1.6, non-zip) torch.save file; re-save it with a current PyTorch");
   }
   return open_safetensors(path);
 }
@@ -77,7 +88,8 @@ WeightsReport inspect_weights(const WeightsSource& source, const WeightsOptions&
       done += source.tensors[i].storage.size();
     }
   };
-  unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads) : std::thread::hardware_concurrency();
+  unsigned threads =
+      options.threads > 0 ? static_cast<unsigned>(options.threads) : std::thread::hardware_concurrency();
   threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(source.tensors.size())));
   std::vector<std::thread> pool;
   for (unsigned k = 1; k < threads; ++k) pool.emplace_back(work);
@@ -140,7 +152,8 @@ std::vector<TensorComparison> compare_weights(const WeightsReport& a, const Weig
         row.what = row.change == TensorChange::kChanged ? "storage" : "";
       } else if (t.sha256.empty() || row.b->sha256.empty()) {
         // Without hashes, compare what was measured.
-        bool same = t.l2 == row.b->l2 && t.max_abs == row.b->max_abs && t.nonzero_fraction == row.b->nonzero_fraction;
+        bool same =
+            t.l2 == row.b->l2 && t.max_abs == row.b->max_abs && t.nonzero_fraction == row.b->nonzero_fraction;
         row.change = same ? TensorChange::kUnchanged : TensorChange::kChanged;
         row.what = same ? "" : "values";
       } else {

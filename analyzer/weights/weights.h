@@ -24,13 +24,13 @@ const char* to_string(TensorState state);
 // A tensor found in a file, located but not yet read.
 struct TensorLocation {
   std::string name;
-  std::string dtype;                  // flopscope name (float32, bfloat16, ...)
+  std::string dtype;  // flopscope name (float32, bfloat16, ...)
   std::vector<std::int64_t> shape;
-  std::vector<std::int64_t> strides;  // in elements; empty means row-major contiguous
+  std::vector<std::int64_t> strides;      // in elements; empty means row-major contiguous
   std::span<const std::uint8_t> storage;  // the bytes the tensor may view (inside a mapped file)
-  std::int64_t offset = 0;            // first element, in elements from storage.begin()
-  bool placeholder = false;           // holds no real storage (meta tensor, zero-size)
-  std::string note;                   // why it is a placeholder, or what could not be decoded
+  std::int64_t offset = 0;                // first element, in elements from storage.begin()
+  bool placeholder = false;               // holds no real storage (meta tensor, zero-size)
+  std::string note;                       // why it is a placeholder, or what could not be decoded
 };
 
 // What a reader found: the mapped files (kept alive) and the tensors located in them.
@@ -71,9 +71,9 @@ struct WeightsReport {
 };
 
 struct WeightsOptions {
-  double atol = 0;           // |x| <= atol counts as zero
-  bool hash = true;          // sha256 per tensor
-  int threads = 0;           // 0: hardware concurrency
+  double atol = 0;   // |x| <= atol counts as zero
+  bool hash = true;  // sha256 per tensor
+  int threads = 0;   // 0: hardware concurrency
 };
 
 // Format by content (not extension): safetensors, a sharded index (.json), or a zip archive.
@@ -91,8 +91,8 @@ const char* to_string(TensorChange change);
 
 struct TensorComparison {
   std::string name;
-  const TensorInfo* a = nullptr;  // null when only in B
-  const TensorInfo* b = nullptr;  // null when only in A
+  const TensorInfo* a = nullptr;               // null when only in B
+  const TensorInfo* b = nullptr;               // null when only in A
   TensorState state_b = TensorState::kErased;  // ERASED when absent from B
   TensorChange change = TensorChange::kUnchanged;
   std::string what;  // what changed: "dtype", "shape", "values"; for MOVED the other name and how alike

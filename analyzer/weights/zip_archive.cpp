@@ -18,7 +18,8 @@ class Reader {
   bool has(std::uint64_t pos, std::uint64_t n) const { return pos <= b_.size() && n <= b_.size() - pos; }
   std::uint64_t le(std::uint64_t pos, int n) const {
     std::uint64_t v = 0;
-    for (int i = n - 1; i >= 0; --i) v = (v << 8) | b_[static_cast<std::size_t>(pos) + static_cast<std::size_t>(i)];
+    for (int i = n - 1; i >= 0; --i)
+      v = (v << 8) | b_[static_cast<std::size_t>(pos) + static_cast<std::size_t>(i)];
     return v;
   }
   std::span<const std::uint8_t> bytes() const { return b_; }
@@ -33,7 +34,8 @@ bool looks_like_zip(std::span<const std::uint8_t> bytes) {
   return bytes.size() >= 4 && bytes[0] == 'P' && bytes[1] == 'K' && bytes[2] == 3 && bytes[3] == 4;
 }
 
-StatusOr<std::vector<ZipEntry>> read_zip_directory(std::span<const std::uint8_t> bytes, const std::string& name) {
+StatusOr<std::vector<ZipEntry>> read_zip_directory(std::span<const std::uint8_t> bytes,
+                                                   const std::string& name) {
   auto corrupt = [&](const std::string& what) { return Corrupt(name + ": corrupt zip archive: " + what); };
   Reader r(bytes);
   if (bytes.size() < 22) return corrupt("too short for an end-of-directory record");
@@ -63,13 +65,16 @@ StatusOr<std::vector<ZipEntry>> read_zip_directory(std::span<const std::uint8_t>
   std::vector<ZipEntry> entries;
   std::uint64_t pos = dir_offset;
   for (std::uint64_t i = 0; i < count; ++i) {
-    if (!r.has(pos, 46) || r.le(pos, 4) != kCentralHeader) return corrupt("bad central directory entry " + std::to_string(i));
+    if (!r.has(pos, 46) || r.le(pos, 4) != kCentralHeader)
+      return corrupt("bad central directory entry " + std::to_string(i));
     std::uint64_t method = r.le(pos + 10, 2);
     std::uint64_t comp = r.le(pos + 20, 4);
     std::uint64_t size = r.le(pos + 24, 4);
-    std::uint64_t name_len = r.le(pos + 28, 2), extra_len = r.le(pos + 30, 2), comment_len = r.le(pos + 32, 2);
+    std::uint64_t name_len = r.le(pos + 28, 2), extra_len = r.le(pos + 30, 2),
+                  comment_len = r.le(pos + 32, 2);
     std::uint64_t local = r.le(pos + 42, 4);
-    if (!r.has(pos + 46, name_len + extra_len + comment_len)) return corrupt("entry " + std::to_string(i) + " runs past the file");
+    if (!r.has(pos + 46, name_len + extra_len + comment_len))
+      return corrupt("entry " + std::to_string(i) + " runs past the file");
     ZipEntry e;
     e.name.assign(reinterpret_cast<const char*>(bytes.data() + pos + 46), static_cast<std::size_t>(name_len));
     // ZIP64 extra field: the 8-byte values present are those whose 32-bit fields are saturated, in order.
@@ -91,7 +96,8 @@ StatusOr<std::vector<ZipEntry>> read_zip_directory(std::span<const std::uint8_t>
       }
       x += 4 + len;
     }
-    if (!r.has(local, 30) || r.le(local, 4) != kLocalHeader) return corrupt("entry '" + e.name + "' has no local header");
+    if (!r.has(local, 30) || r.le(local, 4) != kLocalHeader)
+      return corrupt("entry '" + e.name + "' has no local header");
     std::uint64_t data = local + 30 + r.le(local + 26, 2) + r.le(local + 28, 2);
     if (!r.has(data, comp)) return corrupt("entry '" + e.name + "' runs past the end of the file");
     e.stored = method == 0;

@@ -20,6 +20,7 @@ struct ZipEntry {
 bool looks_like_zip(std::span<const std::uint8_t> bytes);
 
 // Reads the central directory. Errors are Corrupt, prefixed with `name`.
-StatusOr<std::vector<ZipEntry>> read_zip_directory(std::span<const std::uint8_t> bytes, const std::string& name);
+StatusOr<std::vector<ZipEntry>> read_zip_directory(std::span<const std::uint8_t> bytes,
+                                                   const std::string& name);
 
 }  // namespace flopscope

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <tuple>
 
+#include "analyzer/analysis/diff_analysis.h"
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
 #include "analyzer/diff/interleaved_rounds.h"
-#include "analyzer/analysis/diff_analysis.h"
 #include "analyzer/weights/weights.h"
 #include "cli/background_sink.h"
 #include "cli/command.h"

@@ -20,8 +20,8 @@
 #include "cli/command.h"
 #include "cli/companion_dir.h"
 #include "collector/cupti/gpu_probe.h"
-#include "collector/cupti/metric_plan.h"
 #include "collector/cupti/inject_env.h"
+#include "collector/cupti/metric_plan.h"
 #include "db/model/atomic_file.h"
 
 namespace flopscope::cli {
@@ -33,11 +33,13 @@ StatusOr<std::string> injection_library() {
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return Internal("cannot find the flopscope executable: " + ec.message());
-  for (const fs::path& candidate : {exe.parent_path() / "libflopscope_inject.so",
-                                    exe.parent_path().parent_path() / "lib" / "flopscope" / "libflopscope_inject.so"}) {
+  for (const fs::path& candidate :
+       {exe.parent_path() / "libflopscope_inject.so",
+        exe.parent_path().parent_path() / "lib" / "flopscope" / "libflopscope_inject.so"}) {
     if (fs::exists(candidate, ec)) return candidate.string();
   }
-  return NotFound("libflopscope_inject.so is not installed next to " + exe.string() + " (reinstall flopscope)");
+  return NotFound("libflopscope_inject.so is not installed next to " + exe.string() +
+                  " (reinstall flopscope)");
 }
 
 // The databases the command's processes wrote: the output itself, .rank<N> and .<pid> variants.
@@ -64,19 +66,22 @@ std::vector<std::string> written_databases(const std::string& output) {
 class ExecCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
-    app.add_option("-o,--output", output_, "Run database to write (one per CUDA process: see below)")->required();
+    app.add_option("-o,--output", output_, "Run database to write (one per CUDA process: see below)")
+        ->required();
     app.add_option("--metrics", metrics_,
                    "Hardware counters per kernel: 'default' (CUDA-core FLOPs per precision, tensor-core "
                    "ops, DRAM bytes read/written, duration), 'hardware' (the default without the "
                    "SASS-patched FLOP counters: one pass), 'none' (tracing only: undisturbed timings), "
                    "or a comma-separated list of metric names (see `flopscope metrics`)")
         ->default_val("default");
-    app.add_option("--max-passes", max_passes_, "Refuse metric sets needing more kernel replays (0: no limit)")
+    app.add_option("--max-passes", max_passes_,
+                   "Refuse metric sets needing more kernel replays (0: no limit)")
         ->default_val(0);
     app.add_flag("-f,--force", force_, "Replace existing databases");
-    app.add_flag("--modules", modules_,
-                 "For PyTorch programs: load flopscope's Python companion, which wraps every nn.Module call in an "
-                 "NVTX range named by its named_modules() path, so kernels get module paths with no code change");
+    app.add_flag(
+        "--modules", modules_,
+        "For PyTorch programs: load flopscope's Python companion, which wraps every nn.Module call in an "
+        "NVTX range named by its named_modules() path, so kernels get module paths with no code change");
     app.add_option("command", command_, "The program and its arguments, after --")->required();
     app.footer(
         "Each CUDA process the command starts writes one database: the first writes OUTPUT, others "
@@ -147,14 +152,15 @@ class ExecCommand final : public Command {
     auto written = written_databases(output_);
     if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && written.empty()) return kExitUsage;
     if (written.empty()) {
-      return report_error(NotFound("the command ran no CUDA code: no database written (" +
-                                   quote_command(command_) + ")"));
+      return report_error(
+          NotFound("the command ran no CUDA code: no database written (" + quote_command(command_) + ")"));
     }
     for (const auto& db : written) std::fprintf(stderr, "flopscope: wrote %s\n", db.c_str());
     if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
       std::fprintf(stderr, "flopscope: error: the command %s; the databases hold what ran until then\n",
-                   WIFSIGNALED(wstatus) ? ("was killed by signal " + std::to_string(WTERMSIG(wstatus))).c_str()
-                                        : ("exited with status " + std::to_string(WEXITSTATUS(wstatus))).c_str());
+                   WIFSIGNALED(wstatus)
+                       ? ("was killed by signal " + std::to_string(WTERMSIG(wstatus))).c_str()
+                       : ("exited with status " + std::to_string(WEXITSTATUS(wstatus))).c_str());
       return kExitUsage;
     }
     return kExitOk;
@@ -172,9 +178,10 @@ class ExecCommand final : public Command {
 
 }  // namespace
 
-FLOPSCOPE_REGISTER_COMMAND(ExecCommand, "exec",
-                           "Run any CUDA program (e.g. python3 infer.py) under the GPU collector: per-kernel time, "
-                           "FLOPs and DRAM bytes by module",
-                           60);
+FLOPSCOPE_REGISTER_COMMAND(
+    ExecCommand, "exec",
+    "Run any CUDA program (e.g. python3 infer.py) under the GPU collector: per-kernel time, "
+    "FLOPs and DRAM bytes by module",
+    60);
 
 }  // namespace flopscope::cli

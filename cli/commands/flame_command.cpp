@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "analyzer/summary.h"
 #include "analyzer/analysis/run_analysis.h"
+#include "analyzer/summary.h"
 #include "cli/command.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"

@@ -27,8 +27,10 @@ class GuiCommand final : public Command {
     auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     std::string exe = "flopscope-gui";
     if (!ec) {
-      // Build tree (build/dev/cli/flopscope -> build/dev/gui/app/flopscope-gui) or install prefix (same bin/).
-      for (auto candidate : {self.parent_path() / "flopscope-gui", self.parent_path().parent_path() / "gui/app/flopscope-gui"})
+      // Build tree (build/dev/cli/flopscope -> build/dev/gui/app/flopscope-gui) or install prefix (same
+      // bin/).
+      for (auto candidate :
+           {self.parent_path() / "flopscope-gui", self.parent_path().parent_path() / "gui/app/flopscope-gui"})
         if (std::filesystem::exists(candidate, ec)) {
           exe = candidate.string();
           break;

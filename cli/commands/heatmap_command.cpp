@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "analyzer/heatmap.h"
 #include "analyzer/analysis/run_analysis.h"
+#include "analyzer/heatmap.h"
 #include "analyzer/summary.h"
 #include "cli/command.h"
 #include "db/model/atomic_file.h"
@@ -21,7 +21,8 @@ class HeatmapCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
     app.add_option("run", path_, "Run database (or trace file)")->required();
-    app.add_option("-o,--output", output_, "File to write: .png, .svg, .pdf, .dot or .csv (the matrix)")->required();
+    app.add_option("-o,--output", output_, "File to write: .png, .svg, .pdf, .dot or .csv (the matrix)")
+        ->required();
     app.add_option("--top", top_, "Number of modules (rows), slowest first (default 20)")
         ->check(CLI::Range(1, 500));
     app.add_option("--size", size_, "Picture size WIDTHxHEIGHT in pixels (default 1400x900)");

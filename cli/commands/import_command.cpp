@@ -10,10 +10,10 @@
 #include <memory>
 #include <optional>
 
-#include "analyzer/importers/importer.h"
-#include "analyzer/summary_facts_sink.h"
 #include "analyzer/analysis/load_run.h"
+#include "analyzer/importers/importer.h"
 #include "analyzer/importers/weight_paths.h"
+#include "analyzer/summary_facts_sink.h"
 #include "analyzer/weights/weights.h"
 #include "cli/command.h"
 #include "db/model/atomic_file.h"
@@ -45,7 +45,9 @@ class CountingSink final : public RunSink {
     return to_.add_kernels(k);
   }
   Status add_params(std::span<const ParamRecord> p) override { return to_.add_params(p); }
-  Status add_graph(std::span<const GraphNode> n, std::span<const GraphEdge> e) override { return to_.add_graph(n, e); }
+  Status add_graph(std::span<const GraphNode> n, std::span<const GraphEdge> e) override {
+    return to_.add_graph(n, e);
+  }
   Status add_quality(std::span<const QualityIssue> q) override {
     for (const auto& issue : q) warnings += issue.severity != Severity::kInfo ? issue.count : 0;
     return to_.add_quality(q);
@@ -63,7 +65,8 @@ class CountingSink final : public RunSink {
 std::string stem_of(const std::string& path) {
   std::string name = std::filesystem::path(path).filename().string();
   for (const char* ext : {".gz", ".json", ".sqlite", ".csv"}) {
-    if (name.size() > std::string(ext).size() && name.ends_with(ext)) name.resize(name.size() - std::string(ext).size());
+    if (name.size() > std::string(ext).size() && name.ends_with(ext))
+      name.resize(name.size() - std::string(ext).size());
   }
   return name;
 }
@@ -71,12 +74,14 @@ std::string stem_of(const std::string& path) {
 class ImportCommand final : public Command {
  public:
   void setup(CLI::App& sub) override {
-    sub.add_option("files", inputs_, "Trace files: PyTorch profiler JSON (.json, .json.gz), Nsight Systems SQLite "
-                                     "export, Nsight Compute CSV; the format is recognised from the content")
+    sub.add_option("files", inputs_,
+                   "Trace files: PyTorch profiler JSON (.json, .json.gz), Nsight Systems SQLite "
+                   "export, Nsight Compute CSV; the format is recognised from the content")
         ->required();
-    sub.add_option("-o,--output", output_,
-                   "Run database to write (one input), or a directory for several inputs (default: FILE's name "
-                   "with .db in the current directory)");
+    sub.add_option(
+        "-o,--output", output_,
+        "Run database to write (one input), or a directory for several inputs (default: FILE's name "
+        "with .db in the current directory)");
     sub.add_option(
         "--weights", weights_path_,
         "Weights the traced model ran with (safetensors, torch.save, TorchScript): class-based module "
@@ -95,7 +100,8 @@ class ImportCommand final : public Command {
     std::vector<std::string> outputs;
     bool to_dir = inputs_.size() > 1 || (!output_.empty() && std::filesystem::is_directory(output_));
     if (inputs_.size() > 1 && !output_.empty() && !std::filesystem::is_directory(output_)) {
-      return report_error(InvalidArgument(output_ + ": with several inputs, -o must name an existing directory"));
+      return report_error(
+          InvalidArgument(output_ + ": with several inputs, -o must name an existing directory"));
     }
     for (const auto& in : inputs_) {
       std::string out = output_.empty() ? stem_of(in) + ".db"
@@ -104,8 +110,9 @@ class ImportCommand final : public Command {
       outputs.push_back(out);
     }
     if ((!weights_path_.empty() || !graph_capture_.empty()) && inputs_.size() > 1) {
-      return report_error(InvalidArgument((weights_path_.empty() ? graph_capture_ : weights_path_) +
-                                          ": --weights and --graph-capture take one trace to import, not several"));
+      return report_error(
+          InvalidArgument((weights_path_.empty() ? graph_capture_ : weights_path_) +
+                          ": --weights and --graph-capture take one trace to import, not several"));
     }
     if (!graph_capture_.empty()) {
       if (Status st = check_input_file(graph_capture_); !st.ok()) return report_error(st);
@@ -200,12 +207,13 @@ class ImportCommand final : public Command {
       // Attribution as `report` states it (the summary facts written with the run): a module other than the
       // root.
       const SummaryFacts& f = facts.facts();
-      fmt::print("{} ({}): {} kernels + {} memcpy/memset, {} ops, {} modules; device activities linked to an op "
-                 "{}/{}, attributed to a module {}/{} ({:.1f}% of device time){} -> {}\n",
-                 in, (*importer)->name(), sink.kernels, sink.activities - sink.kernels, sink.ops, sink.modules,
-                 f.kernels_with_op, f.kernels, f.kernels_with_module, f.kernels,
-                 pct(f.kernel_time_attributed_ns, f.kernel_time_ns),
-                 sink.warnings > 0 ? fmt::format("; {} data-quality warnings", sink.warnings) : "", out);
+      fmt::print(
+          "{} ({}): {} kernels + {} memcpy/memset, {} ops, {} modules; device activities linked to an op "
+          "{}/{}, attributed to a module {}/{} ({:.1f}% of device time){} -> {}\n",
+          in, (*importer)->name(), sink.kernels, sink.activities - sink.kernels, sink.ops, sink.modules,
+          f.kernels_with_op, f.kernels, f.kernels_with_module, f.kernels,
+          pct(f.kernel_time_attributed_ns, f.kernel_time_ns),
+          sink.warnings > 0 ? fmt::format("; {} data-quality warnings", sink.warnings) : "", out);
       if (!mapped.empty()) fmt::print("{}\n", terminal_safe(mapped));
     }
     return kExitOk;
@@ -222,7 +230,7 @@ class ImportCommand final : public Command {
 
 }  // namespace
 
-FLOPSCOPE_REGISTER_COMMAND(ImportCommand, "import", "Import a PyTorch profiler, Nsight Systems or Nsight Compute trace",
-                           20);
+FLOPSCOPE_REGISTER_COMMAND(ImportCommand, "import",
+                           "Import a PyTorch profiler, Nsight Systems or Nsight Compute trace", 20);
 
 }  // namespace flopscope::cli

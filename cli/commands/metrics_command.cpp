@@ -1,9 +1,8 @@
 // `flopscope metrics [--chip GH100] [--metrics LIST] [--all]`: the counter set `exec` would collect, checked
 // against the chip with CUPTI's Profiler Host API (works offline, without a GPU), with its pass count.
 #include <cstdio>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cli/command.h"
 #include "collector/cupti/gpu_probe.h"
@@ -26,7 +25,8 @@ class MetricsCommand final : public Command {
     gpu::CuptiApi& api = gpu::real_cupti();
     if (chip_.empty()) {
       auto gpus = gpu::probe_gpus();
-      if (!gpus.ok()) return report_error(InvalidArgument(gpus.status().message() + "; pass --chip (e.g. --chip GH100)"));
+      if (!gpus.ok())
+        return report_error(InvalidArgument(gpus.status().message() + "; pass --chip (e.g. --chip GH100)"));
       if (CUptiResult r = api.chip_name(0, &chip_); r != CUPTI_SUCCESS) {
         return report_error(gpu::cupti_status(api, r, "reading the GPU's chip name"));
       }
@@ -46,20 +46,24 @@ class MetricsCommand final : public Command {
       j["passes"] = plan->passes;
       j["metrics"] = nlohmann::json::array();
       for (const auto& m : plan->info) {
-        j["metrics"].push_back({{"name", m.name}, {"role", gpu::to_string(m.role)}, {"unit", m.dim_unit},
-                                {"hw_unit", m.hw_unit}, {"description", m.description}});
+        j["metrics"].push_back({{"name", m.name},
+                                {"role", gpu::to_string(m.role)},
+                                {"unit", m.dim_unit},
+                                {"hw_unit", m.hw_unit},
+                                {"description", m.description}});
       }
       std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
       return kExitOk;
     }
-    std::printf("chip %s, metric set '%s': %zu metrics, %zu pass%s per kernel\n", plan->chip.c_str(), metrics_.c_str(),
-                plan->metrics.size(), plan->passes, plan->passes == 1 ? "" : "es");
+    std::printf("chip %s, metric set '%s': %zu metrics, %zu pass%s per kernel\n", plan->chip.c_str(),
+                metrics_.c_str(), plan->metrics.size(), plan->passes, plan->passes == 1 ? "" : "es");
     for (const auto& m : plan->info) {
       std::printf("  %-55s %-22s %s\n", m.name.c_str(), gpu::to_string(m.role), m.description.c_str());
     }
     if (plan->passes > 1) {
-      std::printf("SASS-patched counters (smsp__sass_*) always take a pass of their own; "
-                  "--metrics hardware drops them for a one-pass set.\n");
+      std::printf(
+          "SASS-patched counters (smsp__sass_*) always take a pass of their own; "
+          "--metrics hardware drops them for a one-pass set.\n");
     }
     return kExitOk;
   }

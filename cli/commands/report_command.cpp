@@ -21,9 +21,10 @@ namespace {
 class ReportCommand final : public Command {
  public:
   void setup(CLI::App& app) override {
-    app.add_option("run", paths_,
-                   "Run database (or trace file) to report on; several ranks of one run (run.rank*.db, one trace "
-                   "per rank) or a folder of them for a per-rank report")
+    app.add_option(
+           "run", paths_,
+           "Run database (or trace file) to report on; several ranks of one run (run.rank*.db, one trace "
+           "per rank) or a folder of them for a per-rank report")
         ->required();
     app.add_option("--depth", options_.depth, "Deepest module level shown (root is 0; default: all)");
     app.add_option("--sort", sort_, "Order siblings by: model (default), flops, time, bytes")

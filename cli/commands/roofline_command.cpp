@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "analyzer/analysis/run_analysis.h"
 #include "analyzer/peaks.h"
 #include "analyzer/summary.h"
-#include "analyzer/analysis/run_analysis.h"
 #include "cli/command.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
@@ -22,7 +22,9 @@ class RooflineCommand final : public Command {
     app.add_option("--peak", peak_,
                    "The roof as FLOPS:BYTES_PER_S (e.g. 989e12:3.35e12); default the device's entry in the "
                    "peak table, none for CPU runs");
-    app.add_option("--width", width_, "Picture width in pixels")->default_val(1000)->check(CLI::Range(400, 20000));
+    app.add_option("--width", width_, "Picture width in pixels")
+        ->default_val(1000)
+        ->check(CLI::Range(400, 20000));
     app.add_flag("--force", force_, "Overwrite the output file");
   }
 
@@ -45,15 +47,15 @@ class RooflineCommand final : public Command {
     const RunSummary& summary = run->summary();
     graphs::RooflinePlot plot = graphs::roofline_plot(summary, summary.peak);
     if (plot.points.empty()) {
-      return report_error(InvalidArgument(path_ + ": nothing to plot: no module has FLOPs, " + plot.bytes_kind +
-                                          " and " + plot.clock + " of its own"));
+      return report_error(InvalidArgument(path_ + ": nothing to plot: no module has FLOPs, " +
+                                          plot.bytes_kind + " and " + plot.clock + " of its own"));
     }
     const int height = width_ * 7 / 10;
     std::string title = "Roofline: " + std::filesystem::path(path_).filename().string();
     Status st = write_file_atomically(output_, graphs::roofline_svg(plot, title, width_, height), force_);
     if (!st.ok()) return report_error(st);
-    std::fprintf(stderr, "flopscope: wrote %s: %zu modules; x %s, y over %s%s\n", output_.c_str(), plot.points.size(),
-                 plot.bytes_kind.c_str(), plot.clock.c_str(),
+    std::fprintf(stderr, "flopscope: wrote %s: %zu modules; x %s, y over %s%s\n", output_.c_str(),
+                 plot.points.size(), plot.bytes_kind.c_str(), plot.clock.c_str(),
                  plot.peak ? (", roof " + plot.peak->name).c_str() : ", no roof (--peak sets one)");
     return kExitOk;
   }
@@ -66,7 +68,8 @@ class RooflineCommand final : public Command {
 
 }  // namespace
 
-FLOPSCOPE_REGISTER_COMMAND(RooflineCommand, "roofline",
-                           "Roofline plot of a run's modules (arithmetic intensity vs achieved FLOP/s) as SVG", 56);
+FLOPSCOPE_REGISTER_COMMAND(
+    RooflineCommand, "roofline",
+    "Roofline plot of a run's modules (arithmetic intensity vs achieved FLOP/s) as SVG", 56);
 
 }  // namespace flopscope::cli

@@ -97,11 +97,12 @@ class TraceCommand final : public Command {
            "sides; default 1)")
         ->check(CLI::Range(1, 1000));
     app.add_option(
-        "--ablate", ablate_,
-        "GLOB=zero or GLOB=identity: the program runs with the outputs of the modules whose path "
-        "matches GLOB replaced (zeros, or the module's first input) through forward hooks; the run "
-        "notes what was replaced (repeatable)")
-        ->allow_extra_args(false);  // one value per --ablate: "--ablate R -- prog ARGS" keeps ARGS the program's
+           "--ablate", ablate_,
+           "GLOB=zero or GLOB=identity: the program runs with the outputs of the modules whose path "
+           "matches GLOB replaced (zeros, or the module's first input) through forward hooks; the run "
+           "notes what was replaced (repeatable)")
+        ->allow_extra_args(
+            false);  // one value per --ablate: "--ablate R -- prog ARGS" keeps ARGS the program's
     app.add_flag("-f,--force", force_, "Overwrite the output database");
     app.add_option("command", command_, "The Python program and its arguments, after --")->required();
     app.footer(

@@ -16,13 +16,23 @@
 namespace flopscope::cli {
 namespace {
 
-nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+nlohmann::json number(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
 
 nlohmann::json tensor_json(const TensorInfo& t) {
-  return {{"name", t.name},     {"dtype", t.dtype},       {"shape", t.shape},
-          {"numel", t.numel},   {"bytes", t.bytes},       {"l2", number(t.l2)},
-          {"max_abs", number(t.max_abs)}, {"nonzero_fraction", t.nonzero_fraction},
-          {"decoded", t.decoded}, {"sum", number(t.sum)}, {"sha256", t.sha256}, {"state", to_string(t.state)},
+  return {{"name", t.name},
+          {"dtype", t.dtype},
+          {"shape", t.shape},
+          {"numel", t.numel},
+          {"bytes", t.bytes},
+          {"l2", number(t.l2)},
+          {"max_abs", number(t.max_abs)},
+          {"nonzero_fraction", t.nonzero_fraction},
+          {"decoded", t.decoded},
+          {"sum", number(t.sum)},
+          {"sha256", t.sha256},
+          {"state", to_string(t.state)},
           {"note", t.note}};
 }
 
@@ -40,8 +50,9 @@ class WeightsCommand : public Command {
  public:
   void setup(CLI::App& sub) override {
     // Two positionals, so the usage line reads "weights [OPTIONS] file [file_b]" (not "files(1x)").
-    sub.add_option("file", file_a_, "A weights file (.safetensors, model.safetensors.index.json, torch.save "
-                                    ".bin/.pth, TorchScript .pt)")
+    sub.add_option("file", file_a_,
+                   "A weights file (.safetensors, model.safetensors.index.json, torch.save "
+                   ".bin/.pth, TorchScript .pt)")
         ->required();
     sub.add_option("file_b", file_b_, "A second weights file: compare FILE (A) with it (B)");
     sub.add_option("--atol", options_.atol, "Values with |x| <= ATOL count as zero (default 0)")
@@ -84,8 +95,11 @@ class WeightsCommand : public Command {
       nlohmann::json j = {{"schema", "flopscope.weights"}, {"version", 1}, {"atol", options_.atol}};
       nlohmann::json tensors = nlohmann::json::array();
       for (const auto& t : r.tensors) tensors.push_back(tensor_json(t));
-      j["files"] = {{{"path", r.path}, {"format", r.format}, {"total_bytes", r.total_bytes},
-                     {"tensors", tensors}, {"warnings", r.warnings}}};
+      j["files"] = {{{"path", r.path},
+                     {"format", r.format},
+                     {"total_bytes", r.total_bytes},
+                     {"tensors", tensors},
+                     {"warnings", r.warnings}}};
       return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     }
     TextTable t;
@@ -93,16 +107,17 @@ class WeightsCommand : public Command {
     t.right_align = {false, false, false, true, true, true, true, true, false, false};
     for (const auto& x : r.tensors) {
       bool real = x.state != TensorState::kErased;
-      t.rows.push_back({x.name, x.dtype, format_shape(x.shape), format_count(static_cast<double>(x.numel)),
-                        bytes_text(static_cast<double>(x.bytes)), real && x.decoded ? format_general(x.l2) : "-",
-                        real && x.decoded ? format_general(x.max_abs) : "-",
-                        real ? percent_text(x.nonzero_fraction) : "-", to_string(x.state),
-                        x.sha256.substr(0, 12)});
+      t.rows.push_back(
+          {x.name, x.dtype, format_shape(x.shape), format_count(static_cast<double>(x.numel)),
+           bytes_text(static_cast<double>(x.bytes)), real && x.decoded ? format_general(x.l2) : "-",
+           real && x.decoded ? format_general(x.max_abs) : "-", real ? percent_text(x.nonzero_fraction) : "-",
+           to_string(x.state), x.sha256.substr(0, 12)});
     }
     std::string head = r.path + " (" + r.format + "): " + std::to_string(r.tensors.size()) + " tensors, " +
                        bytes_text(static_cast<double>(r.total_bytes)) + "; " + state_counts(r) + "\n";
-    std::string out = format_ == "md" ? "**" + markdown_escape(head.substr(0, head.size() - 1)) + "**\n\n" + t.to_markdown()
-                                      : head + "\n" + t.to_text();
+    std::string out =
+        format_ == "md" ? "**" + markdown_escape(head.substr(0, head.size() - 1)) + "**\n\n" + t.to_markdown()
+                        : head + "\n" + t.to_text();
     for (const auto& w : r.warnings) out += "warning: " + w + "\n";
     return out;
   }
@@ -121,7 +136,9 @@ class WeightsCommand : public Command {
       nlohmann::json j = {{"schema", "flopscope.weights"}, {"version", 1}, {"atol", options_.atol}};
       j["files"] = nlohmann::json::array();
       for (const auto* r : {&a, &b}) {
-        j["files"].push_back({{"path", r->path}, {"format", r->format}, {"total_bytes", r->total_bytes},
+        j["files"].push_back({{"path", r->path},
+                              {"format", r->format},
+                              {"total_bytes", r->total_bytes},
                               {"warnings", r->warnings}});
       }
       nlohmann::json cmp = nlohmann::json::array();
@@ -152,15 +169,17 @@ class WeightsCommand : public Command {
       auto l2 = [](const TensorInfo* x) {
         return x && x->state != TensorState::kErased && x->decoded ? format_general(x->l2) : std::string("-");
       };
-      t.rows.push_back({row.name, any->dtype, format_shape(any->shape), row.a ? to_string(row.a->state) : "ERASED",
-                        to_string(row.state_b), to_string(row.change), l2(row.a), l2(row.b), row.what});
+      t.rows.push_back({row.name, any->dtype, format_shape(any->shape),
+                        row.a ? to_string(row.a->state) : "ERASED", to_string(row.state_b),
+                        to_string(row.change), l2(row.a), l2(row.b), row.what});
     }
     std::string summary;
     for (const auto& [k, n] : counts) summary += (summary.empty() ? "" : ", ") + std::to_string(n) + " " + k;
     std::string head = "A: " + a.path + " (" + a.format + ", " + state_counts(a) + ")\nB: " + b.path + " (" +
                        b.format + ", " + state_counts(b) + ")\n" + summary + "\n";
     for (const auto& m : paths.recorded) head += "map " + m + "\n";
-    std::string out = format_ == "md" ? markdown_escape(head) + "\n" + t.to_markdown() : head + "\n" + t.to_text();
+    std::string out =
+        format_ == "md" ? markdown_escape(head) + "\n" + t.to_markdown() : head + "\n" + t.to_text();
     for (const auto* r : {&a, &b}) {
       for (const auto& w : r->warnings) out += "warning: " + r->path + ": " + w + "\n";
     }
@@ -180,8 +199,8 @@ class WeightsCommand : public Command {
 
 }  // namespace
 
-FLOPSCOPE_REGISTER_COMMAND(WeightsCommand, "weights",
-                           "Per-tensor statistics and state (ACTIVE/ZEROED/ERASED) of weights files, or compare two",
-                           60);
+FLOPSCOPE_REGISTER_COMMAND(
+    WeightsCommand, "weights",
+    "Per-tensor statistics and state (ACTIVE/ZEROED/ERASED) of weights files, or compare two", 60);
 
 }  // namespace flopscope::cli

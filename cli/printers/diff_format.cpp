@@ -17,7 +17,9 @@ std::size_t width(const std::string& s) {
 
 }  // namespace
 
-std::string format_general(double v) { return fmt::format("{:.4g}", v); }
+std::string format_general(double v) {
+  return fmt::format("{:.4g}", v);
+}
 
 std::string format_shape(const std::vector<std::int64_t>& shape) {
   return fmt::format("[{}]", fmt::join(shape, ","));
@@ -68,7 +70,8 @@ std::string TextTable::to_markdown() const {
   out += "\n";
   for (const auto& r : rows) {
     out += "|";
-    for (std::size_t c = 0; c < header.size(); ++c) out += " " + markdown_escape(c < r.size() ? r[c] : "") + " |";
+    for (std::size_t c = 0; c < header.size(); ++c)
+      out += " " + markdown_escape(c < r.size() ? r[c] : "") + " |";
     out += "\n";
   }
   return out;

@@ -13,7 +13,7 @@ namespace flopscope::cli {
 
 // Units (flops_text, bytes_text, time_text, percent_text, format_count, format_signed_percent): units.h.
 std::string format_shape(const std::vector<std::int64_t>& shape);
-std::string format_general(double v);                // %.4g
+std::string format_general(double v);  // %.4g
 
 struct TextTable {
   std::vector<std::string> header;

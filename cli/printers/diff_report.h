@@ -23,7 +23,8 @@ struct DiffReportOptions {
 std::string verdict_text(const ModuleDiff& m);
 // The end-to-end line: FLOPs, bytes, time (with CI) from A to B.
 std::string totals_text(const RunDiff& d);
-// Time change of a module or op: "-0.91 ms (95% CI [-0.95, -0.88] ms), faster" or "+1.2 us (not significant)".
+// Time change of a module or op: "-0.91 ms (95% CI [-0.95, -0.88] ms), faster" or "+1.2 us (not
+// significant)".
 std::string time_change_text(const MedianDifference& t, bool significant);
 // "2 VANISHED, 1 DORMANT, 54 UNCHANGED; time: 1 slower, 0 faster": the counts every report prints.
 std::string module_counts_text(const RunDiff& d);
@@ -37,9 +38,12 @@ std::string sentence_html(const RunDiff& d);
 // Modules shown in reports: headlines, then every other non-UNCHANGED module (all with all_modules).
 std::vector<const ModuleDiff*> modules_to_show(const RunDiff& d, const DiffReportOptions& o);
 
-std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o);
-std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o);
-std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o);
+std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& gates,
+                              const DiffReportOptions& o);
+std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>& gates,
+                                 const DiffReportOptions& o);
+std::string render_diff_json(const RunDiff& d, const std::vector<GateResult>& gates,
+                             const DiffReportOptions& o);
 // The same text in pieces of about a megabyte, each handed to `sink`, which may take the piece's text (the
 // report of two 1M-kernel runs is ~100 MB). Stops at the first error of the sink and returns it.
 using TextSink = std::function<Status(std::string& piece)>;
@@ -47,7 +51,7 @@ Status write_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, c
                        const TextSink& sink);
 std::string render_diff_junit(const RunDiff& d, const std::vector<GateResult>& gates);
 // `svg` is the diff graph (flopscope graph --diff), embedded inline when not empty.
-std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& gates, const DiffReportOptions& o,
-                             const std::string& svg);
+std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& gates,
+                             const DiffReportOptions& o, const std::string& svg);
 
 }  // namespace flopscope::cli

@@ -19,9 +19,10 @@ std::string weights_cell(const WeightSide& w) {
 
 TextTable module_table(const RunDiff& d, const DiffReportOptions& o) {
   TextTable t;
-  t.header = {"module", "type", "status", "op calls A", "op calls B", "FLOPs A", "FLOPs B", "bytes A", "bytes B",
-              "time A", "time B", "time delta", "weights A", "weights B", "B path"};
-  t.right_align = {false, false, false, true, true, true, true, true, true, true, true, true, false, false, false};
+  t.header = {"module",  "type",   "status", "op calls A", "op calls B", "FLOPs A",   "FLOPs B", "bytes A",
+              "bytes B", "time A", "time B", "time delta", "weights A",  "weights B", "B path"};
+  t.right_align = {false, false, false, true, true,  true,  true, true,
+                   true,  true,  true,  true, false, false, false};
   for (const ModuleDiff* m : modules_to_show(d, o)) {
     std::string type = m->type_b.empty() || m->type_b == m->type ? m->type : m->type + " -> " + m->type_b;
     t.rows.push_back({m->path.empty() ? "(model)" : m->path, type, to_string(m->verdict),
@@ -37,12 +38,14 @@ TextTable module_table(const RunDiff& d, const DiffReportOptions& o) {
 
 TextTable op_table(const RunDiff& d, const DiffReportOptions& o, std::size_t* more) {
   TextTable t;
-  t.header = {"module", "op", "signature", "status", "calls A", "calls B", "FLOPs A", "FLOPs B", "time A", "time B",
-              "time delta"};
+  t.header = {"module",  "op",      "signature", "status", "calls A",   "calls B",
+              "FLOPs A", "FLOPs B", "time A",    "time B", "time delta"};
   t.right_align = {false, false, false, false, true, true, true, true, true, true, true};
   std::size_t shown = 0, changed = 0;
   for (const auto& op : d.ops) {
-    if (op.status == DiffStatus::kUnchanged && op.time_status != TimeStatus::kSlower && op.time_status != TimeStatus::kFaster) continue;
+    if (op.status == DiffStatus::kUnchanged && op.time_status != TimeStatus::kSlower &&
+        op.time_status != TimeStatus::kFaster)
+      continue;
     ++changed;
     if (shown >= o.top_ops) continue;
     ++shown;
@@ -70,7 +73,8 @@ std::string run_line(const RunInfo& info, const RunTotals& t) {
   if (t.processes > 1) out += fmt::format(" from {} processes", t.processes);
   if (!info.device.empty()) out += ", " + info.device;
   if (!info.input_spec.empty()) out += ", input " + info.input_spec;
-  if (t.params > 0) out += fmt::format(", {} params ({})", t.params, bytes_text(static_cast<double>(t.param_bytes)));
+  if (t.params > 0)
+    out += fmt::format(", {} params ({})", t.params, bytes_text(static_cast<double>(t.param_bytes)));
   return out;
 }
 

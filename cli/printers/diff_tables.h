@@ -14,6 +14,6 @@ TextTable module_table(const RunDiff& d, const DiffReportOptions& o);
 TextTable op_table(const RunDiff& d, const DiffReportOptions& o, std::size_t* more);
 TextTable gate_table(const std::vector<GateResult>& gates);
 std::string run_line(const RunInfo& info, const RunTotals& t);  // "model.pt, 10 iterations, cpu"
-std::string status_counts(const int counts[4]);                   // "1 VANISHED, 3 CHANGED, 40 UNCHANGED"
+std::string status_counts(const int counts[4]);                 // "1 VANISHED, 3 CHANGED, 40 UNCHANGED"
 
 }  // namespace flopscope::cli

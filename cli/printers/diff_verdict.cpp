@@ -12,23 +12,29 @@ std::string time_change_text(const MedianDifference& t, bool significant) {
   return describe_time_change(t, significant);
 }
 
-std::string verdict_text(const ModuleDiff& m) { return m.verdict_text; }
+std::string verdict_text(const ModuleDiff& m) {
+  return m.verdict_text;
+}
 
 std::string module_counts_text(const RunDiff& d) {
   return module_counts_line(d);
 }
 
-std::string sentence_terminal(const RunDiff& d) { return terminal_safe(d.sentence.text(), false); }
+std::string sentence_terminal(const RunDiff& d) {
+  return terminal_safe(d.sentence.text(), false);
+}
 
 std::string sentence_markdown(const RunDiff& d) {
   std::string out;
-  for (const auto& p : d.sentence.parts) out += p.module ? markdown_code(p.text, false) : markdown_escape(p.text);
+  for (const auto& p : d.sentence.parts)
+    out += p.module ? markdown_code(p.text, false) : markdown_escape(p.text);
   return out;
 }
 
 std::string sentence_html(const RunDiff& d) {
   std::string out;
-  for (const auto& p : d.sentence.parts) out += p.module ? "<code>" + html_escape(p.text) + "</code>" : html_escape(p.text);
+  for (const auto& p : d.sentence.parts)
+    out += p.module ? "<code>" + html_escape(p.text) + "</code>" : html_escape(p.text);
   return out;
 }
 

@@ -1,9 +1,8 @@
 #include "cli/printers/fleet_history.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "analyzer/latency.h"
@@ -14,7 +13,9 @@ namespace flopscope::cli {
 namespace {
 
 // Store text is foreign input: control characters never reach the terminal, formulas never a spreadsheet.
-std::string printable(const std::string& s) { return terminal_safe(s, false); }
+std::string printable(const std::string& s) {
+  return terminal_safe(s, false);
+}
 
 std::string value_text(TrendMetric metric, std::optional<double> v) {
   if (!v) return "unknown";
@@ -39,7 +40,9 @@ std::string metric_title(const Trend& t) {
                                          : "bytes per iteration (analytic)";
 }
 
-std::string csv_cell(const std::string& s) { return csv_field(s); }
+std::string csv_cell(const std::string& s) {
+  return csv_field(s);
+}
 
 }  // namespace
 
@@ -57,18 +60,22 @@ std::string render_trend_table(const Trend& t, const std::string& glob) {
       const auto& p = s.points[i];
       table.rows.push_back({std::to_string(r.id), r.pushed_at, printable(r.git_branch),
                             printable(r.git_commit.substr(0, 10)), printable(r.model_sha256.substr(0, 10)),
-                            !p.present ? "absent" : p.too_few_iterations ? "-" : value_text(t.metric, p.value),
-                            change_text(p.vs_previous),
-                            change_text(p.vs_first), p.present ? printable(p.weight_state) : ""});
+                            !p.present             ? "absent"
+                            : p.too_few_iterations ? "-"
+                                                   : value_text(t.metric, p.value),
+                            change_text(p.vs_previous), change_text(p.vs_first),
+                            p.present ? printable(p.weight_state) : ""});
     }
     out += fmt::format("\n{} ({})\n", printable(module_name(s.module)), printable(s.type));
     out += table.to_text();
   }
   for (const auto& s : t.series) {
-    if (std::any_of(s.points.begin(), s.points.end(), [](const TrendPoint& p) { return p.too_few_iterations; })) {
+    if (std::any_of(s.points.begin(), s.points.end(),
+                    [](const TrendPoint& p) { return p.too_few_iterations; })) {
       int pct = t.metric == TrendMetric::kP99 ? 99 : 90;
-      out += fmt::format("\n-: {} needs {} iterations (with fewer it is the largest value seen); those runs have fewer\n",
-                         to_string(t.metric), min_samples_for_percentile(pct));
+      out += fmt::format(
+          "\n-: {} needs {} iterations (with fewer it is the largest value seen); those runs have fewer\n",
+          to_string(t.metric), min_samples_for_percentile(pct));
       break;
     }
   }

@@ -77,8 +77,9 @@ std::size_t plain_prefix(std::string_view s) {
   for (; i + 8 <= s.size(); i += 8) {
     std::uint64_t x;
     std::memcpy(&x, s.data() + i, 8);
-    const bool special = (x & kHigh) != 0 || ((x - 0x20 * kOnes) & kHigh) != 0 || has_zero_byte(x ^ (0x22 * kOnes)) ||
-                         has_zero_byte(x ^ (0x5C * kOnes)) || has_zero_byte(x ^ (0x7F * kOnes));
+    const bool special = (x & kHigh) != 0 || ((x - 0x20 * kOnes) & kHigh) != 0 ||
+                         has_zero_byte(x ^ (0x22 * kOnes)) || has_zero_byte(x ^ (0x5C * kOnes)) ||
+                         has_zero_byte(x ^ (0x7F * kOnes));
     if (special) break;
   }
   while (i < s.size() && kPlain[static_cast<unsigned char>(s[i])]) ++i;

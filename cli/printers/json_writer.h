@@ -18,7 +18,8 @@ class JsonWriter {
   explicit JsonWriter(std::string& out) : out_(out) {}
   // A writer of elements inside `depth` open containers written by another writer (the innermost holds
   // elements already unless `first`): their text joins that writer's where it stands (see elements_added).
-  JsonWriter(std::string& out, int depth, bool first) : out_(out), empty_(static_cast<std::size_t>(depth), false) {
+  JsonWriter(std::string& out, int depth, bool first)
+      : out_(out), empty_(static_cast<std::size_t>(depth), false) {
     if (depth > 0) empty_.back() = first;
   }
 

@@ -41,7 +41,8 @@ Status check_report_json_size(const std::string& path, const RunSummary& s);
 std::string coverage_by_time_text(const RunSummary& s);
 std::string device_facts_text(const RunSummary& s, const std::string& prefix);
 // Achieved rates over device time and the roofline bound, as three cells: FLOP/s (">=" when a lower bound;
-// "unknown" for an op without a formula, and so its bytes/s), bytes/s, and the bound ("memory 8.9%": the roof and the share of it reached;
+// "unknown" for an op without a formula, and so its bytes/s), bytes/s, and the bound ("memory 8.9%": the roof
+// and the share of it reached;
 // "-" without a peak or device time).
 struct RatesText {
   std::string flops, bytes, bound;

@@ -25,20 +25,20 @@ std::string render_report_csv(const RunData&, const RunSummary& s, const ReportO
     // the mean device time and the bound needs a peak for the device.
     const bool dev = s.has_kernels && m.gpu_time.mean > 0;
     const bool bound = dev && m.rates.attainable_flops_per_s > 0;
-    out +=
-        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                    csv_field(m.path), csv_field(m.type), m.depth, m.calls, m.inclusive.flops, m.self.flops,
-                    m.inclusive.macs, m.inclusive.bytes_read, m.inclusive.bytes_written,
-                    m.inclusive.intensity(), m.inclusive.measured_flops, m.inclusive.dram_bytes,
-                    split_field(m.inclusive.dram_read, m.inclusive.dram_unsplit),
-                    split_field(m.inclusive.dram_written, m.inclusive.dram_unsplit), m.inclusive.tensor_inst,
-                    m.inclusive_time.p50, m.inclusive_time.p90, m.inclusive_time.p99, m.inclusive_time.mean,
-                    m.self_time.p50, m.gpu_time.p50, m.share_flops, m.share_time,
-                    s.has_kernels ? fmt::format("{}", m.gpu_time.mean) : "", m.comm_time_ns,
-                    m.flops_complete ? "true" : "false", dev ? fmt::format("{}", m.rates.achieved_flops_per_s) : "",
-                    dev ? fmt::format("{}", m.rates.achieved_bytes_per_s) : "",
-                    bound ? (m.rates.memory_bound ? "memory" : "compute") : "",
-                    bound ? fmt::format("{}", m.rates.fraction_of_attainable) : "");
+    out += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        csv_field(m.path), csv_field(m.type), m.depth, m.calls, m.inclusive.flops, m.self.flops,
+        m.inclusive.macs, m.inclusive.bytes_read, m.inclusive.bytes_written, m.inclusive.intensity(),
+        m.inclusive.measured_flops, m.inclusive.dram_bytes,
+        split_field(m.inclusive.dram_read, m.inclusive.dram_unsplit),
+        split_field(m.inclusive.dram_written, m.inclusive.dram_unsplit), m.inclusive.tensor_inst,
+        m.inclusive_time.p50, m.inclusive_time.p90, m.inclusive_time.p99, m.inclusive_time.mean,
+        m.self_time.p50, m.gpu_time.p50, m.share_flops, m.share_time,
+        s.has_kernels ? fmt::format("{}", m.gpu_time.mean) : "", m.comm_time_ns,
+        m.flops_complete ? "true" : "false", dev ? fmt::format("{}", m.rates.achieved_flops_per_s) : "",
+        dev ? fmt::format("{}", m.rates.achieved_bytes_per_s) : "",
+        bound ? (m.rates.memory_bound ? "memory" : "compute") : "",
+        bound ? fmt::format("{}", m.rates.fraction_of_attainable) : "");
   }
   return out;
 }

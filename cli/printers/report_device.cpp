@@ -13,7 +13,8 @@ RatesText rates_text(const Roofline& r, double device_ns, bool flops_known, bool
   t.flops = !flops_known ? "unknown" : (lower_bound ? ">=" : "") + si_text(r.achieved_flops_per_s, "");
   t.bytes = flops_known ? si_text(r.achieved_bytes_per_s, "") : "unknown";
   t.bound = flops_known && r.attainable_flops_per_s > 0
-                ? fmt::format("{} {}", r.memory_bound ? "memory" : "compute", percent_text(r.fraction_of_attainable))
+                ? fmt::format("{} {}", r.memory_bound ? "memory" : "compute",
+                              percent_text(r.fraction_of_attainable))
                 : "-";
   return t;
 }
@@ -89,10 +90,12 @@ std::string device_facts_text(const RunSummary& s, const std::string& prefix) {
     }
     // No DRAM bytes in any measured kernel: the counters recorded were others (a Kineto range-profiler trace
     // with FLOP counters only), so the traffic is unknown, not 0.
-    const std::string dram = t.dram_bytes > 0 ? fmt::format("{} DRAM traffic ({})", bytes_text(t.dram_bytes), split)
-                                              : std::string("DRAM traffic not measured (no DRAM counter recorded)");
-    out += fmt::format("{}measured (hardware counters, per iteration): {}{}, {}{}\n", prefix,
-                       flops_text(t.measured_flops), t.tensor_flops > 0 ? " on CUDA cores" : "", dram, tensor);
+    const std::string dram = t.dram_bytes > 0
+                                 ? fmt::format("{} DRAM traffic ({})", bytes_text(t.dram_bytes), split)
+                                 : std::string("DRAM traffic not measured (no DRAM counter recorded)");
+    out +=
+        fmt::format("{}measured (hardware counters, per iteration): {}{}, {}{}\n", prefix,
+                    flops_text(t.measured_flops), t.tensor_flops > 0 ? " on CUDA cores" : "", dram, tensor);
   }
   if (s.peak && s.has_kernels && s.total.bytes() > 0) {
     const auto& r = s.roofline;

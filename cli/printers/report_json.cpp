@@ -1,10 +1,9 @@
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
+#include "analyzer/analysis/report_view.h"
 #include "analyzer/kernel_table.h"
 #include "analyzer/op_groups.h"
-#include "analyzer/analysis/report_view.h"
 #include "cli/printers/candidates.h"
 #include "cli/printers/report.h"
 #include "db/model/input_limits.h"
@@ -49,12 +48,13 @@ ordered_json stats_json(const LatencyStats& s) {
 ordered_json rates_json(const Roofline& r, double device_ns, bool flops_known) {
   if (device_ns <= 0) return nullptr;
   const bool bound = r.attainable_flops_per_s > 0 && flops_known;
-  return {{"achieved_flops_per_s", flops_known ? ordered_json(r.achieved_flops_per_s) : ordered_json(nullptr)},
-          {"achieved_bytes_per_s", flops_known ? ordered_json(r.achieved_bytes_per_s) : ordered_json(nullptr)},
-          {"intensity", flops_known ? ordered_json(r.intensity) : ordered_json(nullptr)},
-          {"bound", bound ? ordered_json(r.memory_bound ? "memory" : "compute") : ordered_json(nullptr)},
-          {"attainable_flops_per_s", bound ? ordered_json(r.attainable_flops_per_s) : ordered_json(nullptr)},
-          {"fraction_of_attainable", bound ? ordered_json(r.fraction_of_attainable) : ordered_json(nullptr)}};
+  return {
+      {"achieved_flops_per_s", flops_known ? ordered_json(r.achieved_flops_per_s) : ordered_json(nullptr)},
+      {"achieved_bytes_per_s", flops_known ? ordered_json(r.achieved_bytes_per_s) : ordered_json(nullptr)},
+      {"intensity", flops_known ? ordered_json(r.intensity) : ordered_json(nullptr)},
+      {"bound", bound ? ordered_json(r.memory_bound ? "memory" : "compute") : ordered_json(nullptr)},
+      {"attainable_flops_per_s", bound ? ordered_json(r.attainable_flops_per_s) : ordered_json(nullptr)},
+      {"fraction_of_attainable", bound ? ordered_json(r.fraction_of_attainable) : ordered_json(nullptr)}};
 }
 
 ordered_json arg_json(const OpArg& a) {
@@ -71,7 +71,8 @@ Status check_report_json_size(const std::string& path, const RunSummary& s) {
   if (cells <= limit) return {};
   return InvalidArgument(path + ": " + std::to_string(s.modules.size()) + " modules x " +
                          std::to_string(s.iterations) + " iterations is more than the limit of " +
-                         std::to_string(limit) + " module x iteration values in a JSON report (--max-cells raises it)");
+                         std::to_string(limit) +
+                         " module x iteration values in a JSON report (--max-cells raises it)");
 }
 
 std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o,
@@ -116,7 +117,8 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
          {"unknown_time_share", m.unknown_time_share},
          {"share_flops", m.share_flops},
          {"share_time", m.share_time},
-         {"device_rates", s.has_kernels ? rates_json(m.rates, m.gpu_time.mean, true) : ordered_json(nullptr)}});
+         {"device_rates",
+          s.has_kernels ? rates_json(m.rates, m.gpu_time.mean, true) : ordered_json(nullptr)}});
   }
   j["modules"] = std::move(modules);
 

@@ -34,9 +34,10 @@ std::string render_kernels_table(const RunData& run, std::size_t limit) {
     const auto& r = rows[i];
     // DRAM read/written: the split when measured; "total only" when a kernel measured only dram__bytes.sum.
     const MeasuredCounters& c = r.measured;
-    std::string split = c.dram_unsplit > 0                   ? "total only"
-                        : c.dram_read + c.dram_written > 0 ? si_text(c.dram_read, "") + "/" + si_text(c.dram_written, "")
-                                                           : "-";
+    std::string split = c.dram_unsplit > 0 ? "total only"
+                        : c.dram_read + c.dram_written > 0
+                            ? si_text(c.dram_read, "") + "/" + si_text(c.dram_written, "")
+                            : "-";
     out += fmt::format(
         fmt::runtime(kRow), clip(r.name, 48), r.category, r.count, time_text(r.device_time_ns),
         dim3(r.grid) + (r.launch_config_varies ? "*" : ""), dim3(r.block), kernel_work_text(r, r.flops),

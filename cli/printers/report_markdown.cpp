@@ -41,7 +41,8 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
            ".\n\n";
   // With kernels the time columns are device time, with host time, communication and the achieved rates
   // beside them.
-  out += gpu ? "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | dev P50 | dev P99 | time % | host P50 "
+  out += gpu ? "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | dev P50 | dev P99 | time % | "
+               "host P50 "
                "| comm | FLOP/s dev | B/s dev | bound (dev) |\n"
                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
              : "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | P50 | P99 | time % |\n"
@@ -51,23 +52,26 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
     const LatencyStats& t = inclusive_time(m, clock);
     out += fmt::format("| {}{} | {} | {:.1f} | {} | {} | {} | {:.1f} | {} | {} | {} |", indent(m.depth),
                        m.path.empty() ? "(model)" : markdown_code(m.path, true), markdown_escape(m.type),
-                       m.calls, lower_bound_flops_text(m.inclusive.flops, m.flops_complete), flops_text(m.self.flops),
-                       bytes_text(m.inclusive.bytes()), m.inclusive.intensity(), time_text(t.p50),
-                       percentile_text(t, 99), percent_text(m.share_time));
+                       m.calls, lower_bound_flops_text(m.inclusive.flops, m.flops_complete),
+                       flops_text(m.self.flops), bytes_text(m.inclusive.bytes()), m.inclusive.intensity(),
+                       time_text(t.p50), percentile_text(t, 99), percent_text(m.share_time));
     if (gpu) {
       RatesText r = rates_text(m.rates, m.gpu_time.mean, true, !m.flops_complete);
-      out += fmt::format(" {} | {} | {} | {} | {} |", time_text(m.inclusive_time.p50), time_text(m.comm_time_ns),
-                         markdown_escape(r.flops), r.bytes, r.bound);
+      out += fmt::format(" {} | {} | {} | {} | {} |", time_text(m.inclusive_time.p50),
+                         time_text(m.comm_time_ns), markdown_escape(r.flops), r.bytes, r.bound);
     }
     out += "\n";
   }
   const ReportView view = make_report_view(s, o.top_ops);  // shares and "unknown": one rule for every format
   if (!view.top_ops.empty()) {
-    const std::string share_head = std::string(share_column(view.op_share_of)) + " (" + to_string(view.op_share_of) + ")";
-    out += gpu ? "\n**Top ops** (per iteration)\n\n| op | module | calls | FLOPs | host time | dev time | " + share_head +
-                     " | FLOP/s dev | B/s dev | bound (dev) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
-               : "\n**Top ops** (per iteration)\n\n| op | module | calls | FLOPs | host time | " + share_head +
-                     " |\n|---|---|---:|---:|---:|---:|\n";
+    const std::string share_head =
+        std::string(share_column(view.op_share_of)) + " (" + to_string(view.op_share_of) + ")";
+    out += gpu ? "\n**Top ops** (per iteration)\n\n| op | module | calls | FLOPs | host time | dev time | " +
+                     share_head +
+                     " | FLOP/s dev | B/s dev | bound (dev) "
+                     "|\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
+               : "\n**Top ops** (per iteration)\n\n| op | module | calls | FLOPs | host time | " +
+                     share_head + " |\n|---|---|---:|---:|---:|---:|\n";
     for (const TopOpView& row : view.top_ops) {
       const OpSummary& op = *row.op;
       out += fmt::format("| {} | {} | {:.1f} | {} | {} |", markdown_code(op.name, true),
@@ -75,22 +79,24 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
                          row.flops_known ? flops_text(op.flops) : "unknown", time_text(op.time_ns));
       if (gpu) {
         RatesText r = rates_text(op.rates, op.device_time_ns, row.flops_known, false);
-        out += fmt::format(" {} | {} | {} | {} | {} |", time_text(op.device_time_ns), percent_text(row.share), r.flops,
-                           r.bytes, r.bound);
+        out += fmt::format(" {} | {} | {} | {} | {} |", time_text(op.device_time_ns), percent_text(row.share),
+                           r.flops, r.bytes, r.bound);
       } else {
         out += fmt::format(" {} |", percent_text(row.share));
       }
       out += "\n";
     }
   }
-  out += fmt::format("\n**FLOPs coverage**: {} of {} ops have a formula or sit inside one ({}); {}\n",
-                     view.coverage.ops_with_formula, view.coverage.ops_total,
-                     percent_text(view.coverage.counted_share),
-                     view.coverage.no_gap ? view.coverage.sentence : "the ops below carry FLOPs nobody counted");
+  out += fmt::format(
+      "\n**FLOPs coverage**: {} of {} ops have a formula or sit inside one ({}); {}\n",
+      view.coverage.ops_with_formula, view.coverage.ops_total, percent_text(view.coverage.counted_share),
+      view.coverage.no_gap ? view.coverage.sentence : "the ops below carry FLOPs nobody counted");
   if (!s.coverage_gaps.empty()) {
-    out += gpu ? "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are missing):\n\n| op | "
+    out += gpu ? "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are "
+                 "missing):\n\n| op | "
                  "count | host time % | dev time % |\n|---|---:|---:|---:|\n"
-               : "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are missing):\n\n| op | "
+               : "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are "
+                 "missing):\n\n| op | "
                  "count | time % |\n|---|---:|---:|\n";
     for (const auto& g : s.coverage_gaps) {
       out += fmt::format("| {}{} | {} | {} |{}\n", markdown_code(g.name, true),
@@ -107,8 +113,8 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
   if (!s.quality.empty()) {
     out += "\n**Data quality**\n\n| code | what | count | severity | detail |\n|---|---|---:|---|---|\n";
     for (const auto& q : s.quality) {
-      out += fmt::format("| `{}` | {} | {} | {} | {} |\n", q.id(), markdown_escape(std::string(q.text())), q.count,
-                         to_string(q.severity), markdown_escape(q.detail));
+      out += fmt::format("| `{}` | {} | {} | {} | {} |\n", q.id(), markdown_escape(std::string(q.text())),
+                         q.count, to_string(q.severity), markdown_escape(q.detail));
     }
   }
   return out;

@@ -67,8 +67,8 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   out += fmt::format("{:<{}}  {:<20} {:>6} {:>13} {:>11} {:>10} {:>7} {:>10} {:>10} {:>10} {:>6}", "module",
                      name_w, "type", "calls", "FLOPs", "self FLOPs", "bytes", "FLOP/B",
                      gpu ? "dev P50" : "P50", gpu ? "dev P90" : "P90", gpu ? "dev P99" : "P99", "time%");
-  out += gpu ? fmt::format(" {:>10} {:>10} {:>11} {:>9} {:>14}\n", "host P50", "comm", "FLOP/s dev", "B/s dev",
-                           "bound (dev)")
+  out += gpu ? fmt::format(" {:>10} {:>10} {:>11} {:>9} {:>14}\n", "host P50", "comm", "FLOP/s dev",
+                           "B/s dev", "bound (dev)")
              : "\n";
   for (int idx : order) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
@@ -93,23 +93,23 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   const ReportView view = make_report_view(s, o.top_ops);
   if (!view.top_ops.empty()) {
     // With kernels: host and device time side by side, the share of device time, and the achieved rates.
-    out += fmt::format("\ntop ops (per iteration; {} {})\n{:<28} {:<44} {:>6} {:>11} {:>11} {:>7}{}\n",
-                       share_column(view.op_share_of), to_string(view.op_share_of), "op", "module", "calls", "FLOPs",
-                       "host time", share_column(view.op_share_of),
-                       gpu ? fmt::format(" {:>11} {:>11} {:>9} {:>14}", "dev time", "FLOP/s dev", "B/s dev",
-                                         "bound (dev)")
-                           : "");
+    out += fmt::format(
+        "\ntop ops (per iteration; {} {})\n{:<28} {:<44} {:>6} {:>11} {:>11} {:>7}{}\n",
+        share_column(view.op_share_of), to_string(view.op_share_of), "op", "module", "calls", "FLOPs",
+        "host time", share_column(view.op_share_of),
+        gpu ? fmt::format(" {:>11} {:>11} {:>9} {:>14}", "dev time", "FLOP/s dev", "B/s dev", "bound (dev)")
+            : "");
     for (const TopOpView& row : view.top_ops) {
       const OpSummary& op = *row.op;
       std::string mod = op.module_path.empty() ? "(model)" : terminal_safe(op.module_path, false);
       if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
       RatesText r = rates_text(op.rates, op.device_time_ns, row.flops_known, false);
-      out += fmt::format(
-          "{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", terminal_safe(op.name, false), mod, op.calls,
-          row.flops_known ? si_text(op.flops, "") : std::string("unknown"), time_text(op.time_ns),
-          view.share_denominator_ns > 0 ? percent_text(row.share) : "",
-          gpu ? fmt::format(" {:>11} {:>11} {:>9} {:>14}", time_text(op.device_time_ns), r.flops, r.bytes, r.bound)
-              : "");
+      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", terminal_safe(op.name, false), mod,
+                         op.calls, row.flops_known ? si_text(op.flops, "") : std::string("unknown"),
+                         time_text(op.time_ns), view.share_denominator_ns > 0 ? percent_text(row.share) : "",
+                         gpu ? fmt::format(" {:>11} {:>11} {:>9} {:>14}", time_text(op.device_time_ns),
+                                           r.flops, r.bytes, r.bound)
+                             : "");
     }
   }
 
@@ -121,9 +121,8 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
     out += "  " + cov.sentence + "\n";
   } else {
     // With kernels the list is sorted by the device time under each op: show it beside the host share.
-    out += fmt::format(
-        "  {}\n  {:<40} {:>8} {:>8}{}\n", cov.sentence, "op",
-        "count", gpu ? "host%" : "time%", gpu ? fmt::format(" {:>8}", "dev%") : "");
+    out += fmt::format("  {}\n  {:<40} {:>8} {:>8}{}\n", cov.sentence, "op", "count", gpu ? "host%" : "time%",
+                       gpu ? fmt::format(" {:>8}", "dev%") : "");
     std::size_t n =
         o.full_coverage ? s.coverage_gaps.size() : std::min<std::size_t>(10, s.coverage_gaps.size());
     for (std::size_t k = 0; k < n; ++k) {

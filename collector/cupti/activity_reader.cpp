@@ -45,21 +45,33 @@ DeviceActivity from_memory_op(const Record& m, KernelKind kind, std::string name
 
 const char* memcpy_kind_name(std::uint8_t copy_kind) {
   switch (copy_kind) {
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "HtoD";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "DtoH";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return "HtoA";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return "AtoH";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA: return "AtoA";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD: return "AtoD";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA: return "DtoA";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "DtoD";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return "HtoH";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "PtoP";
-    default: return "?";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+      return "HtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+      return "DtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+      return "HtoA";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+      return "AtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
+      return "AtoA";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
+      return "AtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
+      return "DtoA";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+      return "DtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+      return "HtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+      return "PtoP";
+    default:
+      return "?";
   }
 }
 
-Status read_activity_buffer(CuptiApi& api, std::uint8_t* buffer, std::size_t valid_bytes, ActivityBatch& out) {
+Status read_activity_buffer(CuptiApi& api, std::uint8_t* buffer, std::size_t valid_bytes,
+                            ActivityBatch& out) {
   if (buffer == nullptr || valid_bytes == 0) return {};
   CUpti_Activity* record = nullptr;
   while (true) {
@@ -74,14 +86,14 @@ Status read_activity_buffer(CuptiApi& api, std::uint8_t* buffer, std::size_t val
       case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const auto& m = *reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
         std::uint8_t copy_kind = m.copyKind;
-        out.device.push_back(
-            from_memory_op(m, KernelKind::kMemcpy, std::string("[memcpy ") + memcpy_kind_name(copy_kind) + "]"));
+        out.device.push_back(from_memory_op(m, KernelKind::kMemcpy,
+                                            std::string("[memcpy ") + memcpy_kind_name(copy_kind) + "]"));
         out.device.back().runtime_correlation = m.runtimeCorrelationId;
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMSET:
-        out.device.push_back(
-            from_memory_op(*reinterpret_cast<const CUpti_ActivityMemset4*>(record), KernelKind::kMemset, "[memset]"));
+        out.device.push_back(from_memory_op(*reinterpret_cast<const CUpti_ActivityMemset4*>(record),
+                                            KernelKind::kMemset, "[memset]"));
         break;
       case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
         const auto* e = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);

@@ -6,11 +6,16 @@ namespace flopscope::gpu {
 
 CounterCollector::CounterCollector(CuptiApi& api, std::vector<std::string> metrics, std::size_t max_passes,
                                    std::size_t ranges_per_session)
-    : api_(api), metrics_(std::move(metrics)), max_passes_(max_passes), ranges_per_session_(ranges_per_session) {
+    : api_(api),
+      metrics_(std::move(metrics)),
+      max_passes_(max_passes),
+      ranges_per_session_(ranges_per_session) {
   for (const auto& m : metrics_) names_.push_back(m.c_str());
 }
 
-CounterCollector::~CounterCollector() { finish(); }
+CounterCollector::~CounterCollector() {
+  finish();
+}
 
 std::optional<std::uint64_t> CounterCollector::on_launch(CUcontext ctx, std::uint32_t uid) {
   std::lock_guard lock(mu_);

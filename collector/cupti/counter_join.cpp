@@ -8,7 +8,8 @@
 
 namespace flopscope::gpu {
 
-CounterJoinResult join_counters(const std::vector<std::string>& metrics, const std::vector<CountedLaunch>& launches,
+CounterJoinResult join_counters(const std::vector<std::string>& metrics,
+                                const std::vector<CountedLaunch>& launches,
                                 const std::vector<CounterRange>& ranges, std::vector<KernelRecord>& kernels) {
   CounterJoinResult r;
   std::map<std::pair<std::uint32_t, std::uint64_t>, const CountedLaunch*> by_ordinal;

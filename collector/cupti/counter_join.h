@@ -32,8 +32,8 @@ struct CounterRange {
 
 struct CounterJoinResult {
   std::int64_t joined = 0;
-  std::int64_t name_mismatch = 0;       // launch and traced kernel disagree on the name: counters dropped
-  std::int64_t no_traced_kernel = 0;    // range and launch found, but no kernel record with its correlation
+  std::int64_t name_mismatch = 0;     // launch and traced kernel disagree on the name: counters dropped
+  std::int64_t no_traced_kernel = 0;  // range and launch found, but no kernel record with its correlation
   std::int64_t range_without_launch = 0;
   std::int64_t launch_without_range = 0;
   std::vector<QualityIssue> issues() const;
@@ -41,7 +41,8 @@ struct CounterJoinResult {
 
 // Applies counters to `kernels` (matched by KernelRecord::correlation) and reports what could not be
 // joined.
-CounterJoinResult join_counters(const std::vector<std::string>& metrics, const std::vector<CountedLaunch>& launches,
+CounterJoinResult join_counters(const std::vector<std::string>& metrics,
+                                const std::vector<CountedLaunch>& launches,
                                 const std::vector<CounterRange>& ranges, std::vector<KernelRecord>& kernels);
 
 }  // namespace flopscope::gpu

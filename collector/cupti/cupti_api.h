@@ -84,9 +84,9 @@ Status cupti_status(CuptiApi& api, CUptiResult result, std::string_view what);
 }  // namespace flopscope::gpu
 
 // Checked CUPTI call inside a function returning Status or StatusOr.
-#define FS_CUPTI_CHECK(api, call, what)                                              \
-  do {                                                                               \
-    CUptiResult fs_cupti_result_ = (call);                                           \
-    if (fs_cupti_result_ != CUPTI_SUCCESS)                                           \
-      return ::flopscope::gpu::cupti_status((api), fs_cupti_result_, (what));        \
+#define FS_CUPTI_CHECK(api, call, what)                                       \
+  do {                                                                        \
+    CUptiResult fs_cupti_result_ = (call);                                    \
+    if (fs_cupti_result_ != CUPTI_SUCCESS)                                    \
+      return ::flopscope::gpu::cupti_status((api), fs_cupti_result_, (what)); \
   } while (false)

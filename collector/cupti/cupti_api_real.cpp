@@ -57,7 +57,8 @@ class RealCuptiApi final : public CuptiApi {
   CUptiResult finalize() override { return cuptiFinalize(); }
   std::string result_string(CUptiResult r) override {
     const char* s = nullptr;
-    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || s == nullptr) return "CUPTI error " + std::to_string(r);
+    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || s == nullptr)
+      return "CUPTI error " + std::to_string(r);
     return s;
   }
 
@@ -96,8 +97,12 @@ class RealCuptiApi final : public CuptiApi {
   CUptiResult range_profiler_set_config(CUpti_RangeProfiler_SetConfig_Params* p) override {
     return cuptiRangeProfilerSetConfig(p);
   }
-  CUptiResult range_profiler_start(CUpti_RangeProfiler_Start_Params* p) override { return cuptiRangeProfilerStart(p); }
-  CUptiResult range_profiler_stop(CUpti_RangeProfiler_Stop_Params* p) override { return cuptiRangeProfilerStop(p); }
+  CUptiResult range_profiler_start(CUpti_RangeProfiler_Start_Params* p) override {
+    return cuptiRangeProfilerStart(p);
+  }
+  CUptiResult range_profiler_stop(CUpti_RangeProfiler_Stop_Params* p) override {
+    return cuptiRangeProfilerStop(p);
+  }
   CUptiResult range_profiler_decode(CUpti_RangeProfiler_DecodeData_Params* p) override {
     return cuptiRangeProfilerDecodeData(p);
   }
@@ -154,22 +159,26 @@ Status cupti_status(CuptiApi& api, CUptiResult result, std::string_view what) {
   std::string msg = std::string(what) + ": " + api.result_string(result);
   switch (result) {
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-      return Unavailable(msg + " (another CUDA profiler is attached to this process: nsys, ncu, "
-                               "compute-sanitizer or torch.profiler; run without it)");
+      return Unavailable(msg +
+                         " (another CUDA profiler is attached to this process: nsys, ncu, "
+                         "compute-sanitizer or torch.profiler; run without it)");
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-      return Unavailable(msg + " (ERR_NVGPUCTRPERM: GPU performance counters are restricted to admin "
-                               "users; run as root, or set the driver option "
-                               "NVreg_RestrictProfilingToAdminUsers=0 and reload the driver; or use "
-                               "--metrics none for tracing only)");
+      return Unavailable(msg +
+                         " (ERR_NVGPUCTRPERM: GPU performance counters are restricted to admin "
+                         "users; run as root, or set the driver option "
+                         "NVreg_RestrictProfilingToAdminUsers=0 and reload the driver; or use "
+                         "--metrics none for tracing only)");
     case CUPTI_ERROR_HARDWARE_BUSY:
-      return Unavailable(msg + " (the performance counters are in use, e.g. by DCGM or dcgm-exporter; "
-                               "pause it or use --metrics none)");
+      return Unavailable(msg +
+                         " (the performance counters are in use, e.g. by DCGM or dcgm-exporter; "
+                         "pause it or use --metrics none)");
     case CUPTI_ERROR_NOT_SUPPORTED:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-      return Unsupported(msg + " (this GPU or configuration does not support CUPTI profiling; "
-                               "use --metrics none for tracing only)");
+      return Unsupported(msg +
+                         " (this GPU or configuration does not support CUPTI profiling; "
+                         "use --metrics none for tracing only)");
     case CUPTI_ERROR_INVALID_METRIC_NAME:
       return InvalidArgument(msg);
     default:

@@ -21,7 +21,8 @@ StatusOr<std::vector<GpuInfo>> probe_gpus() {
   void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
   if (lib == nullptr) lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) {
-    return Unavailable("no NVIDIA driver: libcuda.so.1 cannot be loaded (this machine has no CUDA driver or no GPU)");
+    return Unavailable(
+        "no NVIDIA driver: libcuda.so.1 cannot be loaded (this machine has no CUDA driver or no GPU)");
   }
   auto init = reinterpret_cast<CuInit>(dlsym(lib, "cuInit"));
   auto count_fn = reinterpret_cast<CuDeviceGetCount>(dlsym(lib, "cuDeviceGetCount"));
@@ -40,7 +41,8 @@ StatusOr<std::vector<GpuInfo>> probe_gpus() {
     return Unavailable("the CUDA driver failed to initialise (cuInit: " + why + ")");
   }
   int count = 0;
-  if (count_fn(&count) != 0 || count == 0) return Unavailable("no CUDA GPU found (cuDeviceGetCount: 0 devices)");
+  if (count_fn(&count) != 0 || count == 0)
+    return Unavailable("no CUDA GPU found (cuDeviceGetCount: 0 devices)");
   std::vector<GpuInfo> gpus;
   for (int i = 0; i < count; ++i) {
     GpuInfo g;

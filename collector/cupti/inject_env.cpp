@@ -17,7 +17,9 @@ std::string with_suffix(const std::string& output, const std::string& suffix) {
 
 }  // namespace
 
-std::string claim_path(const std::string& output) { return output + ".claim"; }
+std::string claim_path(const std::string& output) {
+  return output + ".claim";
+}
 
 std::string output_for_process(const std::string& output, int pid, const char* rank) {
   if (rank != nullptr && *rank != '\0') return with_suffix(output, std::string(".rank") + rank);

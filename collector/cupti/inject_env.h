@@ -8,11 +8,11 @@
 
 namespace flopscope::inject {
 
-inline constexpr const char* kEnvOutput = "FLOPSCOPE_OUTPUT";            // run.db as given to -o
-inline constexpr const char* kEnvOverwrite = "FLOPSCOPE_OVERWRITE";      // "1": replace existing files
-inline constexpr const char* kEnvMetrics = "FLOPSCOPE_METRICS";          // none, or the resolved metric list
-inline constexpr const char* kEnvMaxPasses = "FLOPSCOPE_MAX_PASSES";     // 0: no limit
-inline constexpr const char* kEnvStatusFile = "FLOPSCOPE_STATUS_FILE";   // fatal errors, one line each
+inline constexpr const char* kEnvOutput = "FLOPSCOPE_OUTPUT";           // run.db as given to -o
+inline constexpr const char* kEnvOverwrite = "FLOPSCOPE_OVERWRITE";     // "1": replace existing files
+inline constexpr const char* kEnvMetrics = "FLOPSCOPE_METRICS";         // none, or the resolved metric list
+inline constexpr const char* kEnvMaxPasses = "FLOPSCOPE_MAX_PASSES";    // 0: no limit
+inline constexpr const char* kEnvStatusFile = "FLOPSCOPE_STATUS_FILE";  // fatal errors, one line each
 inline constexpr const char* kEnvCommandLine = "FLOPSCOPE_COMMAND_LINE";
 
 // The database a process writes. With RANK set: "<stem>.rank<RANK><ext>". Otherwise the first process

@@ -16,6 +16,8 @@ std::string demangle(const std::string& name) {
   return result;
 }
 
-bool same_kernel_name(const std::string& a, const std::string& b) { return a == b || demangle(a) == demangle(b); }
+bool same_kernel_name(const std::string& a, const std::string& b) {
+  return a == b || demangle(a) == demangle(b);
+}
 
 }  // namespace flopscope::gpu

@@ -101,7 +101,8 @@ HostObject::~HostObject() {
   (void)api_->host_deinitialize(&p);
 }
 
-StatusOr<MetricPlan> plan_metrics(CuptiApi& api, const std::string& chip, const std::vector<std::string>& metrics,
+StatusOr<MetricPlan> plan_metrics(CuptiApi& api, const std::string& chip,
+                                  const std::vector<std::string>& metrics,
                                   const std::string& counter_availability, std::size_t max_passes) {
   MetricPlan plan;
   plan.chip = chip;
@@ -181,7 +182,8 @@ namespace flopscope::gpu {
 StatusOr<std::vector<std::string>> chip_base_metrics(CuptiApi& api, const std::string& chip) {
   FS_ASSIGN_OR_RETURN(HostObject host, HostObject::create(api, chip, ""));
   std::vector<std::string> names;
-  for (CUpti_MetricType type : {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT}) {
+  for (CUpti_MetricType type :
+       {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT}) {
     CUpti_Profiler_Host_GetBaseMetrics_Params p{};
     p.structSize = CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE;
     p.pHostObject = host.get();

@@ -38,9 +38,9 @@ class HostObject;
 struct MetricPlan {
   std::string chip;
   std::vector<std::string> metrics;
-  std::vector<MetricInfo> info;  // same order as metrics
-  std::string config_image;      // for cuptiRangeProfilerSetConfig
-  std::size_t passes = 0;        // kernel replays per kernel
+  std::vector<MetricInfo> info;      // same order as metrics
+  std::string config_image;          // for cuptiRangeProfilerSetConfig
+  std::size_t passes = 0;            // kernel replays per kernel
   std::shared_ptr<HostObject> host;  // the object that built the config; evaluates counter data
 };
 
@@ -48,7 +48,8 @@ struct MetricPlan {
 class HostObject {
  public:
   // counter_availability may be empty (offline); on a device pass the context's image.
-  static StatusOr<HostObject> create(CuptiApi& api, const std::string& chip, const std::string& counter_availability);
+  static StatusOr<HostObject> create(CuptiApi& api, const std::string& chip,
+                                     const std::string& counter_availability);
   HostObject(HostObject&& other) noexcept;
   HostObject& operator=(HostObject&& other) noexcept;
   HostObject(const HostObject&) = delete;
@@ -65,7 +66,8 @@ class HostObject {
 
 // Validates every name for the chip (the error names the first unknown metric), builds the config image
 // and counts the passes. Fails when passes > max_passes (0 = no limit).
-StatusOr<MetricPlan> plan_metrics(CuptiApi& api, const std::string& chip, const std::vector<std::string>& metrics,
+StatusOr<MetricPlan> plan_metrics(CuptiApi& api, const std::string& chip,
+                                  const std::vector<std::string>& metrics,
                                   const std::string& counter_availability, std::size_t max_passes);
 
 // Every base metric of a chip (counters, ratios, throughputs), sorted. Append a rollup (".sum") to use one.

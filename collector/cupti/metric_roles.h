@@ -10,9 +10,9 @@
 namespace flopscope::gpu {
 
 enum class MetricRole {
-  kOther,           // collected, but no KernelRecord column holds it
-  kFlopsFp64,       // value is FLOPs
-  kFlopsFp64x2,     // fma instructions: 2 FLOPs each
+  kOther,        // collected, but no KernelRecord column holds it
+  kFlopsFp64,    // value is FLOPs
+  kFlopsFp64x2,  // fma instructions: 2 FLOPs each
   kFlopsFp32,
   kFlopsFp32x2,
   kFlopsFp16,
@@ -21,7 +21,7 @@ enum class MetricRole {
   kDramRead,
   kDramWrite,
   kL2Bytes,
-  kDuration,        // gpu__time_duration (ns), kept for the overhead check only
+  kDuration,  // gpu__time_duration (ns), kept for the overhead check only
 };
 
 MetricRole metric_role(std::string_view metric);

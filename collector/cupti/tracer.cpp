@@ -29,8 +29,8 @@ void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::si
   *max_records = 0;
 }
 
-void CUPTIAPI buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t* buffer, std::size_t /*size*/,
-                               std::size_t valid) {
+void CUPTIAPI buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t* buffer,
+                               std::size_t /*size*/, std::size_t valid) {
   if (Tracer* t = g_active.load()) {
     t->handle_buffer(buffer, valid);
     std::size_t dropped = 0;
@@ -39,17 +39,20 @@ void CUPTIAPI buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t
   std::free(buffer);
 }
 
-void CUPTIAPI callback_trampoline(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+void CUPTIAPI callback_trampoline(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                  const void* data) {
   static_cast<Tracer*>(user)->handle_callback(domain, cbid, data);
 }
 
 std::string nvtx_message(const nvtxEventAttributes_t* attr) {
-  if (attr == nullptr || attr->messageType != NVTX_MESSAGE_TYPE_ASCII || attr->message.ascii == nullptr) return "";
+  if (attr == nullptr || attr->messageType != NVTX_MESSAGE_TYPE_ASCII || attr->message.ascii == nullptr)
+    return "";
   return attr->message.ascii;
 }
 
 std::int64_t now_unix_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -62,7 +65,9 @@ Tracer::Tracer(CuptiApi& api, TracerOptions options) : api_(api), options_(std::
   }
 }
 
-Tracer::~Tracer() { stop(); }
+Tracer::~Tracer() {
+  stop();
+}
 
 Status Tracer::start() {
   if (started_) return {};
@@ -88,24 +93,28 @@ Status Tracer::start() {
     return s;
   };
   // The whole runtime domain: launches, plus memcpy/memset calls for attributing copies.
-  if (CUptiResult e = api_.enable_domain(true, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API); e != CUPTI_SUCCESS) {
+  if (CUptiResult e = api_.enable_domain(true, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API);
+      e != CUPTI_SUCCESS) {
     return fail(cupti_status(api_, e, "enabling runtime API callbacks"));
   }
   for (CUpti_CallbackId id : kDriverLaunchCbids) {
-    if (CUptiResult e = api_.enable_callback(true, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id); e != CUPTI_SUCCESS) {
+    if (CUptiResult e = api_.enable_callback(true, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id);
+        e != CUPTI_SUCCESS) {
       return fail(cupti_status(api_, e, "enabling driver launch callbacks"));
     }
   }
   for (CUpti_CallbackId id : {CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
                               CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING}) {
-    if (CUptiResult e = api_.enable_callback(true, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, id); e != CUPTI_SUCCESS) {
+    if (CUptiResult e = api_.enable_callback(true, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, id);
+        e != CUPTI_SUCCESS) {
       return fail(cupti_status(api_, e, "enabling resource callbacks"));
     }
   }
   if (CUptiResult e = api_.enable_domain(true, subscriber_, CUPTI_CB_DOMAIN_NVTX); e != CUPTI_SUCCESS) {
     return fail(cupti_status(api_, e, "enabling NVTX callbacks"));
   }
-  if (CUptiResult e = api_.register_buffer_callbacks(&buffer_requested, &buffer_completed); e != CUPTI_SUCCESS) {
+  if (CUptiResult e = api_.register_buffer_callbacks(&buffer_requested, &buffer_completed);
+      e != CUPTI_SUCCESS) {
     return fail(cupti_status(api_, e, "registering activity buffers"));
   }
   for (CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
@@ -139,7 +148,9 @@ void Tracer::stop() {
   g_active = nullptr;
 }
 
-Tracer::ThreadState& Tracer::thread_state() { return threads_[std::this_thread::get_id()]; }
+Tracer::ThreadState& Tracer::thread_state() {
+  return threads_[std::this_thread::get_id()];
+}
 
 void Tracer::push_scope(std::string_view module_path) {
   int scope = 0;
@@ -174,7 +185,8 @@ void Tracer::handle_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
     case CUPTI_CB_DOMAIN_RUNTIME_API:
     case CUPTI_CB_DOMAIN_DRIVER_API: {
       const auto* cb = static_cast<const CUpti_CallbackData*>(data);
-      LaunchKind kind = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? runtime_launch_kind(cbid) : driver_launch_kind(cbid);
+      LaunchKind kind =
+          domain == CUPTI_CB_DOMAIN_RUNTIME_API ? runtime_launch_kind(cbid) : driver_launch_kind(cbid);
       if (kind != LaunchKind::kNone) {
         if (cb->callbackSite == CUPTI_API_ENTER) {
           on_launch(*cb, kind == LaunchKind::kGraph);
@@ -208,7 +220,8 @@ void Tracer::on_launch(const CUpti_CallbackData& cb, bool graph_launch) {
   correlation_scope_[cb.correlationId] = current_scope(t);
   if (t.launch_depth++ > 0) {
     // A driver launch inside a runtime launch: the same kernel, another correlation id.
-    if (t.counted_launch >= 0) counted_[static_cast<std::size_t>(t.counted_launch)].correlations.push_back(cb.correlationId);
+    if (t.counted_launch >= 0)
+      counted_[static_cast<std::size_t>(t.counted_launch)].correlations.push_back(cb.correlationId);
     return;
   }
   if (!counters_) return;
@@ -244,7 +257,8 @@ void Tracer::on_nvtx(CUpti_CallbackId cbid, const void* data) {
       push = true;
       break;
     case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
-      name = nvtx_message(static_cast<const nvtxDomainRangePushEx_params*>(nvtx->functionParams)->core.eventAttrib);
+      name = nvtx_message(
+          static_cast<const nvtxDomainRangePushEx_params*>(nvtx->functionParams)->core.eventAttrib);
       push = true;
       break;
     case CUPTI_CBID_NVTX_nvtxRangePop:
@@ -301,7 +315,9 @@ void Tracer::count_dropped(std::size_t n) {
   dropped_records_ += static_cast<std::int64_t>(n);
 }
 
-Status Tracer::counter_error() const { return counters_ ? counters_->error() : Status{}; }
+Status Tracer::counter_error() const {
+  return counters_ ? counters_->error() : Status{};
+}
 
 RunData Tracer::take_run(const RunInfo& info) {
   std::lock_guard lock(mu_);
@@ -319,7 +335,8 @@ RunData Tracer::take_run(const RunInfo& info) {
   std::vector<int> kernel_scope;
   std::vector<DeviceActivity> device = std::move(batch_.device);
   batch_ = {};
-  std::stable_sort(device.begin(), device.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+  std::stable_sort(device.begin(), device.end(),
+                   [](const auto& a, const auto& b) { return a.start < b.start; });
   // Times count from the session start (CUPTI's clock is CLOCK_REALTIME by default), or from the first
   // record when CUPTI's clock is earlier (a replaced timestamp source).
   std::int64_t origin = start_unix_ns_;
@@ -410,7 +427,8 @@ RunData Tracer::take_run(const RunInfo& info) {
     if (n > 0) run.quality.emplace_back(code, n, detail);
   };
   add(unattributed, QualityCode::kernel_without_launch_scope,
-      "no launch callback or external correlation matched the kernel's correlation id; attributed to the root");
+      "no launch callback or external correlation matched the kernel's correlation id; attributed to the "
+      "root");
   add(graph_unmapped, QualityCode::graph_kernel_without_node_scope,
       "the CUDA graph node was created before flopscope attached; attributed by the graph launch instead");
   add(no_timestamp, QualityCode::kernel_without_timestamp, "CUPTI recorded no start/end time");
@@ -419,7 +437,8 @@ RunData Tracer::take_run(const RunInfo& info) {
       "CUPTI could not iterate an activity buffer; the rest of that buffer is lost");
   add(unbalanced_pops_, QualityCode::unbalanced_scope_pop, "a range pop without a matching push");
   add(graph_launches_with_counters_, QualityCode::graph_launch_without_counters,
-      "auto-range counters are collected per kernel launch call; kernels run by CUDA graph launches have none");
+      "auto-range counters are collected per kernel launch call; kernels run by CUDA graph launches have "
+      "none");
   if (counters_) {
     for (auto& q : join.issues()) run.quality.push_back(std::move(q));
     add(counters_->dropped_ranges(), QualityCode::counter_ranges_dropped,

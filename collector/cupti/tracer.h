@@ -69,7 +69,7 @@ class Tracer {
     std::vector<int> scopes;           // innermost last
     std::vector<bool> scope_external;  // pushed by push_scope (true) or NVTX (false)
     int launch_depth = 0;
-    long counted_launch = -1;          // index into counted_ of the outer launch being made
+    long counted_launch = -1;  // index into counted_ of the outer launch being made
   };
   ThreadState& thread_state();  // mu_ held
   int current_scope(const ThreadState& t) const { return t.scopes.empty() ? 0 : t.scopes.back(); }

@@ -18,9 +18,9 @@
 
 #include "analyzer/summary_facts_sink.h"
 #include "collector/cupti/gpu_probe.h"
+#include "collector/cupti/inject_env.h"
 #include "collector/cupti/metric_plan.h"
 #include "collector/cupti/tracer.h"
-#include "collector/cupti/inject_env.h"
 #include "db/run_database.h"
 
 namespace flopscope::inject {
@@ -99,7 +99,8 @@ int initialize() {
   }
   gpu::CuptiApi& api = gpu::real_cupti();
   gpu::TracerOptions options;
-  options.max_passes = static_cast<std::size_t>(std::strtoul(env_or(kEnvMaxPasses, "0").c_str(), nullptr, 10));
+  options.max_passes =
+      static_cast<std::size_t>(std::strtoul(env_or(kEnvMaxPasses, "0").c_str(), nullptr, 10));
   // An explicit metric list, resolved and validated for the chip by `flopscope exec`: the chip cannot be
   // asked for here, inside the driver's initialisation. Each context's plan validates it again.
   options.metrics = gpu::parse_metrics_option(env_or(kEnvMetrics, "none"), "");
@@ -126,7 +127,9 @@ int initialize() {
 
 extern "C" {
 
-__attribute__((visibility("default"))) int InitializeInjection(void) { return flopscope::inject::initialize(); }
+__attribute__((visibility("default"))) int InitializeInjection(void) {
+  return flopscope::inject::initialize();
+}
 
 // NVTX's injection entry point, forwarded to the libcupti this library uses so that CUPTI's NVTX
 // callbacks fire. The signature is NVTX's: int (*)(NvtxGetExportTableFunc_t).

@@ -57,7 +57,9 @@ enum Tag : std::uint64_t {
   kOther,  // every other kind records an empty OpArg
 };
 
-std::uint64_t tag(Tag t, std::uint64_t field = 0) { return static_cast<std::uint64_t>(t) | (field << 8); }
+std::uint64_t tag(Tag t, std::uint64_t field = 0) {
+  return static_cast<std::uint64_t>(t) | (field << 8);
+}
 
 void encode_tensor(const at::Tensor& t, std::vector<std::uint64_t>& key) {
   if (!t.defined()) {
@@ -164,8 +166,9 @@ bool encode_args(c10::ArrayRef<const c10::IValue> inputs, std::vector<std::uint6
       }
     } else if (v.isDevice()) {
       c10::Device d = v.toDevice();
-      key.push_back(tag(kDevice, static_cast<std::uint64_t>(static_cast<std::uint8_t>(d.type())) |
-                                     (static_cast<std::uint64_t>(static_cast<std::uint8_t>(d.index())) << 8)));
+      key.push_back(
+          tag(kDevice, static_cast<std::uint64_t>(static_cast<std::uint8_t>(d.type())) |
+                           (static_cast<std::uint64_t>(static_cast<std::uint8_t>(d.index())) << 8)));
     } else {
       key.push_back(tag(kOther));
     }
@@ -196,7 +199,8 @@ std::int32_t ArgListTable::intern(c10::ArrayRef<const c10::IValue> inputs) {
   }
   std::int32_t id = add(inputs);
   slots_[i] = static_cast<std::int32_t>(entries_.size());
-  entries_.push_back({h, static_cast<std::uint32_t>(words_.size()), static_cast<std::uint32_t>(scratch_.size()), id});
+  entries_.push_back(
+      {h, static_cast<std::uint32_t>(words_.size()), static_cast<std::uint32_t>(scratch_.size()), id});
   words_.insert(words_.end(), scratch_.begin(), scratch_.end());
   if (entries_.size() * 2 > slots_.size()) grow();
   return id;

@@ -141,7 +141,8 @@ Status read_npz(const std::string& path, const std::string& bytes, std::vector<I
   for (const auto& e : entries) {
     if (!e.name.ends_with(".npy")) continue;
     if (!e.stored) {
-      return Unsupported(path + ": compressed .npz (numpy.savez_compressed) is not supported; save with numpy.savez");
+      return Unsupported(
+          path + ": compressed .npz (numpy.savez_compressed) is not supported; save with numpy.savez");
     }
     std::string_view data(reinterpret_cast<const char*>(e.data.data()), e.data.size());
     FS_ASSIGN_OR_RETURN(InputArray a, read_npy(path + ":" + e.name, data));
@@ -157,7 +158,8 @@ Status read_npz(const std::string& path, const std::string& bytes, std::vector<I
                : -1L;
   };
   if (std::all_of(out.begin(), out.end(), [&](const InputArray& a) { return number(a.name) >= 0; })) {
-    std::sort(out.begin(), out.end(), [&](const InputArray& a, const InputArray& b) { return number(a.name) < number(b.name); });
+    std::sort(out.begin(), out.end(),
+              [&](const InputArray& a, const InputArray& b) { return number(a.name) < number(b.name); });
   }
   return {};
 }
@@ -197,7 +199,8 @@ StatusOr<std::vector<InputFile>> read_input_dir(const std::string& dir) {
        it.increment(ec)) {
     if (ec) return IoError(dir + ": cannot list: " + ec.message());
     auto ext = it->path().extension();
-    if (it->is_regular_file() && (ext == ".npy" || ext == ".npz" || ext == ".txt")) paths.push_back(it->path());
+    if (it->is_regular_file() && (ext == ".npy" || ext == ".npz" || ext == ".txt"))
+      paths.push_back(it->path());
   }
   if (paths.empty()) return InvalidArgument(dir + ": no .npy, .npz or .txt input files");
   std::sort(paths.begin(), paths.end());

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
-#include <utility>
 #include <cstdio>
 #include <fstream>
+#include <utility>
 
 #include "db/model/dtype.h"
 

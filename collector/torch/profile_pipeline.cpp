@@ -22,8 +22,9 @@ StatusOr<TorchProfile> run_profile_pipeline(const ProfileModelOptions& options) 
   // Fused ops (nn.TransformerEncoderLayer's fast path): their inner ops go to the submodules they stand for.
   if (FusedSplit split = split_fused_ops(run); split.fused_ops > 0 || split.unsplit_ops > 0) {
     if (split.fused_ops > 0)
-      run.quality.emplace_back(QualityCode::fused_ops_split, split.fused_ops,
-                               "aten::_transformer_encoder_layer_fwd: self_attn, linear1, linear2, norm1, norm2");
+      run.quality.emplace_back(
+          QualityCode::fused_ops_split, split.fused_ops,
+          "aten::_transformer_encoder_layer_fwd: self_attn, linear1, linear2, norm1, norm2");
     if (split.unsplit_ops > 0)
       run.quality.emplace_back(QualityCode::fused_ops_not_split, split.unsplit_ops,
                                "aten::_transformer_encoder_layer_fwd: its cost stays on the encoder layer");
@@ -33,7 +34,8 @@ StatusOr<TorchProfile> run_profile_pipeline(const ProfileModelOptions& options) 
   if (blas.slow_reference) {
     run.quality.emplace_back(
         QualityCode::reference_blas, 1,
-        "LibTorch calls " + blas.detail + "; GEMM timings are 5-10x those of OpenBLAS (scripts/install-deps.sh selects it)");
+        "LibTorch calls " + blas.detail +
+            "; GEMM timings are 5-10x those of OpenBLAS (scripts/install-deps.sh selects it)");
   } else {
     run.quality.emplace_back(QualityCode::blas_backend, 1, blas.name + " " + blas.detail);
   }

@@ -210,8 +210,9 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
   FS_ASSIGN_OR_RETURN(torch::jit::Module m, load_torchscript_module(o.model_path));
   auto forward = m.find_method("forward");
   if (!forward) return InvalidArgument(o.model_path + ": the model has no forward() method");
-  FS_ASSIGN_OR_RETURN(std::vector<ModelRequest> requests,
-                      model_requests(o.model_path, forward->function().getSchema(), o.inputs, o.requests, o.seed));
+  FS_ASSIGN_OR_RETURN(
+      std::vector<ModelRequest> requests,
+      model_requests(o.model_path, forward->function().getSchema(), o.inputs, o.requests, o.seed));
   // LibTorch's OpenMP default can be 1 thread; use every core unless told otherwise.
   at::set_num_threads(o.threads > 0 ? o.threads
                                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));

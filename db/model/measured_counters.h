@@ -8,9 +8,9 @@
 namespace flopscope {
 
 struct MeasuredCounters {
-  double flops = 0;         // flops_fp64 + fp32 + fp16
-  double dram_bytes = 0;    // read + written: the measured total, or the split's sum (measured_dram_bytes)
-  double dram_read = 0;     // the measured split, where the counters gave it
+  double flops = 0;       // flops_fp64 + fp32 + fp16
+  double dram_bytes = 0;  // read + written: the measured total, or the split's sum (measured_dram_bytes)
+  double dram_read = 0;   // the measured split, where the counters gave it
   double dram_written = 0;
   double dram_unsplit = 0;  // of dram_bytes, what was measured as a total only (read/written unknown)
   double tensor_inst = 0;   // tensor-pipe instructions (a count, not FLOPs)

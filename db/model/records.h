@@ -91,7 +91,9 @@ struct OpRecord {
 inline bool counts_toward_totals(FlopsSource source) {
   return source == FlopsSource::kFormula || source == FlopsSource::kMeasured;
 }
-inline bool counts_toward_totals(const OpRecord& op) { return counts_toward_totals(op.flops_source); }
+inline bool counts_toward_totals(const OpRecord& op) {
+  return counts_toward_totals(op.flops_source);
+}
 
 enum class KernelKind { kKernel, kMemcpy, kMemset };
 const char* to_string(KernelKind kind);

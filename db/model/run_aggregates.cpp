@@ -8,7 +8,9 @@
 namespace flopscope {
 namespace {
 
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return (h ^ v) * 0x100000001b3ull + (h >> 29); }
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  return (h ^ v) * 0x100000001b3ull + (h >> 29);
+}
 
 // Hash of what makes two ops the same row: module, name and arguments. The signature text would do, but
 // building it for each of a million ops is the slow part; it is built once per distinct row.
@@ -65,7 +67,7 @@ struct AggregateBuilder::State {
   std::unordered_map<std::uint64_t, std::vector<Variant>> variants;
   std::vector<std::int32_t> dense_op_row;  // op id -> row + 1 (0: not seen)
   std::unordered_map<Id, std::size_t> sparse_op_row;
-  std::vector<KernelRecord> waiting;  // kernels whose op was not seen yet
+  std::vector<KernelRecord> waiting;                         // kernels whose op was not seen yet
   std::unordered_map<std::string, std::size_t> kernel_rows;  // "module id \x1f name" -> row
 
   void note_iteration(int it) {
@@ -84,7 +86,8 @@ struct AggregateBuilder::State {
       if (v.module_id == op.module_id && v.name == op.name && v.args == op.args) return v.row;
     }
     const std::size_t row = out.ops.size();
-    out.ops.push_back(OpAggregate{.module_id = op.module_id, .name = op.name, .signature = signature_of(op.args)});
+    out.ops.push_back(
+        OpAggregate{.module_id = op.module_id, .name = op.name, .signature = signature_of(op.args)});
     list.push_back({op.module_id, op.name, op.args, row});
     return row;
   }
@@ -104,7 +107,7 @@ struct AggregateBuilder::State {
     if (op_id >= 0 && op_id < kMaxDenseOpId) {
       const auto at = static_cast<std::size_t>(op_id);
       return at < dense_op_row.size() && dense_op_row[at] > 0 ? static_cast<std::size_t>(dense_op_row[at] - 1)
-                                                               : SIZE_MAX;
+                                                              : SIZE_MAX;
     }
     auto it = sparse_op_row.find(op_id);
     return it == sparse_op_row.end() ? SIZE_MAX : it->second;

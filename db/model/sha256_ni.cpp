@@ -22,12 +22,14 @@ void sha256_ni_blocks(std::uint32_t state[8], const std::uint8_t* data, std::siz
     }
     // Message schedule, four words at a time: W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16].
     for (int j = 4; j < 16; ++j) {
-      __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(w[j - 4], w[j - 3]), _mm_alignr_epi8(w[j - 1], w[j - 2], 4));
+      __m128i t =
+          _mm_add_epi32(_mm_sha256msg1_epu32(w[j - 4], w[j - 3]), _mm_alignr_epi8(w[j - 1], w[j - 2], 4));
       w[j] = _mm_sha256msg2_epu32(t, w[j - 1]);
     }
     const __m128i abef_in = abef, cdgh_in = cdgh;
     for (int j = 0; j < 16; ++j) {
-      __m128i msg = _mm_add_epi32(w[j], _mm_load_si128(reinterpret_cast<const __m128i*>(kSha256Round + 4 * j)));
+      __m128i msg =
+          _mm_add_epi32(w[j], _mm_load_si128(reinterpret_cast<const __m128i*>(kSha256Round + 4 * j)));
       cdgh = _mm_sha256rnds2_epu32(cdgh, abef, msg);
       abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(msg, 0x0E));
     }

@@ -94,7 +94,8 @@ StatusOr<Database> Database::open(const std::string& path, int flags, const std:
     return s;
   }
   sqlite3_extended_result_codes(db, 1);
-  sqlite3_busy_timeout(db, 5000);  // another process writing the file: wait a little, then "database is locked"
+  sqlite3_busy_timeout(db,
+                       5000);  // another process writing the file: wait a little, then "database is locked"
   Database out(db, shown);
   if ((flags & SQLITE_OPEN_READONLY) != 0) FS_RETURN_IF_ERROR(out.treat_as_untrusted());
   return out;
@@ -121,7 +122,9 @@ Database& Database::operator=(Database&& other) noexcept {
   return *this;
 }
 
-Database::~Database() { (void)close(); }
+Database::~Database() {
+  (void)close();
+}
 
 Status Database::close() {
   if (db_ == nullptr) return {};
@@ -172,7 +175,9 @@ Statement& Statement::operator=(Statement&& other) noexcept {
   return *this;
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 StatusOr<bool> Statement::step() {
   int rc = sqlite3_step(stmt_);
@@ -191,7 +196,9 @@ Status Statement::run() {
   return check(sqlite3_reset(stmt_), "");
 }
 
-Status Statement::reset() { return check(sqlite3_reset(stmt_), ""); }
+Status Statement::reset() {
+  return check(sqlite3_reset(stmt_), "");
+}
 
 std::string_view Statement::text(int col) const {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));

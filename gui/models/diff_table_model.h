@@ -12,7 +12,19 @@ class DiffTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { kModule, kStatus, kTimeA, kTimeB, kDeltaTime, kFlopsA, kFlopsB, kWeightsA, kWeightsB, kVerdict, kColumnCount };
+  enum Column {
+    kModule,
+    kStatus,
+    kTimeA,
+    kTimeB,
+    kDeltaTime,
+    kFlopsA,
+    kFlopsB,
+    kWeightsA,
+    kWeightsB,
+    kVerdict,
+    kColumnCount
+  };
 
   explicit DiffTableModel(QObject* parent = nullptr);
   void setSession(SessionPtr session);

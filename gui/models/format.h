@@ -8,9 +8,17 @@
 
 namespace flopscope::gui {
 
-inline std::string format_flops(double flops) { return flops_text(flops); }
-inline std::string format_bytes(double bytes) { return bytes_text(bytes); }
-inline std::string format_ns(double ns) { return time_text(ns); }
-inline std::string format_count(double n) { return count_text(n); }
+inline std::string format_flops(double flops) {
+  return flops_text(flops);
+}
+inline std::string format_bytes(double bytes) {
+  return bytes_text(bytes);
+}
+inline std::string format_ns(double ns) {
+  return time_text(ns);
+}
+inline std::string format_count(double n) {
+  return count_text(n);
+}
 
 }  // namespace flopscope::gui

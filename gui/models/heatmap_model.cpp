@@ -20,17 +20,23 @@ int HeatmapModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(data_.rows.size());
 }
 
-int HeatmapModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : data_.iterations; }
+int HeatmapModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : data_.iterations;
+}
 
 QVariant HeatmapModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
   const auto& row = data_.rows[index.row()];
   double v = data_.value(static_cast<std::size_t>(index.row()), static_cast<std::size_t>(index.column()));
   switch (role) {
-    case Qt::DisplayRole: return QString::fromStdString(format_ns(v));
-    case kSortRole: return v;
-    case kPathRole: return QString::fromStdString(row.path);
-    case Qt::BackgroundRole: return heat_color(data_.scale(v));
+    case Qt::DisplayRole:
+      return QString::fromStdString(format_ns(v));
+    case kSortRole:
+      return v;
+    case kPathRole:
+      return QString::fromStdString(row.path);
+    case Qt::BackgroundRole:
+      return heat_color(data_.scale(v));
     case Qt::ToolTipRole:
       // Percentiles only from enough iterations (the core's rule), "-" otherwise.
       return QStringLiteral("%1\niteration %2: %3 %4 self time\nP50 %5  P90 %6  P99 %7 (%8 iterations)")
@@ -41,7 +47,8 @@ QVariant HeatmapModel::data(const QModelIndex& index, int role) const {
                QString::fromStdString(percentile_text(row.stats, 90)),
                QString::fromStdString(percentile_text(row.stats, 99)))
           .arg(row.stats.samples);
-    default: return {};
+    default:
+      return {};
   }
 }
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gui/models/colors.h"
 #include "graphs/heatmap_dot.h"
+#include "gui/models/colors.h"
 #include "gui/models/format.h"
 
 namespace flopscope::gui {
@@ -15,7 +15,9 @@ namespace {
 
 using namespace graphs::heatmap_frame;
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 }  // namespace
 
@@ -37,12 +39,15 @@ HeatmapGeometry HeatmapGeometry::compute(const HeatmapData& data, const QSize& s
   if (g.columns > 0) grid_w = std::min(grid_w, g.columns * kMaxHeatmapCellWidth);
   g.grid = QRect(kMargin + label_w, top, grid_w, row_h * g.rows);
   // The colour bar keeps room for its ticks when there are few rows.
-  g.legend = QRect(g.grid.right() + 16, top, 14, std::max(g.grid.height(), std::min(140, std::max(60, grid_h))));
+  g.legend =
+      QRect(g.grid.right() + 16, top, 14, std::max(g.grid.height(), std::min(140, std::max(60, grid_h))));
   // The histogram takes the picture's width: its title names a module path and its x axis is time.
   if (hist_h)
-    g.histogram = QRect(kMargin, g.grid.bottom() + kAxis + 2 * kMargin,
-                        std::max(g.grid.right(), std::min(size.width() - 2 * kMargin, g.legend.right() + kLegendWidth)) - kMargin,
-                        size.height() - (g.grid.bottom() + kAxis + 3 * kMargin));
+    g.histogram = QRect(
+        kMargin, g.grid.bottom() + kAxis + 2 * kMargin,
+        std::max(g.grid.right(), std::min(size.width() - 2 * kMargin, g.legend.right() + kLegendWidth)) -
+            kMargin,
+        size.height() - (g.grid.bottom() + kAxis + 3 * kMargin));
   g.cell_w = g.columns > 0 ? static_cast<double>(g.grid.width()) / g.columns : 0;
   g.cell_h = row_h;
   return g;
@@ -70,7 +75,8 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
   bold.setBold(true);
   p.setFont(bold);
   p.setPen(Qt::black);
-  const QRect title_rect(kMargin, kMargin, std::max(g.legend.right() + kLegendWidth - 2 * kMargin, 100), kTitle);
+  const QRect title_rect(kMargin, kMargin, std::max(g.legend.right() + kLegendWidth - 2 * kMargin, 100),
+                         kTitle);
   p.drawText(title_rect, Qt::AlignLeft | Qt::AlignVCenter,
              QFontMetrics(bold).elidedText(options.title, Qt::ElideMiddle, title_rect.width()));
   p.setFont(options.font);
@@ -82,9 +88,11 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
   // A label keeps the font's full height, centred on its row: a rect as short as the row would clip
   // descenders and underscores ("position adaptive bias"). Rows shorter than the text label every k-th
   // row so neighbouring labels do not overlap.
-  const int every = g.cell_h >= fm.height() ? 1 : static_cast<int>(std::ceil(fm.height() / std::max(g.cell_h, 1.0)));
+  const int every =
+      g.cell_h >= fm.height() ? 1 : static_cast<int>(std::ceil(fm.height() / std::max(g.cell_h, 1.0)));
   // Cells wide and tall enough for their value show it (runs of few iterations).
-  const bool values_in_cells = g.cell_h >= fm.height() && g.cell_w >= fm.horizontalAdvance(QStringLiteral("999.9 ms")) + 6;
+  const bool values_in_cells =
+      g.cell_h >= fm.height() && g.cell_w >= fm.horizontalAdvance(QStringLiteral("999.9 ms")) + 6;
   for (int r = 0; r < g.rows; ++r) {
     const auto& row = data.rows[r];
     int y = g.grid.top() + static_cast<int>(r * g.cell_h);
@@ -92,7 +100,8 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
                 fm.height());
     if (r % every == 0) {
       p.setPen(r == options.selected_row ? QColor(0, 0, 0) : QColor(60, 60, 60));
-      p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(q(row.path), Qt::ElideLeft, label.width()));
+      p.drawText(label, Qt::AlignRight | Qt::AlignVCenter,
+                 fm.elidedText(q(row.path), Qt::ElideLeft, label.width()));
     }
     for (int c = 0; c < g.columns; ++c) {
       double v = data.value(static_cast<std::size_t>(r), static_cast<std::size_t>(c));
@@ -108,7 +117,8 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
   if (options.selected_row >= 0 && options.selected_row < g.rows) {
     p.setPen(QPen(Qt::black, 2));
     p.setBrush(Qt::NoBrush);
-    p.drawRect(QRectF(g.grid.left(), g.grid.top() + options.selected_row * g.cell_h, g.grid.width(), g.cell_h));
+    p.drawRect(
+        QRectF(g.grid.left(), g.grid.top() + options.selected_row * g.cell_h, g.grid.width(), g.cell_h));
   }
   // Column axis: ticks at round steps (1, 2, 5, 10, ...) that leave room for their labels, each on the
   // middle of its column; the axis name under the row labels, left of the ticks.
@@ -179,8 +189,9 @@ void paint_histogram(QPainter& p, const QRect& rect, const HeatmapRow& row, cons
   QRect plot = rect.adjusted(0, title.height() + 4, 0, -(fm.height() + 6));
   if (values.empty()) {  // a module of the other run, absent from this one (diff mode)
     p.fillRect(title, Qt::white);
-    p.drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(QStringLiteral("%1: not in this run").arg(q(row.path)), Qt::ElideLeft, title.width()));
+    p.drawText(
+        title, Qt::AlignLeft | Qt::AlignVCenter,
+        fm.elidedText(QStringLiteral("%1: not in this run").arg(q(row.path)), Qt::ElideLeft, title.width()));
     p.restore();
     return;
   }
@@ -245,7 +256,8 @@ void paint_histogram(QPainter& p, const QRect& rect, const HeatmapRow& row, cons
     p.setPen(QPen(m.color, 2, Qt::DashLine));
     p.drawLine(key.left() + 6, key_y + fm.height() / 2, key.left() + 24, key_y + fm.height() / 2);
     p.setPen(m.color);
-    p.drawText(QRect(key.left() + 30, key_y, key_w + 6, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, key_text(m));
+    p.drawText(QRect(key.left() + 30, key_y, key_w + 6, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               key_text(m));
     key_y += fm.height() + 2;
   }
   p.setPen(QColor(60, 60, 60));

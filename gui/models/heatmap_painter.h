@@ -17,9 +17,9 @@ namespace flopscope::gui {
 
 // Where things are in a heatmap picture of a given size; views use it to hit-test the mouse.
 struct HeatmapGeometry {
-  QRect grid;          // the cells
-  QRect histogram;     // below the grid; empty when there is no room
-  QRect legend;        // colour bar, right of the grid (its tick labels right of it)
+  QRect grid;       // the cells
+  QRect histogram;  // below the grid; empty when there is no room
+  QRect legend;     // colour bar, right of the grid (its tick labels right of it)
   int rows = 0;
   int columns = 0;
   double cell_w = 0;

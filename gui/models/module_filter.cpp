@@ -23,7 +23,8 @@ void ModuleFilterProxy::setHideUnchanged(bool hide) {
 
 bool ModuleFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const {
   const QModelIndex index = sourceModel()->index(row, 0, parent);
-  if (hide_unchanged_ && index.data(kStatusRole).toInt() == static_cast<int>(Verdict::kUnchanged)) return false;
+  if (hide_unchanged_ && index.data(kStatusRole).toInt() == static_cast<int>(Verdict::kUnchanged))
+    return false;
   if (text_.isEmpty()) return true;
   // The module or one of its ancestors matches: a match shows its subtree.
   for (QModelIndex i = index; i.isValid(); i = i.parent())

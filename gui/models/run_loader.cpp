@@ -5,8 +5,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <mutex>
 
-#include "analyzer/fleet/rank_parts.h"
 #include "analyzer/analysis/load_run.h"
+#include "analyzer/fleet/rank_parts.h"
 #include "graphs/open_graph.h"
 
 namespace flopscope::gui {

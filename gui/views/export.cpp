@@ -76,21 +76,26 @@ Status export_scene(QGraphicsScene& scene, const QString& path) {
     pdf.setPageSize(QPageSize(printable, QPageSize::Point));
     const QRectF page(QPointF(0, 0), printable);
     double tile_scale = 1;
-    auto count = [&](double extent, double side) { return static_cast<int>(std::ceil(extent / (side * tile_scale))); };
-    while (count(source.width(), printable.width()) * count(source.height(), printable.height()) > 64) tile_scale *= 1.25;
-    const int cols = count(source.width(), printable.width()), rows = count(source.height(), printable.height());
+    auto count = [&](double extent, double side) {
+      return static_cast<int>(std::ceil(extent / (side * tile_scale)));
+    };
+    while (count(source.width(), printable.width()) * count(source.height(), printable.height()) > 64)
+      tile_scale *= 1.25;
+    const int cols = count(source.width(), printable.width()),
+              rows = count(source.height(), printable.height());
     QPainter p(&pdf);
     QFont font = p.font();
     font.setPixelSize(11);
     p.setFont(font);
     const QRectF band(16, 6, printable.width() - 32, 18);
     scene.render(&p, page.adjusted(16, 28, -16, -16), source, Qt::KeepAspectRatio);
-    p.drawText(band, Qt::AlignLeft | Qt::AlignVCenter,
-               QStringLiteral("Overview of the whole graph; %1 pages follow (%2 columns x %3 rows)%4.")
-                   .arg(cols * rows)
-                   .arg(cols)
-                   .arg(rows)
-                   .arg(tile_scale > 1 ? QStringLiteral(" at %1%").arg(std::lround(100 / tile_scale)) : QString()));
+    p.drawText(
+        band, Qt::AlignLeft | Qt::AlignVCenter,
+        QStringLiteral("Overview of the whole graph; %1 pages follow (%2 columns x %3 rows)%4.")
+            .arg(cols * rows)
+            .arg(cols)
+            .arg(rows)
+            .arg(tile_scale > 1 ? QStringLiteral(" at %1%").arg(std::lround(100 / tile_scale)) : QString()));
     const QSizeF tile = printable * tile_scale;
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {
@@ -105,7 +110,9 @@ Status export_scene(QGraphicsScene& scene, const QString& path) {
   return InvalidArgument(path.toStdString() + ": unknown export format (use .pdf, .svg or .png)");
 }
 
-Status export_widget_png(QWidget& widget, const QString& path) { return save_image(widget.grab().toImage(), path); }
+Status export_widget_png(QWidget& widget, const QString& path) {
+  return save_image(widget.grab().toImage(), path);
+}
 
 Status save_painting(const QSize& size, const QString& path, const std::function<void(QPainter&)>& paint) {
   const QString ext = QFileInfo(path).suffix().toLower();

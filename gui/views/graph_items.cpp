@@ -13,9 +13,13 @@ namespace {
 
 const QColor kHalo(25, 118, 210);
 
-QRectF to_rect(const graphs::LayoutBox& b) { return QRectF(b.x, b.y, b.width, b.height); }
+QRectF to_rect(const graphs::LayoutBox& b) {
+  return QRectF(b.x, b.y, b.width, b.height);
+}
 
-bool has_style(const std::string& style, const char* word) { return style.find(word) != std::string::npos; }
+bool has_style(const std::string& style, const char* word) {
+  return style.find(word) != std::string::npos;
+}
 
 // Graphviz sized the boxes for Helvetica at the DOT font size in points, one point per scene unit. Qt may
 // pick a wider face for "Helvetica" than Graphviz measured with, so text shrinks until it fits `width`.
@@ -24,13 +28,15 @@ QFont layout_font(double size, const QString& text, double width) {
   f.setPixelSize(std::max(1, static_cast<int>(std::lround(size))));
   double widest = 0;
   const QFontMetricsF metrics(f);
-  for (const QString& line : text.split(QLatin1Char('\n'))) widest = std::max(widest, metrics.horizontalAdvance(line));
+  for (const QString& line : text.split(QLatin1Char('\n')))
+    widest = std::max(widest, metrics.horizontalAdvance(line));
   if (widest > width && width > 0) f.setPixelSize(std::max(5, static_cast<int>(size * width / widest)));
   return f;
 }
 
 QString diff_text(graphs::DiffState d) {
-  return d == graphs::DiffState::kSame ? QString() : QStringLiteral("\n") + QString::fromLatin1(graphs::to_string(d));
+  return d == graphs::DiffState::kSame ? QString()
+                                       : QStringLiteral("\n") + QString::fromLatin1(graphs::to_string(d));
 }
 
 }  // namespace
@@ -90,7 +96,9 @@ void GraphNodeItem::setHighlighted(bool on) {
   update();
 }
 
-QRectF GraphNodeItem::boundingRect() const { return rect_.adjusted(-8, -8, 8, 8); }
+QRectF GraphNodeItem::boundingRect() const {
+  return rect_.adjusted(-8, -8, 8, 8);
+}
 
 void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
   QPen pen(border_, pen_width_);
@@ -108,8 +116,8 @@ void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
   } else if (collapsed_) {  // box3d, as Graphviz draws it: a box with a raised top and right side
     const double d = 4;
     QRectF front = rect_.adjusted(0, d, -d, 0);
-    QPolygonF side({front.topLeft(), front.topLeft() + QPointF(d, -d), rect_.topRight(), rect_.bottomRight() - QPointF(0, d),
-                    front.bottomRight(), front.topRight()});
+    QPolygonF side({front.topLeft(), front.topLeft() + QPointF(d, -d), rect_.topRight(),
+                    rect_.bottomRight() - QPointF(0, d), front.bottomRight(), front.topRight()});
     p->drawPolygon(side);
     p->drawRect(front);
     p->drawLine(front.topRight(), rect_.topRight());
@@ -135,7 +143,8 @@ GraphClusterItem::GraphClusterItem(const graphs::LaidOutCluster& cluster, Toggle
       dashed_(has_style(cluster.style, "dashed")),
       dotted_(has_style(cluster.style, "dotted")),
       toggle_(std::move(toggle)) {
-  setToolTip(QStringLiteral("%1\nclick the header to collapse").arg(QString::fromStdString(cluster.module_path)));
+  setToolTip(
+      QStringLiteral("%1\nclick the header to collapse").arg(QString::fromStdString(cluster.module_path)));
   setZValue(cluster.depth * 0.01);
 }
 
@@ -145,7 +154,9 @@ void GraphClusterItem::setHighlighted(bool on) {
   update();
 }
 
-QRectF GraphClusterItem::boundingRect() const { return rect_.adjusted(-3, -3, 3, 3); }
+QRectF GraphClusterItem::boundingRect() const {
+  return rect_.adjusted(-3, -3, 3, 3);
+}
 
 void GraphClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
   QPen pen = highlighted_ ? QPen(kHalo, 3) : QPen(border_, dotted_ ? 2 : 1);

@@ -6,11 +6,11 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
-#include <QTextDocument>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -40,8 +40,11 @@ void ZoomableView::wheelEvent(QWheelEvent* event) {
 }
 
 GraphPage::GraphPage(QWidget* parent)
-    : QWidget(parent), scene_(new QGraphicsScene(this)), view_(new ZoomableView(scene_, this)),
-      color_box_(new QComboBox(this)), info_(new QLabel(this)) {
+    : QWidget(parent),
+      scene_(new QGraphicsScene(this)),
+      view_(new ZoomableView(scene_, this)),
+      color_box_(new QComboBox(this)),
+      info_(new QLabel(this)) {
   color_box_->addItem(tr("Plain"), static_cast<int>(ColorMode::kPlain));
   color_box_->addItem(tr("Heat: FLOPs"), static_cast<int>(ColorMode::kFlops));
   color_box_->addItem(tr("Heat: time"), static_cast<int>(ColorMode::kTime));
@@ -91,8 +94,7 @@ void GraphPage::setSession(SessionPtr session) {
   session_ = std::move(session);
   highlighted_.clear();
   collapsed_.clear();
-  if (session_)
-    collapsed_ = defaultCollapsed(session_->graph);
+  if (session_) collapsed_ = defaultCollapsed(session_->graph);
   const ColorMode mode = session_ && session_->is_diff() ? ColorMode::kDiff : ColorMode::kFlops;
   mode_ = mode;
   color_box_->blockSignals(true);
@@ -132,26 +134,32 @@ bool GraphPage::fitChanges() {
   std::map<std::string, QRectF> groups;
   for (std::size_t i = 0; i < nodes_.size() && i < view_graph_.nodes.size(); ++i) {
     const auto& n = view_graph_.nodes[i];
-    if (n.diff != graphs::DiffState::kSame || (n.is_module && view_graph_.dormant_modules.count(n.module_path)))
+    if (n.diff != graphs::DiffState::kSame ||
+        (n.is_module && view_graph_.dormant_modules.count(n.module_path)))
       groups[n.module_path] |= nodes_[i]->sceneBoundingRect();
   }
   for (auto* c : clusters_) {
     auto g = groups.find(c->path());
-    if (g != groups.end() || view_graph_.dormant_modules.count(c->path())) groups[c->path()] |= c->sceneBoundingRect();
+    if (g != groups.end() || view_graph_.dormant_modules.count(c->path()))
+      groups[c->path()] |= c->sceneBoundingRect();
   }
   if (groups.empty()) return false;
   QRectF changed = groups.begin()->second;
   for (const auto& [path, r] : groups)
-    if (r.top() < changed.top() - 1 || (std::abs(r.top() - changed.top()) <= 1 && r.left() < changed.left())) changed = r;
+    if (r.top() < changed.top() - 1 || (std::abs(r.top() - changed.top()) <= 1 && r.left() < changed.left()))
+      changed = r;
   changed.adjust(-30, -30, 30, 30);
   // Legible: 100% to 150% (the labels' 10 px or more; at 80% they read as 8 px in a real window), the
   // changes centred, or their top when they do not fit.
   const QSize vp = view_->viewport()->size();
-  const double s = std::clamp(std::min(vp.width() / changed.width(), vp.height() / changed.height()), 1.0, 1.5);
+  const double s =
+      std::clamp(std::min(vp.width() / changed.width(), vp.height() / changed.height()), 1.0, 1.5);
   view_->resetTransform();
   view_->scale(s, s);
-  if (changed.height() * s <= vp.height()) view_->centerOn(changed.center());
-  else view_->centerOn(changed.center().x(), changed.top() + vp.height() / (2 * s));
+  if (changed.height() * s <= vp.height())
+    view_->centerOn(changed.center());
+  else
+    view_->centerOn(changed.center().x(), changed.top() + vp.height() / (2 * s));
   return true;
 }
 
@@ -179,11 +187,19 @@ graphs::DotOptions GraphPage::dotOptions() const {
   graphs::DotOptions o;
   o.diff_colors = mode_ == ColorMode::kDiff;
   switch (mode_) {
-    case ColorMode::kPlain: o.color_by.reset(); break;
-    case ColorMode::kTime: o.color_by = graphs::CostMetric::kTime; break;
-    case ColorMode::kBytes: o.color_by = graphs::CostMetric::kBytes; break;
+    case ColorMode::kPlain:
+      o.color_by.reset();
+      break;
+    case ColorMode::kTime:
+      o.color_by = graphs::CostMetric::kTime;
+      break;
+    case ColorMode::kBytes:
+      o.color_by = graphs::CostMetric::kBytes;
+      break;
     case ColorMode::kFlops:
-    case ColorMode::kDiff: o.color_by = graphs::CostMetric::kFlops; break;
+    case ColorMode::kDiff:
+      o.color_by = graphs::CostMetric::kFlops;
+      break;
   }
   o.relative_threshold = graphs::changed_threshold(o.color_by.value_or(graphs::CostMetric::kFlops));
   return o;
@@ -198,8 +214,9 @@ void GraphPage::rebuild() {
   if (!session_) return;
   if (session_->graph.nodes.empty()) {
     QString why = session_->a->graph_note;
-    info_->setText(why.isEmpty() ? tr("This run has no computation graph (runs imported from traces carry none).")
-                                 : tr("No computation graph: %1").arg(why));
+    info_->setText(why.isEmpty()
+                       ? tr("This run has no computation graph (runs imported from traces carry none).")
+                       : tr("No computation graph: %1").arg(why));
     info_->setToolTip(info_->text());
     return;
   }
@@ -231,7 +248,8 @@ void GraphPage::rebuild() {
     // Qt's table layout runs larger than Graphviz's: shrink it into the box Graphviz left for it.
     const QRectF drawn = legend->boundingRect();
     if (drawn.width() > 0 && drawn.height() > 0)
-      legend->setScale(std::min({1.0, layout_.legend_box.width / drawn.width(), layout_.legend_box.height / drawn.height()}));
+      legend->setScale(std::min(
+          {1.0, layout_.legend_box.width / drawn.width(), layout_.legend_box.height / drawn.height()}));
     legend->setPos(layout_.legend_box.x, layout_.legend_box.y);
   }
   for (const auto& c : layout_.clusters) {
@@ -248,7 +266,8 @@ void GraphPage::rebuild() {
   }
   for (std::size_t i = 0; i < layout_.nodes.size(); ++i) {
     auto* item = new GraphNodeItem(static_cast<int>(i), layout_.nodes[i], view_graph_.nodes[i]);
-    item->setActions([this](const std::string& path) { Q_EMIT moduleClicked(QString::fromStdString(path)); }, toggle);
+    item->setActions([this](const std::string& path) { Q_EMIT moduleClicked(QString::fromStdString(path)); },
+                     toggle);
     scene_->addItem(item);
     nodes_.push_back(item);
   }
@@ -288,7 +307,8 @@ void GraphPage::highlightModule(const QString& path) {
   highlighted_ = path;
   const std::string p = path.toStdString();
   auto inside = [&](const std::string& m) {
-    return m == p || p.empty() || (m.size() > p.size() && m.compare(0, p.size(), p) == 0 && m[p.size()] == '.');
+    return m == p || p.empty() ||
+           (m.size() > p.size() && m.compare(0, p.size(), p) == 0 && m[p.size()] == '.');
   };
   GraphNodeItem* first = nullptr;
   for (auto* item : nodes_) {
@@ -307,7 +327,9 @@ void GraphPage::highlightModule(const QString& path) {
   if (first) view_->centerOn(first);
 }
 
-QString GraphPage::infoText() const { return info_->text(); }
+QString GraphPage::infoText() const {
+  return info_->text();
+}
 
 int GraphPage::highlightedNodeCount() const {
   int n = 0;
@@ -315,8 +337,12 @@ int GraphPage::highlightedNodeCount() const {
   return n;
 }
 
-QString GraphPage::message() const { return info_->text(); }
+QString GraphPage::message() const {
+  return info_->text();
+}
 
-Status GraphPage::exportTo(const QString& path) { return export_scene(*scene_, path); }
+Status GraphPage::exportTo(const QString& path) {
+  return export_scene(*scene_, path);
+}
 
 }  // namespace flopscope::gui

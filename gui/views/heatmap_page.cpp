@@ -93,7 +93,8 @@ void HeatmapWidget::mouseMoveEvent(QMouseEvent* event) {
   }
   HeatmapModel m;
   m.setHeatmap(data_);
-  QToolTip::showText(event->globalPosition().toPoint(), m.index(row, col).data(Qt::ToolTipRole).toString(), this);
+  QToolTip::showText(event->globalPosition().toPoint(), m.index(row, col).data(Qt::ToolTipRole).toString(),
+                     this);
 }
 
 void HeatmapWidget::mousePressEvent(QMouseEvent* event) {
@@ -125,8 +126,10 @@ HeatmapPage::HeatmapPage(QWidget* parent)
   connect(widget_, &HeatmapWidget::rowSelected, this, &HeatmapPage::moduleSelected);
   connect(widget_b_, &HeatmapWidget::rowSelected, this, &HeatmapPage::moduleSelected);
   // The two pictures of a diff select the same row.
-  connect(widget_, &HeatmapWidget::rowSelected, this, [this] { widget_b_->setSelectedRow(widget_->selectedRow()); });
-  connect(widget_b_, &HeatmapWidget::rowSelected, this, [this] { widget_->setSelectedRow(widget_b_->selectedRow()); });
+  connect(widget_, &HeatmapWidget::rowSelected, this,
+          [this] { widget_b_->setSelectedRow(widget_->selectedRow()); });
+  connect(widget_b_, &HeatmapWidget::rowSelected, this,
+          [this] { widget_->setSelectedRow(widget_b_->selectedRow()); });
   widget_b_->hide();
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Self time per iteration of the"), this));
@@ -155,8 +158,9 @@ void HeatmapPage::rebuild() {
     pair_ = heatmap_pair(session_->a->summary, session_->b->summary, session_->clock(), top_n);
     model_->setHeatmap(pair_.a);
     widget_->setHeatmap(pair_.a, tr("A: %1 (%2)").arg(name_a, iterations_text(pair_.a.iterations)));
-    widget_b_->setHeatmap(pair_.b, tr("B: %1 (%2), same rows and colour scale")
-                                       .arg(QFileInfo(session_->b->path).fileName(), iterations_text(pair_.b.iterations)));
+    widget_b_->setHeatmap(
+        pair_.b, tr("B: %1 (%2), same rows and colour scale")
+                     .arg(QFileInfo(session_->b->path).fileName(), iterations_text(pair_.b.iterations)));
     widget_b_->show();
     return;
   }

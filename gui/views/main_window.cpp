@@ -1,6 +1,8 @@
 #include "gui/views/main_window.h"
 
 #include <QApplication>
+#include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -11,8 +13,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
-#include <QCoreApplication>
-#include <QCloseEvent>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <iterator>
@@ -35,7 +35,8 @@ const char* const kRecentKey = "recentFiles";
 const char* const kGeometryKey = "window/geometry";
 const char* const kStateKey = "window/state";
 // The views by name (--screenshot --view, the View menu), in tab order.
-constexpr const char* kViewNames[] = {"tree", "graph", "heatmap", "flame", "roofline", "timeline", "diff", "ranks"};
+constexpr const char* kViewNames[] = {"tree",     "graph",    "heatmap", "flame",
+                                      "roofline", "timeline", "diff",    "ranks"};
 const char* const kFileFilter = "Runs and traces (*.db *.sqlite *.json *.json.gz *.csv);;All files (*)";
 
 }  // namespace
@@ -108,11 +109,15 @@ MainWindow::MainWindow(QWidget* parent)
     stage_->setText(tr("Canceled."));
   });
 
-  connect(tree_, &ModuleTreePage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, tree_); });
+  connect(tree_, &ModuleTreePage::moduleSelected, this,
+          [this](const QString& p) { selectEverywhere(p, tree_); });
   connect(graph_, &GraphPage::moduleClicked, this, [this](const QString& p) { selectEverywhere(p, graph_); });
-  connect(heatmap_, &HeatmapPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, heatmap_); });
-  connect(flame_, &FlamePage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, flame_); });
-  connect(roofline_, &RooflinePage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, roofline_); });
+  connect(heatmap_, &HeatmapPage::moduleSelected, this,
+          [this](const QString& p) { selectEverywhere(p, heatmap_); });
+  connect(flame_, &FlamePage::moduleSelected, this,
+          [this](const QString& p) { selectEverywhere(p, flame_); });
+  connect(roofline_, &RooflinePage::moduleSelected, this,
+          [this](const QString& p) { selectEverywhere(p, roofline_); });
   connect(diff_, &DiffPage::moduleSelected, this, [this](const QString& p) { selectEverywhere(p, diff_); });
   connect(ranks_, &RanksPage::moduleSelected, this,
           [this](const QString& p) { selectEverywhere(p, ranks_); });
@@ -134,9 +139,11 @@ void MainWindow::buildMenus() {
     if (!paths.isEmpty()) openFiles(paths);
   });
   file->addAction(tr("Open &Diff\u2026"), this, [this] {
-    QString a = QFileDialog::getOpenFileName(this, tr("Run A (baseline)"), QString(), QString::fromLatin1(kFileFilter));
+    QString a = QFileDialog::getOpenFileName(this, tr("Run A (baseline)"), QString(),
+                                             QString::fromLatin1(kFileFilter));
     if (a.isEmpty()) return;
-    QString b = QFileDialog::getOpenFileName(this, tr("Run B"), QFileInfo(a).path(), QString::fromLatin1(kFileFilter));
+    QString b = QFileDialog::getOpenFileName(this, tr("Run B"), QFileInfo(a).path(),
+                                             QString::fromLatin1(kFileFilter));
     if (!b.isEmpty()) openFiles({a, b});
   });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
@@ -157,13 +164,14 @@ void MainWindow::buildMenus() {
     a->setData(QString::fromLatin1(kViewNames[i]));
   }
   QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this] {
-    QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText());
-  });
+  help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this,
+                  [this] { QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText()); });
   help->addAction(tr("&About flopscope"), this, [this] {
-    QMessageBox::about(this, tr("About flopscope"),
-                       tr("flopscope %1: per-module FLOPs, bytes and time of deep-learning inference, and diffs "
-                          "of model versions.").arg(QCoreApplication::applicationVersion()));
+    QMessageBox::about(
+        this, tr("About flopscope"),
+        tr("flopscope %1: per-module FLOPs, bytes and time of deep-learning inference, and diffs "
+           "of model versions.")
+            .arg(QCoreApplication::applicationVersion()));
   });
 }
 
@@ -173,11 +181,13 @@ QString MainWindow::shortcutsText() const {
     if (!menu->menu()) continue;
     for (QAction* a : menu->menu()->actions()) {
       if (a->shortcut().isEmpty()) continue;
-      lines << QStringLiteral("%1\t%2").arg(a->shortcut().toString(QKeySequence::NativeText),
-                                             QString(a->text()).remove(QLatin1Char('&')).remove(QChar(0x2026)));
+      lines << QStringLiteral("%1\t%2").arg(
+          a->shortcut().toString(QKeySequence::NativeText),
+          QString(a->text()).remove(QLatin1Char('&')).remove(QChar(0x2026)));
     }
   }
-  lines << tr("Click\tselect a module in every view") << tr("Double-click\tzoom the flame graph, expand a graph cluster");
+  lines << tr("Click\tselect a module in every view")
+        << tr("Double-click\tzoom the flame graph, expand a graph cluster");
   return lines.join(QLatin1Char('\n'));
 }
 
@@ -203,7 +213,8 @@ void MainWindow::setPreview(SessionPtr preview) {
   if (!preview) return;
   tree_->setSession(preview);
   tabs_->setCurrentWidget(tree_);
-  stage_->setText(tr("Module totals of %1; reading its ops and kernels\u2026").arg(QFileInfo(preview->a->path).fileName()));
+  stage_->setText(tr("Module totals of %1; reading its ops and kernels\u2026")
+                      .arg(QFileInfo(preview->a->path).fileName()));
 }
 
 void MainWindow::setSession(SessionPtr session) {
@@ -269,7 +280,9 @@ bool MainWindow::showView(const QString& name) {
   return false;
 }
 
-QWidget* MainWindow::currentView() const { return tabs_->currentWidget(); }
+QWidget* MainWindow::currentView() const {
+  return tabs_->currentWidget();
+}
 
 void MainWindow::selectEverywhere(const QString& path, QObject* origin) {
   if (origin != tree_) tree_->selectModule(path);

@@ -38,7 +38,8 @@ class MainWindow : public QMainWindow {
   // The module tree of a run still loading (load_preview): shown on the Modules tab alone until setSession.
   void setPreview(SessionPtr preview);
   SessionPtr session() const { return session_; }
-  // "tree", "graph", "heatmap", "flame", "roofline", "timeline", "diff" or "ranks"; false for an unknown name.
+  // "tree", "graph", "heatmap", "flame", "roofline", "timeline", "diff" or "ranks"; false for an unknown
+  // name.
   bool showView(const QString& name);
   QWidget* currentView() const;
 

@@ -19,7 +19,9 @@ namespace flopscope::gui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 // A table cell that sorts by its number.
 QTableWidgetItem* number_item(const std::string& text, double value) {
@@ -63,8 +65,8 @@ RooflinePage::RooflinePage(QWidget* parent)
   caption_->setWordWrap(true);
   caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   table_->setColumnCount(6);
-  table_->setHorizontalHeaderLabels(
-      {tr("Module"), tr("FLOP/byte"), tr("Achieved FLOP/s"), tr("Of attainable"), tr("Self time"), tr("Bound")});
+  table_->setHorizontalHeaderLabels({tr("Module"), tr("FLOP/byte"), tr("Achieved FLOP/s"),
+                                     tr("Of attainable"), tr("Self time"), tr("Bound")});
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -111,8 +113,9 @@ void RooflinePage::rebuild() {
   svg_ = QByteArray::fromStdString(graphs::roofline_svg(plot_, title));
   view_->setSvg(svg_);
   QStringList caption;
-  caption << (plot_.peak ? tr("Roof: %1 (%2).").arg(q(plot_.peak->name), q(plot_.peak->source))
-                         : tr("No roof: no peak is known for this device (flopscope roofline --peak sets one)."));
+  caption << (plot_.peak
+                  ? tr("Roof: %1 (%2).").arg(q(plot_.peak->name), q(plot_.peak->source))
+                  : tr("No roof: no peak is known for this device (flopscope roofline --peak sets one)."));
   caption << tr("%1 modules by their own work, over %2; plotted %3 of %4 per iteration.")
                  .arg(plot_.points.size())
                  .arg(q(plot_.clock), q(time_text(plot_.time_covered_ns)), q(time_text(plot_.time_total_ns)));
@@ -130,9 +133,10 @@ void RooflinePage::rebuild() {
     const double of_roof = p.attainable > 0 ? p.achieved / p.attainable : 0;
     table_->setItem(r, 3, number_item(p.attainable > 0 ? percent_text(of_roof) : std::string("-"), of_roof));
     table_->setItem(r, 4, number_item(time_text(p.time_ns), p.time_ns));
-    table_->setItem(r, 5, new QTableWidgetItem(p.attainable <= 0 ? QStringLiteral("-")
-                                               : p.memory_bound ? tr("memory")
-                                                                : tr("compute")));
+    table_->setItem(r, 5,
+                    new QTableWidgetItem(p.attainable <= 0 ? QStringLiteral("-")
+                                         : p.memory_bound  ? tr("memory")
+                                                           : tr("compute")));
   }
   table_->resizeColumnsToContents();
   table_->setColumnWidth(0, std::min(table_->columnWidth(0), 260));

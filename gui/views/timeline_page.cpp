@@ -10,10 +10,12 @@
 
 namespace flopscope::gui {
 
-TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), widget_(new TimelineWidget(this)), info_(new QLabel(this)) {
+TimelinePage::TimelinePage(QWidget* parent)
+    : QWidget(parent), widget_(new TimelineWidget(this)), info_(new QLabel(this)) {
   auto zoom = [this](double factor) {
     std::int64_t t0 = widget_->rangeBegin(), t1 = widget_->rangeEnd();
-    double mid = (static_cast<double>(t0) + static_cast<double>(t1)) / 2, half = static_cast<double>(t1 - t0) / 2 * factor;
+    double mid = (static_cast<double>(t0) + static_cast<double>(t1)) / 2,
+           half = static_cast<double>(t1 - t0) / 2 * factor;
     widget_->setRange(static_cast<std::int64_t>(mid - half), static_cast<std::int64_t>(mid + half));
   };
   auto* in = new QPushButton(tr("Zoom in"), this);
@@ -22,7 +24,8 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), widget_(new Timel
   connect(out, &QPushButton::clicked, this, [zoom] { zoom(2); });
   auto* first = new QPushButton(tr("First iteration"), this);
   connect(first, &QPushButton::clicked, this, [this] {
-    if (session_) widget_->setRange(session_->timeline.first_iteration_begin(), session_->timeline.first_iteration_end());
+    if (session_)
+      widget_->setRange(session_->timeline.first_iteration_begin(), session_->timeline.first_iteration_end());
   });
   auto* all = new QPushButton(tr("Whole run"), this);
   connect(all, &QPushButton::clicked, widget_, &TimelineWidget::resetZoom);
@@ -40,12 +43,13 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), widget_(new Timel
 
 void TimelinePage::setSession(SessionPtr session) {
   if (session)
-    info_->setText(tr("%1 events in %2 lanes over %3. Wheel: zoom, drag: pan, hover: details; grey boxes merge "
-                      "events narrower than a pixel.")
-                       .arg(session->timeline.event_count())
-                       .arg(session->timeline.lanes().size())
-                       .arg(QString::fromStdString(
-                           format_ns(static_cast<double>(session->timeline.end() - session->timeline.begin())))));
+    info_->setText(
+        tr("%1 events in %2 lanes over %3. Wheel: zoom, drag: pan, hover: details; grey boxes merge "
+           "events narrower than a pixel.")
+            .arg(session->timeline.event_count())
+            .arg(session->timeline.lanes().size())
+            .arg(QString::fromStdString(
+                format_ns(static_cast<double>(session->timeline.end() - session->timeline.begin())))));
   session_ = session;
   widget_->setSession(std::move(session));
 }

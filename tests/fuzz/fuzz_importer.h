@@ -17,11 +17,13 @@
 
 namespace flopscope::fuzz {
 
-inline int run_importer(std::string_view importer_name, const char* suffix, const std::uint8_t* data, std::size_t size) {
+inline int run_importer(std::string_view importer_name, const char* suffix, const std::uint8_t* data,
+                        std::size_t size) {
   static std::string path = [suffix] {
     Progress::set_globally_enabled(false);
     const char* dir = std::getenv("TMPDIR");
-    return std::string(dir != nullptr ? dir : "/tmp") + "/flopscope_fuzz_" + std::to_string(::getpid()) + suffix;
+    return std::string(dir != nullptr ? dir : "/tmp") + "/flopscope_fuzz_" + std::to_string(::getpid()) +
+           suffix;
   }();
   if (std::FILE* f = std::fopen(path.c_str(), "wb")) {
     std::fwrite(data, 1, size, f);
@@ -39,8 +41,10 @@ inline int run_importer(std::string_view importer_name, const char* suffix, cons
       const auto& run = sink.data();
       // Links point at records that exist.
       for (const auto& k : run.kernels) {
-        if (k.op_id != kNoId && (k.op_id < 0 || static_cast<std::size_t>(k.op_id) >= run.ops.size())) std::abort();
-        if (k.module_id != kNoId && (k.module_id < 0 || static_cast<std::size_t>(k.module_id) >= run.modules.size())) {
+        if (k.op_id != kNoId && (k.op_id < 0 || static_cast<std::size_t>(k.op_id) >= run.ops.size()))
+          std::abort();
+        if (k.module_id != kNoId &&
+            (k.module_id < 0 || static_cast<std::size_t>(k.module_id) >= run.modules.size())) {
           std::abort();
         }
       }

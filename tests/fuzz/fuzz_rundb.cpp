@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const std::string path = [] {
     flopscope::Progress::set_globally_enabled(false);
     const char* dir = std::getenv("TMPDIR");
-    return std::string(dir != nullptr ? dir : "/tmp") + "/flopscope_fuzz_" + std::to_string(::getpid()) + ".db";
+    return std::string(dir != nullptr ? dir : "/tmp") + "/flopscope_fuzz_" + std::to_string(::getpid()) +
+           ".db";
   }();
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (f == nullptr) return 0;

@@ -2,7 +2,6 @@
 // through the driver API, so no nvcc is needed) and attributes it to the scope pushed around it.
 // Skips cleanly without a driver or GPU.
 #include <dlfcn.h>
-
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -28,7 +27,9 @@ struct Driver {
   bool load() {
     void* lib = dlopen("libcuda.so.1", RTLD_NOW);
     if (lib == nullptr) return false;
-    auto sym = [&](auto& fn, const char* name) { fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name)); };
+    auto sym = [&](auto& fn, const char* name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+    };
     sym(cuInit, "cuInit");
     sym(cuDeviceGet, "cuDeviceGet");
     sym(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");

@@ -6,9 +6,9 @@
 // executor optimization); the setting is process-wide, so torch.profiler's side runs the same way.
 #include <ATen/Parallel.h>
 #include <ATen/record_function.h>
+#include <time.h>
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
 #include <torch/script.h>
-#include <time.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -88,7 +88,8 @@ __attribute__((visibility("default"))) void* fsb_open(const char* model, const c
   if (s.dtype.rfind("float", 0) == 0) {
     b->inputs.emplace_back(torch::randn(s.shape));
   } else {
-    b->inputs.emplace_back(torch::randint(s.low, s.high, s.shape, torch::TensorOptions().dtype(torch::kLong)));
+    b->inputs.emplace_back(
+        torch::randint(s.low, s.high, s.shape, torch::TensorOptions().dtype(torch::kLong)));
   }
   return b.release();
 }
@@ -113,13 +114,16 @@ __attribute__((visibility("default"))) long fsb_run(void* handle, int observe, i
   auto nothing = [](const at::RecordFunction&) -> std::unique_ptr<at::ObserverContext> { return nullptr; };
   if (observe == 2) {
     for (auto scope : {at::RecordScope::FUNCTION, at::RecordScope::TORCHSCRIPT_FUNCTION})
-      empty.push_back(at::addGlobalCallback(at::RecordFunctionCallback(nothing).needsInputs(true).scopes({scope})));
+      empty.push_back(
+          at::addGlobalCallback(at::RecordFunctionCallback(nothing).needsInputs(true).scopes({scope})));
   } else if (observe == 3) {
-    empty.push_back(at::addGlobalCallback(at::RecordFunctionCallback(nothing).scopes({at::RecordScope::FUNCTION})));
+    empty.push_back(
+        at::addGlobalCallback(at::RecordFunctionCallback(nothing).scopes({at::RecordScope::FUNCTION})));
   } else if (observe == 4) {
-    empty.push_back(at::addGlobalCallback(at::RecordFunctionCallback(nothing).scopes({at::RecordScope::FUNCTION})));
-    empty.push_back(at::addGlobalCallback(
-        at::RecordFunctionCallback(nothing).needsInputs(true).scopes({at::RecordScope::TORCHSCRIPT_FUNCTION})));
+    empty.push_back(
+        at::addGlobalCallback(at::RecordFunctionCallback(nothing).scopes({at::RecordScope::FUNCTION})));
+    empty.push_back(at::addGlobalCallback(at::RecordFunctionCallback(nothing).needsInputs(true).scopes(
+        {at::RecordScope::TORCHSCRIPT_FUNCTION})));
   }
   try {
     perf_control("enable\n");
@@ -151,6 +155,8 @@ __attribute__((visibility("default"))) long fsb_run(void* handle, int observe, i
   return static_cast<long>(observer->finish().size() / static_cast<std::size_t>(iters > 0 ? iters : 1));
 }
 
-__attribute__((visibility("default"))) void fsb_close(void* handle) { delete static_cast<Bench*>(handle); }
+__attribute__((visibility("default"))) void fsb_close(void* handle) {
+  delete static_cast<Bench*>(handle);
+}
 
 }  // extern "C"

@@ -47,7 +47,8 @@ void BM_RecordsToRun(benchmark::State& state) {
     for (std::uint32_t i = 1; i <= n; ++i) d.launch(i, "_Z6kernelv");
     d.pop();
     std::vector<testing::ActivityBuffer> buffers(n / 256 + 1);
-    for (std::uint32_t i = 1; i <= n; ++i) buffers[i / 256].add(testing::kernel_record("_Z6kernelv", i, i * 10, i * 10 + 5));
+    for (std::uint32_t i = 1; i <= n; ++i)
+      buffers[i / 256].add(testing::kernel_record("_Z6kernelv", i, i * 10, i * 10 + 5));
     state.ResumeTiming();
     for (auto& b : buffers) tracer.handle_buffer(b.data(), b.size());
     tracer.stop();

@@ -18,8 +18,8 @@ namespace {
 constexpr int kRows = 1'000'000;
 
 std::string scratch_path(const char* name) {
-  return (std::filesystem::temp_directory_path() / (std::string("flopscope-bench-") + name + "-" +
-                                                    std::to_string(::getpid()) + ".db"))
+  return (std::filesystem::temp_directory_path() /
+          (std::string("flopscope-bench-") + name + "-" + std::to_string(::getpid()) + ".db"))
       .string();
 }
 
@@ -32,7 +32,8 @@ RunData kernel_run() {
     KernelRecord& k = run.kernels[static_cast<std::size_t>(i)];
     k.id = i;
     k.kind = i % 50 == 0 ? KernelKind::kMemcpy : KernelKind::kKernel;
-    k.name = "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_" + std::to_string(i % 300) + ">";
+    k.name = "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_" +
+             std::to_string(i % 300) + ">";
     k.stream = 7;
     k.start_ns = 1000LL * i;
     k.duration_ns = 500 + i % 1000;
@@ -148,8 +149,16 @@ void BM_ReadOps(benchmark::State& state) {
   std::filesystem::remove(path);
 }
 
-BENCHMARK(BM_WriteKernels)->Unit(benchmark::kMillisecond)->Iterations(2)->UseRealTime()->MeasureProcessCPUTime();
-BENCHMARK(BM_ReadKernels)->Unit(benchmark::kMillisecond)->Iterations(2)->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(BM_WriteKernels)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
+BENCHMARK(BM_ReadKernels)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
 BENCHMARK(BM_WriteOps)->Unit(benchmark::kMillisecond)->Iterations(2)->UseRealTime()->MeasureProcessCPUTime();
 BENCHMARK(BM_ReadOps)->Unit(benchmark::kMillisecond)->Iterations(2)->UseRealTime()->MeasureProcessCPUTime();
 

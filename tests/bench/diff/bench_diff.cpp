@@ -8,9 +8,9 @@
 // and reads databases already there instead of writing them)
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <string>
 
@@ -41,7 +41,8 @@ RunData make(std::int64_t kernels, bool variant_b) {
     run.modules.push_back({block, 0, "layers." + std::to_string(l), "Block"});
     for (int s = 0; s < 5; ++s) {
       Id id = static_cast<Id>(run.modules.size());
-      run.modules.push_back({id, block, "layers." + std::to_string(l) + ".sub" + std::to_string(s), "Linear"});
+      run.modules.push_back(
+          {id, block, "layers." + std::to_string(l) + ".sub" + std::to_string(s), "Linear"});
     }
     ParamRecord p;
     p.id = l;
@@ -75,7 +76,8 @@ RunData make(std::int64_t kernels, bool variant_b) {
         kr.id = op.id;
         kr.name = "sm90_xmma_gemm_f32f32_tn_n_" + std::to_string(k % 7);
         kr.start_ns = op.start_ns + 100;
-        kr.duration_ns = static_cast<std::int64_t>((1000 + (op.id * 104729) % 200) * (variant_b ? 1.03 : 1.0));
+        kr.duration_ns =
+            static_cast<std::int64_t>((1000 + (op.id * 104729) % 200) * (variant_b ? 1.03 : 1.0));
         kr.iteration = it;
         kr.op_id = op.id;
         kr.module_id = op.module_id;
@@ -102,8 +104,9 @@ int main(int argc, char** argv) {
     std::clock_t c2 = std::clock();
     RunDiff d = diff_runs(a, sa, b, sb);
     double diff_s = seconds_since(t2), diff_cpu = static_cast<double>(std::clock() - c2) / CLOCKS_PER_SEC;
-    std::printf("in memory: summarize both %.2f s, diff %.2f s (CPU %.2f s), %zu modules, %zu op signatures\n",
-                summarize_s, diff_s, diff_cpu, d.modules.size(), d.ops.size());
+    std::printf(
+        "in memory: summarize both %.2f s, diff %.2f s (CPU %.2f s), %zu modules, %zu op signatures\n",
+        summarize_s, diff_s, diff_cpu, d.modules.size(), d.ops.size());
     return 0;
   }
   std::string a_path = (dir / "bench_diff_a.db").string(), b_path = (dir / "bench_diff_b.db").string();
@@ -123,9 +126,10 @@ int main(int argc, char** argv) {
     }
     const double wall = seconds_since(t), cpu = static_cast<double>(std::clock() - c) / CLOCKS_PER_SEC;
     const auto n = static_cast<long long>(run.ops.size() + run.kernels.size());
-    std::printf("write: %lld rows in %.3f s wall, %.3f s CPU (%.0f rows/s wall, %.0f rows/s CPU); the summary "
-                "facts in that alone: %.3f s CPU\n",
-                n, wall, cpu, static_cast<double>(n) / wall, static_cast<double>(n) / cpu, facts_cpu);
+    std::printf(
+        "write: %lld rows in %.3f s wall, %.3f s CPU (%.0f rows/s wall, %.0f rows/s CPU); the summary "
+        "facts in that alone: %.3f s CPU\n",
+        n, wall, cpu, static_cast<double>(n) / wall, static_cast<double>(n) / cpu, facts_cpu);
     return 0;
   }
   const std::string mode = argc > 3 ? argv[3] : "";
@@ -138,8 +142,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "cannot write %s\n", path.c_str());
       return 2;
     }
-    std::printf("wrote %s: %zu ops, %zu kernels, %zu modules (%.2f s, not timed)\n", path.c_str(), run.ops.size(),
-                run.kernels.size(), run.modules.size(), seconds_since(t));
+    std::printf("wrote %s: %zu ops, %zu kernels, %zu modules (%.2f s, not timed)\n", path.c_str(),
+                run.ops.size(), run.kernels.size(), run.modules.size(), seconds_since(t));
   }
   // What `flopscope diff` does (the aggregates, schema 007), and the same from the op and kernel rows (as
   // before it), interleaved: aggregates, rows, aggregates.
@@ -163,8 +167,9 @@ int main(int argc, char** argv) {
     RunDiff d = diff_runs(*a, sa, *b, sb);
     double diff_s = seconds_since(t3);
     double total = seconds_since(t0), cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
-    std::printf("%s: read A %.2f s, read B %.2f s, summarize both %.2f s, diff %.2f s; %.2f s wall, %.2f s CPU\n",
-                raw_rows ? "rows      " : "aggregates", read_a, read_b, summarize_s, diff_s, total, cpu);
+    std::printf(
+        "%s: read A %.2f s, read B %.2f s, summarize both %.2f s, diff %.2f s; %.2f s wall, %.2f s CPU\n",
+        raw_rows ? "rows      " : "aggregates", read_a, read_b, summarize_s, diff_s, total, cpu);
     if (!raw_rows) {
       best_wall = std::min(best_wall, total);
       best_cpu = std::min(best_cpu, cpu);
@@ -172,8 +177,9 @@ int main(int argc, char** argv) {
       std::printf("modules: %s; op signatures: %zu\n", verdict_counts_text(d).c_str(), d.ops.size());
     }
   }
-  std::printf("END TO END (aggregates, best of 2): %.2f s wall, %.2f s CPU for 2 x %lld kernels (target < 1 s): %s\n",
-              best_wall, best_cpu, static_cast<long long>(kernels), best_wall < 1 ? "PASS" : "FAIL");
+  std::printf(
+      "END TO END (aggregates, best of 2): %.2f s wall, %.2f s CPU for 2 x %lld kernels (target < 1 s): %s\n",
+      best_wall, best_cpu, static_cast<long long>(kernels), best_wall < 1 ? "PASS" : "FAIL");
   const double total = best_wall;
   if (mode != "keep" && mode != "reuse") {
     fs::remove(a_path);

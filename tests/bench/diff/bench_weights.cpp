@@ -38,9 +38,9 @@ bool write_file(const std::string& path, std::uint64_t bytes) {
   const std::uint64_t per = bytes / tensors / 4 * 4;
   std::string header = "{";
   for (int i = 0; i < tensors; ++i) {
-    header += (i ? "," : "") + std::string("\"layers.") + std::to_string(i) + ".weight\":{\"dtype\":\"F32\",\"shape\":[" +
-              std::to_string(per / 4) + "],\"data_offsets\":[" + std::to_string(per * i) + "," +
-              std::to_string(per * (i + 1)) + "]}";
+    header += (i ? "," : "") + std::string("\"layers.") + std::to_string(i) +
+              ".weight\":{\"dtype\":\"F32\",\"shape\":[" + std::to_string(per / 4) + "],\"data_offsets\":[" +
+              std::to_string(per * i) + "," + std::to_string(per * (i + 1)) + "]}";
   }
   header += "}";
   while (header.size() % 8 != 0) header += ' ';
@@ -52,7 +52,8 @@ bool write_file(const std::string& path, std::uint64_t bytes) {
   std::fwrite(len, 1, 8, f);
   std::fwrite(header.data(), 1, header.size(), f);
   std::vector<float> chunk(1 << 20);
-  for (std::size_t i = 0; i < chunk.size(); ++i) chunk[i] = static_cast<float>((i * 2654435761u) % 1000) / 1000.0f;
+  for (std::size_t i = 0; i < chunk.size(); ++i)
+    chunk[i] = static_cast<float>((i * 2654435761u) % 1000) / 1000.0f;
   for (std::uint64_t done = 0; done < per * tensors;) {
     std::uint64_t w = std::min<std::uint64_t>(chunk.size() * 4, per * tensors - done);
     std::fwrite(chunk.data(), 1, w, f);
@@ -94,7 +95,10 @@ int main(int argc, char** argv) {
   double size = static_cast<double>(fs::file_size(path)) / 1e9;
   std::printf("file: %s, %.3f GB, 16 float32 tensors, %u hardware threads\n", path.c_str(), size,
               std::thread::hardware_concurrency());
-  struct Row { const char* what; double s; };
+  struct Row {
+    const char* what;
+    double s;
+  };
   std::vector<Row> rows;
   drop_cache(path);
   rows.push_back({"cold  cat > /dev/null", time_cat(path)});
@@ -108,8 +112,8 @@ int main(int argc, char** argv) {
   for (const auto& r : rows) {
     std::printf("%-32s %7.3f s  %6.2f GB/s\n", r.what, r.s, r.s > 0 ? size / r.s : 0.0);
   }
-  std::printf("ratio weights/cat (cold): stats+sha256 %.2fx, no-hash %.2fx of cat's time\n", rows[1].s / rows[0].s,
-              rows[2].s / rows[0].s);
+  std::printf("ratio weights/cat (cold): stats+sha256 %.2fx, no-hash %.2fx of cat's time\n",
+              rows[1].s / rows[0].s, rows[2].s / rows[0].s);
   fs::remove(path);
   return 0;
 }

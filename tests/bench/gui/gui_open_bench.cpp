@@ -89,13 +89,16 @@ int main(int argc, char** argv) {
   (void)window.grab();
   const double t_timeline_all = stage.elapsed() / 1000.0;
   std::printf("reading the database alone: %.3f s\n", t_read_only);
-  std::printf("load (read + summary + timeline index + module tree) %.3f s, first view %.3f s\n", t_load, t_first_view);
-  std::printf("GUI thread: setSession %.3f s (all pages), then first paint %.3f s\n", t_set, t_first_view - t_set);
-  std::printf("preview: stored summary read and summarised %.3f s, module tree painted at %.3f s\n", t_preview_load,
-              t_preview);
+  std::printf("load (read + summary + timeline index + module tree) %.3f s, first view %.3f s\n", t_load,
+              t_first_view);
+  std::printf("GUI thread: setSession %.3f s (all pages), then first paint %.3f s\n", t_set,
+              t_first_view - t_set);
+  std::printf("preview: stored summary read and summarised %.3f s, module tree painted at %.3f s\n",
+              t_preview_load, t_preview);
   std::printf("open to first view: %.3f s (target < 1 s: %s)\n", t_preview, t_preview < 1 ? "met" : "MISSED");
   std::printf("open to the whole session's first view: %.3f s\n", t_total);
-  std::printf("timeline paint: first iteration %.3f s, whole run (%zu events, %zu spans drawn) %.3f s\n", t_timeline,
-              session->timeline.event_count(), window.timelinePage()->timeline()->lastPaintedSpans(), t_timeline_all);
+  std::printf("timeline paint: first iteration %.3f s, whole run (%zu events, %zu spans drawn) %.3f s\n",
+              t_timeline, session->timeline.event_count(),
+              window.timelinePage()->timeline()->lastPaintedSpans(), t_timeline_all);
   return 0;
 }

@@ -20,17 +20,22 @@ namespace {
 class NullSink final : public flopscope::RunSink {
  public:
   flopscope::Status begin(const flopscope::RunInfo&) override { return {}; }
-  flopscope::Status add_modules(std::span<const flopscope::ModuleRecord> m) override { return count(m.size()); }
+  flopscope::Status add_modules(std::span<const flopscope::ModuleRecord> m) override {
+    return count(m.size());
+  }
   flopscope::Status add_ops(std::span<const flopscope::OpRecord> o) override { return count(o.size()); }
   flopscope::Status add_kernels(std::span<const flopscope::KernelRecord> k) override {
     kernels += k.size();
     return count(k.size());
   }
   flopscope::Status add_params(std::span<const flopscope::ParamRecord> p) override { return count(p.size()); }
-  flopscope::Status add_graph(std::span<const flopscope::GraphNode> n, std::span<const flopscope::GraphEdge>) override {
+  flopscope::Status add_graph(std::span<const flopscope::GraphNode> n,
+                              std::span<const flopscope::GraphEdge>) override {
     return count(n.size());
   }
-  flopscope::Status add_quality(std::span<const flopscope::QualityIssue> q) override { return count(q.size()); }
+  flopscope::Status add_quality(std::span<const flopscope::QualityIssue> q) override {
+    return count(q.size());
+  }
   flopscope::Status finish() override { return {}; }
   std::size_t records = 0, kernels = 0;
 
@@ -46,18 +51,24 @@ class CountingSink final : public flopscope::RunSink {
  public:
   explicit CountingSink(flopscope::RunSink& to) : to_(to) {}
   flopscope::Status begin(const flopscope::RunInfo& i) override { return to_.begin(i); }
-  flopscope::Status add_modules(std::span<const flopscope::ModuleRecord> m) override { return to_.add_modules(m); }
+  flopscope::Status add_modules(std::span<const flopscope::ModuleRecord> m) override {
+    return to_.add_modules(m);
+  }
   flopscope::Status add_ops(std::span<const flopscope::OpRecord> o) override { return to_.add_ops(o); }
   flopscope::Status add_kernels(std::span<const flopscope::KernelRecord> k) override {
     kernels += k.size();
     return to_.add_kernels(k);
   }
-  flopscope::Status add_params(std::span<const flopscope::ParamRecord> p) override { return to_.add_params(p); }
+  flopscope::Status add_params(std::span<const flopscope::ParamRecord> p) override {
+    return to_.add_params(p);
+  }
   flopscope::Status add_graph(std::span<const flopscope::GraphNode> n,
                               std::span<const flopscope::GraphEdge> e) override {
     return to_.add_graph(n, e);
   }
-  flopscope::Status add_quality(std::span<const flopscope::QualityIssue> q) override { return to_.add_quality(q); }
+  flopscope::Status add_quality(std::span<const flopscope::QualityIssue> q) override {
+    return to_.add_quality(q);
+  }
   flopscope::Status finish() override { return to_.finish(); }
   std::size_t kernels = 0;
 
@@ -103,7 +114,8 @@ int main(int argc, char** argv) {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   double mb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
-  std::printf("seconds=%.3f mb=%.1f mb_per_s=%.1f kernels=%zu kernels_per_s=%.0f peak_rss_mb=%.1f\n", seconds, mb,
-              mb / seconds, kernels, static_cast<double>(kernels) / seconds, static_cast<double>(ru.ru_maxrss) / 1024.0);
+  std::printf("seconds=%.3f mb=%.1f mb_per_s=%.1f kernels=%zu kernels_per_s=%.0f peak_rss_mb=%.1f\n", seconds,
+              mb, mb / seconds, kernels, static_cast<double>(kernels) / seconds,
+              static_cast<double>(ru.ru_maxrss) / 1024.0);
   return 0;
 }

@@ -13,17 +13,28 @@ namespace {
 // counts their sum, the children are nested.
 RunData encoder_run(bool norm_first = false) {
   RunData r;
-  r.modules = {{0, kNoId, "", "Net"},           {1, 0, "layer", "TransformerEncoderLayer"},
+  r.modules = {{0, kNoId, "", "Net"},
+               {1, 0, "layer", "TransformerEncoderLayer"},
                {2, 1, "layer.self_attn", "MultiheadAttention"},
                {3, 2, "layer.self_attn.out_proj", "NonDynamicallyQuantizableLinear"},
-               {4, 1, "layer.linear1", "Linear"}, {5, 1, "layer.linear2", "Linear"},
-               {6, 1, "layer.norm1", "LayerNorm"}, {7, 1, "layer.norm2", "LayerNorm"}};
-  std::vector<std::pair<const char*, double>> kids = {
-      {"aten::t", 0},        {"aten::mm", 300},          {"aten::_transform_bias_rescale_qkv", 20},
-      {"aten::bmm", 50},     {"aten::_softmax", 10},     {"aten::bmm", 50},
-      {"aten::t", 0},        {"aten::addmm", 100},       {"aten::add_", 5},
-      {"aten::layer_norm", 7}, {"aten::_addmm_activation", 200}, {"aten::addmm", 200},
-      {"aten::add_", 5},     {"aten::layer_norm", 7}};
+               {4, 1, "layer.linear1", "Linear"},
+               {5, 1, "layer.linear2", "Linear"},
+               {6, 1, "layer.norm1", "LayerNorm"},
+               {7, 1, "layer.norm2", "LayerNorm"}};
+  std::vector<std::pair<const char*, double>> kids = {{"aten::t", 0},
+                                                      {"aten::mm", 300},
+                                                      {"aten::_transform_bias_rescale_qkv", 20},
+                                                      {"aten::bmm", 50},
+                                                      {"aten::_softmax", 10},
+                                                      {"aten::bmm", 50},
+                                                      {"aten::t", 0},
+                                                      {"aten::addmm", 100},
+                                                      {"aten::add_", 5},
+                                                      {"aten::layer_norm", 7},
+                                                      {"aten::_addmm_activation", 200},
+                                                      {"aten::addmm", 200},
+                                                      {"aten::add_", 5},
+                                                      {"aten::layer_norm", 7}};
   if (norm_first) {  // norm1 before the attention, norm2 before the FFN
     kids.erase(kids.begin() + 9);
     kids.insert(kids.begin(), {"aten::layer_norm", 7});
@@ -77,7 +88,7 @@ TEST(FusedSplit, EncoderLayerCostGoesToItsSubmodules) {
     EXPECT_DOUBLE_EQ(flops_of(s, "layer.norm2"), 7);
     const ModuleSummary& layer = s.modules[static_cast<std::size_t>(s.find("layer"))];
     EXPECT_DOUBLE_EQ(layer.self.flops, 10) << "norm_first " << norm_first;  // the residual adds
-    EXPECT_DOUBLE_EQ(layer.inclusive.bytes(), 1000);                      // bytes split, not added
+    EXPECT_DOUBLE_EQ(layer.inclusive.bytes(), 1000);                        // bytes split, not added
     // Time moves with the inner ops: 10 ns each, the layer keeps the rest of its 1000 ns.
     EXPECT_DOUBLE_EQ(s.modules[static_cast<std::size_t>(s.find("layer.linear1"))].inclusive_time.p50, 10);
     EXPECT_DOUBLE_EQ(layer.inclusive_time.p50, 1000);

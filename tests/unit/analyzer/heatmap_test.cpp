@@ -70,7 +70,7 @@ TEST(Heatmap, PairSharesRowsAndScale) {
   EXPECT_EQ(p.b.rows[0].path, "b");
   EXPECT_EQ(p.b.rows[0].stats.values.entries().size(), 0u);  // empty in B
   EXPECT_DOUBLE_EQ(p.b.value(1, 3), 4);
-  EXPECT_DOUBLE_EQ(p.a.min_ns, 1);  // B's smallest value on A's scale too
+  EXPECT_DOUBLE_EQ(p.a.min_ns, 1);     // B's smallest value on A's scale too
   EXPECT_DOUBLE_EQ(p.b.max_ns, 5000);  // A's largest on B's
   EXPECT_DOUBLE_EQ(p.a.scale(40), p.b.scale(40));
   EXPECT_EQ(heatmap_csv(p),

@@ -48,7 +48,7 @@ TEST(Summary, RollsUpSelfAndInclusivePerIteration) {
   EXPECT_EQ(s.modules[0].path, "");
   EXPECT_EQ(s.modules[1].path, "a");
   EXPECT_EQ(s.modules[2].path, "b");
-  EXPECT_EQ(s.modules[3].path, "b.c");  // pre-order
+  EXPECT_EQ(s.modules[3].path, "b.c");    // pre-order
   EXPECT_DOUBLE_EQ(s.total.flops, 4000);  // per iteration, nested mm excluded
   int b = s.find("b");
   EXPECT_DOUBLE_EQ(s.modules[b].self.flops, 0);

@@ -63,7 +63,8 @@ TEST_F(InputFiles, RejectsDamagedFiles) {
   write(dir_ / "be.npy", npy("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", "abcd"));
   EXPECT_EQ(read_input_file((dir_ / "be.npy").string(), "x").status().code(), StatusCode::kUnsupported);
   write(dir_ / "magic.npy", "not numpy at all");
-  EXPECT_NE(read_input_file((dir_ / "magic.npy").string(), "x").status().message().find("magic"), std::string::npos);
+  EXPECT_NE(read_input_file((dir_ / "magic.npy").string(), "x").status().message().find("magic"),
+            std::string::npos);
   write(dir_ / "huge.npy", std::string("\x93NUMPY\x01\x00\xff\xff", 10));
   EXPECT_EQ(read_input_file((dir_ / "huge.npy").string(), "x").status().code(), StatusCode::kCorrupt);
   EXPECT_EQ(read_input_file((dir_ / "x.csv").string(), "x").status().code(), StatusCode::kNotFound);

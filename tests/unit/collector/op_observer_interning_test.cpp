@@ -97,7 +97,9 @@ void expect_same(const std::string& path, const Requests& requests, bool instanc
   EXPECT_EQ(reused, 2 * static_cast<std::int64_t>(requests.size())) << path;
 }
 
-std::string sample(const std::string& name) { return std::string(COLLECTOR_SAMPLES_DIR) + "/" + name; }
+std::string sample(const std::string& name) {
+  return std::string(COLLECTOR_SAMPLES_DIR) + "/" + name;
+}
 
 TEST(OpObserverInterning, TransformerWithTwoSequenceLengthsMatchesExactPath) {
   // Alternating lengths: the same ops see other shapes (and other scalar sizes) every other iteration.

@@ -1,12 +1,12 @@
 // Builds CUPTI activity buffers by laying CUDA 13.0 record structs end to end, as CUPTI does.
 #pragma once
 
-#include <cstdint>
-#include <cstring>
-#include <cstdlib>
-#include <vector>
-
 #include <cupti.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
 
 namespace flopscope::gpu::testing {
 

@@ -1,10 +1,11 @@
 // Hand-built CUDA 13 activity buffers read through the real cuptiActivityGetNextRecord.
+#include "collector/cupti/activity_reader.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "activity_buffer.h"
-#include "collector/cupti/activity_reader.h"
 #include "collector/cupti/tracer.h"
 #include "db/run_database.h"
 #include "fake_cupti.h"
@@ -122,7 +123,8 @@ TEST(ActivityReader, BufferReachesTheRunDatabase) {
   }
   EXPECT_TRUE(found);
   bool no_timestamp_row = false;
-  for (const auto& q : back->quality) no_timestamp_row |= q.code == QualityCode::kernel_without_timestamp && q.count == 1;
+  for (const auto& q : back->quality)
+    no_timestamp_row |= q.code == QualityCode::kernel_without_timestamp && q.count == 1;
   EXPECT_TRUE(no_timestamp_row);
 }
 

@@ -27,8 +27,7 @@ inline constexpr const char* kAsanSkipReason =
 }  // namespace flopscope::gpu::testing
 
 // For one test that reaches the Profiler Host API: the first statement of its body.
-#define FLOPSCOPE_SKIP_UNDER_ASAN()                                        \
-  do {                                                                     \
-    if (::flopscope::gpu::testing::kUnderAsan)                             \
-      GTEST_SKIP() << ::flopscope::gpu::testing::kAsanSkipReason;          \
+#define FLOPSCOPE_SKIP_UNDER_ASAN()                                                                        \
+  do {                                                                                                     \
+    if (::flopscope::gpu::testing::kUnderAsan) GTEST_SKIP() << ::flopscope::gpu::testing::kAsanSkipReason; \
   } while (false)

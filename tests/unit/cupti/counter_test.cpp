@@ -22,10 +22,12 @@ void launch(Tracer& t, std::uint32_t correlation, const char* symbol) {
   testing::Driver(t).launch(correlation, symbol, /*runtime=*/false);
 }
 
-const std::vector<std::string> kMetrics = {
-    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32.sum",
-    "dram__bytes_read.sum", "dram__bytes_write.sum"};
+const std::vector<std::string> kMetrics = {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+                                           "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+                                           "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+                                           "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32.sum",
+                                           "dram__bytes_read.sum",
+                                           "dram__bytes_write.sum"};
 
 TEST(Counters, RangesJoinLaunchesByOrdinalAndNamesAreChecked) {
   FLOPSCOPE_SKIP_UNDER_ASAN();  // the counter pass plans metrics with the real host library
@@ -62,7 +64,8 @@ TEST(Counters, RangesJoinLaunchesByOrdinalAndNamesAreChecked) {
   EXPECT_DOUBLE_EQ(gemm.dram_bytes_written, 1e6);
   EXPECT_FALSE(run.kernels[2].has_counters);
   bool mismatch = false;
-  for (const auto& q : run.quality) mismatch |= q.code == QualityCode::counter_range_name_mismatch && q.count == 1;
+  for (const auto& q : run.quality)
+    mismatch |= q.code == QualityCode::counter_range_name_mismatch && q.count == 1;
   EXPECT_TRUE(mismatch);
 }
 
@@ -91,7 +94,8 @@ TEST(Counters, DecodesEveryFullSessionAndKeepsOrdinalsRunning) {
   tracer.handle_buffer(buf.data(), buf.size());
   RunData run = tracer.take_run({});
   ASSERT_EQ(run.kernels.size(), 4u);
-  for (std::size_t i = 0; i < 4; ++i) EXPECT_DOUBLE_EQ(run.kernels[i].dram_bytes_read, static_cast<double>(i + 1));
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_DOUBLE_EQ(run.kernels[i].dram_bytes_read, static_cast<double>(i + 1));
 }
 
 TEST(Counters, PermissionRefusalSaysHowToFixIt) {

@@ -38,8 +38,11 @@ class FakeCupti final : public CuptiApi {
   CUptiResult enable_callback(bool, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId) override {
     return CUPTI_SUCCESS;
   }
-  CUptiResult enable_domain(bool, CUpti_SubscriberHandle, CUpti_CallbackDomain) override { return CUPTI_SUCCESS; }
-  CUptiResult register_buffer_callbacks(CUpti_BuffersCallbackRequestFunc, CUpti_BuffersCallbackCompleteFunc) override {
+  CUptiResult enable_domain(bool, CUpti_SubscriberHandle, CUpti_CallbackDomain) override {
+    return CUPTI_SUCCESS;
+  }
+  CUptiResult register_buffer_callbacks(CUpti_BuffersCallbackRequestFunc,
+                                        CUpti_BuffersCallbackCompleteFunc) override {
     return CUPTI_SUCCESS;
   }
   CUptiResult activity_enable(CUpti_ActivityKind k) override {
@@ -48,7 +51,9 @@ class FakeCupti final : public CuptiApi {
   }
   CUptiResult activity_disable(CUpti_ActivityKind) override { return CUPTI_SUCCESS; }
   CUptiResult activity_flush_all(bool) override { return CUPTI_SUCCESS; }
-  CUptiResult next_record(uint8_t* b, size_t n, CUpti_Activity** r) override { return cuptiActivityGetNextRecord(b, n, r); }
+  CUptiResult next_record(uint8_t* b, size_t n, CUpti_Activity** r) override {
+    return cuptiActivityGetNextRecord(b, n, r);
+  }
   CUptiResult dropped_records(CUcontext, uint32_t, size_t* d) override {
     *d = 0;
     return CUPTI_SUCCESS;
@@ -126,12 +131,15 @@ class FakeCupti final : public CuptiApi {
   CUptiResult host_evaluate(CUpti_Profiler_Host_EvaluateToGpuValues_Params* p) override {
     std::size_t index = next_range_++;
     for (std::size_t m = 0; m < p->numMetrics; ++m) {
-      p->pMetricValues[m] = index < range_values.size() && m < range_values[index].size() ? range_values[index][m] : 0;
+      p->pMetricValues[m] =
+          index < range_values.size() && m < range_values[index].size() ? range_values[index][m] : 0;
     }
     return CUPTI_SUCCESS;
   }
   // The host API is real: it works offline and validates the metric names the tests use.
-  CUptiResult host_initialize(CUpti_Profiler_Host_Initialize_Params* p) override { return real_cupti().host_initialize(p); }
+  CUptiResult host_initialize(CUpti_Profiler_Host_Initialize_Params* p) override {
+    return real_cupti().host_initialize(p);
+  }
   CUptiResult host_deinitialize(CUpti_Profiler_Host_Deinitialize_Params* p) override {
     return real_cupti().host_deinitialize(p);
   }

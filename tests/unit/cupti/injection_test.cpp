@@ -1,9 +1,8 @@
 // The injection library loads with dlopen, exports only its entry points, and InitializeInjection
 // returns cleanly without a driver, reporting the failure in the status file and writing no database.
 #include <dlfcn.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,7 +1,8 @@
 // The Profiler Host API, offline, for chip GH100 (H100/H200): the real libcupti and libnvperf_host.
+#include "collector/cupti/metric_plan.h"
+
 #include <gtest/gtest.h>
 
-#include "collector/cupti/metric_plan.h"
 #include "tests/unit/cupti/asan_skip.h"
 
 namespace flopscope::gpu {
@@ -50,7 +51,8 @@ TEST_F(MetricPlan, UnknownMetricIsNamed) {
   auto plan = plan_metrics(real_cupti(), "GH100", {"dram__bytes_read.sum", "dram__bogus_bytes.sum"}, "", 0);
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(plan.status().message().find("'dram__bogus_bytes.sum'"), std::string::npos) << plan.status().message();
+  EXPECT_NE(plan.status().message().find("'dram__bogus_bytes.sum'"), std::string::npos)
+      << plan.status().message();
 }
 
 TEST_F(MetricPlan, UnsupportedChipListsTheSupportedOnes) {

@@ -1,21 +1,22 @@
 // The tracer driven by synthetic CUPTI callbacks: kernel -> module attribution through NVTX ranges and
 // in-process scopes, CUDA graph node mapping, and start failures.
+#include "collector/cupti/tracer.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 
 #include "activity_buffer.h"
 #include "callbacks.h"
-#include "collector/cupti/tracer.h"
 #include "fake_cupti.h"
 
 namespace flopscope::gpu {
 namespace {
 
 using testing::ActivityBuffer;
+using testing::Driver;
 using testing::FakeCupti;
 using testing::kernel_record;
-using testing::Driver;
 
 std::map<std::string, std::string> kernel_modules(const RunData& run) {
   std::map<Id, std::string> paths;

@@ -163,7 +163,8 @@ TEST(RunDatabaseErrors, OtherApplicationsRunTable) {
   run_sql(path, "CREATE TABLE run (x); PRAGMA application_id = 1234; PRAGMA user_version = 1;");
   auto r = read_run_database(path);
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(r.status().message().starts_with(path + ": not a flopscope run database")) << r.status().message();
+  EXPECT_TRUE(r.status().message().starts_with(path + ": not a flopscope run database"))
+      << r.status().message();
 }
 
 TEST(RunDatabaseErrors, NewerSchemaIsRefused) {
@@ -174,8 +175,9 @@ TEST(RunDatabaseErrors, NewerSchemaIsRefused) {
   auto r = read_run_database(path);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kUnsupported);
-  EXPECT_EQ(r.status().message(), path + ": run database schema version 99 is newer than this flopscope supports (" +
-                                      std::to_string(run_database_schema_version()) + "); upgrade flopscope");
+  EXPECT_EQ(r.status().message(),
+            path + ": run database schema version 99 is newer than this flopscope supports (" +
+                std::to_string(run_database_schema_version()) + "); upgrade flopscope");
 }
 
 TEST(RunDatabaseErrors, TruncatedFileIsCorrupt) {
@@ -184,8 +186,8 @@ TEST(RunDatabaseErrors, TruncatedFileIsCorrupt) {
   ASSERT_TRUE(testing::write_run_file(path, testing::sample_run()));
   const auto size = fs::file_size(path);
   ASSERT_GT(size, 8192u);
-  for (std::uintmax_t keep : {size - 1, size - 4096, size / 2, std::uintmax_t{4096}, std::uintmax_t{150},
-                              std::uintmax_t{50}}) {
+  for (std::uintmax_t keep :
+       {size - 1, size - 4096, size / 2, std::uintmax_t{4096}, std::uintmax_t{150}, std::uintmax_t{50}}) {
     SCOPED_TRACE(keep);
     const std::string cut = dir.file("cut.db");
     fs::copy_file(path, cut, fs::copy_options::overwrite_existing);
@@ -225,7 +227,8 @@ TEST(RunDatabaseErrors, DamagedBytesAnywhereNeverCrash) {
   int failures = 0;
   for (std::size_t at = 0; at < good.size(); at += 173) {
     std::string bytes = good;
-    for (std::size_t i = at; i < std::min(at + 8, bytes.size()); ++i) bytes[i] = static_cast<char>(bytes[i] ^ 0x5a);
+    for (std::size_t i = at; i < std::min(at + 8, bytes.size()); ++i)
+      bytes[i] = static_cast<char>(bytes[i] ^ 0x5a);
     write_bytes(bad, bytes);
     auto r = read_run_database(bad);
     if (!r.ok()) {

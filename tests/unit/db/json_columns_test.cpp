@@ -1,7 +1,7 @@
 // The JSON text of list-valued columns: Kineto-like layout, exact round trip, clear errors.
-#include <gtest/gtest.h>
-
 #include "db/json_columns.h"
+
+#include <gtest/gtest.h>
 
 namespace flopscope {
 namespace {
@@ -29,7 +29,8 @@ TEST(JsonColumns, NoArgs) {
 }
 
 TEST(JsonColumns, StringsWithQuotesAndUnicodeRoundTrip) {
-  std::vector<OpArg> args = {{false, "str", {}, "a \"quoted\" \\ value\n\u00e9\u4e2d"}, {true, "x", {-1, 0}, "v"}};
+  std::vector<OpArg> args = {{false, "str", {}, "a \"quoted\" \\ value\n\u00e9\u4e2d"},
+                             {true, "x", {-1, 0}, "v"}};
   OpArgColumns c = encode_op_args(args);
   std::vector<OpArg> back;
   ASSERT_TRUE(decode_op_args(c.input_dims, c.input_types, c.concrete_inputs, back).ok());
@@ -39,8 +40,9 @@ TEST(JsonColumns, StringsWithQuotesAndUnicodeRoundTrip) {
 TEST(JsonColumns, ReadsStandardJsonFromOtherWriters) {
   // Whitespace, escaped slashes and \u escapes (including a surrogate pair), as any JSON library may write.
   std::vector<OpArg> back;
-  ASSERT_TRUE(decode_op_args(" [ [ 2 , 3 ] , null ] ", R"([ "f\u00e9" , "\ud83d\ude00" ])", R"(["a\/b", "\t"])", back)
-                  .ok());
+  ASSERT_TRUE(
+      decode_op_args(" [ [ 2 , 3 ] , null ] ", R"([ "f\u00e9" , "\ud83d\ude00" ])", R"(["a\/b", "\t"])", back)
+          .ok());
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(back[0].shape, (std::vector<std::int64_t>{2, 3}));
   EXPECT_FALSE(back[1].is_tensor);
@@ -51,7 +53,12 @@ TEST(JsonColumns, ReadsStandardJsonFromOtherWriters) {
 }
 
 TEST(JsonColumns, ControlCharactersAreEscaped) {
-  std::vector<OpArg> args = {{false, "", {}, std::string("a\x01" "b\0c", 5)}};
+  std::vector<OpArg> args = {{false,
+                              "",
+                              {},
+                              std::string("a\x01"
+                                          "b\0c",
+                                          5)}};
   OpArgColumns c = encode_op_args(args);
   EXPECT_EQ(c.concrete_inputs, R"(["a\u0001b\u0000c"])");
   std::vector<OpArg> back;
@@ -70,7 +77,8 @@ TEST(JsonColumns, MalformedColumnsAreCorrupt) {
   EXPECT_EQ(decode_op_args("[]", "[]", "[] x", out).code(), StatusCode::kCorrupt);
   EXPECT_EQ(decode_op_args("[[1]]", "[\"a]", "[\"\"]", out).code(), StatusCode::kCorrupt);
   EXPECT_EQ(decode_op_args("[[1]]", "[\"\\q\"]", "[\"\"]", out).code(), StatusCode::kCorrupt);
-  EXPECT_EQ(decode_op_args("[[99999999999999999999]]", "[\"a\"]", "[\"\"]", out).code(), StatusCode::kCorrupt);
+  EXPECT_EQ(decode_op_args("[[99999999999999999999]]", "[\"a\"]", "[\"\"]", out).code(),
+            StatusCode::kCorrupt);
   EXPECT_EQ(decode_op_args("", "", "", out).code(), StatusCode::kCorrupt);
 }
 

@@ -1,9 +1,10 @@
 // The migration runner: ordered steps, one transaction each, user_version after each, refusals.
+#include "db/migrations.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "db/migrations.h"
 #include "db/model/atomic_file.h"
 #include "db/run_database.h"
 #include "db/run_database_format.h"
@@ -17,13 +18,16 @@ using testing::TempDir;
 
 // Each step records its number, so the order in which they ran can be read back.
 const SchemaStep kFixture[] = {
-    {1, "001_log.sql", "CREATE TABLE log (step INTEGER); CREATE TABLE t (a INTEGER); INSERT INTO log VALUES (1);"},
-    {2, "002_column.sql", "ALTER TABLE t ADD COLUMN b INTEGER NOT NULL DEFAULT 7; INSERT INTO log VALUES (2);"},
+    {1, "001_log.sql",
+     "CREATE TABLE log (step INTEGER); CREATE TABLE t (a INTEGER); INSERT INTO log VALUES (1);"},
+    {2, "002_column.sql",
+     "ALTER TABLE t ADD COLUMN b INTEGER NOT NULL DEFAULT 7; INSERT INTO log VALUES (2);"},
     {3, "003_copy.sql", "CREATE TABLE u AS SELECT a, b FROM t; INSERT INTO log VALUES (3);"},
 };
 
 Database memory_db() {
-  return std::move(Database::open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, "fixture.db")).value();
+  return std::move(Database::open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, "fixture.db"))
+      .value();
 }
 
 std::vector<std::int64_t> log_of(Database& db) {
@@ -34,7 +38,9 @@ std::vector<std::int64_t> log_of(Database& db) {
   return steps;
 }
 
-std::int64_t version_of(Database& db) { return db.query_int("PRAGMA user_version").value(); }
+std::int64_t version_of(Database& db) {
+  return db.query_int("PRAGMA user_version").value();
+}
 
 TEST(Migrations, NewDatabaseRunsEveryStepInOrder) {
   Database db = memory_db();
@@ -83,8 +89,9 @@ TEST(Migrations, NewerDatabaseIsRefused) {
   ASSERT_TRUE(db.exec("PRAGMA user_version = 9").ok());
   Status s = migrate(db, kFixture);
   EXPECT_EQ(s.code(), StatusCode::kUnsupported);
-  EXPECT_EQ(s.message(), "fixture.db: run database schema version 9 is newer than this flopscope supports (3); "
-                         "upgrade flopscope");
+  EXPECT_EQ(s.message(),
+            "fixture.db: run database schema version 9 is newer than this flopscope supports (3); "
+            "upgrade flopscope");
 }
 
 TEST(Migrations, ReadingAnOlderRunDatabaseMigratesACopyNotTheFile) {
@@ -114,16 +121,17 @@ TEST(Migrations, Version1RunDatabaseReadsWithTheCurrentSchema) {
     auto db = Database::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     ASSERT_TRUE(db.ok());
     ASSERT_TRUE(migrate(*db, schema_steps().first(1)).ok());
-    ASSERT_TRUE(db->exec("PRAGMA application_id = " + std::to_string(kRunDatabaseApplicationId) +
-                         "; INSERT INTO run VALUES (1, '0.1.0', 'torch-cpu', 'm.pt', '', 'cpu', 'h', "
-                         "'int64[1,8]', 3, 1, 2, 1700000000000000000, 'flopscope profile m.pt'); "
-                         "INSERT INTO module VALUES (0, NULL, '', 'Net'); "
-                         "INSERT INTO op (id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, "
-                         "parent_op_id, depth, input_dims, input_types, concrete_inputs, flops, macs, bytes_read, "
-                         "bytes_written, flops_source, flops_note) VALUES (1, 0, 0, 'aten::linear', 7, 10, 20, 0, "
-                         "NULL, 0, '[[1,8],[8,8]]', '[\"float32\",\"float32\"]', '[\"\",\"\"]', 128, 64, 1, "
-                         "2, 'formula', '')")
-                    .ok());
+    ASSERT_TRUE(
+        db->exec("PRAGMA application_id = " + std::to_string(kRunDatabaseApplicationId) +
+                 "; INSERT INTO run VALUES (1, '0.1.0', 'torch-cpu', 'm.pt', '', 'cpu', 'h', "
+                 "'int64[1,8]', 3, 1, 2, 1700000000000000000, 'flopscope profile m.pt'); "
+                 "INSERT INTO module VALUES (0, NULL, '', 'Net'); "
+                 "INSERT INTO op (id, iteration, sequence, name, thread, start_ns, duration_ns, module_id, "
+                 "parent_op_id, depth, input_dims, input_types, concrete_inputs, flops, macs, bytes_read, "
+                 "bytes_written, flops_source, flops_note) VALUES (1, 0, 0, 'aten::linear', 7, 10, 20, 0, "
+                 "NULL, 0, '[[1,8],[8,8]]', '[\"float32\",\"float32\"]', '[\"\",\"\"]', 128, 64, 1, "
+                 "2, 'formula', '')")
+            .ok());
   }
   if (schema_steps().size() < 2) GTEST_SKIP() << "only one schema version so far";
   const std::string before = read_file(path).value();
@@ -167,7 +175,8 @@ TEST(Migrations, Version4MovesNcuTensorInstructionsAndTotalDramOutOfTheWrongColu
   TempDir dir;
   // An Nsight Compute import of version 3: sm__inst_executed_pipe_tensor.sum in tensor_ops, a total-only
   // dram__bytes.sum in the read column (kernel 1); a measured split (kernel 2).
-  auto ncu = read_old_run(dir.file("ncu.db"), 3, "ncu", v3_kernel(1, 2048, 128, 0) + v3_kernel(2, 0, 1500, 20));
+  auto ncu =
+      read_old_run(dir.file("ncu.db"), 3, "ncu", v3_kernel(1, 2048, 128, 0) + v3_kernel(2, 0, 1500, 20));
   ASSERT_TRUE(ncu.ok()) << ncu.status().message();
   ASSERT_EQ(ncu->kernels.size(), 2u);
   EXPECT_EQ(ncu->kernels[0].tensor_pipe_inst, 2048);

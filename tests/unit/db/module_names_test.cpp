@@ -1,5 +1,7 @@
 // Module paths stored as parent + name (schema 9): split and joined back exactly, one path per module, the
 // old whole-path table migrated, and crafted trees (cycles, missing parents, depth) refused.
+#include "db/module_names.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -7,7 +9,6 @@
 
 #include "db/migrations.h"
 #include "db/model/input_limits.h"
-#include "db/module_names.h"
 #include "db/run_database.h"
 #include "db/run_database_format.h"
 #include "db_test_util.h"
@@ -82,9 +83,9 @@ TEST(ModuleNames, DeepChainStoredInLinearTextAndReadBackExactly) {
   ModuleDepthLimit limit(1000);
   TempDir dir;
   std::vector<ModuleRecord> modules = chain(600);
-  modules.push_back({1000, 5, "elsewhere.x", "Odd"});     // does not extend its parent's path
+  modules.push_back({1000, 5, "elsewhere.x", "Odd"});              // does not extend its parent's path
   modules.push_back({1001, 7, "b0.b1.b2.b3.b4.b5.b6.", "Empty"});  // an empty last part
-  modules.push_back({1002, 999, "lost.parent", "Lost"});  // parent not in the run: kept whole
+  modules.push_back({1002, 999, "lost.parent", "Lost"});           // parent not in the run: kept whole
   const std::string path = dir.file("deep.db");
   ASSERT_TRUE(testing::write_run_file(path, run_with(modules)));
   // Each row holds its own part: linear in depth, not the 600 * 601 / 2 segments whole paths would hold.
@@ -153,18 +154,20 @@ TEST(ModuleNames, WholePathTablesOfOlderFilesAreMigrated) {
   ASSERT_LT(step, schema_steps().size());
   TempDir dir;
   const std::string path = dir.file("old.db");
-  const std::vector<ModuleRecord> modules{{0, kNoId, "", "Net"},           {1, 0, "layers", "ModuleList"},
-                                          {2, 1, "layers.0", "Block"},     {3, 2, "layers.0.\xc3\xa9.q", "U"},
-                                          {4, 2, "other.x", "Odd"},        {5, 4, "other.x.", "Empty"},
-                                          {6, kNoId, "orphan.a", "X"},     {7, 3, "layers.0.\xc3\xa9.q.r\xff", "Bad"},
-                                          {9, 42, "no.parent", "Lost"}};
+  const std::vector<ModuleRecord> modules{
+      {0, kNoId, "", "Net"},       {1, 0, "layers", "ModuleList"},
+      {2, 1, "layers.0", "Block"}, {3, 2, "layers.0.\xc3\xa9.q", "U"},
+      {4, 2, "other.x", "Odd"},    {5, 4, "other.x.", "Empty"},
+      {6, kNoId, "orphan.a", "X"}, {7, 3, "layers.0.\xc3\xa9.q.r\xff", "Bad"},
+      {9, 42, "no.parent", "Lost"}};
   {
     auto db = Database::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     ASSERT_TRUE(db.ok());
     ASSERT_TRUE(migrate(*db, schema_steps().first(step)).ok());
-    std::string sql = "PRAGMA application_id = " + std::to_string(kRunDatabaseApplicationId) +
-                      "; INSERT INTO run VALUES (1, '0.1.0', 'kineto', 't', '', 'cpu', 'h', '', 1, 0, 0, 0, 'x'); "
-                      "INSERT INTO run_complete VALUES (1, 1);";
+    std::string sql =
+        "PRAGMA application_id = " + std::to_string(kRunDatabaseApplicationId) +
+        "; INSERT INTO run VALUES (1, '0.1.0', 'kineto', 't', '', 'cpu', 'h', '', 1, 0, 0, 0, 'x'); "
+        "INSERT INTO run_complete VALUES (1, 1);";
     ASSERT_TRUE(db->exec(sql).ok());
     auto insert = db->prepare("INSERT INTO module VALUES (?, ?, ?, ?)");
     ASSERT_TRUE(insert.ok());

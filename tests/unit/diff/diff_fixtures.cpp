@@ -26,7 +26,8 @@ struct Builder {
     return m.id;
   }
 
-  void op(Id module, const std::string& name, std::vector<std::int64_t> shape, int iter, double us, double flops) {
+  void op(Id module, const std::string& name, std::vector<std::int64_t> shape, int iter, double us,
+          double flops) {
     OpRecord r;
     r.id = next_op++;
     r.iteration = iter;
@@ -51,7 +52,8 @@ struct Builder {
     run.ops.push_back(std::move(r));
   }
 
-  void param(const std::string& name, Id module, std::int64_t numel, double max_abs, double nonzero, const std::string& seed) {
+  void param(const std::string& name, Id module, std::int64_t numel, double max_abs, double nonzero,
+             const std::string& seed) {
     ParamRecord p;
     p.id = static_cast<Id>(run.params.size());
     p.name = full(name);
@@ -77,7 +79,9 @@ RunData make_run(Variant v, const FixtureOptions& o) {
   b.run.info.iterations = o.iterations;
   Id root = b.module("", "Sonnet", kNoId);
   Id layers = b.module("layers", "ModuleList", root);
-  struct Layer { Id attn, q, bias, mlp; };
+  struct Layer {
+    Id attn, q, bias, mlp;
+  };
   std::vector<Layer> ls;
   for (int l = 0; l < o.layers; ++l) {
     std::string p = "layers." + std::to_string(l);
@@ -85,12 +89,14 @@ RunData make_run(Variant v, const FixtureOptions& o) {
     Layer x{};
     x.attn = b.module(p + ".attn", "Attention", block);
     x.q = b.module(p + ".attn.q_proj", "Linear", x.attn);
-    x.bias = v == Variant::kV2 ? kNoId : b.module(p + ".attn.position_adaptive_bias", "PositionAdaptiveBias", x.attn);
+    x.bias = v == Variant::kV2 ? kNoId
+                               : b.module(p + ".attn.position_adaptive_bias", "PositionAdaptiveBias", x.attn);
     x.mlp = b.module(p + ".mlp", "Linear", block);
     ls.push_back(x);
     b.param(p + ".attn.q_proj.weight", x.q, 64, 0.5, 1.0, p + "q");
     b.param(p + ".mlp.weight", x.mlp, 256, 0.7, 1.0, p + "mlp");
-    if (v == Variant::kV1) b.param(p + ".attn.position_adaptive_bias.weight", x.bias, 16, 1e-7, 1.0, p + "bias");
+    if (v == Variant::kV1)
+      b.param(p + ".attn.position_adaptive_bias.weight", x.bias, 16, 1e-7, 1.0, p + "bias");
     if (v == Variant::kV2z) b.param(p + ".attn.position_adaptive_bias.weight", x.bias, 16, 0, 0, p + "zero");
     if (v == Variant::kV2 && o.bias_params_without_module) {
       b.param(p + ".attn.position_adaptive_bias.weight", kNoId, 16, 1e-7, 1.0, p + "bias");

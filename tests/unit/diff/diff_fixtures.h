@@ -14,9 +14,9 @@ enum class Variant { kV1, kV2, kV2z };
 struct FixtureOptions {
   int iterations = 8;
   int layers = 2;
-  double time_scale = 1.0;   // multiplies every op duration in B-like runs
-  double flops_scale = 1.0;  // multiplies every op's FLOPs
-  std::string prefix;        // prepended to every module path and parameter name ("model.")
+  double time_scale = 1.0;                  // multiplies every op duration in B-like runs
+  double flops_scale = 1.0;                 // multiplies every op's FLOPs
+  std::string prefix;                       // prepended to every module path and parameter name ("model.")
   bool bias_params_without_module = false;  // v2 with the bias weights left in the checkpoint
   // Iterations split in order over this many processes (trace --repeat), recorded in
   // iteration_processes when > 1.

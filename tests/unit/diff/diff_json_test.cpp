@@ -23,7 +23,9 @@ using nlohmann::json;
 using testing::make_run;
 using testing::Variant;
 
-std::string dumped(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
+std::string dumped(const json& j) {
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
+}
 
 // Writes a DOM with JsonWriter, member by member in the DOM's (sorted) key order.
 void write_dom(JsonWriter& w, const json& j) {
@@ -41,12 +43,24 @@ void write_dom(JsonWriter& w, const json& j) {
       for (const auto& v : j) write_dom(w, v);
       w.end_array();
       break;
-    case json::value_t::string: w.value(j.get_ref<const std::string&>()); break;
-    case json::value_t::number_float: w.value(j.get<double>()); break;
-    case json::value_t::number_integer: w.value(j.get<std::int64_t>()); break;
-    case json::value_t::number_unsigned: w.value(static_cast<std::int64_t>(j.get<std::uint64_t>())); break;
-    case json::value_t::boolean: w.value(j.get<bool>()); break;
-    default: w.null(); break;
+    case json::value_t::string:
+      w.value(j.get_ref<const std::string&>());
+      break;
+    case json::value_t::number_float:
+      w.value(j.get<double>());
+      break;
+    case json::value_t::number_integer:
+      w.value(j.get<std::int64_t>());
+      break;
+    case json::value_t::number_unsigned:
+      w.value(static_cast<std::int64_t>(j.get<std::uint64_t>()));
+      break;
+    case json::value_t::boolean:
+      w.value(j.get<bool>());
+      break;
+    default:
+      w.null();
+      break;
   }
 }
 
@@ -77,22 +91,25 @@ TEST(DiffJsonWriter, PrintsWhatNlohmannDumpPrints) {
   for (const auto& s : kHostile) keyed[s] = s.size();
   doc["keyed"] = keyed;
   const double inf = std::numeric_limits<double>::infinity();
-  doc["floats"] = {0.0, -0.0, 1.0, -1.5, 0.1, 1e-4, 1e-5, 123456.789, 1e15, 1e16, 1e17, 1.5e300, 5e-324,
-                   std::numeric_limits<double>::max(), 2.0 / 3.0, 27525120.0, std::nan(""), inf, -inf};
+  doc["floats"] = {
+      0.0,        -0.0,       1.0,          -1.5, 0.1,     1e-4,   1e-5,
+      123456.789, 1e15,       1e16,         1e17, 1.5e300, 5e-324, std::numeric_limits<double>::max(),
+      2.0 / 3.0,  27525120.0, std::nan(""), inf,  -inf};
   // Whole numbers, printed without Grisu2 below 1e15: around that bound, powers of ten, negative ones.
   json whole = json::array();
-  for (double v : {1e15 - 1, 1e15 - 0.5, 1e15 + 1, 999999999999999.0, 123000.0, 1e14, -1e14, -7.0, -123456789.0,
-                   4503599627370496.0, 9007199254740992.0, 5e14 + 0.5}) {
+  for (double v : {1e15 - 1, 1e15 - 0.5, 1e15 + 1, 999999999999999.0, 123000.0, 1e14, -1e14, -7.0,
+                   -123456789.0, 4503599627370496.0, 9007199254740992.0, 5e14 + 0.5}) {
     whole.push_back(v);
   }
   for (std::int64_t v = 1; v < 1'000'000'000'000'000; v = v * 7 + 3) whole.push_back(static_cast<double>(v));
   doc["whole"] = whole;
-  doc["integers"] = {std::int64_t{0}, std::int64_t{-1}, std::int64_t{42}, std::numeric_limits<std::int64_t>::min(),
-                     std::numeric_limits<std::int64_t>::max()};
+  doc["integers"] = {std::int64_t{0}, std::int64_t{-1}, std::int64_t{42},
+                     std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
   doc["flags"] = {true, false, nullptr};
   doc["empty_object"] = json::object();
   doc["empty_array"] = json::array();
-  doc["nested"] = {{"rows", {{{"a", 1}, {"b", json::array()}}, {{"a", nullptr}, {"b", {1.0, {{"c", "d"}}}}}}}};
+  doc["nested"] = {
+      {"rows", {{{"a", 1}, {"b", json::array()}}, {{"a", nullptr}, {"b", {1.0, {{"c", "d"}}}}}}}};
 
   std::string out;
   JsonWriter w(out);
@@ -295,10 +312,12 @@ TEST(DiffOutputs, EveryFormShowsTheLine) {
   EXPECT_EQ(j["outputs"]["tensors"][0]["shape_b"], json::array({3}));
   EXPECT_NE(render_diff_table(d, gates, {}).find(line + "\n"), std::string::npos);
   EXPECT_NE(render_diff_markdown(d, gates, {}).find("output \\<logits\\> has shape"), std::string::npos);
-  EXPECT_NE(render_diff_html(d, gates, {}, "").find("<p class=\"outputs\">outputs: output &lt;logits&gt; has"),
-            std::string::npos);
-  EXPECT_NE(render_diff_junit(d, gates).find("<property name=\"outputs\" value=\"outputs: output &lt;logits&gt;"),
-            std::string::npos);
+  EXPECT_NE(
+      render_diff_html(d, gates, {}, "").find("<p class=\"outputs\">outputs: output &lt;logits&gt; has"),
+      std::string::npos);
+  EXPECT_NE(
+      render_diff_junit(d, gates).find("<property name=\"outputs\" value=\"outputs: output &lt;logits&gt;"),
+      std::string::npos);
   // Neither side has outputs: nothing printed, the JSON says absent.
   d.outputs = {};
   EXPECT_EQ(render_diff_table(d, gates, {}).find("outputs:"), std::string::npos);

@@ -440,23 +440,26 @@ TEST(SummarySentence, NamesTheChangeAndItsCost) {
       << back.sentence.text();
 
   RunData a = make_run(Variant::kV1);
-  EXPECT_EQ(diff_runs(a, a).sentence.text().rfind("No module vanished, appeared or went dormant; end to end: FLOPs "
-                                                  "unchanged, bytes unchanged, host time ",
-                                                  0),
-            0u);
+  EXPECT_EQ(
+      diff_runs(a, a).sentence.text().rfind("No module vanished, appeared or went dormant; end to end: FLOPs "
+                                            "unchanged, bytes unchanged, host time ",
+                                            0),
+      0u);
   // A significant end-to-end change carries its interval (three processes a side).
   FixtureOptions three;
   three.iterations = 9;
   three.processes = 3;
   FixtureOptions slow = three;
   slow.time_scale = 1.5;
-  const std::string ss = diff_runs(make_run(Variant::kV1, three), make_run(Variant::kV1, slow)).sentence.text();
+  const std::string ss =
+      diff_runs(make_run(Variant::kV1, three), make_run(Variant::kV1, slow)).sentence.text();
   EXPECT_NE(ss.find("(95% CI ["), std::string::npos) << ss;
   EXPECT_NE(ss.find("slower"), std::string::npos) << ss;
   // One process a side: the point estimate, labelled, never "slower".
   slow.processes = 1;
   const std::string one = diff_runs(a, make_run(Variant::kV1, slow)).sentence.text();
-  EXPECT_NE(one.find(", not assessable across processes (use --rounds / trace --repeat)"), std::string::npos) << one;
+  EXPECT_NE(one.find(", not assessable across processes (use --rounds / trace --repeat)"), std::string::npos)
+      << one;
   EXPECT_EQ(one.find("slower"), std::string::npos) << one;
   EXPECT_EQ(one.find("-0 "), std::string::npos) << one;
 }

@@ -1,12 +1,13 @@
 // diff --rounds: the rounds of one model joined into one run, iterations in order, ids fresh, modules
 // matched by path.
+#include "analyzer/diff/interleaved_rounds.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 
 #include "analyzer/diff/between_runs.h"
-#include "analyzer/diff/interleaved_rounds.h"
 
 namespace flopscope {
 namespace {
@@ -52,7 +53,8 @@ TEST(InterleavedRounds, RoundsJoinIntoOneRunWithFreshIdsAndIterations) {
     EXPECT_EQ(op.module_id, 1);
     EXPECT_GE(op.start_ns, 1500);  // after the first round's last op ended
     if (op.depth == 1) {
-      auto parent = std::find_if(a.ops.begin(), a.ops.end(), [&](const OpRecord& o) { return o.id == op.parent_op_id; });
+      auto parent = std::find_if(a.ops.begin(), a.ops.end(),
+                                 [&](const OpRecord& o) { return o.id == op.parent_op_id; });
       ASSERT_NE(parent, a.ops.end());
       EXPECT_EQ(parent->iteration, op.iteration);
       EXPECT_EQ(parent->name, "aten::linear");

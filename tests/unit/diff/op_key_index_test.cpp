@@ -9,7 +9,9 @@
 namespace flopscope {
 namespace {
 
-std::size_t hash_of(const OpKey& k) { return OpKeyIndex::hash(k, OpKeyIndex::hash_part(k.path)); }
+std::size_t hash_of(const OpKey& k) {
+  return OpKeyIndex::hash(k, OpKeyIndex::hash_part(k.path));
+}
 
 TEST(OpKeyIndex, FirstInsertKeepsItsRowLaterOnesFindIt) {
   OpKeyIndex index;

@@ -1,4 +1,6 @@
 // graphs/graph_layout: Graphviz's placement of the DOT writer's graph read back as plain coordinates.
+#include "graphs/graph_layout.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,7 +8,6 @@
 
 #include "graphs/collapse.h"
 #include "graphs/graph_diff.h"
-#include "graphs/graph_layout.h"
 #include "graphs/heat.h"
 #include "synthetic_graph.h"
 
@@ -14,8 +15,9 @@ namespace flopscope::graphs {
 namespace {
 
 bool inside(const std::string& module, const std::string& cluster) {
-  return module == cluster || (module.size() > cluster.size() && module.compare(0, cluster.size(), cluster) == 0 &&
-                               module[cluster.size()] == '.');
+  return module == cluster ||
+         (module.size() > cluster.size() && module.compare(0, cluster.size(), cluster) == 0 &&
+          module[cluster.size()] == '.');
 }
 
 // Distance from a point to a box's border (0 on it, positive outside or inside).
@@ -48,7 +50,8 @@ TEST(GraphLayout, NodesDoNotOverlapAndClustersContainTheirNodes) {
     for (std::size_t j = i + 1; j < g.nodes.size(); ++j)
       EXPECT_FALSE(g.nodes[i].box.overlaps(g.nodes[j].box)) << g.nodes[i].label << " / " << g.nodes[j].label;
   }
-  // blocks, blocks.0, blocks.0.sub0, blocks.0.sub1, blocks.1, ...: outer before inner, each holding its nodes.
+  // blocks, blocks.0, blocks.0.sub0, blocks.0.sub1, blocks.1, ...: outer before inner, each holding its
+  // nodes.
   ASSERT_EQ(g.clusters.size(), 7u);
   EXPECT_EQ(g.clusters[0].module_path, "blocks");
   EXPECT_EQ(g.clusters[0].depth, 1);
@@ -81,7 +84,7 @@ TEST(GraphLayout, EdgesStartAndEndAtTheirNodes) {
     const LayoutBox& to = g.nodes[static_cast<std::size_t>(e.dst)].box;
     ASSERT_GE(e.points.size(), 4u);
     EXPECT_EQ((e.points.size() - 1) % 3, 0u);  // cubic Bezier segments
-    ASSERT_TRUE(e.arrow_tip.has_value());       // the writer's edges are directed, head at dst
+    ASSERT_TRUE(e.arrow_tip.has_value());      // the writer's edges are directed, head at dst
     EXPECT_FALSE(e.arrow_start.has_value());
     // Graphviz clips splines at the node's shape: on a box's border (within rounding), on an oval's
     // outline, which lies inside its box.
@@ -151,7 +154,8 @@ TEST(GraphLayout, ALargerGraphStillHasNoOverlaps) {
   GraphLayout g = laid_out(view);
   ASSERT_EQ(g.nodes.size(), 8u);
   for (std::size_t i = 0; i < g.nodes.size(); ++i)
-    for (std::size_t j = i + 1; j < g.nodes.size(); ++j) EXPECT_FALSE(g.nodes[i].box.overlaps(g.nodes[j].box));
+    for (std::size_t j = i + 1; j < g.nodes.size(); ++j)
+      EXPECT_FALSE(g.nodes[i].box.overlaps(g.nodes[j].box));
   EXPECT_NE(g.title.find("collapsed to module depth 2"), std::string::npos);
 }
 

@@ -12,7 +12,8 @@ namespace {
 
 HeatmapData two_rows() {
   HeatmapData d;
-  d.rows.push_back({"blocks.0.<attn>", latency_stats({1000, 2000, 9000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000})});
+  d.rows.push_back({"blocks.0.<attn>",
+                    latency_stats({1000, 2000, 9000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000})});
   d.rows.push_back({"blocks.1.mlp", latency_stats(std::vector<double>(12, 100))});
   d.iterations = 12;
   d.min_ns = 100;

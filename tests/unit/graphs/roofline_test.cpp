@@ -7,7 +7,8 @@
 namespace flopscope::graphs {
 namespace {
 
-// root (own: nothing) -> mm (1e9 FLOPs, 1e8 B, 1 ms) and relu (1e6 FLOPs, 8e6 B, 0.5 ms) and "<b>&" (no FLOPs)
+// root (own: nothing) -> mm (1e9 FLOPs, 1e8 B, 1 ms) and relu (1e6 FLOPs, 8e6 B, 0.5 ms) and "<b>&" (no
+// FLOPs)
 RunSummary host_run() {
   RunSummary s;
   s.iterations = 2;
@@ -56,11 +57,12 @@ TEST(Roofline, RoofGivesAttainableAndBound) {
   DevicePeak peak{"test", 1e12, 1e11, "unit test"};  // ridge at 10 FLOP/B
   RooflinePlot plot = roofline_plot(s, peak);
   ASSERT_EQ(plot.points.size(), 2u);
-  EXPECT_DOUBLE_EQ(plot.points[0].attainable, 1e12);   // at the ridge: the compute ceiling
+  EXPECT_DOUBLE_EQ(plot.points[0].attainable, 1e12);  // at the ridge: the compute ceiling
   EXPECT_FALSE(plot.points[0].memory_bound);
   EXPECT_DOUBLE_EQ(plot.points[1].attainable, 1.25e10);  // 0.125 FLOP/B x 100 GB/s
   EXPECT_TRUE(plot.points[1].memory_bound);
-  EXPECT_NE(plot.points[1].text.find("of attainable (memory-bound)"), std::string::npos) << plot.points[1].text;
+  EXPECT_NE(plot.points[1].text.find("of attainable (memory-bound)"), std::string::npos)
+      << plot.points[1].text;
 }
 
 TEST(Roofline, DeviceSelfTimeIsTheSubtreeMinusTheChildren) {
@@ -88,7 +90,8 @@ TEST(Roofline, SvgHasOneCirclePerPointAndEscapesNames) {
   RooflinePlot plot = roofline_plot(s, DevicePeak{"roof & co", 1e12, 1e11, "unit test"});
   std::string svg = roofline_svg(plot, "t<>");
   std::size_t circles = 0;
-  for (std::size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1)) ++circles;
+  for (std::size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1))
+    ++circles;
   EXPECT_EQ(circles, 2u);
   EXPECT_EQ(svg.find("<script>"), std::string::npos);
   EXPECT_NE(svg.find("&lt;script&gt;"), std::string::npos);

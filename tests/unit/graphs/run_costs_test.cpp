@@ -84,11 +84,11 @@ TEST(RunCosts, LoopBodyNodeCarriesEveryTrip) {
   }
   OpGraph g = make_op_graph({{0, "aten::linear", "", 1, "fc", ""}}, {}, run.modules);
   attach_run_costs(g, run);
-  EXPECT_DOUBLE_EQ(g.nodes[0].cost.flops, 300);       // per iteration: three trips
-  EXPECT_DOUBLE_EQ(g.nodes[0].cost.time_ns, 31.5);    // median of the iterations' sums, 30 and 33
+  EXPECT_DOUBLE_EQ(g.nodes[0].cost.flops, 300);     // per iteration: three trips
+  EXPECT_DOUBLE_EQ(g.nodes[0].cost.time_ns, 31.5);  // median of the iterations' sums, 30 and 33
   // Two nodes and three calls: not divisible, so only the first two calls are placed (no guess).
-  OpGraph two = make_op_graph({{0, "aten::linear", "", 1, "fc", ""}, {1, "aten::linear", "", 1, "fc", ""}}, {},
-                              run.modules);
+  OpGraph two = make_op_graph({{0, "aten::linear", "", 1, "fc", ""}, {1, "aten::linear", "", 1, "fc", ""}},
+                              {}, run.modules);
   attach_run_costs(two, run);
   EXPECT_DOUBLE_EQ(two.nodes[0].cost.flops, 100);
   EXPECT_DOUBLE_EQ(two.nodes[1].cost.flops, 100);

@@ -4,6 +4,6 @@
 #include "tests/unit/gui/qt_app_environment.h"
 
 namespace {
-[[maybe_unused]] auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(
-    new flopscope::gui::testing::QtAppEnvironment<QGuiApplication>);
+[[maybe_unused]] auto* const kEnvironment =
+    ::testing::AddGlobalTestEnvironment(new flopscope::gui::testing::QtAppEnvironment<QGuiApplication>);
 }  // namespace

@@ -1,8 +1,9 @@
 // Opening bad files: a clear message naming the file, and the window keeps working.
+#include <gtest/gtest.h>
+
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
-#include <gtest/gtest.h>
 
 #include "gui/models/run_loader.h"
 #include "gui/views/main_window.h"
@@ -35,8 +36,8 @@ TEST(BadInput, LoaderReportsEachProblemWithTheFileName) {
   truncated.replace(0, 16, "SQLite format 3\0");
   write_bytes(dir + QStringLiteral("/truncated.db"), truncated);
   const QString future = future_database(dir);
-  for (const QString& name : {QStringLiteral("missing.db"), QStringLiteral("garbage.db"), QStringLiteral("truncated.db"),
-                              QStringLiteral("future.db")}) {
+  for (const QString& name : {QStringLiteral("missing.db"), QStringLiteral("garbage.db"),
+                              QStringLiteral("truncated.db"), QStringLiteral("future.db")}) {
     auto r = load_session({dir + QLatin1Char('/') + name});
     ASSERT_FALSE(r.ok()) << name.toStdString();
     EXPECT_NE(r.status().message().find(name.toStdString()), std::string::npos) << r.status().message();

@@ -59,7 +59,8 @@ struct Builder {
     if (kernels) {
       KernelRecord k;
       k.id = next_kernel++;
-      k.name = name == "aten::linear" ? "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n" : "elementwise_kernel<" + name.substr(6) + ">";
+      k.name = name == "aten::linear" ? "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n"
+                                      : "elementwise_kernel<" + name.substr(6) + ">";
       k.stream = 7;
       k.start_ns = clock + 400;
       k.duration_ns = std::max<std::int64_t>(200, dur / 2);
@@ -113,7 +114,9 @@ RunData sonnet_run(const FixtureOptions& o) {
   auto& run = b.run;
   run.info.tool_version = "fixture";
   run.info.source_kind = SourceKind::kTorchCpu;
-  run.info.source_path = o.variant == Variant::kV1 ? "sonnet-mini-v1.pt" : o.variant == Variant::kV2 ? "sonnet-mini-v2.pt" : "sonnet-mini-v2z.pt";
+  run.info.source_path = o.variant == Variant::kV1   ? "sonnet-mini-v1.pt"
+                         : o.variant == Variant::kV2 ? "sonnet-mini-v2.pt"
+                                                     : "sonnet-mini-v2z.pt";
   run.info.device = "cpu";
   run.info.input_spec = "int64[1,512]";
   run.info.iterations = o.iterations;
@@ -127,7 +130,8 @@ RunData sonnet_run(const FixtureOptions& o) {
     Id block = b.module(p, "Block", layers);
     b.module(p + ".ln1", "LayerNorm", block);
     Id attn = b.module(p + ".attn", has_bias ? "AttentionWithBias" : "AttentionPlain", block);
-    for (const char* proj : {"q_proj", "k_proj", "v_proj", "o_proj"}) b.module(p + ".attn." + proj, "Linear", attn);
+    for (const char* proj : {"q_proj", "k_proj", "v_proj", "o_proj"})
+      b.module(p + ".attn." + proj, "Linear", attn);
     if (has_bias) b.module(p + ".attn.position_adaptive_bias", "PositionAdaptiveBias", attn);
     b.module(p + ".ln2", "LayerNorm", block);
     Id mlp = b.module(p + ".mlp", "MLP", block);
@@ -214,7 +218,8 @@ RunData large_run(std::size_t kernels, int iterations) {
   run.kernels.reserve(kernels);
   std::int64_t clock = 0;
   for (std::size_t i = 0; i < kernels; ++i) {
-    const int it = static_cast<int>(std::min<std::size_t>(i / per_iter, static_cast<std::size_t>(iterations - 1)));
+    const int it =
+        static_cast<int>(std::min<std::size_t>(i / per_iter, static_cast<std::size_t>(iterations - 1)));
     const Id module = 2 + static_cast<Id>((i % per_iter) * modules / per_iter);
     OpRecord o;
     o.id = static_cast<Id>(i) + 1;

@@ -1,10 +1,11 @@
 // The Graph tab in diff mode: it opens on what changed at a legible zoom, marks DORMANT modules, explains
 // its colours and dash styles in the legend, and exports a graph larger than a page as several pages.
+#include <gtest/gtest.h>
+
 #include <QFile>
 #include <QGraphicsView>
 #include <QRegularExpression>
 #include <QTest>
-#include <gtest/gtest.h>
 
 #include "graphs/render.h"
 #include "gui/views/graph_items.h"
@@ -60,7 +61,8 @@ TEST(GraphPageDiff, DormantModulesAreMarkedAndTheLegendExplainsStyles) {
 int pdf_pages(const QString& path) {
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return -1;
-  return static_cast<int>(QString::fromLatin1(f.readAll()).count(QRegularExpression(QStringLiteral("/Type\\s*/Page[^s]"))));
+  return static_cast<int>(
+      QString::fromLatin1(f.readAll()).count(QRegularExpression(QStringLiteral("/Type\\s*/Page[^s]"))));
 }
 
 TEST(GraphPageDiff, LargeGraphPdfHasAnOverviewAndTiles) {
@@ -75,10 +77,13 @@ TEST(GraphPageDiff, LargeGraphPdfHasAnOverviewAndTiles) {
   ASSERT_TRUE(source.width() > a3.width() || source.height() > a3.height()) << "the graph fits one page";
   const QString dir = output_dir(QStringLiteral("graph_pdf"));
   ASSERT_TRUE(page.exportTo(dir + QStringLiteral("/big.pdf")).ok());
-  const int tiles = static_cast<int>(std::ceil(source.width() / a3.width()) * std::ceil(source.height() / a3.height()));
+  const int tiles =
+      static_cast<int>(std::ceil(source.width() / a3.width()) * std::ceil(source.height() / a3.height()));
   const int pages = pdf_pages(dir + QStringLiteral("/big.pdf"));
-  if (tiles <= 64) EXPECT_EQ(pages, 1 + tiles);  // the overview, then the tiles at 100%
-  else EXPECT_LE(pages, 65);
+  if (tiles <= 64)
+    EXPECT_EQ(pages, 1 + tiles);  // the overview, then the tiles at 100%
+  else
+    EXPECT_LE(pages, 65);
   EXPECT_GE(pages, 3);
   // A small graph stays one page of its own size.
   page.setSession(fixture_session(Variant::kV1));

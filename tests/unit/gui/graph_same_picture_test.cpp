@@ -1,18 +1,18 @@
 // The Graph tab and `flopscope graph` draw the same picture of the same run: the CLI binary writes its DOT
 // for a run database, the GUI opens the same file, and every drawn node (label, fill, border, font colour)
 // and every module cluster agree. One run (FLOPs heat) and a diff (v1 against v2).
-#include <QFile>
-#include <QProcess>
 #include <gtest/gtest.h>
 
+#include <QFile>
+#include <QProcess>
 #include <map>
 #include <regex>
 #include <set>
 
+#include "graphs/render.h"
 #include "gui/models/run_loader.h"
 #include "gui/views/graph_items.h"
 #include "gui/views/graph_page.h"
-#include "graphs/render.h"
 #include "tests/unit/gui/qt_environment.h"
 
 namespace flopscope::gui::testing {
@@ -53,7 +53,8 @@ std::string attribute(const std::string& attrs, const std::string& name, const s
 // in the writer's `node [...]` statement.
 void parse_cli_dot(const std::string& dot, std::map<int, DrawnNode>& nodes, std::set<std::string>& clusters) {
   static const std::regex node_line(R"re(^\s*n(\d+) \[label="((?:[^"\\]|\\.)*)"(.*)\];$)re");
-  static const std::regex cluster_tooltip(R"re(^\s*label="(?:[^"\\]|\\.)*"; tooltip="((?:[^"\\]|\\.)*)";$)re");
+  static const std::regex cluster_tooltip(
+      R"re(^\s*label="(?:[^"\\]|\\.)*"; tooltip="((?:[^"\\]|\\.)*)";$)re");
   std::size_t start = 0;
   while (start < dot.size()) {
     std::size_t end = dot.find('\n', start);
@@ -64,14 +65,17 @@ void parse_cli_dot(const std::string& dot, std::map<int, DrawnNode>& nodes, std:
     if (std::regex_match(line, m, node_line)) {
       const std::string attrs = m[3];
       nodes[std::stoi(m[1])] = {unquote(m[2]), attribute(attrs, "fillcolor", "#ffffff"),
-                                attribute(attrs, "color", "#777777"), attribute(attrs, "fontcolor", "#000000")};
+                                attribute(attrs, "color", "#777777"),
+                                attribute(attrs, "fontcolor", "#000000")};
     } else if (std::regex_match(line, m, cluster_tooltip)) {
       clusters.insert(unquote(m[1]));
     }
   }
 }
 
-std::string hex(const QColor& c) { return c.name().toStdString(); }
+std::string hex(const QColor& c) {
+  return c.name().toStdString();
+}
 
 void expect_same_picture(const QString& name, const QStringList& files, const QStringList& cli_args) {
 #ifndef FLOPSCOPE_CLI

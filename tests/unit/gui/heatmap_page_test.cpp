@@ -1,13 +1,15 @@
 // The Latency heatmap page: the colour bar's ticks, few-iteration runs, diff mode (A and B on one scale,
 // one selection) and the exports (PNG, SVG, CSV of the matrix).
+#include "gui/views/heatmap_page.h"
+
+#include <gtest/gtest.h>
+
 #include <QFile>
 #include <QImage>
 #include <QPainter>
 #include <QSvgRenderer>
-#include <gtest/gtest.h>
 
 #include "gui/models/heatmap_painter.h"
-#include "gui/views/heatmap_page.h"
 #include "tests/unit/gui/qt_environment.h"
 
 namespace flopscope::gui::testing {
@@ -57,8 +59,10 @@ TEST(HeatmapPage, FewIterationsShowValuesNotADistribution) {
     EXPECT_LE(g.cell_w, kMaxHeatmapCellWidth);
     QImage image = render_heatmap_image(data, size, options).convertToFormat(QImage::Format_RGB32);
     const int bars = pixels_of(image, g.histogram, bar);
-    if (iterations == 1) EXPECT_EQ(bars, 0);
-    else EXPECT_GT(bars, 100);
+    if (iterations == 1)
+      EXPECT_EQ(bars, 0);
+    else
+      EXPECT_GT(bars, 100);
   }
 }
 

@@ -1,10 +1,11 @@
+#include <gtest/gtest.h>
+
 #include <QAbstractItemModelTester>
 #include <QFont>
 #include <QFontMetrics>
-#include <gtest/gtest.h>
 
-#include "gui/models/heatmap_model.h"
 #include "graphs/heatmap_dot.h"
+#include "gui/models/heatmap_model.h"
 #include "gui/models/heatmap_painter.h"
 #include "gui/models/roles.h"
 #include "tests/unit/gui/qt_environment.h"
@@ -17,7 +18,8 @@ TEST(Heatmap, TopModulesBySelfTimeWithOneColumnPerIteration) {
   HeatmapData data = heatmap_data(session->a->summary, 5);
   ASSERT_EQ(data.rows.size(), 5u);
   EXPECT_EQ(data.iterations, 12);
-  for (std::size_t i = 1; i < data.rows.size(); ++i) EXPECT_GE(data.rows[i - 1].stats.p50, data.rows[i].stats.p50);
+  for (std::size_t i = 1; i < data.rows.size(); ++i)
+    EXPECT_GE(data.rows[i - 1].stats.p50, data.rows[i].stats.p50);
   for (const auto& r : data.rows) EXPECT_EQ(r.stats.values.size(), 12u);
   EXPECT_GT(data.max_ns, data.min_ns);
   EXPECT_DOUBLE_EQ(data.scale(data.max_ns), 1.0);
@@ -47,7 +49,8 @@ TEST(Heatmap, RendersWithoutADisplayAndHitTestsCells) {
   EXPECT_GT(distinct_colors(image), 30);  // cells of many colours, not a blank canvas
   auto g = HeatmapGeometry::compute(data, QSize(1200, 800), font);
   EXPECT_FALSE(g.histogram.isEmpty());
-  QPoint centre(g.grid.left() + static_cast<int>(2.5 * g.cell_w), g.grid.top() + static_cast<int>(1.5 * g.cell_h));
+  QPoint centre(g.grid.left() + static_cast<int>(2.5 * g.cell_w),
+                g.grid.top() + static_cast<int>(1.5 * g.cell_h));
   EXPECT_EQ(g.cell_at(centre), std::make_pair(1, 2));
   EXPECT_EQ(g.cell_at(QPoint(0, 0)), std::make_pair(-1, -1));
 }
@@ -82,10 +85,12 @@ TEST(Heatmap, ShortRowsKeepUnderscoresInLabels) {
   const int tall = label_ink(data, QSize(800, frame + 28), options);
   // The shortest rows that show labels before: four pixels less than the text.
   const QSize short_size(800, frame + fm.height() - 4);
-  ASSERT_EQ(static_cast<int>(HeatmapGeometry::compute(data, short_size, options.font, false).cell_h), fm.height() - 4);
+  ASSERT_EQ(static_cast<int>(HeatmapGeometry::compute(data, short_size, options.font, false).cell_h),
+            fm.height() - 4);
   const int short_rows = label_ink(data, short_size, options);
   EXPECT_GT(tall, 50);
-  EXPECT_GE(short_rows, tall * 95 / 100) << "label clipped: " << short_rows << " of " << tall << " dark pixels";
+  EXPECT_GE(short_rows, tall * 95 / 100)
+      << "label clipped: " << short_rows << " of " << tall << " dark pixels";
 }
 
 }  // namespace

@@ -1,3 +1,5 @@
+#include <gtest/gtest.h>
+
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -6,7 +8,6 @@
 #include <QStatusBar>
 #include <QTest>
 #include <QTreeView>
-#include <gtest/gtest.h>
 
 #include "graphs/heat.h"
 #include "graphs/render.h"
@@ -46,7 +47,8 @@ TEST(Interaction, SelectingAModuleInTheTreeHighlightsItInTheGraph) {
     EXPECT_EQ(item->isHighlighted(), item->modulePath() == "layers.1.attn.position_adaptive_bias");
   // The detail pane lists the module's ops and its weight.
   EXPECT_TRUE(w.treePage()->detailsText().contains(QStringLiteral("aten::log1p")));
-  EXPECT_TRUE(w.treePage()->detailsText().contains(QStringLiteral("layers.1.attn.position_adaptive_bias.weight")));
+  EXPECT_TRUE(
+      w.treePage()->detailsText().contains(QStringLiteral("layers.1.attn.position_adaptive_bias.weight")));
 }
 
 TEST(Interaction, ClickingAGraphNodeSelectsItsModuleInTheTree) {
@@ -76,7 +78,8 @@ TEST(Interaction, FlameClickSelectsEverywhereAndDoubleClickZooms) {
   ASSERT_EQ(flame->icicle().cells.size(), expected.cells.size());
   int target = -1;
   for (int i = 0; i < static_cast<int>(expected.cells.size()); ++i)
-    if (summary.modules[static_cast<std::size_t>(expected.cells[static_cast<std::size_t>(i)].module)].path == "layers.1")
+    if (summary.modules[static_cast<std::size_t>(expected.cells[static_cast<std::size_t>(i)].module)].path ==
+        "layers.1")
       target = i;
   ASSERT_GE(target, 0);
   QPoint centre = flame->cellRect(target).center().toPoint();
@@ -102,7 +105,8 @@ TEST(Interaction, SwitchingColourModeRepaintsTheNodes) {
   QImage before = page.view()->grab().toImage();
   page.setColorMode(GraphPage::ColorMode::kTime);
   int changed = 0;
-  for (std::size_t i = 0; i < page.nodeItems().size(); ++i) changed += page.nodeItems()[i]->fill().rgb() != by_flops[i];
+  for (std::size_t i = 0; i < page.nodeItems().size(); ++i)
+    changed += page.nodeItems()[i]->fill().rgb() != by_flops[i];
   EXPECT_GT(changed, 0);  // FLOPs and time rank nodes differently (arange: no FLOPs, some time)
   page.setColorMode(GraphPage::ColorMode::kPlain);
   for (auto* item : page.nodeItems()) EXPECT_EQ(item->fill(), QColor(Qt::white));
@@ -135,7 +139,8 @@ TEST(Interaction, ClickingAClusterHeaderCollapsesItAndDoubleClickingTheBoxExpand
     if (c.module_path == "layers.0.attn") attn = &c;
   ASSERT_NE(attn, nullptr);
   // The header is the band of the cluster's label, where Graphviz put it.
-  const QPointF header(attn->label_box.x + attn->label_box.width / 2, attn->label_box.y + attn->label_box.height / 2);
+  const QPointF header(attn->label_box.x + attn->label_box.width / 2,
+                       attn->label_box.y + attn->label_box.height / 2);
   page.view()->centerOn(header);
   QTest::mouseClick(page.view()->viewport(), Qt::LeftButton, {}, page.view()->mapFromScene(header));
   QTest::qWait(20);  // the page queues the rebuild
@@ -211,7 +216,8 @@ TEST(Interaction, StatusBarListsDataQualityByCode) {
   for (auto* label : w.statusBar()->findChildren<QLabel*>()) {
     if (label->text().contains(QStringLiteral("data-quality"))) tip = label->toolTip();
   }
-  EXPECT_TRUE(tip.contains(QStringLiteral("[warning] ops_without_flops_formula \u00d71: ops without a FLOPs formula")))
+  EXPECT_TRUE(tip.contains(
+      QStringLiteral("[warning] ops_without_flops_formula \u00d71: ops without a FLOPs formula")))
       << tip.toStdString();
   EXPECT_TRUE(tip.contains(QStringLiteral("aten::arange"))) << tip.toStdString();
 }

@@ -2,9 +2,10 @@
 // offscreen platform so tests run without a display. Each test binary instantiates it once.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <QStandardPaths>
 #include <QString>
-#include <gtest/gtest.h>
 
 namespace flopscope::gui::testing {
 

@@ -11,7 +11,8 @@ SessionPtr fixture_session(Variant a, std::optional<Variant> b) {
   if (b) {
     FixtureOptions o{*b};
     o.seed = 2;
-    run_b = make_loaded_run(*b == Variant::kV2 ? QStringLiteral("v2.db") : QStringLiteral("v2z.db"), sonnet_run(o));
+    run_b = make_loaded_run(*b == Variant::kV2 ? QStringLiteral("v2.db") : QStringLiteral("v2z.db"),
+                            sonnet_run(o));
   }
   return make_session(run_a, run_b);
 }

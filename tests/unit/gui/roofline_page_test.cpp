@@ -1,16 +1,18 @@
 // The Roofline tab draws what `flopscope roofline` writes: the same points (graphs/roofline_plot) in the
 // same picture (graphs/roofline_svg), byte for byte, with a table of the points that selects modules.
+#include "gui/views/roofline_page.h"
+
+#include <gtest/gtest.h>
+
 #include <QComboBox>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include <gtest/gtest.h>
 
 #include "gui/models/roles.h"
 #include "gui/models/run_loader.h"
 #include "gui/views/main_window.h"
-#include "gui/views/roofline_page.h"
 #include "tests/unit/gui/qt_environment.h"
 
 namespace flopscope::gui::testing {
@@ -24,8 +26,9 @@ TEST(RooflinePage, SamePictureAsTheCli) {
   write_database(sonnet_run({Variant::kV1}), (dir + QStringLiteral("/v1.db")).toStdString());
   QProcess cli;
   cli.setWorkingDirectory(dir);
-  cli.start(QStringLiteral(FLOPSCOPE_CLI), {QStringLiteral("roofline"), QStringLiteral("v1.db"), QStringLiteral("-o"),
-                                            QStringLiteral("cli.svg"), QStringLiteral("--force")});
+  cli.start(QStringLiteral(FLOPSCOPE_CLI),
+            {QStringLiteral("roofline"), QStringLiteral("v1.db"), QStringLiteral("-o"),
+             QStringLiteral("cli.svg"), QStringLiteral("--force")});
   ASSERT_TRUE(cli.waitForFinished(60000));
   ASSERT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
   QFile file(dir + QStringLiteral("/cli.svg"));

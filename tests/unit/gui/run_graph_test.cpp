@@ -1,6 +1,7 @@
+#include <gtest/gtest.h>
+
 #include <QFile>
 #include <filesystem>
-#include <gtest/gtest.h>
 
 #include "graphs/open_graph.h"
 #include "gui/models/run_loader.h"
@@ -37,9 +38,11 @@ TEST(RunGraph, SaysWhyWhenTheSourceModelIsMissingOrDifferent) {
 }
 
 // An imported trace names the trace as its source: the page says traces carry no graph, rather than what
-// LibTorch says about a JSON file it cannot open as a model ("PytorchStreamReader failed reading zip archive").
+// LibTorch says about a JSON file it cannot open as a model ("PytorchStreamReader failed reading zip
+// archive").
 TEST(RunGraph, ImportedTraceCarriesNoGraph) {
-  const std::string trace = FLOPSCOPE_SOURCE_DIR "/tests/data/kineto/tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz";
+  const std::string trace = FLOPSCOPE_SOURCE_DIR
+      "/tests/data/kineto/tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz";
   auto session = load_session({QString::fromStdString(trace)});
   ASSERT_TRUE(session.ok()) << session.status().message();
   const QString note = (*session)->a->graph_note;
@@ -56,7 +59,8 @@ TEST(RunGraph, ExtractsTheGraphOfTheSampleModel) {
   if (!s.ok() && s.code() == StatusCode::kUnsupported) GTEST_SKIP() << s.message();
   ASSERT_TRUE(s.ok()) << s.message();
   int bias = 0;
-  for (const auto& n : run.graph_nodes) bias += n.module_path == "layers.0.attn.position_adaptive_bias" ? 1 : 0;
+  for (const auto& n : run.graph_nodes)
+    bias += n.module_path == "layers.0.attn.position_adaptive_bias" ? 1 : 0;
   EXPECT_GT(bias, 3);
   EXPECT_FALSE(run.graph_edges.empty());
 }

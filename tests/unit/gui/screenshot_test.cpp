@@ -1,22 +1,23 @@
 // Every view rendered from fixture runs: the pictures are not blank and show what a user expects.
+#include <gtest/gtest.h>
+
 #include <QApplication>
 #include <QTest>
 #include <QTreeView>
-#include <gtest/gtest.h>
 
+#include "graphs/render.h"
+#include "gui/models/diff_table_model.h"
 #include "gui/models/heatmap_model.h"
 #include "gui/models/module_tree_model.h"
 #include "gui/models/roles.h"
 #include "gui/views/diff_page.h"
 #include "gui/views/export.h"
-#include "graphs/render.h"
 #include "gui/views/graph_page.h"
 #include "gui/views/heatmap_page.h"
 #include "gui/views/main_window.h"
 #include "gui/views/module_tree_page.h"
-#include "gui/views/timeline_widget.h"
 #include "gui/views/timeline_page.h"
-#include "gui/models/diff_table_model.h"
+#include "gui/views/timeline_widget.h"
 #include "tests/unit/gui/qt_environment.h"
 
 namespace flopscope::gui::testing {
@@ -47,12 +48,15 @@ TEST(Screenshots, EveryViewOfOneRun) {
   EXPECT_TRUE(tree->isExpanded(tree->model()->index(0, 0)));
   QModelIndex layers = tree->model()->index(0, 0);
   QStringList top;
-  for (int r = 0; r < tree->model()->rowCount(layers); ++r) top << tree->model()->index(r, 0, layers).data().toString();
-  EXPECT_EQ(top, (QStringList{QStringLiteral("embed"), QStringLiteral("layers"), QStringLiteral("ln_f"), QStringLiteral("lm_head")}));
+  for (int r = 0; r < tree->model()->rowCount(layers); ++r)
+    top << tree->model()->index(r, 0, layers).data().toString();
+  EXPECT_EQ(top, (QStringList{QStringLiteral("embed"), QStringLiteral("layers"), QStringLiteral("ln_f"),
+                              QStringLiteral("lm_head")}));
   const auto& heat = w.heatmapPage()->heatmapWidget()->heatmap();
   ASSERT_GE(heat.rows.size(), 5u);
   bool bias_in_top5 = false;
-  for (std::size_t i = 0; i < 5; ++i) bias_in_top5 |= heat.rows[i].path.find("position_adaptive_bias") != std::string::npos;
+  for (std::size_t i = 0; i < 5; ++i)
+    bias_in_top5 |= heat.rows[i].path.find("position_adaptive_bias") != std::string::npos;
   EXPECT_TRUE(bias_in_top5);  // its O(N^2) work makes it one of the slowest modules
   EXPECT_GT(w.timelinePage()->timeline()->lastPaintedSpans(), 10u);
   // Without Graphviz the Graph tab has no layout and says so (graph_same_picture_test).
@@ -95,7 +99,8 @@ TEST(Screenshots, DiffViews) {
   const QByteArray text = svg.readAll();
   EXPECT_TRUE(text.contains("<svg"));
   if (graph) {
-    EXPECT_TRUE(text.contains("stroke-dasharray") || text.contains("stroke-dash")) << "vanished nodes are dashed";
+    EXPECT_TRUE(text.contains("stroke-dasharray") || text.contains("stroke-dash"))
+        << "vanished nodes are dashed";
   }
   EXPECT_FALSE(w.graphPage()->exportTo(dir + QStringLiteral("/graph.bmp")).ok());
 }

@@ -1,13 +1,14 @@
 // The timeline far from its zero. At 2^60 ns a double cannot add 100 ns, and the axis loop that added one
 // step per tick spun forever there (the window hung on its paint); ranges past int64 overflowed. Both
 // tests failed before the fix (the first by the watchdog, the second by its range check, then the watchdog).
+#include <gtest/gtest.h>
+
 #include <QImage>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <future>
-#include <gtest/gtest.h>
 #include <thread>
 
 #include "gui/views/timeline_widget.h"
@@ -22,7 +23,8 @@ class Watchdog {
   explicit Watchdog(std::chrono::seconds limit)
       : thread_([this, limit] {
           if (done_.get_future().wait_for(limit) == std::future_status::timeout) {
-            std::fprintf(stderr, "timeline paint did not return within %llds\n", static_cast<long long>(limit.count()));
+            std::fprintf(stderr, "timeline paint did not return within %llds\n",
+                         static_cast<long long>(limit.count()));
             std::_Exit(1);
           }
         }) {}
@@ -70,8 +72,9 @@ TEST(TimelineExtremes, RangesPastInt64AreClampedNotOverflowed) {
 
 // The axis labels fit the widget at every width: a tick too near the right edge has its label end at the
 // tick (the H100 trace's last label was cut to '4 r'), and labels never overlap (when ending at the tick
-// would run into the previous label, the tick is left unlabelled). Widths are swept so some put a tick within a label's
-// width of the edge; the test asserts that case was met, so it checks the rule rather than passing by luck.
+// would run into the previous label, the tick is left unlabelled). Widths are swept so some put a tick within
+// a label's width of the edge; the test asserts that case was met, so it checks the rule rather than passing
+// by luck.
 TEST(TimelineAxis, EveryTickLabelInsideTheWidgetAtEveryWidth) {
   auto session = fixture_session(Variant::kV1);
   ASSERT_TRUE(session);
@@ -94,7 +97,8 @@ TEST(TimelineAxis, EveryTickLabelInsideTheWidgetAtEveryWidth) {
           continue;
         }
         EXPECT_GE(t.label.left(), 0) << "width " << w << " label " << t.text.toStdString();
-        EXPECT_LE(t.label.left() + t.label.width(), width) << "width " << w << " label " << t.text.toStdString();
+        EXPECT_LE(t.label.left() + t.label.width(), width)
+            << "width " << w << " label " << t.text.toStdString();
         EXPECT_GT(t.label.left(), previous_right) << "labels overlap at width " << w;
         previous_right = t.label.left() + t.label.width();
         if (t.label.left() < t.x) ++near_edge;  // the label ends at its tick

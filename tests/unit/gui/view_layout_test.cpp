@@ -1,16 +1,17 @@
 // Views a user reads at a normal window size: nothing forces the window wider than a screen, the diff
 // columns are on screen, and the timeline's times agree with its axis. On the imported H100 Kineto trace
 // and the sonnet-mini fixtures.
+#include <gtest/gtest.h>
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QHeaderView>
+#include <QKeySequence>
 #include <QMenuBar>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QKeySequence>
 #include <QTest>
 #include <QTreeView>
-#include <gtest/gtest.h>
 
 #include "gui/models/format.h"
 #include "gui/models/module_tree_model.h"
@@ -26,8 +27,8 @@
 namespace flopscope::gui::testing {
 namespace {
 
-const QString kH100Trace =
-    QStringLiteral(FLOPSCOPE_SOURCE_DIR "/tests/data/kineto/tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz");
+const QString kH100Trace = QStringLiteral(
+    FLOPSCOPE_SOURCE_DIR "/tests/data/kineto/tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz");
 
 SessionPtr h100_session() {
   auto session = load_session({kH100Trace});
@@ -135,11 +136,14 @@ TEST(ViewLayout, DiffTreeOpensOnTheChange) {
 TEST(ViewLayout, HelpListsTheMenuShortcuts) {
   MainWindow w;
   const QString text = w.shortcutsText();
-  EXPECT_TRUE(text.contains(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)))
+      << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("Open"))) << text.toStdString();
-  for (int i = 1; i <= 6; ++i) EXPECT_TRUE(text.contains(QStringLiteral("Ctrl+%1").arg(i))) << text.toStdString();
+  for (int i = 1; i <= 6; ++i)
+    EXPECT_TRUE(text.contains(QStringLiteral("Ctrl+%1").arg(i))) << text.toStdString();
   bool help = false;
-  for (QAction* menu : w.menuBar()->actions()) help = help || menu->text().remove(QLatin1Char('&')) == QStringLiteral("Help");
+  for (QAction* menu : w.menuBar()->actions())
+    help = help || menu->text().remove(QLatin1Char('&')) == QStringLiteral("Help");
   EXPECT_TRUE(help);
 }
 

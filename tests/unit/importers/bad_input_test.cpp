@@ -41,7 +41,8 @@ TEST_F(BadInput, TruncatedGzip) {
 }
 
 TEST_F(BadInput, TruncatedJson) {
-  auto text = testing::gunzip(testing::fixture("kineto/tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz"));
+  auto text = testing::gunzip(
+      testing::fixture("kineto/tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz"));
   testing::write_text(dir + "/t.json", text.substr(0, text.size() / 2));
   expect_error(dir + "/t.json", "truncated JSON");
 }

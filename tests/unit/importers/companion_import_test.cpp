@@ -113,7 +113,8 @@ TEST(CompanionImport, SideFileAddsWeightsAndActivationsByPath) {
     "params":[{"name":"block.0.shared.weight","dtype":"float32","shape":[8,4],"numel":32,"bytes":128,"l2":0,
                "max_abs":0,"nonzero_fraction":0,"sha256":"ab"},
               {"name":"scale","dtype":"float32","shape":[],"numel":1,"bytes":4,"l2":2,"max_abs":2,
-               "nonzero_fraction":1,"sha256":"cd","sum":2,"sketch":)" + sketch + R"(},
+               "nonzero_fraction":1,"sha256":"cd","sum":2,"sketch":)" +
+                                       sketch + R"(},
               {"name":"meta_w","dtype":"float32","shape":[2],"numel":2,"bytes":8,"unknown":"meta tensor"}],
     "activations":[{"path":"block.0.shared","iteration":1,"call":0,"numel":16,"l2":"inf","max_abs":1,
                     "zero_fraction":0.5,"rel_change":0.25},

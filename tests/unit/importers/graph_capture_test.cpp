@@ -72,7 +72,7 @@ TEST(GraphCapture, VllmDecodeReplaysAttributedToTheCapture) {
   // stays in the graph launch's scope.
   EXPECT_EQ(modules, (std::set<std::string>{"GptOssForCausalLM.GraphModule",
                                             "GptOssForCausalLM.GraphModule.GraphModule"}));
-  EXPECT_EQ(gemm_to_linear, 72);   // the 72 hipBLASLt GEMMs: 24 layers x (qkv, o, router)
+  EXPECT_EQ(gemm_to_linear, 72);  // the 72 hipBLASLt GEMMs: 24 layers x (qkv, o, router)
   // The capture's eager work (fills that ran while capturing) and its 7 kernels are not part of the run.
   for (const auto& k : run->kernels) EXPECT_GT(k.correlation, 500000) << k.name;
 
@@ -270,9 +270,7 @@ TEST(GraphCapture, CaptureWithoutKernelNamesMatchesByOrderAndSaysSo) {
   ]})J",
                          capture);
   ASSERT_TRUE(run.ok()) << run.status().message();
-  EXPECT_EQ(
-      testing::issue_count(*run, QualityCode::graph_replay_matched_by_order),
-      2);
+  EXPECT_EQ(testing::issue_count(*run, QualityCode::graph_replay_matched_by_order), 2);
   ASSERT_EQ(run->kernels.size(), 2U);
   EXPECT_EQ(op_by_id(*run, run->kernels[0].op_id)->name, "aten::linear");
   EXPECT_EQ(op_by_id(*run, run->kernels[1].op_id)->name, "aten::relu");

@@ -13,7 +13,9 @@
 
 namespace flopscope::testing {
 
-std::string fixture(const std::string& relative) { return std::string(FLOPSCOPE_SOURCE_DIR) + "/tests/data/" + relative; }
+std::string fixture(const std::string& relative) {
+  return std::string(FLOPSCOPE_SOURCE_DIR) + "/tests/data/" + relative;
+}
 
 StatusOr<RunData> import_file(const std::string& path) {
   MemoryRunSink sink;

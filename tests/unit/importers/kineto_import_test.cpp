@@ -16,7 +16,8 @@ using testing::issue_count;
 const char* kH100 = "kineto/tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz";
 const char* kMi300 = "kineto/tracelens__mi300__gaunernst_bert-small-uncased__1016001.json.gz";
 const char* kAlexNet = "kineto/hta__alexnet_a100__benchmark_result_2869224_1695835535_trace.json.gz";
-const char* kRange = "kineto/hta__cupti_range_profiler_a100__benchmark_result_924719_1679055439_trace.json.gz";
+const char* kRange =
+    "kineto/hta__cupti_range_profiler_a100__benchmark_result_924719_1679055439_trace.json.gz";
 
 std::set<std::string> module_paths(const RunData& run) {
   std::set<std::string> out;
@@ -86,7 +87,8 @@ TEST(KinetoImport, H100BertOpsCarryShapesAndFormulaFlops) {
       EXPECT_EQ(op.args[0].dtype, "bfloat16");
       EXPECT_GT(op.flops, 0);
     }
-    if (op.name == "aten::addmm" && op.parent_op_id != kNoId && by_id[op.parent_op_id]->name == "aten::linear") {
+    if (op.name == "aten::addmm" && op.parent_op_id != kNoId &&
+        by_id[op.parent_op_id]->name == "aten::linear") {
       EXPECT_EQ(op.flops_source, FlopsSource::kNested);
       ++nested_in_linear;
     }
@@ -188,8 +190,8 @@ TEST(KinetoImport, RowsOfLaterBatchesKeepNothingOfEarlierRows) {
       event(R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":)" + ts +
             R"(,"dur":1,"args":{"Input Dims":[[4,8],[8,16]],"Input type":["float","float"]}})");
     } else {
-      event(R"({"ph":"X","cat":"cpu_op","name":"aten::a_custom_op_with_a_long_name","pid":1,"tid":1,"ts":)" + ts +
-            R"(,"dur":1})");
+      event(R"({"ph":"X","cat":"cpu_op","name":"aten::a_custom_op_with_a_long_name","pid":1,"tid":1,"ts":)" +
+            ts + R"(,"dur":1})");
     }
   }
   for (int i = 0; i < kRanges + kKernels; ++i) {
@@ -214,8 +216,8 @@ TEST(KinetoImport, RowsOfLaterBatchesKeepNothingOfEarlierRows) {
     const bool mm = op.sequence % 3 == 0;  // ops are numbered in start order, as they were written
     const bool ok = mm ? op.name == "aten::mm" && op.args.size() == 2 && op.flops == 2.0 * 4 * 8 * 16 &&
                              op.flops_source == FlopsSource::kFormula
-                       : op.name == "aten::a_custom_op_with_a_long_name" && op.args.empty() && op.flops == 0 &&
-                             op.macs == 0 && op.bytes_read == 0 && op.flops_note.empty() &&
+                       : op.name == "aten::a_custom_op_with_a_long_name" && op.args.empty() &&
+                             op.flops == 0 && op.macs == 0 && op.bytes_read == 0 && op.flops_note.empty() &&
                              op.flops_source == FlopsSource::kNone;
     wrong_ops += ok ? 0 : 1;
   }
@@ -227,7 +229,8 @@ TEST(KinetoImport, RowsOfLaterBatchesKeepNothingOfEarlierRows) {
       ++ranges;
       wrong_kernels += k.has_counters && k.tensor_pipe_inst == 5 && k.dram_bytes == 64 ? 0 : 1;
     } else {
-      wrong_kernels += k.name == "k" && !k.has_counters && k.tensor_pipe_inst == 0 && k.dram_bytes == 0 ? 0 : 1;
+      wrong_kernels +=
+          k.name == "k" && !k.has_counters && k.tensor_pipe_inst == 0 && k.dram_bytes == 0 ? 0 : 1;
     }
   }
   EXPECT_EQ(ranges, kRanges);

@@ -114,7 +114,8 @@ TEST(FileHash, SourceDigestMatchesTheFixtureChecksum) {
   auto path = testing::fixture("kineto/hta__alexnet_a100__benchmark_result_2869224_1695835535_trace.json.gz");
   auto digest = sha256_file(path);
   ASSERT_TRUE(digest.ok());
-  EXPECT_EQ(*digest, "b9febb1abc8cc729a2890fb6a4171de9867ba72c944437ee046067e7c89912dc");  // tests/data/SHA256SUMS
+  EXPECT_EQ(*digest,
+            "b9febb1abc8cc729a2890fb6a4171de9867ba72c944437ee046067e7c89912dc");  // tests/data/SHA256SUMS
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "analyzer/importers/module_scopes.h"
+
+#include <gtest/gtest.h>
 
 namespace flopscope {
 namespace {
@@ -34,8 +34,10 @@ TEST(ModuleScopes, NamesByClassAndOrderUnderEachParent) {
 }
 
 TEST(ModuleScopes, SeveralTopScopesHangBelowTheRoot) {
-  std::vector<ScopeSpan> s = {{0, 0, 10, "saxpy", "saxpy"}, {0, 20, 30, "MPI_Send", "MPI_Send"},
-                              {0, 40, 50, "saxpy", "saxpy"}, {1, 0, 10, "a.b", "a.b"}};
+  std::vector<ScopeSpan> s = {{0, 0, 10, "saxpy", "saxpy"},
+                              {0, 20, 30, "MPI_Send", "MPI_Send"},
+                              {0, 40, 50, "saxpy", "saxpy"},
+                              {1, 0, 10, "a.b", "a.b"}};
   auto named = name_scopes(s, false);
   EXPECT_EQ(named.path(named.node[0]), "saxpy");
   EXPECT_EQ(named.node[0], named.node[2]);
@@ -51,7 +53,8 @@ TEST(ModuleScopes, DeepChainIsInternedAsParentAndSegment) {
   std::vector<ScopeSpan> s;
   for (int d = 0; d < kDepth; ++d)
     s.push_back({0, d, 2 * kDepth - d, names[static_cast<std::size_t>(d)],
-                 std::string_view(names[static_cast<std::size_t>(d)]).substr(0, names[static_cast<std::size_t>(d)].size() - 2)});
+                 std::string_view(names[static_cast<std::size_t>(d)])
+                     .substr(0, names[static_cast<std::size_t>(d)].size() - 2)});
   auto named = name_scopes(s, true);
   ASSERT_EQ(named.segment.size(), static_cast<std::size_t>(kDepth));
   std::size_t text = 0;

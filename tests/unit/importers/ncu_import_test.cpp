@@ -47,17 +47,20 @@ TEST(NcuImport, BertDetailsPagePerKernelCounters) {
 TEST(NcuImport, RawPageWithUnitsRow) {
   auto dir = testing::temp_dir();
   auto path = dir + "/raw.csv";
-  testing::write_text(path,
-                      "==PROF== Connected to process 1\n"
-                      "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
-                      "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\","
-                      "\"dram__bytes_write.sum\",\"lts__t_bytes.sum\",\"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum\","
-                      "\"sm__inst_executed_pipe_tensor.sum\"\n"
-                      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"usecond\",\"Mbyte\",\"Kbyte\",\"Gbyte\",\"Kinst\",\"inst\"\n"
-                      "\"0\",\"7\",\"python\",\"host\",\"gemm\",\"1\",\"7\",\"(128, 1, 1)\",\"(64, 2, 1)\",\"0\",\"9.0\","
-                      "\"12.5\",\"1.5\",\"2\",\"0.25\",\"1,000\",\"4,096\"\n"
-                      "\"1\",\"7\",\"python\",\"host\",\"relu\",\"1\",\"7\",\"(256, 1, 1)\",\"(8, 1, 1)\",\"0\",\"9.0\","
-                      "\"3\",\"0\",\"0\",\"0\",\"0\",\"0\"\n");
+  testing::write_text(
+      path,
+      "==PROF== Connected to process 1\n"
+      "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
+      "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\","
+      "\"dram__bytes_write.sum\",\"lts__t_bytes.sum\",\"smsp__sass_thread_inst_executed_op_dfma_pred_on."
+      "sum\","
+      "\"sm__inst_executed_pipe_tensor.sum\"\n"
+      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"usecond\",\"Mbyte\",\"Kbyte\",\"Gbyte\","
+      "\"Kinst\",\"inst\"\n"
+      "\"0\",\"7\",\"python\",\"host\",\"gemm\",\"1\",\"7\",\"(128, 1, 1)\",\"(64, 2, 1)\",\"0\",\"9.0\","
+      "\"12.5\",\"1.5\",\"2\",\"0.25\",\"1,000\",\"4,096\"\n"
+      "\"1\",\"7\",\"python\",\"host\",\"relu\",\"1\",\"7\",\"(256, 1, 1)\",\"(8, 1, 1)\",\"0\",\"9.0\","
+      "\"3\",\"0\",\"0\",\"0\",\"0\",\"0\"\n");
   auto run = testing::import_file(path);
   ASSERT_TRUE(run.ok()) << run.status().message();
   ASSERT_EQ(run->kernels.size(), 2U);

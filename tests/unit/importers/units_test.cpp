@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "analyzer/importers/units.h"
+
+#include <gtest/gtest.h>
 
 namespace flopscope {
 namespace {

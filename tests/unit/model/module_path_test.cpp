@@ -23,9 +23,9 @@ ModuleTree sonnet_like_tree() {
 }
 
 TEST(ModulePath, ParsesTorchScriptHierarchy) {
-  auto frames = parse_torchscript_hierarchy({"TOP(SonnetMini)::forward", "0(Block)::forward",
-                                             "attn(AttentionWithBias)::forward", "SELF(AttentionWithBias)::attend",
-                                             "q_proj(Linear)::forward", "::linear"});
+  auto frames = parse_torchscript_hierarchy(
+      {"TOP(SonnetMini)::forward", "0(Block)::forward", "attn(AttentionWithBias)::forward",
+       "SELF(AttentionWithBias)::attend", "q_proj(Linear)::forward", "::linear"});
   ASSERT_EQ(frames.size(), 3u);
   EXPECT_EQ(frames[0].name, "0");
   EXPECT_EQ(frames[0].type, "Block");

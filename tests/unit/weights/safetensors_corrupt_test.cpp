@@ -20,7 +20,8 @@ struct Case {
 
 Status parse(const std::string& bytes) {
   std::vector<TensorLocation> out;
-  return parse_safetensors({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}, "bad.safetensors", &out);
+  return parse_safetensors({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()},
+                           "bad.safetensors", &out);
 }
 
 std::vector<Case> cases() {
@@ -33,30 +34,41 @@ std::vector<Case> cases() {
       {"header not an object", safetensors_bytes("[1,2]", ""), "not a JSON object"},
       {"offsets out of range", safetensors_bytes(one, floats({1})), "run past the data buffer"},
       {"overlapping offsets",
-       safetensors_bytes(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
-                         floats({1, 2, 3})),
+       safetensors_bytes(
+           R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
+           floats({1, 2, 3})),
        "overlap"},
       {"dtype and shape do not match the byte range",
-       safetensors_bytes(R"({"t":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", floats({1, 2})), "need 3 x 4 bytes"},
+       safetensors_bytes(R"({"t":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", floats({1, 2})),
+       "need 3 x 4 bytes"},
       {"bf16 range for f32 shape",
-       safetensors_bytes(R"({"t":{"dtype":"BF16","shape":[2],"data_offsets":[0,8]}})", floats({1, 2})), "need 2 x 2 bytes"},
-      {"begin after end", safetensors_bytes(R"({"t":{"dtype":"F32","shape":[0],"data_offsets":[8,0]}})", floats({1, 2})),
+       safetensors_bytes(R"({"t":{"dtype":"BF16","shape":[2],"data_offsets":[0,8]}})", floats({1, 2})),
+       "need 2 x 2 bytes"},
+      {"begin after end",
+       safetensors_bytes(R"({"t":{"dtype":"F32","shape":[0],"data_offsets":[8,0]}})", floats({1, 2})),
        "begin 8 > end 0"},
       {"gap between tensors",
-       safetensors_bytes(R"({"t":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", floats({1, 2})), "gap before"},
-      {"trailing bytes", safetensors_bytes(R"({"t":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", floats({1, 2})),
+       safetensors_bytes(R"({"t":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", floats({1, 2})),
+       "gap before"},
+      {"trailing bytes",
+       safetensors_bytes(R"({"t":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", floats({1, 2})),
        "cover 4 of the 8 bytes"},
-      {"unknown dtype", safetensors_bytes(R"({"t":{"dtype":"F128","shape":[1],"data_offsets":[0,4]}})", floats({1})),
+      {"unknown dtype",
+       safetensors_bytes(R"({"t":{"dtype":"F128","shape":[1],"data_offsets":[0,4]}})", floats({1})),
        "unknown dtype"},
-      {"negative dimension", safetensors_bytes(R"({"t":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", floats({1})),
+      {"negative dimension",
+       safetensors_bytes(R"({"t":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", floats({1})),
        "not a non-negative integer"},
       {"overflowing shape",
-       safetensors_bytes(R"({"t":{"dtype":"F32","shape":[4294967296,4294967296,16],"data_offsets":[0,4]}})", floats({1})),
+       safetensors_bytes(R"({"t":{"dtype":"F32","shape":[4294967296,4294967296,16],"data_offsets":[0,4]}})",
+                         floats({1})),
        "overflows"},
-      {"missing data_offsets", safetensors_bytes(R"({"t":{"dtype":"F32","shape":[1]}})", floats({1})), "data_offsets"},
+      {"missing data_offsets", safetensors_bytes(R"({"t":{"dtype":"F32","shape":[1]}})", floats({1})),
+       "data_offsets"},
       {"duplicate tensor name",
-       safetensors_bytes(R"({"t":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"t":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
-                         floats({1, 2})),
+       safetensors_bytes(
+           R"({"t":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"t":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+           floats({1, 2})),
        "appears twice"},
   };
 }

@@ -1,8 +1,9 @@
+#include "analyzer/weights/safetensors.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "analyzer/weights/safetensors.h"
 #include "analyzer/weights/tensor_stats.h"
 #include "analyzer/weights/weights.h"
 #include "db/model/sha256.h"
@@ -77,7 +78,8 @@ TEST(Safetensors, HalfAndBfloat16Decode) {
   EXPECT_EQ(bfloat16_to_float(0xc040), -3.0f);
   auto dir = temp_dir("half");
   std::string data("\x00\x3c\x00\xc0\x80\x3f\x40\xc0", 8);  // f16 {1,-2}, bf16 {1,-3}
-  std::string header = R"({"h":{"dtype":"F16","shape":[2],"data_offsets":[0,4]},"b":{"dtype":"BF16","shape":[2],"data_offsets":[4,8]}})";
+  std::string header =
+      R"({"h":{"dtype":"F16","shape":[2],"data_offsets":[0,4]},"b":{"dtype":"BF16","shape":[2],"data_offsets":[4,8]}})";
   auto r = read_weights(write_file(dir / "m.safetensors", safetensors_bytes(header, data)), {});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_DOUBLE_EQ(find(*r, "h")->l2, std::sqrt(5.0));
@@ -89,9 +91,12 @@ TEST(Safetensors, HalfAndBfloat16Decode) {
 // The acceptance case: B zeroes one tensor and drops another.
 TEST(Safetensors, CompareReportsZeroedAndErased) {
   auto dir = temp_dir("compare");
-  std::string ha = R"({"keep":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"zero":{"dtype":"F32","shape":[2],"data_offsets":[8,16]},"gone":{"dtype":"F32","shape":[1],"data_offsets":[16,20]}})";
-  std::string hb = R"({"keep":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"zero":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})";
-  auto a = read_weights(write_file(dir / "a.safetensors", safetensors_bytes(ha, floats({1, 2, 3, 4, 5}))), {});
+  std::string ha =
+      R"({"keep":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"zero":{"dtype":"F32","shape":[2],"data_offsets":[8,16]},"gone":{"dtype":"F32","shape":[1],"data_offsets":[16,20]}})";
+  std::string hb =
+      R"({"keep":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"zero":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})";
+  auto a =
+      read_weights(write_file(dir / "a.safetensors", safetensors_bytes(ha, floats({1, 2, 3, 4, 5}))), {});
   auto b = read_weights(write_file(dir / "b.safetensors", safetensors_bytes(hb, floats({1, 2, 0, 0}))), {});
   ASSERT_TRUE(a.ok() && b.ok());
   auto rows = compare_weights(*a, *b);
@@ -109,10 +114,13 @@ TEST(Safetensors, CompareReportsZeroedAndErased) {
 
 TEST(Safetensors, ShardedIndexWithMissingTensor) {
   auto dir = temp_dir("sharded");
-  write_file(dir / "s1.safetensors", safetensors_bytes(R"({"a.w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", floats({1})));
-  write_file(dir / "s2.safetensors", safetensors_bytes(R"({"b.w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", floats({0})));
-  auto index = write_file(dir / "model.safetensors.index.json",
-                          R"({"metadata":{"total_size":12},"weight_map":{"a.w":"s1.safetensors","b.w":"s2.safetensors","c.w":"s2.safetensors"}})");
+  write_file(dir / "s1.safetensors",
+             safetensors_bytes(R"({"a.w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", floats({1})));
+  write_file(dir / "s2.safetensors",
+             safetensors_bytes(R"({"b.w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", floats({0})));
+  auto index = write_file(
+      dir / "model.safetensors.index.json",
+      R"({"metadata":{"total_size":12},"weight_map":{"a.w":"s1.safetensors","b.w":"s2.safetensors","c.w":"s2.safetensors"}})");
   auto r = read_weights(index, {});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->format, "safetensors-sharded");
@@ -125,7 +133,8 @@ TEST(Safetensors, ShardedIndexWithMissingTensor) {
 
 TEST(Safetensors, ShardedIndexNamingAMissingShardFails) {
   auto dir = temp_dir("sharded_missing");
-  auto index = write_file(dir / "model.safetensors.index.json", R"({"weight_map":{"a.w":"nowhere.safetensors"}})");
+  auto index =
+      write_file(dir / "model.safetensors.index.json", R"({"weight_map":{"a.w":"nowhere.safetensors"}})");
   auto r = read_weights(index, {});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kNotFound);

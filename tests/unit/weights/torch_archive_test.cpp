@@ -1,11 +1,12 @@
 // torch.save and TorchScript archives written by PyTorch at test time; expected values from PyTorch itself.
+#include "analyzer/weights/torch_archive.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "analyzer/weights/pickle.h"
-#include "analyzer/weights/torch_archive.h"
 #include "analyzer/weights/weights.h"
 #include "db/model/atomic_file.h"
 #include "weights_fixtures.h"
@@ -53,14 +54,19 @@ class TorchArchive : public ::testing::Test {
 std::filesystem::path* TorchArchive::dir_ = nullptr;
 bool TorchArchive::ok_ = false;
 
-TEST_F(TorchArchive, StateDictMatchesPyTorch) { check("state.bin", "torch.save"); }
+TEST_F(TorchArchive, StateDictMatchesPyTorch) {
+  check("state.bin", "torch.save");
+}
 
-TEST_F(TorchArchive, TorchScriptModuleMatchesItsStateDict) { check("module.pt", "torchscript"); }
+TEST_F(TorchArchive, TorchScriptModuleMatchesItsStateDict) {
+  check("module.pt", "torchscript");
+}
 
 TEST_F(TorchArchive, TruncatedArchiveIsCorruptNotACrash) {
   auto bytes = read_file((*dir_ / "state.bin").string());
   ASSERT_TRUE(bytes.ok());
-  for (std::size_t n : {std::size_t{0}, std::size_t{10}, bytes->size() / 2, bytes->size() - 30, bytes->size() - 1}) {
+  for (std::size_t n :
+       {std::size_t{0}, std::size_t{10}, bytes->size() / 2, bytes->size() - 30, bytes->size() - 1}) {
     std::string cut = bytes->substr(0, n);
     auto r = parse_torch_archive({reinterpret_cast<const std::uint8_t*>(cut.data()), cut.size()}, "cut.bin");
     EXPECT_FALSE(r.ok()) << n;
@@ -71,19 +77,26 @@ TEST(Pickle, BadStreamsAreErrors) {
   auto run = [](const std::string& s) {
     return unpickle({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}, "x.pkl");
   };
-  EXPECT_FALSE(run("").ok());                     // no STOP
-  EXPECT_FALSE(run("\x80\x02.").ok());            // STOP on an empty stack
-  EXPECT_FALSE(run("\x80\x02h\x05.").ok());       // GET of an unknown memo entry
+  EXPECT_FALSE(run("").ok());                           // no STOP
+  EXPECT_FALSE(run("\x80\x02.").ok());                  // STOP on an empty stack
+  EXPECT_FALSE(run("\x80\x02h\x05.").ok());             // GET of an unknown memo entry
   EXPECT_FALSE(run("\x80\x02X\xff\x00\x00\x00").ok());  // string past the end
-  EXPECT_FALSE(run("\x80\x02\xff.").ok());        // unknown opcode
-  EXPECT_FALSE(run("\x80\x02t.").ok());           // TUPLE without MARK
-  auto ok = run(std::string("\x80\x02}q\x00(X\x01\x00\x00\x00" "a" "K\x07u.", 16));
+  EXPECT_FALSE(run("\x80\x02\xff.").ok());              // unknown opcode
+  EXPECT_FALSE(run("\x80\x02t.").ok());                 // TUPLE without MARK
+  auto ok =
+      run(std::string("\x80\x02}q\x00(X\x01\x00\x00\x00"
+                      "a"
+                      "K\x07u.",
+                      16));
   ASSERT_TRUE(ok.ok()) << ok.status().message();
   ASSERT_EQ(ok->root->dict.size(), 1u);
   EXPECT_EQ(ok->root->dict[0].first->s, "a");
   EXPECT_EQ(ok->root->dict[0].second->i, 7);
   // A list that contains itself, and nesting a million deep: no leak, no stack overflow.
-  EXPECT_TRUE(run(std::string("\x80\x02]q\x00h\x00" "a.", 9)).ok());
+  EXPECT_TRUE(run(std::string("\x80\x02]q\x00h\x00"
+                              "a.",
+                              9))
+                  .ok());
   EXPECT_TRUE(run("\x80\x02" + std::string(1000000, ']') + std::string(999999, 'a') + ".").ok());
 }
 

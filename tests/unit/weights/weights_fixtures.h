@@ -1,14 +1,14 @@
 // Builders for small weights files written by the tests themselves (no binary fixtures in git).
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 namespace flopscope::testing {
 
@@ -36,7 +36,8 @@ inline std::string write_file(const std::filesystem::path& path, const std::stri
 
 // A fresh directory per test.
 inline std::filesystem::path temp_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("flopscope_weights_" + name + "_" + std::to_string(::getpid()));
+  auto dir = std::filesystem::temp_directory_path() /
+             ("flopscope_weights_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
