@@ -64,8 +64,8 @@ GateResult expect_vanished(const RunDiff& d, const std::string& glob) {
                             alive.size() + vanished.size(), list(alive));
   } else {
     g.passed = true;
-    g.message = fmt::format("{} matching modules vanished ({} ops, {} per iteration in A)", vanished.size(),
-                            count_text(ops), flops_text(flops));
+    g.message = fmt::format("{} matching modules vanished ({} op calls, {} per iteration in A)",
+                            vanished.size(), count_text(ops), flops_text(flops));
   }
   return g;
 }

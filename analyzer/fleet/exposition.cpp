@@ -141,6 +141,34 @@ std::string render_exposition(const std::vector<ExpositionSource>& sources) {
                c.share_time);
     }
   }
+  // Diffs: what forward() returned in B against A on the same inputs, next to B's weight states above.
+  w.family(
+      "flopscope_diff_outputs_compared", "gauge",
+      "1 when a diff's outputs were compared on the same inputs, 0 when they could not be (inputs differ, "
+      "shapes differ, no stored outputs)");
+  for (const auto& s : sources) {
+    if (s.is_diff)
+      w.sample("flopscope_diff_outputs_compared", {"source", s.source}, s.outputs_compared ? 1 : 0);
+  }
+  w.family("flopscope_diff_output_max_relative_change", "gauge",
+           "Largest |B - A| / max |A| over a diff's outputs (absent when not known)");
+  for (const auto& s : sources) {
+    if (s.is_diff && s.outputs_compared && s.output_max_rel_change >= 0)
+      w.sample("flopscope_diff_output_max_relative_change", {"source", s.source}, s.output_max_rel_change);
+  }
+  w.family("flopscope_diff_output_top1_agreement", "gauge",
+           "Share of positions whose top-1 (argmax of the last dimension) agrees between A and B");
+  for (const auto& s : sources) {
+    if (s.is_diff && s.outputs_compared && s.top1_total > 0) {
+      w.sample("flopscope_diff_output_top1_agreement", {"source", s.source},
+               static_cast<double>(s.top1_agree) / static_cast<double>(s.top1_total));
+    }
+  }
+  w.family("flopscope_diff_output_non_finite", "gauge", "1 when an output of A or B holds NaN or Inf");
+  for (const auto& s : sources) {
+    if (s.is_diff && s.outputs_compared)
+      w.sample("flopscope_diff_output_non_finite", {"source", s.source}, s.outputs_non_finite ? 1 : 0);
+  }
   return w.take();
 }
 

@@ -4,6 +4,7 @@
 // quantiles per clock, and elimination candidates. Label values are escaped as the format requires.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ struct ExpositionSource {
   int iterations = 0;           // behind the quantiles: P90/P99 are exported only when enough back them
   bool has_candidates = false;  // the run was recorded with activations
   std::vector<ExposedCandidate> candidates;
+  // A diff of two runs (kind "diff"): whether their outputs were compared on the same inputs and what
+  // changed, the figure `flopscope diff` gates with --max-output-change / --min-top1-agreement.
+  bool is_diff = false;
+  bool outputs_compared = false;
+  double output_max_rel_change = -1;  // -1: not known (not compared, or only summaries that differ)
+  std::int64_t top1_agree = 0, top1_total = 0;
+  bool outputs_non_finite = false;
 };
 
 std::string prometheus_label_escape(const std::string& value);

@@ -5,6 +5,7 @@
 #include "analyzer/activations/candidates.h"
 #include "analyzer/diff/weights_join.h"
 #include "analyzer/fleet/fleet_run.h"
+#include "analyzer/outputs/output_compare.h"
 
 namespace flopscope {
 
@@ -23,6 +24,20 @@ ExpositionSource exposition_from_run(const RunData& run, const std::string& sour
   s.has_candidates = candidates.has_activations;
   for (const auto& c : candidates.candidates)
     s.candidates.push_back({c.path, to_string(c.kind), c.share_time});
+  return s;
+}
+
+ExpositionSource exposition_from_diff(const RunData& a, const RunData& b, const std::string& source) {
+  // B's weight states beside the comparison of the outputs (the diff engine's, as `flopscope diff` prints).
+  ExpositionSource s = exposition_from_params(b.params, source);
+  s.kind = "diff";
+  s.is_diff = true;
+  const OutputComparison o = compare_outputs(a.outputs, b.outputs);
+  s.outputs_compared = o.status == OutputsStatus::kCompared;
+  s.output_max_rel_change = o.max_rel_change ? *o.max_rel_change : -1;
+  s.top1_agree = o.top1_agree;
+  s.top1_total = o.top1_total;
+  s.outputs_non_finite = o.non_finite;
   return s;
 }
 

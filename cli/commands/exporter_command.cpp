@@ -38,14 +38,31 @@ FileStamp stamp_of(const std::string& path) {
 struct Source {
   std::string kind, path;
   FileStamp stamp;
+  std::string path_b;  // kind "diff": B (path is A)
+  FileStamp stamp_b;
   std::optional<ExpositionSource> cached;
+
+  static Source of(std::string kind, std::string path, std::string path_b = {}) {
+    Source s;
+    s.kind = std::move(kind);
+    s.path = std::move(path);
+    s.path_b = std::move(path_b);
+    return s;
+  }
 
   StatusOr<ExpositionSource> read() {
     if (kind == "store") return fleet_latest_loader()(path);
     FileStamp now = stamp_of(path);
-    if (cached && now == stamp) return *cached;
+    FileStamp now_b = path_b.empty() ? FileStamp{} : stamp_of(path_b);
+    if (cached && now == stamp && now_b == stamp_b) return *cached;
     StatusOr<ExpositionSource> fresh = Internal("unset");
-    if (kind == "weights") {
+    if (kind == "diff") {
+      auto a = open_run(path);
+      if (!a.ok()) return a.status();
+      auto b = open_run(path_b);
+      if (!b.ok()) return b.status();
+      fresh = exposition_from_diff(*a, *b, path + " -> " + path_b);
+    } else if (kind == "weights") {
       auto w = read_weights(path, WeightsOptions{0, false, 0});
       if (!w.ok()) return w.status();
       fresh = exposition_from_params(to_param_records(*w), path);
@@ -55,6 +72,7 @@ struct Source {
       fresh = exposition_from_run(*run, path);
     }
     stamp = now;
+    stamp_b = now_b;
     cached = *fresh;
     return fresh;
   }
@@ -67,6 +85,10 @@ class ExporterCommand final : public Command {
     app.add_option("--weights", weights_, "Weights file: per module weight state; repeatable");
     app.add_option("--run", runs_,
                    "Run database or trace: costs, latency, weight states, candidates; repeatable");
+    app.add_option(
+        "--diff", diffs_,
+        "Two runs stored with --save-outputs, A B: B's weight states and how much its outputs changed "
+        "(flopscope_diff_output_*); repeatable");
     app.add_option("--store", stores_,
                    "Fleet store URL: the newest run (postgresql://...[?branch=B]); repeatable");
     app.add_option("--textfile", textfile_dir_,
@@ -78,10 +100,12 @@ class ExporterCommand final : public Command {
   }
 
   int run() override {
-    for (const auto& p : weights_) sources_.push_back({"weights", p, {}, {}});
-    for (const auto& p : runs_) sources_.push_back({"run", p, {}, {}});
-    for (const auto& p : stores_) sources_.push_back({"store", p, {}, {}});
-    if (sources_.empty()) return report_error(InvalidArgument("exporter needs --weights, --run or --store"));
+    for (const auto& p : weights_) sources_.push_back(Source::of("weights", p));
+    for (const auto& p : runs_) sources_.push_back(Source::of("run", p));
+    for (const auto& p : stores_) sources_.push_back(Source::of("store", p));
+    for (const auto& [a, b] : diffs_) sources_.push_back(Source::of("diff", a, b));
+    if (sources_.empty())
+      return report_error(InvalidArgument("exporter needs --weights, --run, --diff or --store"));
     if (!stores_.empty() && !fleet_latest_loader()) {
       return report_error(Unsupported("--store: this build has no fleet store client (libpq)"));
     }
@@ -163,6 +187,7 @@ class ExporterCommand final : public Command {
 
   std::string listen_ = "127.0.0.1:9464", textfile_dir_;
   std::vector<std::string> weights_, runs_, stores_;
+  std::vector<std::pair<std::string, std::string>> diffs_;  // --diff A B
   bool once_ = false;
   int interval_s_ = 30;
   std::vector<Source> sources_;

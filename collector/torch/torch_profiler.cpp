@@ -269,6 +269,12 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
     }
     run.outputs.push_back(std::move(rec));
   };
+  struct FirstOutput {
+    const ModelRequest* request;
+    int iteration;
+    c10::IValue output;
+  };
+  std::vector<FirstOutput> first_outputs;
   torch::NoGradGuard no_grad;
   const int total = o.warmup + measured;
   const ModelRequest* current = &requests.front();
@@ -307,7 +313,9 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
           t1 = std::chrono::steady_clock::now();
         } while (observer && !observer->request_ends(output));
         if (iteration == 0) result.outputs = output_args(output);
-        if (pass == 0) record_output(r, iteration, output);
+        // Kept as returned and recorded once the observer is gone: hashing and converting them runs aten ops
+        // that must not enter the profile.
+        if (pass == 0) first_outputs.push_back({&r, iteration, output});
         result.iteration_wall_ns.push_back(
             static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
         ++iteration;
@@ -329,6 +337,9 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
         run.quality.emplace_back(QualityCode::ambiguous_module_attribution, observer->ambiguous_ops(), paths);
       }
     }
+    observer.reset();  // its callbacks are removed: the outputs are hashed and converted unobserved
+    for (const FirstOutput& f : first_outputs) record_output(*f.request, f.iteration, f.output);
+    first_outputs.clear();
     run.info.iterations = measured;
     if (summarized_count > 0)
       run.quality.emplace_back(QualityCode::outputs_summarized, summarized_count, summarized_outputs);

@@ -13,7 +13,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
-from cli_helpers import CliTestCase, run, FLOPSCOPE  # noqa: E402
+from cli_helpers import CliTestCase, run, sample, FLOPSCOPE  # noqa: E402
 
 PROMETHEUS = shutil.which("prometheus") or "/usr/bin/prometheus"
 
@@ -173,6 +173,30 @@ class ExporterTest(CliTestCase):
         for l in lines:  # every sample line is NAME{LABELS} VALUE
             if not l.startswith("#"):
                 self.assertRegex(l, r'^[a-z_]+\{.*\} -?[0-9.e+-]+$')
+
+    @unittest.skipUnless(os.path.exists(sample("v1")), "sample models not built (FLOPSCOPE_SAMPLES)")
+    def test_a_diff_exports_its_output_change(self):
+        dbs = []
+        for v, seed in (("v1", "0"), ("v2", "0"), ("v2", "7")):
+            db = self.path(f"{v}-{seed}.db")
+            run("--no-progress", "profile", sample(v), "--input", "int64[1,16]@0:512", "--iters", "1", "--seed", seed,
+                "--save-outputs", "-o", db, check=True)
+            dbs.append(db)
+        out = self.path("textfile")
+        os.mkdir(out)
+        run("exporter", "--diff", dbs[0], dbs[1], "--diff", dbs[0], dbs[2], "--textfile", out, "--once", check=True)
+        with open(os.path.join(out, "flopscope.prom")) as f:
+            lines = f.read().splitlines()
+        def value(name, b):
+            found = [l for l in lines if l.startswith(name + "{") and f'source="{dbs[0]} -> {b}"' in l]
+            return float(found[0].rsplit(" ", 1)[1]) if found else None
+        # v1 -> v2 on the same inputs: compared, a change far below 1e-5 (the bias is about 1e-7), top-1 all agree.
+        self.assertEqual(value("flopscope_diff_outputs_compared", dbs[1]), 1)
+        self.assertLess(value("flopscope_diff_output_max_relative_change", dbs[1]), 1e-5)
+        self.assertEqual(value("flopscope_diff_output_top1_agreement", dbs[1]), 1)
+        # Another seed: other inputs, not compared, and no change figure at all.
+        self.assertEqual(value("flopscope_diff_outputs_compared", dbs[2]), 0)
+        self.assertIsNone(value("flopscope_diff_output_max_relative_change", dbs[2]))
 
     def expected_files(self):
         return os.listdir(self.dir)

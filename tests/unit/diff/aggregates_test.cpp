@@ -29,14 +29,15 @@ using testing::Variant;
 using TempDir = testing::TempDir;
 
 // Turns a current file's module tree back into the whole-path `module` table of schemas 1-8 and drops the
-// summary-fact tables of schema 10, the parameter sketch of 11 and the iteration processes of 12, for tests
-// that fake an older file from a new one (steps 9 to 12 would otherwise find their tables there already).
+// summary-fact tables of schema 10, the parameter sketch of 11, the iteration processes of 12 and the outputs
+// of 13, for tests that fake an older file from a new one (steps 9 to 13 would otherwise find their tables
+// there already).
 constexpr const char* kWholePathModuleTable =
     "CREATE TABLE module_v1 AS SELECT id, parent_id, path, type FROM module; DROP VIEW module; "
     "DROP TABLE module_node; ALTER TABLE module_v1 RENAME TO module; DROP TABLE summary_run; "
     "DROP TABLE summary_module; DROP TABLE summary_op; DROP TABLE summary_gap; DROP TABLE summary_timeline; "
     "ALTER TABLE param DROP COLUMN sketch; ALTER TABLE param DROP COLUMN \"sum\"; DROP TABLE "
-    "iteration_process; ";
+    "iteration_process; DROP TABLE output_tensor; ";
 
 // The fixture with what real runs have besides plain ops: a kernel per op, a nested op, a kernel no op
 // launched, one whose op is not in the run, and an orphan outside every iteration.

@@ -77,7 +77,7 @@ TEST_F(DiffCli, AcceptanceExitCodes) {
 TEST_F(DiffCli, VerdictsInTheTable) {
   Result v2 = run("diff " + path("v1.db") + " " + path("v2.db"));
   EXPECT_EQ(v2.code, 0);
-  EXPECT_NE(v2.out.find("layers.0.attn.position_adaptive_bias  VANISHED: not in B (A: 2 ops"),
+  EXPECT_NE(v2.out.find("layers.0.attn.position_adaptive_bias  VANISHED: not in B (A: 2 op calls"),
             std::string::npos)
       << v2.out;
   EXPECT_NE(v2.out.find("weights ERASED"), std::string::npos);

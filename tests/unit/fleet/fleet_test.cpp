@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "analyzer/fleet/exposition.h"
+#include "analyzer/fleet/exposition_sources.h"
 #include "analyzer/fleet/fleet_run.h"
 #include "analyzer/fleet/trend.h"
 #include "diff_fixtures.h"
@@ -60,6 +61,41 @@ StoredRunHeader header(std::int64_t id, int iterations = 100) {
   h.id = id;
   h.iterations = iterations;
   return h;
+}
+
+RunData run_with_output(const std::string& input_hash, std::vector<double> values) {
+  RunData r;
+  OutputRecord rec;
+  rec.input_hash = input_hash;
+  OutputTensor t;
+  t.name = "0";
+  t.dtype = "float32";
+  t.shape = {1, static_cast<std::int64_t>(values.size())};
+  t.values = std::move(values);
+  fill_output_statistics(t);
+  t.sha256 =
+      std::to_string(t.values.back());  // the producer's hash of the raw bytes; distinct per content here
+  rec.tensors.push_back(std::move(t));
+  r.outputs.push_back(std::move(rec));
+  return r;
+}
+
+TEST(PrometheusExposition, ADiffsOutputChangeIsASeries) {
+  ExpositionSource d =
+      exposition_from_diff(run_with_output("h", {1, 2, 4}), run_with_output("h", {1, 2, 4.5}), "a -> b");
+  const std::string text = render_exposition({d});
+  EXPECT_NE(text.find("flopscope_diff_outputs_compared{source=\"a -> b\"} 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("flopscope_diff_output_max_relative_change{source=\"a -> b\"} 0.125"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("flopscope_diff_output_top1_agreement{source=\"a -> b\"} 1"), std::string::npos)
+      << text;
+  // Other inputs: not compared, and no change figure that would read as "unchanged".
+  ExpositionSource other =
+      exposition_from_diff(run_with_output("h", {1}), run_with_output("g", {1}), "a -> c");
+  const std::string none = render_exposition({other});
+  EXPECT_NE(none.find("flopscope_diff_outputs_compared{source=\"a -> c\"} 0"), std::string::npos) << none;
+  EXPECT_EQ(none.find("flopscope_diff_output_max_relative_change{"), std::string::npos) << none;
 }
 
 TEST(Trend, P99OfRunsWithFewIterationsIsNotAValue) {

@@ -103,7 +103,8 @@ TEST(ModuleTreeModel, DiffMarksVanishedModulesRedAndStruckOut) {
   EXPECT_TRUE(pab.data(Qt::FontRole).value<QFont>().strikeOut());
   EXPECT_EQ(pab.siblingAtColumn(ModuleTreeModel::kWeights).data().toString(),
             QStringLiteral("ACTIVE \u2192 ERASED"));
-  EXPECT_TRUE(pab.data(Qt::ToolTipRole).toString().contains(QStringLiteral("VANISHED: not in B (A: 7 ops")));
+  EXPECT_TRUE(
+      pab.data(Qt::ToolTipRole).toString().contains(QStringLiteral("VANISHED: not in B (A: 7 op calls")));
   EXPECT_TRUE(pab.data(Qt::ToolTipRole).toString().contains(QStringLiteral("weights ERASED")));
   // Its time and FLOPs are gone in B: the deltas are negative.
   EXPECT_LT(pab.siblingAtColumn(ModuleTreeModel::kDeltaFlops).data(kSortRole).toDouble(), 0);
