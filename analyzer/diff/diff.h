@@ -28,7 +28,7 @@ class RE2;
 
 namespace flopscope {
 
-inline constexpr int kDiffJsonVersion = 2;
+inline constexpr int kDiffJsonVersion = 3;
 
 // Structural status of a module or op signature: ops, kernels, FLOPs and bytes only, never time.
 enum class DiffStatus { kVanished, kNew, kChanged, kUnchanged };

@@ -48,6 +48,16 @@ void time_change(JsonWriter& w, const MedianDifference& t, bool significant, Tim
   w.member("time_status", to_string(status));
 }
 
+// A module's or op signature's row: a row on one side only measured no change (every view leaves the cell
+// blank): "time_delta" is null; the side's own time is what left or appeared.
+void row_time_change(JsonWriter& w, const SideCost& a, const SideCost& b, const MedianDifference& t,
+                     bool significant, TimeStatus status) {
+  if (a.present && b.present) return time_change(w, t, significant, status);
+  w.key("time_delta");
+  w.null();
+  w.member("time_status", to_string(status));
+}
+
 void weights(JsonWriter& w, const WeightSide& s) {
   w.begin_object();
   w.member("bytes", s.bytes);
@@ -184,7 +194,7 @@ void module(JsonWriter& w, const ModuleDiff& m) {
   w.member("path_b", m.path_b);
   w.member("status", to_string(m.verdict));
   w.member("structural_status", to_string(m.status));
-  time_change(w, m.time_diff, m.time_significant, m.time_status);
+  row_time_change(w, m.a, m.b, m.time_diff, m.time_significant, m.time_status);
   w.member("type", m.type);
   w.member("type_b", m.type_b);
   w.member("verdict", to_string(m.verdict));
@@ -204,7 +214,7 @@ void op(JsonWriter& w, const OpDiff& o) {
   w.member("name", o.name);
   w.member("signature", o.signature);
   w.member("status", to_string(o.status));
-  time_change(w, o.time_diff, o.time_significant, o.time_status);
+  row_time_change(w, o.a, o.b, o.time_diff, o.time_significant, o.time_status);
   w.end_object();
 }
 

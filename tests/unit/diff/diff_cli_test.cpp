@@ -116,7 +116,7 @@ TEST_F(DiffCli, ReportFiles) {
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(read_file(path("r.json")).value());
   EXPECT_EQ(j["schema"], "flopscope.diff");
-  EXPECT_EQ(j["version"], 2);
+  EXPECT_EQ(j["version"], 3);
   EXPECT_TRUE(j["passed"].get<bool>());
   EXPECT_EQ(j["gates"].size(), 2u);
   bool found = false;
