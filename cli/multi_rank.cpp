@@ -25,8 +25,7 @@ int run_rank_diff(const std::vector<std::string>& args, const DiffOptions& optio
   std::string json = "{\"ranks\": [";  // each rank's diff JSON as rendered, not parsed and dumped again
   std::string details;
   bool failed = false;
-  SummaryOptions summary_options;
-  summary_options.top_ops = 0;  // a diff compares every op signature
+  const SummaryOptions summary_options = totals_summary_options();
   for (std::size_t i = 0; i < pairs->size(); ++i) {
     RankPart& a = (*pairs)[i].a;
     RankPart& b = (*pairs)[i].b;

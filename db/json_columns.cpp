@@ -5,47 +5,10 @@
 
 #include <charconv>
 
+#include "db/model/text_escape.h"
+
 namespace flopscope {
 namespace {
-
-bool needs_escape(char c) {
-  return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
-}
-
-void append_string(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  std::size_t plain = 0;  // start of the run of characters that pass through unchanged (UTF-8 included)
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (!needs_escape(c)) continue;
-    out.append(s.data() + plain, i - plain);
-    plain = i + 1;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        out += "\\u00";
-        out += kHex[(c >> 4) & 0xf];
-        out += kHex[c & 0xf];
-    }
-  }
-  out.append(s.data() + plain, s.size() - plain);
-  out += '"';
-}
 
 void append_shape(std::string& out, std::span<const std::int64_t> shape) {
   out += '[';
@@ -228,8 +191,8 @@ void encode_op_args(std::span<const OpArg> args, OpArgColumns& c) {
     } else {
       c.input_dims += "null";
     }
-    append_string(c.input_types, args[i].dtype);
-    append_string(c.concrete_inputs, args[i].value);
+    append_json_string(c.input_types, args[i].dtype);
+    append_json_string(c.concrete_inputs, args[i].value);
   }
   c.input_dims += ']';
   c.input_types += ']';

@@ -18,11 +18,15 @@ const char* to_string(RunContents c) {
   return "";
 }
 
+SummaryOptions totals_summary_options(SummaryOptions base) {
+  base.top_ops = 0;
+  return base;
+}
+
 StatusOr<RunAnalysis> RunAnalysis::open(const std::string& path, const AnalysisNeeds& needs) {
   auto s = std::make_shared<State>();
   s->label = path;
-  s->summary_options = needs.summary;
-  if (needs.totals_only) s->summary_options.top_ops = 0;  // no op rows to rank
+  s->summary_options = needs.totals_only ? totals_summary_options(needs.summary) : needs.summary;
   const bool rows = needs.rows || !needs.graph_capture.empty();
   if (rows) {
     FS_ASSIGN_OR_RETURN(s->run, load_run(path, needs.graph_capture));

@@ -35,6 +35,10 @@ struct AnalysisNeeds {
   SummaryOptions summary;     // top ops, peak override
 };
 
+// The summary options of a totals-only analysis (a diff, a heatmap): `base` without a top-op list, which a
+// diff does not show (it compares every op signature from the aggregates instead).
+SummaryOptions totals_summary_options(SummaryOptions base = {});
+
 class RunAnalysis {
  public:
   // A run database, a trace file (Kineto JSON[.gz], Nsight Systems SQLite, Nsight Compute CSV).

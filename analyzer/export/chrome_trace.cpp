@@ -7,39 +7,10 @@
 #include <map>
 #include <unordered_map>
 
+#include "db/model/text_escape.h"
+
 namespace flopscope {
 namespace {
-
-// JSON string contents: quotes, backslashes and control characters escaped; bytes >= 0x80 pass (UTF-8).
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20) {
-          out += fmt::format("\\u{:04x}", c);
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-}
 
 // Chrome traces count microseconds; three decimals keep every nanosecond.
 std::string us(std::int64_t ns) {

@@ -68,18 +68,24 @@ StatusOr<std::vector<RankPart>> open_rank_parts(const std::vector<std::string>& 
   return parts;
 }
 
-bool names_two_rank_sets(const std::vector<std::string>& args) {
+namespace {
+
+// `diff DIR_A DIR_B`: two folders of ranks.
+bool two_folders(const std::vector<std::string>& args) {
   std::error_code ec;
-  if (args.size() > 2) return true;
   return args.size() == 2 && std::filesystem::is_directory(args[0], ec) &&
          std::filesystem::is_directory(args[1], ec);
 }
 
+}  // namespace
+
+bool names_two_rank_sets(const std::vector<std::string>& args) {
+  return args.size() > 2 || two_folders(args);
+}
+
 StatusOr<std::vector<RankPair>> open_rank_pairs(const std::vector<std::string>& args) {
   std::vector<std::vector<std::string>> groups;
-  std::error_code ec;
-  if (args.size() == 2 && std::filesystem::is_directory(args[0], ec) &&
-      std::filesystem::is_directory(args[1], ec)) {
+  if (two_folders(args)) {
     groups = {{args[0]}, {args[1]}};
   } else {
     std::vector<std::string> names;

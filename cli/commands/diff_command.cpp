@@ -154,8 +154,8 @@ class DiffCommand final : public Command {
       }
       StatusOr<RunData> ra = Internal("unset"), rb = Internal("unset");
       if (Status st = profile_interleaved(ra, rb); !st.ok()) return report_error(st);
-      a = RunAnalysis::of(std::move(ra).value(), path_a_, diff_summary_options());
-      b = RunAnalysis::of(std::move(rb).value(), path_b_, diff_summary_options());
+      a = RunAnalysis::of(std::move(ra).value(), path_a_, totals_summary_options());
+      b = RunAnalysis::of(std::move(rb).value(), path_b_, totals_summary_options());
     } else if (!baseline_ && looks_like_sqlite(path_a_) && looks_like_sqlite(path_b_)) {
       // Two run databases (or exports): read side by side, B by a second thread; A's error is reported first.
       auto read_b = std::async(std::launch::async, [this] { return load(path_b_, weights_b_); });
@@ -250,13 +250,6 @@ class DiffCommand final : public Command {
   }
 
  private:
-  // A diff compares every op signature from the aggregates: no top-op list.
-  static SummaryOptions diff_summary_options() {
-    SummaryOptions o;
-    o.top_ops = 0;
-    return o;
-  }
-
   // A and B profiled in alternating rounds (A B A B ...), each side's rounds joined into one run.
   Status profile_interleaved(StatusOr<RunData>& a, StatusOr<RunData>& b) {
     for (int r = 0; r < rounds_; ++r) {
@@ -278,11 +271,11 @@ class DiffCommand final : public Command {
   StatusOr<RunAnalysis> load(const std::string& path, const std::string& weights) {
     StatusOr<RunAnalysis> analysis = Internal("unset");
     if (baseline_ && path == path_a_) {
-      analysis = RunAnalysis::of(std::move(*baseline_), path, diff_summary_options());
+      analysis = RunAnalysis::of(std::move(*baseline_), path, totals_summary_options());
     } else if (is_torchscript_model(path)) {
       StatusOr<RunData> run = profile(path, iterations_);
       if (!run.ok()) return run.status();
-      analysis = RunAnalysis::of(std::move(run).value(), path, diff_summary_options());
+      analysis = RunAnalysis::of(std::move(run).value(), path, totals_summary_options());
     } else {
       AnalysisNeeds needs;
       needs.totals_only = true;  // a run database's aggregates: diff needs no op or kernel row

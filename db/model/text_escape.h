@@ -32,4 +32,8 @@ std::string html_escape(std::string_view s);
 // tab or CR) is prefixed with a single quote.
 std::string csv_field(std::string_view s);
 
+// A JSON string, quoted, appended to `out`: quotes, backslashes and control characters escaped (\n \t \r,
+// else \u00XX); bytes >= 0x80 pass through (UTF-8). Runs of plain characters are copied whole.
+void append_json_string(std::string& out, std::string_view s);
+
 }  // namespace flopscope
