@@ -137,8 +137,10 @@ int remove_stale_temp_paths(const std::string& dir, const std::string& prefix) {
     const char* last = name.data() + name.size();
     long pid = 0;
     auto [p, err] = std::from_chars(first, last, pid);
-    // prefix, the pid, '-', and mkstemp's six characters: nothing else is ours.
-    if (err != std::errc{} || p == first || last - p != 7 || *p != '-') continue;
+    // prefix, the pid, '-', mkstemp's six characters, and nothing else, or a name derived from such a
+    // file (".tmp-...", "-journal"): nothing else is ours.
+    if (err != std::errc{} || p == first || last - p < 7 || *p != '-') continue;
+    if (last - p > 7 && p[7] != '.' && p[7] != '-') continue;
     struct stat st {};
     if (::lstat(it->path().c_str(), &st) != 0 || st.st_uid != ::getuid()) continue;
     if (process_runs(pid)) continue;

@@ -83,11 +83,16 @@ TEST_F(TempFilesTest, StaleEntriesOfEndedWritersAreRemovedLiveOnesKept) {
   std::ofstream(dir_ / ("run.db.tmp-" + dead + "-Ab3dE9")) << "x";
   std::ofstream(dir_ / ("run.db.tmp-" + dead + "-Ab3dE9-journal")) << "x";
   fs::create_directories(dir_ / ("flopscope-trace-" + dead + "-q1w2e3") / "inner");
+  // An import's staging file and the run database being written inside it, both of a killed import.
+  std::ofstream(dir_ / ("out.db.import-" + dead + "-LTVR3Y")) << "x";
+  std::ofstream(dir_ / ("out.db.import-" + dead + "-LTVR3Y.tmp-" + dead + "-5JxH5b")) << "x";
   std::ofstream(dir_ / ("run.db.tmp-" + live + "-zzzzzz")) << "x";       // this process: still writing
   std::ofstream(dir_ / ("run.db.tmp-" + dead + "-toolongname")) << "x";  // not mkstemp's shape
   std::ofstream(dir_ / "run.db") << "x";
   EXPECT_EQ(remove_stale_temp_paths(dir_.string(), "run.db.tmp-"), 1);
   EXPECT_EQ(remove_stale_temp_paths(dir_.string(), "flopscope-trace-"), 1);
+  EXPECT_EQ(remove_stale_temp_paths(dir_.string(), "out.db.import-"), 2);
+  EXPECT_FALSE(fs::exists(dir_ / ("out.db.import-" + dead + "-LTVR3Y.tmp-" + dead + "-5JxH5b")));
   EXPECT_FALSE(fs::exists(dir_ / ("run.db.tmp-" + dead + "-Ab3dE9")));
   EXPECT_FALSE(fs::exists(dir_ / ("run.db.tmp-" + dead + "-Ab3dE9-journal")));
   EXPECT_FALSE(fs::exists(dir_ / ("flopscope-trace-" + dead + "-q1w2e3")));
