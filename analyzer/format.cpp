@@ -1,8 +1,10 @@
 #include "analyzer/format.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <unordered_map>
 
 namespace flopscope {
 namespace {
@@ -75,6 +77,84 @@ std::string percent_text(double fraction) {
 std::string signed_percent_text(double fraction) {
   std::string p = fixed1(100 * fraction);
   return (p.starts_with('-') ? "" : "+") + p + "%";
+}
+
+std::string elide_middle(std::string_view name, std::size_t width) {
+  // Counted in code points, as the tables pad them.
+  auto points = [](std::string_view s) {
+    std::size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  if (points(name) <= width) return std::string(name);
+  if (width < 3) return std::string(name.substr(0, width));
+  const std::size_t keep = width - 1;       // one for the "~"
+  const std::size_t tail = (keep * 2) / 5;  // the end tells similar names apart; the head says what it is
+  const std::size_t head = keep - tail;
+  std::size_t h = 0;  // byte length of the first `head` code points
+  for (std::size_t seen = 0; h < name.size(); ++h) {
+    if ((static_cast<unsigned char>(name[h]) & 0xC0) != 0x80 && seen++ == head) break;
+  }
+  std::size_t t = name.size();  // byte offset where the last `tail` code points begin
+  for (std::size_t seen = 0; t > h && seen < tail;) {
+    --t;
+    if ((static_cast<unsigned char>(name[t]) & 0xC0) != 0x80) ++seen;
+  }
+  return std::string(name.substr(0, h)) + "~" + std::string(name.substr(t));
+}
+
+namespace {
+
+// Byte offsets of the code points of s, and s.size() at the end.
+std::vector<std::size_t> code_points(std::string_view s) {
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) at.push_back(i);
+  at.push_back(s.size());
+  return at;
+}
+
+// head ~ the window from code point `from` ~ tail, `width` code points in all.
+std::string elide_around(std::string_view name, std::size_t width, std::size_t from) {
+  const auto at = code_points(name);
+  const std::size_t n = at.size() - 1;
+  const std::size_t head = width / 4, tail = width / 4;
+  const std::size_t window = width - head - tail - 2;  // two "~"
+  from = std::clamp(from, head, n - tail - window);
+  return std::string(name.substr(0, at[head])) + "~" +
+         std::string(name.substr(at[from], at[from + window] - at[from])) + "~" +
+         std::string(name.substr(at[n - tail]));
+}
+
+}  // namespace
+
+std::vector<std::string> elide_distinct(const std::vector<std::string>& names, std::size_t width) {
+  std::vector<std::string> out;
+  out.reserve(names.size());
+  std::unordered_map<std::string, std::vector<std::size_t>> by_text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out.push_back(elide_middle(names[i], width));
+    by_text[out.back()].push_back(i);
+  }
+  if (width < 12) return out;
+  for (const auto& [text, group] : by_text) {
+    if (group.size() < 2) continue;
+    for (std::size_t i : group) {
+      // Where this name parts from the most similar other one (in code points), with a little before it.
+      const auto at = code_points(names[i]);
+      std::size_t parts = 0;
+      for (std::size_t j : group) {
+        if (j == i || names[j] == names[i]) continue;
+        const auto [a, b] = std::mismatch(names[i].begin(), names[i].end(), names[j].begin(), names[j].end());
+        const auto byte = static_cast<std::size_t>(a - names[i].begin());
+        const auto point =
+            static_cast<std::size_t>(std::upper_bound(at.begin(), at.end(), byte) - at.begin()) - 1;
+        parts = std::max(parts, point);
+      }
+      if (at.size() - 1 > width) out[i] = elide_around(names[i], width, parts > 4 ? parts - 4 : 0);
+    }
+  }
+  return out;
 }
 
 }  // namespace flopscope

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace flopscope {
 
@@ -14,5 +16,14 @@ std::string time_text(double ns);                     // "812 ns", "12.3 µs", "
 std::string count_text(double n);                     // "42" for whole numbers, else "41.5"
 std::string percent_text(double fraction);            // 0.123 -> "12.3%"
 std::string signed_percent_text(double fraction);     // 0.05 -> "+5.0%"
+// A name cut to at most `width` characters by dropping its middle, so the part that tells similar names
+// apart stays: layer numbers at the end of a path, a GEMM's tile sizes at the end of a kernel name.
+// "sm90_xmma_gemm_bf16bf16_..._tilesize128x128x64" -> "sm90_xmma_gemm_b~128x128x64". Never splits a UTF-8
+// character; names that fit are returned unchanged.
+std::string elide_middle(std::string_view name, std::size_t width);
+// Every name of one table cut to `width` so that different names stay different: elide_middle, and where two
+// names would then read the same, a second cut that keeps the part where they differ ("gemm_~128x64~_kernel"
+// vs "gemm_~256x64~_kernel").
+std::vector<std::string> elide_distinct(const std::vector<std::string>& names, std::size_t width);
 
 }  // namespace flopscope

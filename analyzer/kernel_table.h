@@ -21,8 +21,9 @@ struct KernelRow {
   std::array<int, 3> grid{0, 0, 0};
   std::array<int, 3> block{0, 0, 0};
   bool launch_config_varies = false;
-  // Analytic work of the launching ops, each op's FLOPs and bytes divided evenly among its kernels; the
-  // share of the kernels whose op has no formula (unknown) is counted in unknown_count.
+  // Analytic work: each op counted toward totals (the launching op or the nearest counted op above it)
+  // divides its FLOPs and bytes evenly among its compute kernels; copies and memsets carry only their own
+  // copy size. Compute kernels with no counted op (unknown) are counted in unknown_count.
   double flops = 0;
   double bytes = 0;
   std::int64_t unknown_count = 0;
@@ -33,6 +34,17 @@ struct KernelRow {
   double tensor_flops = 0;  // measured.tensor_inst x the factor of analyzer/tensor_factor, else 0
   std::string module_path;  // of the first kernel; "(several)" when they differ
 };
+
+// How the counted ops' work (the totals every view shows) divides between the kernel table and the ops that
+// launched no compute kernel (host-side ops, ops whose only kernels are copies): on_kernels + without_kernel
+// equals the op totals, and the kernel table's compute rows sum to on_kernels. Whole run, all iterations.
+struct KernelWorkTotals {
+  double op_flops = 0, op_bytes = 0;
+  double on_kernels_flops = 0, on_kernels_bytes = 0;
+  double without_kernel_flops = 0, without_kernel_bytes = 0;
+  std::int64_t ops_without_kernel = 0;
+};
+KernelWorkTotals kernel_work_totals(const RunData& run);
 
 // Sorted by device time, largest first. With a module: only the kernels attributed to it (a module's own
 // kernels, as the GUI's detail pane lists them), their launching ops' work shared the same way.

@@ -185,6 +185,14 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                          {"module", r.module_path}});
     }
     j["kernels"] = std::move(kernels);
+    const KernelWorkTotals t = kernel_work_totals(run);
+    j["kernel_work"] = {{"op_flops", t.op_flops},
+                        {"op_bytes", t.op_bytes},
+                        {"on_kernels_flops", t.on_kernels_flops},
+                        {"on_kernels_bytes", t.on_kernels_bytes},
+                        {"without_kernel_flops", t.without_kernel_flops},
+                        {"without_kernel_bytes", t.without_kernel_bytes},
+                        {"ops_without_kernel", t.ops_without_kernel}};
   }
 
   ordered_json gaps = ordered_json::array();

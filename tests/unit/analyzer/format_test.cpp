@@ -63,3 +63,40 @@ TEST(Format, IndependentOfTheNumericLocale) {
 
 }  // namespace
 }  // namespace flopscope
+
+namespace flopscope {
+namespace {
+
+TEST(ElideMiddle, KeepsTheEndThatTellsSimilarNamesApart) {
+  const std::string a =
+      "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute";
+  const std::string b =
+      "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize1x1x1_execute";
+  const std::string ea = elide_middle(a, 48), eb = elide_middle(b, 48);
+  EXPECT_EQ(ea.size(), 48U);
+  EXPECT_EQ(a.substr(0, 48), b.substr(0, 48));  // a plain cut at 48 makes them equal
+  EXPECT_TRUE(ea.starts_with("sm90_xmma_gemm_")) << ea;
+  EXPECT_TRUE(ea.ends_with("1x1x1_execute")) << ea;
+  EXPECT_EQ(ea, eb);  // so does a middle cut alone when they differ in the middle: elide_distinct is for that
+  const auto both = elide_distinct({a, b, "short_kernel"}, 48);
+  EXPECT_NE(both[0], both[1]);
+  EXPECT_EQ(both[0].size(), 48U) << both[0];
+  EXPECT_NE(both[0].find("128x128"), std::string::npos) << both[0];
+  EXPECT_NE(both[1].find("256x128"), std::string::npos) << both[1];
+  EXPECT_EQ(both[2], "short_kernel");
+  EXPECT_EQ(elide_middle("encoder.layers.23.attention.output", 20), "encoder.laye~.output");
+  EXPECT_EQ(elide_middle("short", 48), "short");
+}
+
+TEST(ElideMiddle, NeverSplitsAUtf8Character) {
+  const std::string name = "modèle.couches.π.µ.attention.sortie.dernière";
+  const std::string e = elide_middle(name, 12);
+  std::size_t points = 0;
+  for (unsigned char c : e) points += (c & 0xC0) != 0x80;
+  EXPECT_EQ(points, 12U) << e;
+  EXPECT_EQ(e.find("\xC3~"), std::string::npos);
+  EXPECT_TRUE(e.ends_with("ière")) << e;
+}
+
+}  // namespace
+}  // namespace flopscope
