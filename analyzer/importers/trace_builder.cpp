@@ -84,7 +84,8 @@ struct TraceBuilder::Linked {
   // capture ops are placed (the first graph launch whose replays matched; kNone when none did).
   std::vector<char> op_written;
   std::int64_t capture_anchor = kNone;
-  std::int64_t capture_lo = INT64_MAX, capture_hi = INT64_MIN;  // host span of the captured region's ops
+  // Host spans of the captured regions, in time order: one per piece of a piecewise capture.
+  std::vector<std::pair<std::int64_t, std::int64_t>> capture_regions;
 };
 
 namespace {
@@ -498,21 +499,46 @@ void TraceBuilder::link_launch(Linked& linked, const LaunchIndex& x, std::size_t
   linked.act_op[i] = op;
 }
 
-// The captured region: the outermost ops around every captured launch; capture ops outside it (eager work
-// while capturing) are not part of the graph.
+// The captured regions: the outermost ops around the captured launches. A piecewise capture (vLLM) captures
+// pieces with eager ops between them (attention, whose kernels ran while capturing): a region runs from
+// the first to the last captured outermost op with no eager one between, so the eager ops, which the
+// execution run has on its own, are left out rather than counted twice.
 void TraceBuilder::mark_capture_region(Linked& linked, const LaunchIndex& x) const {
+  struct Root {
+    std::int64_t start, end;
+    bool eager;
+  };
+  std::vector<Root> roots;
+  auto add_root = [&](const Launch& l, bool eager) {
+    bool unused = false;
+    auto o = op_of_launch(linked, l, l.external_id, x.op_by_ext, unused);
+    while (o >= 0 && linked.op_parent[static_cast<std::size_t>(o)] >= 0)
+      o = linked.op_parent[static_cast<std::size_t>(o)];
+    if (o < 0) return;
+    const auto& r = ops_[static_cast<std::size_t>(o)];
+    roots.push_back({r.start_ns, r.start_ns + r.duration_ns, eager});
+  };
   for (const auto& [name, list] : x.captured) {
-    for (auto c : list) {
-      bool unused = false;
-      const auto& l = launches_[static_cast<std::size_t>(c)];
-      auto o = op_of_launch(linked, l, l.external_id, x.op_by_ext, unused);
-      while (o >= 0 && linked.op_parent[static_cast<std::size_t>(o)] >= 0)
-        o = linked.op_parent[static_cast<std::size_t>(o)];
-      if (o < 0) continue;
-      const auto& r = ops_[static_cast<std::size_t>(o)];
-      linked.capture_lo = std::min(linked.capture_lo, r.start_ns);
-      linked.capture_hi = std::max(linked.capture_hi, r.start_ns + r.duration_ns);
+    for (auto c : list) add_root(launches_[static_cast<std::size_t>(c)], false);
+  }
+  const std::unordered_set<std::int64_t> executed(capture_executed_.begin(), capture_executed_.end());
+  for (const auto& l : launches_) {
+    if (l.captured && executed.contains(l.correlation)) add_root(l, true);
+  }
+  // Captured before eager at one start: an op with both kinds of launch stays in its region.
+  std::sort(roots.begin(), roots.end(), [](const Root& a, const Root& b) {
+    return a.start != b.start ? a.start < b.start : a.eager < b.eager;
+  });
+  bool open = false;
+  for (const Root& r : roots) {
+    if (r.eager) {
+      open = false;
+      continue;
     }
+    if (!open) linked.capture_regions.emplace_back(r.start, r.end);
+    auto& region = linked.capture_regions.back();
+    region.second = std::max(region.second, r.end);
+    open = true;
   }
 }
 
@@ -585,8 +611,13 @@ void TraceBuilder::place_capture_ops(Linked& linked) {
     while (linked.op_parent[static_cast<std::size_t>(root)] >= 0)
       root = linked.op_parent[static_cast<std::size_t>(root)];
     const auto& r = ops_[static_cast<std::size_t>(root)];
-    bool inside = linked.capture_anchor != kNone && r.start_ns >= linked.capture_lo &&
-                  r.start_ns + r.duration_ns <= linked.capture_hi;
+    bool inside = false;
+    if (linked.capture_anchor != kNone) {
+      // The last region starting at or before the op's root, and whether the root ends inside it.
+      auto it = std::upper_bound(linked.capture_regions.begin(), linked.capture_regions.end(), r.start_ns,
+                                 [](std::int64_t t, const auto& region) { return t < region.first; });
+      inside = it != linked.capture_regions.begin() && r.start_ns + r.duration_ns <= std::prev(it)->second;
+    }
     linked.op_written[i] = inside ? 1 : 0;
     linked.op_iteration[i] = iteration;
     ++(inside ? kept : left_out);

@@ -3,6 +3,7 @@
 // repeated launches, eager work while capturing, unmatched replays and captures that name no kernels.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "analyzer/importers/importer.h"
@@ -253,6 +254,61 @@ TEST(GraphCapture, EveryLaunchOfTheGraphIsMatchedFromItsStart) {
   RunSummary s = summarize(*run);
   EXPECT_GE(s.find("Net.Linear"), 0);
   EXPECT_GT(s.total.flops, 0);
+}
+
+TEST(GraphCapture, PiecewiseCaptureLeavesTheEagerOpsBetweenPiecesToTheExecutionRun) {
+  // vLLM's piecewise capture: piece 1 (a linear), then attention run eagerly (its kernel executed while
+  // capturing), then piece 2 (a relu). The execution run replays the two pieces and runs attention eagerly
+  // itself: attention is called once per iteration, and its bytes are the execution run's only.
+  const char* capture = R"J({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 9, "tid": 9, "ts": 15, "dur": 30,
+     "args": {"External id": 2, "Input Dims": [[4, 8], [16, 8], [16]], "Input type": ["float", "float", "float"]}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9, "ts": 20, "dur": 2,
+     "args": {"External id": 2, "correlation": 12, "kernel": "gemm"}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::view", "pid": 9, "tid": 9, "ts": 47, "dur": 2, "args": {"External id": 5}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mul", "pid": 9, "tid": 9, "ts": 50, "dur": 10,
+     "args": {"External id": 4, "Input Dims": [[4, 16], [4, 16]], "Input type": ["float", "float"]}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9, "ts": 52, "dur": 2,
+     "args": {"External id": 4, "correlation": 14, "kernel": "attention_kernel"}},
+    {"ph": "X", "cat": "kernel", "name": "attention_kernel", "pid": 0, "tid": 7, "ts": 55, "dur": 3,
+     "args": {"device": 0, "stream": 7, "correlation": 14}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::view", "pid": 9, "tid": 9, "ts": 62, "dur": 2, "args": {"External id": 6}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::relu", "pid": 9, "tid": 9, "ts": 65, "dur": 30,
+     "args": {"External id": 3, "Input Dims": [[4, 16]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9, "ts": 70, "dur": 2,
+     "args": {"External id": 3, "correlation": 13, "kernel": "relu_kernel"}}
+  ]})J";
+  auto run = import_pair(R"J({"traceEvents": [
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 9, "tid": 9, "ts": 1010, "dur": 5,
+     "args": {"correlation": 500}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mul", "pid": 9, "tid": 9, "ts": 1020, "dur": 10,
+     "args": {"External id": 40, "Input Dims": [[4, 16], [4, 16]], "Input type": ["float", "float"]}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9, "ts": 1022, "dur": 2,
+     "args": {"External id": 40, "correlation": 501}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 9, "tid": 9, "ts": 1040, "dur": 5,
+     "args": {"correlation": 502}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 1100, "dur": 10,
+     "args": {"device": 0, "stream": 7, "correlation": 500, "graph id": 1, "graph node id": 1}},
+    {"ph": "X", "cat": "kernel", "name": "attention_kernel", "pid": 0, "tid": 7, "ts": 1111, "dur": 3,
+     "args": {"device": 0, "stream": 7, "correlation": 501}},
+    {"ph": "X", "cat": "kernel", "name": "relu_kernel", "pid": 0, "tid": 7, "ts": 1120, "dur": 3,
+     "args": {"device": 0, "stream": 7, "correlation": 502, "graph id": 2, "graph node id": 1}}
+  ]})J",
+                         capture);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  std::map<std::string, int> calls;
+  double mul_bytes = 0;
+  for (const auto& op : run->ops) {
+    ++calls[op.name];
+    if (op.name == "aten::mul") mul_bytes += op.bytes_read + op.bytes_written;
+  }
+  EXPECT_EQ(calls["aten::mul"], 1);  // the execution run's; the capture's eager one is left out
+  EXPECT_EQ(calls["aten::linear"], 1);
+  EXPECT_EQ(calls["aten::relu"], 1);
+  EXPECT_EQ(calls["aten::view"], 0);  // between the pieces: eager too
+  EXPECT_DOUBLE_EQ(mul_bytes, 3 * 4 * 16 * 4);
+  EXPECT_EQ(testing::issue_count(*run, QualityCode::capture_ops_outside_region), 3);
+  EXPECT_EQ(testing::issue_count(*run, QualityCode::graph_replay_matched), 2);
 }
 
 TEST(GraphCapture, CaptureWithoutKernelNamesMatchesByOrderAndSaysSo) {
