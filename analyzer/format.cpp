@@ -157,4 +157,10 @@ std::vector<std::string> elide_distinct(const std::vector<std::string>& names, s
   return out;
 }
 
+std::string count_of(long long n, std::string_view noun, std::string_view plural_noun) {
+  std::string out = std::to_string(n) + " ";
+  if (n == 1) return out.append(noun);
+  return plural_noun.empty() ? out.append(noun).append("s") : out.append(plural_noun);
+}
+
 }  // namespace flopscope

@@ -16,6 +16,10 @@ std::string time_text(double ns);                     // "812 ns", "12.3 µs", "
 std::string count_text(double n);                     // "42" for whole numbers, else "41.5"
 std::string percent_text(double fraction);            // 0.123 -> "12.3%"
 std::string signed_percent_text(double fraction);     // 0.05 -> "+5.0%"
+// "1 iteration", "2 iterations", "0 iterations": a count and its noun, plural unless the count is one
+// (`plural_noun` for nouns that do not just take an "s").
+std::string count_of(long long n, std::string_view noun, std::string_view plural_noun = {});
+
 // A name cut to at most `width` characters by dropping its middle, so the part that tells similar names
 // apart stays: layer numbers at the end of a path, a GEMM's tile sizes at the end of a kernel name.
 // "sm90_xmma_gemm_bf16bf16_..._tilesize128x128x64" -> "sm90_xmma_gemm_b~128x128x64". Never splits a UTF-8

@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # toolchain
   g++ cmake ninja-build pkg-config git
+  # packaging: man pages from --help, bash completion, the .deb (cpack)
+  help2man bash-completion dpkg-dev
   # required libraries
   libsqlite3-dev sqlite3 nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev libsimdjson-dev libre2-dev
   # CPU collector and sample models

@@ -33,7 +33,7 @@ class AblateCommand final : public Command {
         "--max-output-change", max_output_change_,
         "Gate: exit 1 when the largest relative output change (max |Δ| / max |output|) exceeds this "
         "or an output holds NaN/Inf; exit 2 when the outputs cannot be compared");
-    app.add_option("--iters", profile_iterations_,
+    app.add_option("--iterations,--iters", profile_iterations_,
                    "Iterations of the unedited model's profile, for the work saved (default 3)")
         ->check(CLI::Range(1, 1000));
     app.add_option("--seed", seed_, "Seed for the random inputs (default 0)");
@@ -41,7 +41,7 @@ class AblateCommand final : public Command {
         ->check(CLI::Range(0, 1024));
     app.add_option("--format", format_, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
     app.add_option("-o,--output", output_, "Write the report to a file instead of stdout");
-    app.add_flag("--force", force_, "Overwrite the output file");
+    app.add_flag("-f,--force", force_, "Overwrite the output file");
   }
 
   int run() override {

@@ -50,13 +50,13 @@ class DiffCommand final : public Command {
     app.add_option("--weights-a", weights_a_, "Weights file for A (replaces the run's parameter rows)");
     app.add_option("--weights-b", weights_b_, "Weights file for B (replaces the run's parameter rows)");
     app.add_option("--input", inputs_, "Input specs when A or B is a TorchScript model (as for `profile`)");
-    app.add_option("--iters", iterations_, "Iterations when profiling a model (default 10)");
+    app.add_option("--iterations,--iters", iterations_, "Iterations when profiling a model (default 10)");
     app.add_option("--threads", threads_,
                    "Intra-op threads when profiling a model (default: one per CPU core)")
         ->check(CLI::Range(0, 1024));
     app.add_option("--rounds", rounds_,
                    "When A and B are both models: profile them in N alternating rounds (A B A B ...) of "
-                   "--iters/N iterations each, so machine drift hits both alike (default 1: A, then B)")
+                   "--iterations/N iterations each, so machine drift hits both alike (default 1: A, then B)")
         ->check(CLI::Range(1, 1000));
     app.add_option("--format", format_, "Standard output: table (default), md, json, junit, html")
         ->check(CLI::IsMember({"table", "md", "json", "junit", "html"}));
@@ -84,7 +84,7 @@ class DiffCommand final : public Command {
         "score, the runner-up reading and the tensors that moved, instead of the report");
     app.add_flag("--all", report_.all_modules, "List unchanged modules too");
     app.add_option("--top", report_.top_ops, "Changed op signatures listed (default 15)");
-    app.add_flag("--force", force_, "Overwrite report files");
+    app.add_flag("-f,--force", force_, "Overwrite report files");
   }
 
   int run() override {
@@ -149,7 +149,7 @@ class DiffCommand final : public Command {
       }
       if (iterations_ < rounds_) {
         return report_error(InvalidArgument("--rounds " + std::to_string(rounds_) +
-                                            " needs --iters of at least " + std::to_string(rounds_) +
+                                            " needs --iterations of at least " + std::to_string(rounds_) +
                                             " (one iteration per round)"));
       }
       StatusOr<RunData> ra = Internal("unset"), rb = Internal("unset");

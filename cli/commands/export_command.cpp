@@ -18,7 +18,7 @@ class ExportCommand final : public Command {
     app.add_option("run", path_, "Run database or trace file")->required();
     app.add_option("--chrome-trace", output_, "Chrome trace JSON to write (.json, or .json.gz compressed)")
         ->required();
-    app.add_flag("--force", force_, "Overwrite the output file");
+    app.add_flag("-f,--force", force_, "Overwrite the output file");
   }
 
   int run() override {

@@ -25,7 +25,7 @@ class FlameCommand final : public Command {
     app.add_option("--width", width_, "Picture width in pixels")
         ->default_val(1600)
         ->check(CLI::Range(400, 20000));
-    app.add_flag("--force", force_, "Overwrite the output file");
+    app.add_flag("-f,--force", force_, "Overwrite the output file");
   }
 
   int run() override {

@@ -51,7 +51,7 @@ class GraphCommand : public Command {
         ->default_val("flops")
         ->check(CLI::IsMember({"flops", "time", "bytes"}));
     sub.add_option("-o,--output", output_, "Output file: .dot, .svg, .pdf or .png")->required();
-    sub.add_flag("--force", force_, "Overwrite the output file");
+    sub.add_flag("-f,--force", force_, "Overwrite the output file");
     path_maps_.add_to(sub, "module paths of --diff");
   }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "analyzer/analysis/run_analysis.h"
+#include "analyzer/format.h"
 #include "analyzer/heatmap.h"
 #include "analyzer/summary.h"
 #include "cli/command.h"
@@ -26,7 +27,7 @@ class HeatmapCommand final : public Command {
     app.add_option("--top", top_, "Number of modules (rows), slowest first (default 20)")
         ->check(CLI::Range(1, 500));
     app.add_option("--size", size_, "Picture size WIDTHxHEIGHT in pixels (default 1400x900)");
-    app.add_flag("--force", force_, "Overwrite the output file");
+    app.add_flag("-f,--force", force_, "Overwrite the output file");
   }
 
   int run() override {
@@ -47,15 +48,22 @@ class HeatmapCommand final : public Command {
     StatusOr<RunAnalysis> run = RunAnalysis::open(path_, needs);
     if (!run.ok()) return report_error(run.status());
     HeatmapData data = heatmap_data(run->summary(), static_cast<std::size_t>(top_));
+    // Every writer says what it wrote, as flame and roofline do.
+    auto wrote = [&] {
+      std::fprintf(stderr, "flopscope: wrote %s: %s x %s\n", output_.c_str(),
+                   count_of(static_cast<long long>(data.rows.size()), "module").c_str(),
+                   count_of(data.iterations, "iteration").c_str());
+      return kExitOk;
+    };
     if (csv) {
       Status st = write_file_atomically(output_, heatmap_csv(data), force_);
-      return st.ok() ? kExitOk : report_error(st);
+      return st.ok() ? wrote() : report_error(st);
     }
     graphs::HeatmapPictureOptions picture;
     picture.width = w;
     picture.height = h;
     picture.title = "Latency heatmap: " + std::filesystem::path(path_).filename().string() + " (" +
-                    std::to_string(data.iterations) + " iterations)";
+                    count_of(data.iterations, "iteration") + ")";
     picture.selected_row = data.rows.empty() ? -1 : 0;
     graphs::RenderOptions render;
     render.png_dpi = 72;  // one point per pixel: --size is the PNG's size
@@ -64,7 +72,7 @@ class HeatmapCommand final : public Command {
         graphs::render_dot(graphs::write_heatmap_dot(data, picture), *format, render);
     if (!bytes.ok()) return report_error(bytes.status());
     Status st = write_file_atomically(output_, *bytes, force_);
-    return st.ok() ? kExitOk : report_error(st);
+    return st.ok() ? wrote() : report_error(st);
   }
 
  private:

@@ -24,7 +24,7 @@ class HistoryCommand final : public Command {
     app.add_option("--format", format_, "table (default), json, csv")
         ->check(CLI::IsMember({"table", "json", "csv"}));
     app.add_option("-o,--output", output_, "Write to a file instead of stdout");
-    app.add_flag("--force", force_, "Overwrite the output file");
+    app.add_flag("-f,--force", force_, "Overwrite the output file");
   }
 
   int run() override {

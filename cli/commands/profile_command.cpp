@@ -28,7 +28,7 @@ class ProfileCommand final : public Command {
                  "Record per module call output statistics (norm, max |x|, zeros, change vs input) for "
                  "`report --candidates`; costs extra time, reported at the end");
     iters_option_ = app.add_option(
-        "--iters", options_.iterations,
+        "--iterations,--iters", options_.iterations,
         "Measured iterations (default 10; with request files: passes over the set, default 1)");
     app.add_option("--warmup", options_.warmup, "Warmup iterations, not recorded (default 2)");
     app.add_option("--device", options_.device,
@@ -47,7 +47,7 @@ class ProfileCommand final : public Command {
                  "Store what forward() returned for each distinct input (whole up to 64 MB of elements per "
                  "run, then statistics, hash and top-1), so `diff A.db B.db` compares the outputs");
     app.add_option("-o,--output", output_, "Run database to write")->required();
-    app.add_flag("--force", force_, "Overwrite the output database");
+    app.add_flag("-f,--force", force_, "Overwrite the output database");
   }
 
   int run() override {
@@ -83,8 +83,8 @@ class ProfileCommand final : public Command {
     for (const auto& s : specs_) options_.command_line += " --input " + s;
     if (!inputs_dir_.empty()) options_.command_line += " --inputs " + inputs_dir_;
     for (const auto& f : input_files_) options_.command_line += " --input-file " + f;
-    options_.command_line +=
-        " --iters " + std::to_string(options_.iterations) + " --warmup " + std::to_string(options_.warmup);
+    options_.command_line += " --iterations " + std::to_string(options_.iterations) + " --warmup " +
+                             std::to_string(options_.warmup);
     if (options_.device != "cpu") options_.command_line += " --device " + options_.device;
     // Everything that changes what was measured goes into the stored command line.
     options_.command_line += " --seed " + std::to_string(options_.seed);

@@ -64,7 +64,7 @@ class ReportCommand final : public Command {
         "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
         "the graph are attributed to the ops and modules of the capture");
     app.add_option("-o,--output", output_, "Write the report to a file instead of stdout");
-    app.add_flag("--force", force_, "Overwrite the output file");
+    app.add_flag("-f,--force", force_, "Overwrite the output file");
   }
 
   int run() override {

@@ -59,7 +59,7 @@ class WeightsCommand : public Command {
         ->check(CLI::NonNegativeNumber);
     sub.add_option("--format", format_, "Output format")->check(CLI::IsMember({"table", "md", "json"}));
     sub.add_option("-o,--output", output_, "Write to FILE instead of standard output");
-    sub.add_flag("--force", force_, "Overwrite --output if it exists");
+    sub.add_flag("-f,--force", force_, "Overwrite --output if it exists");
     sub.add_flag("--no-hash", no_hash_, "Skip sha256 (faster; comparison then uses the statistics)");
     path_maps_.add_to(sub, "tensor names (module paths within them)");
   }

@@ -69,12 +69,13 @@ TextTable gate_table(const std::vector<GateResult>& gates) {
 
 std::string run_line(const RunInfo& info, const RunTotals& t) {
   std::string src = info.source_path.empty() ? "(unknown source)" : info.source_path;
-  std::string out = fmt::format("{}, {} iterations", src, t.iterations);
+  std::string out = fmt::format("{}, {}", src, count_of(t.iterations, "iteration"));
   if (t.processes > 1) out += fmt::format(" from {} processes", t.processes);
   if (!info.device.empty()) out += ", " + info.device;
   if (!info.input_spec.empty()) out += ", input " + info.input_spec;
   if (t.params > 0)
-    out += fmt::format(", {} params ({})", t.params, bytes_text(static_cast<double>(t.param_bytes)));
+    out +=
+        fmt::format(", {} ({})", count_of(t.params, "param"), bytes_text(static_cast<double>(t.param_bytes)));
   return out;
 }
 

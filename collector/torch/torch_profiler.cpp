@@ -190,7 +190,7 @@ StatusOr<RunData> inspect_torchscript(const std::string& model_path) {
 
 StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
                                            std::shared_ptr<torch::jit::Module>* loaded) {
-  if (o.iterations < 1) return InvalidArgument("--iters must be at least 1");
+  if (o.iterations < 1) return InvalidArgument("--iterations must be at least 1");
   if (o.device != "cpu") {
     if (o.device != "cuda") return InvalidArgument("--device '" + o.device + "': expected cpu or cuda");
     if (!torch::cuda::is_available()) {

@@ -38,7 +38,7 @@ class DiffRoundsTest(CliTestCase):
         run("--no-progress", "profile", sample("v1"), "--input", INPUT, "--iters", "2", "-o", db, check=True)
         self.assertUsageError(run("diff", sample("v1"), db, "--rounds", "2", "--input", INPUT), "--rounds", "TorchScript")
         self.assertUsageError(run("diff", sample("v1"), sample("v2"), "--rounds", "5", "--iters", "3", "--input", INPUT),
-                              "--rounds 5", "--iters")
+                              "--rounds 5", "--iterations")
 
 
 if __name__ == "__main__":
