@@ -245,25 +245,34 @@ void FactWalk::count_calls() {
     const auto &x = ops_[a], &y = ops_[b];
     return std::tie(x.iteration, x.sequence) < std::tie(y.iteration, y.sequence);
   });
-  // A module's call starts where it enters the chain of modules of the current op: chains run from the
-  // root down, so the modules shared with the previous op's chain are a common prefix. O(depth) per op.
-  std::vector<int> prev, chain;
+  // A module's call starts where it enters the chain of modules of the current op. The chain shared with
+  // the previous op is found by walking up from the op's module to the first module on the previous chain
+  // (pos: a module's place on it, -1 off it), so an op costs the modules it enters and leaves, not its
+  // depth: O(ops + calls), whatever the hierarchy's depth.
+  std::vector<int> pos(s_.modules.size(), -1);
+  std::vector<int> prev, entered;
   int prev_iter = 0;
   bool first = true;
+  auto leave_from = [&](std::size_t keep) {
+    for (std::size_t k = keep; k < prev.size(); ++k) pos[static_cast<std::size_t>(prev[k])] = -1;
+    prev.resize(keep);
+  };
   for (std::size_t i : outer) {
-    if (first || ops_[i].iteration != prev_iter) prev.clear();
+    if (first || ops_[i].iteration != prev_iter) leave_from(0);
     first = false;
     prev_iter = ops_[i].iteration;
-    chain.clear();
-    for (int m = module_index(ops_[i].module_id); m >= 0;
-         m = s_.modules[static_cast<std::size_t>(m)].parent) {
-      chain.push_back(m);
+    entered.clear();
+    int m = module_index(ops_[i].module_id);
+    while (m >= 0 && pos[static_cast<std::size_t>(m)] < 0) {
+      entered.push_back(m);
+      m = s_.modules[static_cast<std::size_t>(m)].parent;
     }
-    std::reverse(chain.begin(), chain.end());
-    std::size_t common = 0;
-    while (common < prev.size() && common < chain.size() && prev[common] == chain[common]) ++common;
-    for (std::size_t k = common; k < chain.size(); ++k) acc_.calls[static_cast<std::size_t>(chain[k])] += 1;
-    prev.swap(chain);
+    leave_from(m >= 0 ? static_cast<std::size_t>(pos[static_cast<std::size_t>(m)]) + 1 : 0);
+    for (auto it = entered.rbegin(); it != entered.rend(); ++it) {
+      pos[static_cast<std::size_t>(*it)] = static_cast<int>(prev.size());
+      prev.push_back(*it);
+      acc_.calls[static_cast<std::size_t>(*it)] += 1;
+    }
   }
 }
 

@@ -30,6 +30,15 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1 << 20));
   app.add_option("--max-cells", limits.max_module_iteration_cells,
                  "Largest modules x iterations written by report --format json (default 8000000)");
+  std::uint64_t decompressed_gb = limits.max_decompressed_bytes >> 30;
+  app.add_option("--max-decompressed-gb", decompressed_gb,
+                 "Largest size a gzip trace expands to, GiB (default 64)")
+      ->check(CLI::Range(1, 1 << 20));
+  const std::string max_events_help =
+      "Most events one trace may hold (default " + std::to_string(flopscope::default_max_events()) +
+      ": half the memory available at " + std::to_string(flopscope::kBytesPerEvent) + " bytes per event)";
+  const auto max_events_range = CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40);
+  app.add_option("--max-events", limits.max_events, max_events_help)->check(max_events_range);
 
   auto& registry = command_registry();
   std::sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
@@ -38,6 +47,8 @@ int main(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(info.name, info.description);
     auto cmd = info.make();
     cmd->setup(*sub);
+    // Also after the command name: `import trace.json.gz --max-events N`.
+    sub->add_option("--max-events", limits.max_events, max_events_help)->check(max_events_range);
     commands.emplace_back(sub, std::move(cmd));
   }
 
@@ -59,6 +70,7 @@ int main(int argc, char** argv) {
   // Ctrl-C, SIGTERM or SIGHUP leave no temporary file behind (db/model/temp_files.h).
   flopscope::remove_temp_paths_on_signals();
   limits.max_json_value_bytes = json_value_mb << 20;
+  limits.max_decompressed_bytes = decompressed_gb << 30;
 
   try {
     for (auto& [sub, cmd] : commands) {

@@ -55,7 +55,6 @@ Status build_module_paths(const std::string& file, std::vector<StoredModule>&& r
   }
 
   // Depth (as path_depth counts it: dots + 1) and length of every path, known before any is built.
-  const int max_depth = input_limits().max_module_depth;
   std::vector<std::size_t> length(n), dots(n);
   for (std::size_t i : order) {
     const std::string& name = rows[i].record.path;
@@ -63,10 +62,7 @@ Status build_module_paths(const std::string& file, std::vector<StoredModule>&& r
     const bool rel = rows[i].relative;
     length[i] = rel ? length[parent[i]] + 1 + name.size() : name.size();
     dots[i] = rel ? dots[parent[i]] + 1 + own : own;
-    if (length[i] > 0 && dots[i] + 1 > static_cast<std::size_t>(max_depth)) {
-      return Unsupported(file + ": module hierarchy more than " + std::to_string(max_depth) +
-                         " levels deep (--max-module-depth raises the limit)");
-    }
+    if (length[i] > 0) FS_RETURN_IF_ERROR(check_module_depth(file, dots[i] + 1));
   }
 
   out.clear();

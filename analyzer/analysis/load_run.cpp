@@ -1,9 +1,6 @@
 #include "analyzer/analysis/load_run.h"
 
-#include <algorithm>
-
 #include "analyzer/importers/importer.h"
-#include "db/model/input_limits.h"
 #include "db/model/run_sink.h"
 #include "db/run_database.h"
 
@@ -11,24 +8,8 @@ namespace flopscope {
 
 namespace {
 
-// Module paths grow with depth squared: bounded before any analysis builds them. Per-module times per
-// iteration are sparse (analyzer/iteration_series.h), so modules x iterations needs no limit here; only
-// the JSON report, which writes them dense, checks --max-cells.
-Status check_limits(const std::string& path, const RunData& run) {
-  const InputLimits& limits = input_limits();
-  for (const auto& m : run.modules) {
-    const auto depth = m.path.empty() ? 0 : 1 + std::count(m.path.begin(), m.path.end(), '.');
-    if (depth > limits.max_module_depth) {
-      return InvalidArgument(path + ": module hierarchy more than " +
-                             std::to_string(limits.max_module_depth) +
-                             " levels deep (--max-module-depth raises the limit)");
-    }
-  }
-  return {};
-}
-
-StatusOr<RunData> load_unchecked(const std::string& path, const std::string& graph_capture,
-                                 const RunReadOptions& read = {}) {
+StatusOr<RunData> load_from(const std::string& path, const std::string& graph_capture,
+                            const RunReadOptions& read = {}) {
   if (!graph_capture.empty()) {
     if (looks_like_sqlite(path)) {
       return InvalidArgument(path + ": --graph-capture applies to PyTorch profiler traces, not SQLite files");
@@ -70,22 +51,16 @@ bool is_run_database(const std::string& path) {
 }
 
 StatusOr<RunData> load_run_totals(const std::string& path) {
-  FS_ASSIGN_OR_RETURN(RunData run, load_unchecked(path, "", {.raw_rows = false}));
-  FS_RETURN_IF_ERROR(check_limits(path, run));
-  return run;
+  return load_from(path, "", {.raw_rows = false});
 }
 
 StatusOr<RunData> load_run_summary(const std::string& path) {
-  FS_ASSIGN_OR_RETURN(RunData run, load_unchecked(path, "", {.raw_rows = false, .need_summary_facts = true}));
-  FS_RETURN_IF_ERROR(check_limits(path, run));
-  return run;
+  return load_from(path, "", {.raw_rows = false, .need_summary_facts = true});
 }
 
 StatusOr<RunData> load_stored_run_totals(const std::string& path) {
   if (!looks_like_sqlite(path)) return InvalidArgument(path + ": not a run database");
-  FS_ASSIGN_OR_RETURN(RunData run, read_run_database(path, {.raw_rows = false}));
-  FS_RETURN_IF_ERROR(check_limits(path, run));
-  return run;
+  return read_run_database(path, {.raw_rows = false});
 }
 
 StatusOr<RunData> load_run(const std::string& path) {
@@ -93,9 +68,7 @@ StatusOr<RunData> load_run(const std::string& path) {
 }
 
 StatusOr<RunData> load_run(const std::string& path, const std::string& graph_capture) {
-  FS_ASSIGN_OR_RETURN(RunData run, load_unchecked(path, graph_capture));
-  FS_RETURN_IF_ERROR(check_limits(path, run));
-  return run;
+  return load_from(path, graph_capture);
 }
 
 }  // namespace flopscope

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "db/model/input_file.h"
+#include "db/model/input_limits.h"
 
 namespace flopscope {
 
@@ -42,7 +43,8 @@ ByteSource::ByteSource(ByteSource&& other) noexcept
     : path_(std::move(other.path_)),
       file_(std::exchange(other.file_, nullptr)),
       file_size_(other.file_size_),
-      compressed_(other.compressed_) {}
+      compressed_(other.compressed_),
+      decompressed_(other.decompressed_) {}
 
 ByteSource& ByteSource::operator=(ByteSource&& other) noexcept {
   if (this != &other) {
@@ -51,6 +53,7 @@ ByteSource& ByteSource::operator=(ByteSource&& other) noexcept {
     file_ = std::exchange(other.file_, nullptr);
     file_size_ = other.file_size_;
     compressed_ = other.compressed_;
+    decompressed_ = other.decompressed_;
   }
   return *this;
 }
@@ -83,6 +86,12 @@ StatusOr<std::size_t> ByteSource::read(char* out, std::size_t size) {
       return Corrupt(path_ +
                      ": corrupt or truncated gzip data: " + (message != nullptr ? message : "unknown"));
     }
+  }
+  decompressed_ += static_cast<std::uint64_t>(n);
+  const std::uint64_t limit = input_limits().max_decompressed_bytes;
+  if (compressed_ && decompressed_ > limit) {
+    return InvalidArgument(path_ + ": decompresses to more than " + std::to_string(limit >> 30) +
+                           " GiB (--max-decompressed-gb raises the limit)");
   }
   return static_cast<std::size_t>(n);
 }

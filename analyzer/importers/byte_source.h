@@ -20,7 +20,7 @@ class ByteSource {
   ~ByteSource();
 
   // Reads up to `size` bytes into `out`; returns the number read, 0 at the end. A truncated or corrupt
-  // gzip stream is an error naming the file.
+  // gzip stream is an error naming the file, and so is one that expands past --max-decompressed-gb.
   StatusOr<std::size_t> read(char* out, std::size_t size);
   // Compressed bytes consumed so far and the file size: for progress.
   std::uint64_t position() const;
@@ -36,6 +36,7 @@ class ByteSource {
   void* file_ = nullptr;  // gzFile
   std::uint64_t file_size_ = 0;
   bool compressed_ = false;
+  std::uint64_t decompressed_ = 0;  // bytes read so far
 };
 
 }  // namespace flopscope

@@ -1,5 +1,7 @@
 #include "analyzer/importers/importer.h"
 
+#include <algorithm>
+
 #include "analyzer/importers/byte_source.h"
 #include "analyzer/importers/importer_util.h"
 #include "db/model/sha256.h"
@@ -34,9 +36,28 @@ StatusOr<std::string> read_head(const std::string& path, std::size_t max_bytes) 
   return head;
 }
 
+namespace {
+
+// What a file no importer claims looks like, for the error line.
+std::string_view looks_like(std::string_view head) {
+  const std::size_t i = head.find_first_not_of(" \t\r\n");
+  if (i == std::string_view::npos) return "blank text";
+  const std::string_view rest = head.substr(i);
+  if (std::any_of(rest.begin(), rest.end(), [](char c) { return c == '\0'; })) return "binary data";
+  if (rest.starts_with("#") || rest.starts_with("|") || rest.starts_with("```") || rest.starts_with("---\n"))
+    return "Markdown text";
+  if (rest.starts_with("<")) return "HTML or XML";
+  if (rest.starts_with("{") || rest.starts_with("[")) return "JSON that is not a trace";
+  return "text";
+}
+
+}  // namespace
+
 StatusOr<const Importer*> find_importer(const std::string& path) {
   FS_ASSIGN_OR_RETURN(std::string head, read_head(path));
   if (head.empty()) return InvalidArgument(path + ": empty file");
+  // Editors on Windows start UTF-8 text with a byte order mark; the importers skip it too.
+  if (head.starts_with(kUtf8Bom)) head.erase(0, kUtf8Bom.size());
   const Importer* best = nullptr;
   int best_score = 0;
   for (const auto& importer : importers()) {
@@ -47,10 +68,9 @@ StatusOr<const Importer*> find_importer(const std::string& path) {
     }
   }
   if (best == nullptr) {
-    return InvalidArgument(
-        path +
-        ": unknown format (expected a PyTorch profiler JSON trace, an Nsight Systems SQLite "
-        "export or an Nsight Compute CSV)");
+    return InvalidArgument(path + ": unknown format: looks like " + std::string(looks_like(head)) +
+                           " (expected a PyTorch profiler JSON trace, an Nsight Systems SQLite export or an "
+                           "Nsight Compute CSV)");
   }
   return best;
 }

@@ -44,6 +44,8 @@ const std::vector<std::unique_ptr<Importer>>& importers();
 
 // The first bytes of a file, decompressed when it is gzip. Errors name the file.
 StatusOr<std::string> read_head(const std::string& path, std::size_t max_bytes = 8192);
+// A UTF-8 byte order mark: skipped at the start of a text input.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 // The importer most confident about `path`; a one-line error naming the file when none is.
 StatusOr<const Importer*> find_importer(const std::string& path);

@@ -10,6 +10,7 @@
 #endif
 
 #include "analyzer/importers/bounded_queue.h"
+#include "analyzer/importers/importer.h"
 #include "db/model/input_limits.h"
 
 namespace flopscope {
@@ -104,6 +105,16 @@ StatusOr<bool> JsonTraceStream::fill() {
   return more();
 }
 
+Status JsonTraceStream::skip_bom() {
+  // Editors on Windows start UTF-8 text with a byte order mark (U+FEFF); JSON allows a parser to skip it.
+  while (end_ - pos_ < kUtf8Bom.size()) {
+    FS_ASSIGN_OR_RETURN(bool got, more());
+    if (!got) break;
+  }
+  if (std::string_view(buf_.data() + pos_, end_ - pos_).starts_with(kUtf8Bom)) pos_ += kUtf8Bom.size();
+  return {};
+}
+
 StatusOr<char> JsonTraceStream::peek_non_ws() {
   for (;;) {
     while (pos_ < end_ && is_ws(buf_[pos_])) ++pos_;
@@ -128,19 +139,26 @@ StatusOr<std::size_t> JsonTraceStream::value_end() {
   std::size_t scanned = pos_;  // resume point after a refill (offsets shift by the compaction)
   int depth = 0;
   const InputLimits& limits = input_limits();
+  // One value is buffered whole: a crafted multi-GB string or bracket run must stop. Measured on the value
+  // itself (its end, or the unfinished part buffered), not on what was read past its end.
+  auto too_large = [&](std::size_t size) { return size > limits.max_json_value_bytes; };
+  auto refuse = [&] {
+    return InvalidArgument(source_.path() + ": a JSON value at byte " + std::to_string(consumed_ + pos_) +
+                           " is larger than " + std::to_string(limits.max_json_value_bytes >> 20) +
+                           " MiB, the limit for one trace event or top-level field (--max-json-value-mb "
+                           "raises the limit)");
+  };
+  auto done = [&](std::size_t end) -> StatusOr<std::size_t> {
+    if (too_large(end - pos_)) return refuse();
+    return end;
+  };
   for (;;) {
-    // One value is buffered whole: a crafted multi-GB string or bracket run must stop here.
-    if (end_ - pos_ > limits.max_json_value_bytes) {
-      return InvalidArgument(source_.path() + ": a JSON value at byte " + std::to_string(consumed_ + pos_) +
-                             " is larger than " + std::to_string(limits.max_json_value_bytes >> 20) +
-                             " MiB (--max-json-value-mb raises the limit)");
-    }
     const char* d = buf_.data();
     std::size_t i = scanned;
     char first = d[pos_];
     if (first == '"') {
       std::size_t e = string_end(d, pos_, end_);
-      if (e != std::string::npos) return e;
+      if (e != std::string::npos) return done(e);
     } else if (first == '{' || first == '[') {
       // A state machine over the special bytes only: inside a string, a backslash escapes the next byte and
       // a quote ends it; outside, quotes open strings and brackets count depth.
@@ -171,7 +189,7 @@ StatusOr<std::size_t> JsonTraceStream::value_end() {
                                      std::to_string(consumed_ + at) + " (--max-json-depth raises the limit)");
             }
           } else if (c == '}' || c == ']') {
-            if (--depth == 0) return at + 1;
+            if (--depth == 0) return done(at + 1);
           }
         }
       }
@@ -179,9 +197,11 @@ StatusOr<std::size_t> JsonTraceStream::value_end() {
       i = in_string ? string_start : end_;
     } else {
       while (i < end_ && !(is_ws(d[i]) || d[i] == ',' || d[i] == '}' || d[i] == ']')) ++i;
-      if (i < end_ || eof_) return i;
+      if (i < end_ || eof_) return done(i);
     }
-    // Incomplete: remember how far we got (strings restart at their opening quote), read more.
+    // Incomplete: all that is buffered belongs to this value. Remember how far we got (strings restart at
+    // their opening quote), read more.
+    if (too_large(end_ - pos_)) return refuse();
     if (first == '{' || first == '[') scanned = i;
     std::size_t offset = scanned - pos_;
     FS_ASSIGN_OR_RETURN(bool got, more());
@@ -192,6 +212,7 @@ StatusOr<std::size_t> JsonTraceStream::value_end() {
 
 Status JsonTraceStream::run(const EventFn& on_event, const FieldFn& on_field, const ProgressFn& on_progress) {
   progress_ = on_progress;
+  FS_RETURN_IF_ERROR(skip_bom());
   FS_ASSIGN_OR_RETURN(char first, peek_non_ws());
   if (first == '\0') return InvalidArgument(source_.path() + ": empty file, not a trace");
   bool bare_array = first == '[';
@@ -200,6 +221,7 @@ Status JsonTraceStream::run(const EventFn& on_event, const FieldFn& on_field, co
   }
   ++pos_;
   bool saw_events = false;
+  const std::uint64_t max_events = flopscope::max_events();
 
   auto read_events = [&]() -> Status {
     saw_events = true;
@@ -216,6 +238,13 @@ Status JsonTraceStream::run(const EventFn& on_event, const FieldFn& on_field, co
       if (start != '{') {
         return InvalidArgument(source_.path() + ": not a trace: traceEvents holds a non-object at byte " +
                                std::to_string(consumed_ + pos_));
+      }
+      // What the importer keeps per event is what a trace costs in memory: bounded here, before a crafted
+      // trace (a gzip of millions of tiny events) exhausts the machine.
+      if (events_ == max_events) {
+        return InvalidArgument(source_.path() + ": more than " + std::to_string(max_events) +
+                               " events (--max-events raises the limit; the default is sized from the "
+                               "memory available)");
       }
       on_event(std::string_view(buf_.data() + pos_, e - pos_), buf_.size() - pos_);
       ++events_;

@@ -35,6 +35,7 @@ class JsonTraceStream {
   StatusOr<bool> fill();
   StatusOr<bool> more();  // reads more, keeping [pos_, end_); false at EOF
   StatusOr<char> peek_non_ws();
+  Status skip_bom();  // at the start of the input
   // End offset (exclusive) of the JSON value starting at pos_, reading more input as needed.
   StatusOr<std::size_t> value_end();
   Status expect(char c, const char* where);

@@ -306,9 +306,13 @@ struct KinetoEventReader::Impl {
     if (it != hierarchy_paths.end()) return it->second;
     auto frames = parse_torchscript_hierarchy(split_hierarchy(h));
     std::string path;
-    for (const auto& f : frames) {
-      path += path.empty() ? f.name : "." + f.name;
-      builder.module(path, f.type);
+    // Every level's module repeats its parent's path: the depth is checked before any is built.
+    if (builder.depth_ok(frames.size())) {
+      for (const auto& f : frames) {
+        if (!path.empty()) path += '.';
+        path += f.name;
+        builder.module(path, f.type);
+      }
     }
     std::uint32_t id = builder.intern(path);
     hierarchy_paths.emplace(std::string(h), id);
@@ -339,6 +343,8 @@ struct KinetoEventReader::Impl {
       } else if (n == 4 && key == "name") {
         // The parser's string buffer survives until the next iterate: views stay valid for this event.
         if (v.get_string().get(e.name)) return "name is not a string";
+        // The run database and every output end a name at a NUL: the event is refused, not cut short.
+        if (e.name.find('\0') != std::string_view::npos) return "name holds a NUL character";
       } else if (n == 3 && key == "pid") {
         e.pid = id_of(v);
       } else if (n == 3 && key == "tid") {
@@ -523,6 +529,10 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
     case Cat::kMemcpy:
     case Cat::kMemset:
     case Cat::kRange:
+      // Device ids are small numbers: one past int (a crafted 9e18) is refused, never shown wrapped.
+      if (e.args.device != kNone && (e.args.device < 0 || e.args.device > INT_MAX)) {
+        return bad("device id out of range");
+      }
       return impl_->add_activity(c, e);
     case Cat::kOther:
       return;

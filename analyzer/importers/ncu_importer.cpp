@@ -105,8 +105,10 @@ class NcuImporter final : public Importer {
     // Some other CSV: ours to say which columns are missing.
     auto eol = head.find('\n');
     auto first = head.substr(0, eol);
+    // A Markdown heading or table with a comma in it is not a CSV header.
     bool csv_like =
         first.find(',') != std::string_view::npos && first.find('{') == std::string_view::npos &&
+        !first.starts_with('#') && !first.starts_with('|') &&
         std::all_of(first.begin(), first.end(), [](char c) { return c == '\t' || c == '\r' || c >= 0x20; });
     if (csv_like) return path.ends_with(".csv") ? 30 : 10;
     return 0;

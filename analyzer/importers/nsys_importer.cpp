@@ -113,6 +113,12 @@ class NsysImporter final : public Importer {
     for (;;) {
       FS_ASSIGN_OR_RETURN(bool row, rows.next());
       if (!row) break;
+      // A NULL start read as 0 made a kernel span from the epoch to its end (373 ms of device time became
+      // 2.49 s): such a row is skipped and counted.
+      if (rows.is_null(0) || rows.is_null(1)) {
+        builder.issue(QualityCode::kernel_without_timestamp, "CUPTI_ACTIVITY_KIND_KERNEL: NULL start or end");
+        continue;
+      }
       TraceBuilder::Activity a;
       a.start_ns = rows.int64(0);
       a.duration_ns = span_ns(rows.int64(0), rows.int64(1));
@@ -176,6 +182,10 @@ class NsysImporter final : public Importer {
     for (;;) {
       FS_ASSIGN_OR_RETURN(bool row, rows.next());
       if (!row) break;
+      if (rows.is_null(0) || rows.is_null(1)) {
+        builder.issue(QualityCode::kernel_without_timestamp, std::string(table) + ": NULL start or end");
+        continue;
+      }
       TraceBuilder::Activity a;
       a.kind = kind;
       a.name = kind == KernelKind::kMemcpy && !rows.is_null(8) ? builder.intern(memcpy_name(rows.int64(8)))

@@ -26,7 +26,8 @@ std::uint32_t StringPool::intern(std::string_view s) {
   return id;
 }
 
-TraceBuilder::TraceBuilder(RunInfo info, Options options) : info_(std::move(info)), options_(options) {
+TraceBuilder::TraceBuilder(RunInfo info, Options options)
+    : info_(std::move(info)), options_(options), max_events_(max_events()) {
   modules_.push_back({0, kNoId, "", ""});
   module_by_hash_.emplace(std::hash<std::string_view>{}(""), 0);
 }
@@ -56,6 +57,18 @@ bool TraceBuilder::times_ok(std::int64_t start_ns, std::int64_t duration_ns) {
   issue(QualityCode::impossible_event_time,
         "start " + std::to_string(start_ns) + " ns, duration " + std::to_string(duration_ns) + " ns");
   return false;
+}
+
+bool TraceBuilder::admit(std::int64_t start_ns, std::int64_t duration_ns) {
+  if (++admitted_ > max_events_) {
+    if (limit_error_.ok()) {
+      limit_error_ = InvalidArgument(info_.source_path + ": more than " + std::to_string(max_events_) +
+                                     " events (--max-events raises the limit; the default is sized from the "
+                                     "memory available)");
+    }
+    return false;
+  }
+  return times_ok(start_ns, duration_ns);
 }
 
 void TraceBuilder::issue(QualityCode code, std::string_view detail) {
@@ -184,10 +197,31 @@ Id TraceBuilder::module_under(Id parent, std::string path, std::string_view type
   return id;
 }
 
+bool TraceBuilder::depth_ok(std::size_t levels) {
+  if (!limit_error_.ok()) return false;
+  limit_error_ = check_module_depth(info_.source_path, levels);
+  return limit_error_.ok();
+}
+
 Id TraceBuilder::module(std::string_view path, std::string_view type) {
+  // Checked before any ancestor's path is copied: each level's path repeats its parent's, so a path
+  // thousands of levels deep would cost depth-squared text.
+  if (!depth_ok(static_cast<std::size_t>(path_depth(path)))) return 0;
   Id id = find_module(path);
   if (id != kNoId) return module_under(kNoId, std::string(path), type);
-  Id parent = path_depth(path) <= 1 ? 0 : module(path_parent(path), "");
+  // The missing ancestors, from the deepest present one down (no recursion: one frame per level).
+  std::vector<std::size_t> missing;  // lengths of their paths, deepest first
+  Id parent = 0;
+  for (std::string_view p = path_parent(path); !p.empty(); p = path_parent(p)) {
+    if (Id found = find_module(p); found != kNoId) {
+      parent = found;
+      break;
+    }
+    missing.push_back(p.size());
+  }
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    parent = module_under(parent, std::string(path.substr(0, *it)), "");
+  }
   return module_under(parent, std::string(path), type);
 }
 
@@ -206,24 +240,12 @@ void TraceBuilder::build_modules(Linked& linked) {
     spans.push_back({s.thread, s.start_ns, s.start_ns + s.duration_ns, str(s.instance), str(s.type)});
     derived.push_back(i);
   }
-  // Path text grows with depth squared: a crafted hierarchy thousands of levels deep is refused before
-  // any path is built. Spans are in (thread, start, longest first) order, so a stack gives the nesting.
-  const std::size_t max_depth = static_cast<std::size_t>(input_limits().max_module_depth);
-  std::vector<std::int64_t> open_ends;
-  for (std::size_t i = 0; i < spans.size(); ++i) {
-    if (i > 0 && spans[i].thread != spans[i - 1].thread) open_ends.clear();
-    while (!open_ends.empty() && open_ends.back() <= spans[i].start_ns) open_ends.pop_back();
-    open_ends.push_back(spans[i].end_ns);
-    if (open_ends.size() > max_depth + 1) {  // + 1: the model itself may be the root
-      limit_error_ =
-          InvalidArgument(info_.source_path + ": module hierarchy more than " + std::to_string(max_depth) +
-                          " levels deep (--max-module-depth raises the limit)");
-      return;
-    }
-  }
-  // Each node's path is its parent's plus one segment (parents come first), built once, into modules_.
+  // Each node's path is its parent's plus one segment (parents come first), built once, into modules_,
+  // after its depth passed the one depth rule: a crafted nesting thousands of levels deep is refused
+  // before the depth-squared text of its paths is built.
   NamedScopes named = name_scopes(spans, options_.single_top_scope_is_root);
   std::vector<Id> node_module(named.segment.size());
+  std::vector<std::size_t> node_depth(named.segment.size());
   for (std::size_t n = 0; n < named.segment.size(); ++n) {
     const std::int32_t p = named.parent[n];
     const Id parent = p < 0 ? 0 : node_module[static_cast<std::size_t>(p)];
@@ -232,6 +254,9 @@ void TraceBuilder::build_modules(Linked& linked) {
       node_module[n] = module("", named.type[n]);
       continue;
     }
+    const std::size_t parent_depth = p < 0 ? 0 : node_depth[static_cast<std::size_t>(p)];
+    node_depth[n] = parent_depth + 1;
+    if (!depth_ok(node_depth[n])) return;
     const std::string& base = modules_[static_cast<std::size_t>(parent)].path;
     std::string path;
     path.reserve(base.size() + 1 + segment.size());
@@ -656,6 +681,7 @@ void TraceBuilder::compute_flops(Linked& linked) {
 }
 
 Status TraceBuilder::finish(RunSink& sink, Progress* progress) {
+  FS_RETURN_IF_ERROR(limit_error_);  // a limit hit while reading: nothing is written
   add_graph_launch_ops();
   sort_inputs();
   Linked linked;

@@ -127,7 +127,11 @@ class TraceBuilder {
   // A device activity of the capture trace ran eagerly while capturing: its launch was not captured.
   void add_capture_activity(std::int64_t correlation) { capture_executed_.push_back(correlation); }
   // The module at a dotted path, created with its parents when new; a non-empty type fills in an empty one.
+  // A path deeper than the depth rule allows is not created (the root is returned; finish refuses the run).
   Id module(std::string_view path, std::string_view type);
+  // False, and the run refused by finish, when a module path of `levels` segments breaks the one depth
+  // rule (check_module_depth); to be asked before building a path's text.
+  bool depth_ok(std::size_t levels);
 
   // Argument lists are interned by a caller-chosen key (e.g. the raw JSON of the shape fields); make is
   // called only for a key not seen before. Returns an id for HostOp::args.
@@ -141,26 +145,27 @@ class TraceBuilder {
     return id;
   }
 
-  // Events with impossible times (see times_ok) are dropped and counted as data-quality errors.
+  // Events with impossible times (see times_ok) are dropped and counted as data-quality errors; past
+  // --max-events none is kept (see admit).
   void add_op(const HostOp& op) {
-    if (times_ok(op.start_ns, op.duration_ns)) ops_.push_back(op);
+    if (admit(op.start_ns, op.duration_ns)) ops_.push_back(op);
   }
   void add_scope(const Scope& scope) {
-    if (times_ok(scope.start_ns, scope.duration_ns)) scopes_.push_back(scope);
+    if (admit(scope.start_ns, scope.duration_ns)) scopes_.push_back(scope);
   }
   // A profiler step; `thread` is the thread it ran on (-1: unknown). Steps on several threads may overlap
   // (a model called from a thread pool): an op then belongs to the step of its own thread.
   void add_iteration(std::int64_t number, std::int64_t start_ns, std::int64_t duration_ns,
                      std::int64_t thread = -1) {
-    if (times_ok(start_ns, duration_ns)) iterations_.push_back({number, start_ns, duration_ns, thread});
+    if (admit(start_ns, duration_ns)) iterations_.push_back({number, start_ns, duration_ns, thread});
   }
   void add_launch(const Launch& launch) {
-    if (!times_ok(launch.start_ns, launch.duration_ns)) return;
+    if (!admit(launch.start_ns, launch.duration_ns)) return;
     launches_.push_back(launch);
     if (launch.captured) launches_.back().process = threads_[launch.thread].process;
   }
   void add_activity(const Activity& activity) {
-    if (times_ok(activity.start_ns, activity.duration_ns)) activities_.push_back(activity);
+    if (admit(activity.start_ns, activity.duration_ns)) activities_.push_back(activity);
   }
   std::int32_t add_counters(const Counters& c) {
     counters_.push_back(c);
@@ -169,6 +174,9 @@ class TraceBuilder {
 
   // True when start + duration cannot overflow anything finish() computes; otherwise counts an error.
   bool times_ok(std::int64_t start_ns, std::int64_t duration_ns);
+  // times_ok, within --max-events: what the builder keeps per event is what an import costs in memory, for
+  // every format (the JSON stream stops at the same limit before parsing on).
+  bool admit(std::int64_t start_ns, std::int64_t duration_ns);
   // Counts one occurrence of a data problem; the first detail given is kept as an example.
   void issue(QualityCode code, std::string_view detail = {});
 
@@ -230,8 +238,10 @@ class TraceBuilder {
   Options options_;
   StringPool strings_;
   std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;
-  Status limit_error_;        // an input limit hit while building (see db/model/input_limits.h)
-  std::int64_t dropped_ = 0;  // events refused by times_ok
+  Status limit_error_;          // an input limit hit while building (see db/model/input_limits.h)
+  std::int64_t dropped_ = 0;    // events refused by times_ok
+  std::uint64_t admitted_ = 0;  // events offered to admit
+  std::uint64_t max_events_ = 0;
   std::vector<ThreadKey> threads_;
   std::vector<char> thread_capture_;            // per thread: from the graph-capture trace
   std::vector<std::int64_t> capture_executed_;  // correlations of capture-time activities

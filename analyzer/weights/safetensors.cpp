@@ -1,11 +1,15 @@
 #include "analyzer/weights/safetensors.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <unordered_set>
 
 #include "db/model/atomic_file.h"
 #include "db/model/dtype.h"
@@ -43,98 +47,63 @@ struct Entry {
   std::uint64_t begin = 0, end = 0;
 };
 
-}  // namespace
+using Fail = std::function<Status(const std::string&)>;
 
-Status parse_safetensors(std::span<const std::uint8_t> bytes, const std::string& name,
-                         std::vector<TensorLocation>* tensors) {
-  auto corrupt = [&](const std::string& what) { return Corrupt(name + ": corrupt safetensors: " + what); };
-  if (bytes.size() < 8)
-    return corrupt("file is " + std::to_string(bytes.size()) +
-                   " bytes, shorter than the 8-byte header length");
-  std::uint64_t n = 0;
-  for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[static_cast<std::size_t>(i)];
-  if (n > bytes.size() - 8) {
-    return corrupt("header length " + std::to_string(n) + " runs past the end of the file (" +
-                   std::to_string(bytes.size()) + " bytes)");
+// One tensor's header entry, checked against the data buffer.
+StatusOr<Entry> read_entry(std::string_view key, simdjson::dom::element value,
+                           std::span<const std::uint8_t> buffer, const std::string& name,
+                           const Fail& corrupt) {
+  const std::string tensor(key);
+  auto bad = [&](const std::string& what) { return corrupt("tensor '" + tensor + "': " + what); };
+  simdjson::dom::object entry;
+  if (value.get_object().get(entry)) return bad("entry is not an object");
+  std::string_view dtype_name;
+  simdjson::dom::array shape, offsets;
+  if (entry["dtype"].get_string().get(dtype_name)) return bad("missing dtype");
+  if (entry["shape"].get_array().get(shape)) return bad("missing shape");
+  Entry e;
+  if (entry["data_offsets"].get_array().get(offsets) || offsets.size() != 2 ||
+      offsets.at(0).get_uint64().get(e.begin) || offsets.at(1).get_uint64().get(e.end)) {
+    return bad("data_offsets is not a pair of non-negative integers");
   }
-  if (n > kMaxHeader) return corrupt("header length " + std::to_string(n) + " exceeds 100 MB");
-  if (n < 2 || bytes[8] != '{') return corrupt("header is not a JSON object");
-  std::string_view text(reinterpret_cast<const char*>(bytes.data() + 8), static_cast<std::size_t>(n));
-  // Duplicate top-level keys are an error in the format; the callback sees every key as it is parsed.
-  std::set<std::string> seen;
-  std::string duplicate;
-  auto cb = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    if (depth == 1 && event == nlohmann::json::parse_event_t::key) {
-      auto key = parsed.get<std::string>();
-      if (!seen.insert(key).second && duplicate.empty()) duplicate = key;
+  const std::string dt(dtype_name);
+  e.loc.name = tensor;
+  bool known = false;
+  e.loc.dtype = safetensors_dtype(dt, &known);
+  if (!known) return bad("unknown dtype '" + dt + "'");
+  std::uint64_t numel = 1;
+  for (auto d : shape) {
+    std::uint64_t dim = 0;
+    if (d.get_uint64().get(dim)) return bad("shape holds a value that is not a non-negative integer");
+    if (dim > static_cast<std::uint64_t>(INT64_MAX) || mul_overflows(numel, dim, &numel)) {
+      return bad("shape overflows");
     }
-    return true;
-  };
-  nlohmann::json header = nlohmann::json::parse(text.begin(), text.end(), cb, /*allow_exceptions=*/false);
-  if (header.is_discarded() || !header.is_object()) return corrupt("header is not valid JSON");
-  if (!duplicate.empty()) return corrupt("tensor '" + duplicate + "' appears twice in the header");
+    e.loc.shape.push_back(static_cast<std::int64_t>(dim));
+  }
+  if (e.begin > e.end)
+    return bad("data_offsets begin " + std::to_string(e.begin) + " > end " + std::to_string(e.end));
+  if (e.end > buffer.size()) {
+    return bad("data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
+               ") run past the data buffer (" + std::to_string(buffer.size()) + " bytes)");
+  }
+  int size = element_size(e.loc.dtype);
+  if (size == 0) return Unsupported(name + ": tensor '" + tensor + "': dtype " + dt + " is not supported");
+  std::uint64_t expect = 0;
+  if (mul_overflows(numel, static_cast<std::uint64_t>(size), &expect) || expect != e.end - e.begin) {
+    return bad("dtype " + dt + " and shape need " + std::to_string(numel) + " x " + std::to_string(size) +
+               " bytes but data_offsets give " + std::to_string(e.end - e.begin));
+  }
+  e.loc.storage =
+      buffer.subspan(static_cast<std::size_t>(e.begin), static_cast<std::size_t>(e.end - e.begin));
+  if (numel == 0) {
+    e.loc.placeholder = true;
+    e.loc.note = "zero-size tensor";
+  }
+  return e;
+}
 
-  const std::uint64_t buffer_size = bytes.size() - 8 - n;
-  std::span<const std::uint8_t> buffer = bytes.subspan(static_cast<std::size_t>(8 + n));
-  std::vector<Entry> entries;
-  for (const auto& item : header.items()) {
-    const std::string key = item.key();  // a named copy: lambdas below capture it
-    const nlohmann::json& value = item.value();
-    if (key == "__metadata__") {
-      if (!value.is_object()) return corrupt("__metadata__ is not an object");
-      continue;
-    }
-    auto bad = [&](const std::string& what) { return corrupt("tensor '" + key + "': " + what); };
-    if (!value.is_object()) return bad("entry is not an object");
-    auto dt = value.find("dtype");
-    auto sh = value.find("shape");
-    auto off = value.find("data_offsets");
-    if (dt == value.end() || !dt->is_string()) return bad("missing dtype");
-    if (sh == value.end() || !sh->is_array()) return bad("missing shape");
-    if (off == value.end() || !off->is_array() || off->size() != 2 || !(*off)[0].is_number_unsigned() ||
-        !(*off)[1].is_number_unsigned()) {
-      return bad("data_offsets is not a pair of non-negative integers");
-    }
-    Entry e;
-    e.loc.name = key;
-    bool known = false;
-    e.loc.dtype = safetensors_dtype(dt->get<std::string>(), &known);
-    if (!known) return bad("unknown dtype '" + dt->get<std::string>() + "'");
-    std::uint64_t numel = 1;
-    for (const auto& d : *sh) {
-      if (!d.is_number_unsigned()) return bad("shape holds a value that is not a non-negative integer");
-      auto dim = d.get<std::uint64_t>();
-      if (dim > static_cast<std::uint64_t>(INT64_MAX) || mul_overflows(numel, dim, &numel)) {
-        return bad("shape overflows");
-      }
-      e.loc.shape.push_back(static_cast<std::int64_t>(dim));
-    }
-    e.begin = (*off)[0].get<std::uint64_t>();
-    e.end = (*off)[1].get<std::uint64_t>();
-    if (e.begin > e.end)
-      return bad("data_offsets begin " + std::to_string(e.begin) + " > end " + std::to_string(e.end));
-    if (e.end > buffer_size) {
-      return bad("data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
-                 ") run past the data buffer (" + std::to_string(buffer_size) + " bytes)");
-    }
-    int size = element_size(e.loc.dtype);
-    if (size == 0) {
-      return Unsupported(name + ": tensor '" + key + "': dtype " + dt->get<std::string>() +
-                         " is not supported");
-    }
-    std::uint64_t expect = 0;
-    if (mul_overflows(numel, static_cast<std::uint64_t>(size), &expect) || expect != e.end - e.begin) {
-      return bad("dtype " + dt->get<std::string>() + " and shape need " + std::to_string(numel) + " x " +
-                 std::to_string(size) + " bytes but data_offsets give " + std::to_string(e.end - e.begin));
-    }
-    e.loc.storage =
-        buffer.subspan(static_cast<std::size_t>(e.begin), static_cast<std::size_t>(e.end - e.begin));
-    if (numel == 0) {
-      e.loc.placeholder = true;
-      e.loc.note = "zero-size tensor";
-    }
-    entries.push_back(std::move(e));
-  }
+// The tensors must tile the data buffer: sorted by offset, no overlap, no gap, nothing left over.
+Status check_tiling(std::vector<Entry>& entries, std::uint64_t buffer_size, const Fail& corrupt) {
   std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) {
     return x.begin != y.begin ? x.begin < y.begin : x.end < y.end;
   });
@@ -155,6 +124,51 @@ Status parse_safetensors(std::span<const std::uint8_t> bytes, const std::string&
     return corrupt("tensors cover " + std::to_string(expect_begin) + " of the " +
                    std::to_string(buffer_size) + " bytes of the data buffer");
   }
+  return {};
+}
+
+}  // namespace
+
+Status parse_safetensors(std::span<const std::uint8_t> bytes, const std::string& name,
+                         std::vector<TensorLocation>* tensors) {
+  const Fail corrupt = [&](const std::string& what) {
+    return Corrupt(name + ": corrupt safetensors: " + what);
+  };
+  if (bytes.size() < 8)
+    return corrupt("file is " + std::to_string(bytes.size()) +
+                   " bytes, shorter than the 8-byte header length");
+  std::uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[static_cast<std::size_t>(i)];
+  if (n > bytes.size() - 8) {
+    return corrupt("header length " + std::to_string(n) + " runs past the end of the file (" +
+                   std::to_string(bytes.size()) + " bytes)");
+  }
+  if (n > kMaxHeader) return corrupt("header length " + std::to_string(n) + " exceeds 100 MB");
+  if (n < 2 || bytes[8] != '{') return corrupt("header is not a JSON object");
+  // simdjson keeps every key as written, in order: one pass, duplicates found with a hash set (a parser
+  // that merges keys and reports them through a callback was quadratic in the tensor count).
+  simdjson::dom::parser parser;
+  simdjson::dom::object header;
+  if (parser.parse(reinterpret_cast<const char*>(bytes.data() + 8), static_cast<std::size_t>(n), true)
+          .get_object()
+          .get(header)) {
+    return corrupt("header is not valid JSON");
+  }
+  std::span<const std::uint8_t> buffer = bytes.subspan(static_cast<std::size_t>(8 + n));
+  std::unordered_set<std::string_view> seen;
+  std::vector<Entry> entries;
+  for (auto field : header) {
+    if (!seen.insert(field.key).second) {
+      return corrupt("tensor '" + std::string(field.key) + "' appears twice in the header");
+    }
+    if (field.key == "__metadata__") {
+      if (!field.value.is_object()) return corrupt("__metadata__ is not an object");
+      continue;
+    }
+    FS_ASSIGN_OR_RETURN(Entry e, read_entry(field.key, field.value, buffer, name, corrupt));
+    entries.push_back(std::move(e));
+  }
+  FS_RETURN_IF_ERROR(check_tiling(entries, buffer.size(), corrupt));
   for (auto& e : entries) tensors->push_back(std::move(e.loc));
   return Status::Ok();
 }

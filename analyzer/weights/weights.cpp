@@ -54,11 +54,21 @@ StatusOr<WeightsSource> open_weights(const std::string& path) {
     return IoError(path + ": cannot read");
   }
   char head[9] = {};
-  in.read(head, 8);
+  in.read(head, 9);
   auto got = static_cast<std::size_t>(in.gcount());
   std::span<const std::uint8_t> h(reinterpret_cast<const std::uint8_t*>(head), got);
   if (looks_like_zip(h)) return open_torch_archive(path);
-  // A sharded index is JSON text starting with '{'; a safetensors file starts with its binary length.
+  // A safetensors file is its header's binary length, then the header's '{' at byte 8. The length's first
+  // byte may itself be '{' (one header size in 256): a length that fits in the file decides it, which the
+  // text of an index (eight printable bytes read as a number) never does.
+  if (got == 9 && head[8] == '{') {
+    std::uint64_t length = 0;
+    for (int i = 7; i >= 0; --i) length = (length << 8) | static_cast<std::uint8_t>(head[i]);
+    std::error_code size_ec;
+    const auto size = std::filesystem::file_size(path, size_ec);
+    if (!size_ec && length <= size - 8) return open_safetensors(path);
+  }
+  // A sharded index is JSON text starting with '{'.
   std::size_t first = 0;
   while (first < got &&
          (head[first] == ' ' || head[first] == '\n' || head[first] == '\r' || head[first] == '\t'))

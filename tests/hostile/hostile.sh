@@ -239,6 +239,19 @@ PY
     run report in/deep.json; expect_error 2 "--max-module-depth"
     run import in/deep.json -o d.db; expect_error 2 "--max-module-depth"
     no_output d.db ;;
+  memory_torchscript_hierarchy)
+    # A TorchScript `Module Hierarchy` of 40,000 levels (0.9 MB) once passed 6 GB under report and 15 GB
+    # under import, and import wrote a 300-level one that report then refused: one depth rule, checked
+    # before any path is built, by both.
+    for t in in/hierarchy_40000.json in/hierarchy_300.json; do
+      run report "$t"; expect_error 2 "more than 256 levels deep (--max-module-depth"
+      run import "$t" -o h.db; expect_error 2 "more than 256 levels deep (--max-module-depth"
+      no_output h.db
+    done
+    run --max-module-depth 300 import in/hierarchy_300.json -o h.db -q; expect_ok
+    run report h.db -o r.md; expect_error 2 "more than 256 levels deep"
+    no_output r.md
+    run --max-module-depth 300 report h.db -o r.md; expect_ok ;;
   deep_run_database)
     # Module paths interned in the run database (schema 9): the 2,850-level trace, imported with the limit
     # raised, is a small file (was 40 MB of whole paths), and reading it back checks the depth before
@@ -333,6 +346,101 @@ PY
       run report in/good.json --graph-capture "$c"
       expect_error 2 "$c"
     done ;;
+  event_limit)
+    # A gzip of many tiny events (the 7.7 MB one held 30M and passed 4.3 GB): --max-events stops it with
+    # one line naming the flag, given before or after the command name.
+    python3 - <<'PY' || fail "cannot write the gzip input"
+import gzip
+event = b'{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 1, "args": {}},'
+with gzip.open("events.json.gz", "wb", compresslevel=9) as f:
+    f.write(b'{"traceEvents": [')
+    f.write(event * 200000)
+    f.write(b'{"ph": "i"}]}')
+PY
+    run --max-events 100000 import events.json.gz -o o.db; expect_error 2 "more than 100000 events (--max-events"
+    run report events.json.gz --max-events 1000; expect_error 2 "more than 1000 events (--max-events"
+    run diff events.json.gz events.json.gz --max-events 1000; expect_error 2 "--max-events"
+    no_output o.db
+    run import events.json.gz -o o.db --max-events 200001 -q; expect_ok ;;
+  decompressed_limit)
+    # 1.1 GiB of whitespace in a few MB of gzip: bounded by --max-decompressed-gb, not by the events it lacks.
+    python3 - <<'PY' || fail "cannot write the gzip input"
+import gzip
+with gzip.open("blank.json.gz", "wb", compresslevel=1) as f:
+    f.write(b'{"traceEvents": [')
+    for _ in range(72):
+        f.write(b" " * (1 << 24))
+    f.write(b"]}")
+PY
+    run --max-decompressed-gb 1 import blank.json.gz -o o.db; expect_error 2 "decompresses to more than 1 GiB (--max-decompressed-gb"
+    no_output o.db ;;
+  bom_json)
+    # A UTF-8 byte order mark before the JSON (Windows editors write one) is skipped, not "unknown format".
+    printf '\xef\xbb\xbf' > bom.json; cat in/good.json >> bom.json
+    run import bom.json -o b.db -q; expect_ok
+    run report bom.json; expect_ok
+    grep -q "aten::mm" out || fail "the op is missing from the report" ;;
+  markdown_input)
+    # A Markdown file is named as such, not "CSV ... not Nsight Compute output".
+    printf '# Results, June\n\n| model | time |\n|---|---|\n| a, b | 1 |\n' > notes.md
+    run import notes.md -o o.db; expect_error 2 "looks like Markdown text"
+    ! grep -q "Nsight Compute output" err || fail "called an Nsight Compute CSV"
+    no_output o.db ;;
+  huge_device_id)
+    # A device id of 9e18 wrapped to a negative device; the event is refused and counted instead.
+    run report in/huge_device.json --format json -o r.json; expect_ok
+    python3 - r.json <<'PY' || fail "the out-of-range device id was not refused"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [q for q in doc["data_quality"] if q["code"] == "malformed_trace_events"]
+assert rows and "device id out of range" in rows[0]["detail"], doc["data_quality"]
+assert "-" not in json.dumps(doc.get("devices", "")), doc.get("devices")
+assert doc["attribution"]["kernels"] == 1, doc["attribution"]
+PY
+    ;;
+  nul_in_name)
+    # A NUL inside a name was cut there by the run database; the event is refused with a data-quality row.
+    run import in/nul_name.json -o n.db -q; expect_ok
+    run report n.db --format json -o r.json; expect_ok
+    python3 - r.json n.db <<'PY' || fail "the NUL name was stored cut short"
+import json, sqlite3, sys
+doc = json.load(open(sys.argv[1]))
+rows = [q for q in doc["data_quality"] if q["code"] == "malformed_trace_events"]
+assert rows and "NUL" in rows[0]["detail"], doc["data_quality"]
+names = [r[0] for r in sqlite3.connect(sys.argv[2]).execute("SELECT name FROM op")]
+assert "aten::mm" in names and not any(n.startswith("aten::evil") for n in names), names
+PY
+    ;;
+  two_large_names)
+    # Two 33 MiB names in one event make a 66 MiB event: the message names that limit (one trace event).
+    # The same names in two events of 33 MiB each are within it.
+    python3 - <<'PY' || fail "cannot write the inputs"
+import json
+big = "n" * (33 << 20)
+one = {"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": big, "pid": 1, "tid": 1, "ts": 1, "dur": 1,
+                        "args": {"note": big}}]}
+json.dump(one, open("one.json", "w"))
+two = {"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": big, "pid": 1, "tid": 1, "ts": t, "dur": 1}
+                       for t in (1, 5)]}
+json.dump(two, open("two.json", "w"))
+PY
+    run import one.json -o o.db; expect_error 2 "larger than 64 MiB, the limit for one trace event"
+    no_output o.db
+    run import two.json -o t.db -q; expect_ok ;;
+  nsys_null_start)
+    # A kernel row with a NULL start (read as 0) spanned from the epoch to its end: skipped and counted.
+    sql k.sqlite "CREATE TABLE StringIds (id INTEGER, value TEXT); INSERT INTO StringIds VALUES (1, 'gemm');
+      CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, \"end\" INTEGER, deviceId INTEGER, streamId INTEGER,
+        correlationId INTEGER, demangledName INTEGER);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2000000000, 2373000000, 0, 7, 1, 1), (NULL, 2490000000, 0, 7, 2, 1);"
+    run report k.sqlite --format json -o r.json; expect_ok
+    python3 - r.json <<'PY' || fail "the NULL-start kernel was counted"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert any(q["code"] == "kernel_without_timestamp" for q in doc["data_quality"]), doc["data_quality"]
+assert doc["attribution"]["kernels"] == 1, doc["attribution"]
+PY
+    ;;
   *) fail "unknown case" ;;
 esac
 echo "ok $name"

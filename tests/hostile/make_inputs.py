@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the hostile inputs of tests/hostile into OUTDIR: small Kineto traces with crafted names, shapes
-and times, and the two memory traces (modules x iterations, deep hierarchy). Run databases derived from a
+and times, and the memory traces (modules x iterations, deep nesting, deep TorchScript hierarchies). Run databases derived from a
 good import are made by hostile.sh with the sqlite3 module."""
 import json
 import sys
@@ -70,6 +70,16 @@ def deep(depth):
     return trace(events)
 
 
+def hierarchy(depth):
+    """One op whose TorchScript `Module Hierarchy` is `depth` levels deep: the text is linear in the depth,
+    the dotted paths of all its levels quadratic."""
+    chain = ".".join(["TOP(Net)::forward"] + [f"b{d}(Block)::forward" for d in range(depth)])
+    events = [ev("ProfilerStep#1", "user_annotation", 0, 100)]
+    events.append(ev("aten::relu", "cpu_op", 5, 10, **{"External id": 1, "Module Hierarchy": chain,
+                                                     "Input Dims": [[4]], "Input type": ["float"]}))
+    return trace(events)
+
+
 def main():
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
@@ -85,6 +95,16 @@ def main():
     write(out, "huge_shape.json", model_trace(dims=[[10**12, 10**12], [10**12, 10**12]]))
     write(out, "extreme_time.json", model_trace(ts0=9 * 10**15, dur=9 * 10**15))
     write(out, "empty.json", trace([]))
+    # A kernel on device 9e18 (once shown as a negative device) beside a good one.
+    kernels = model_trace()
+    for device, ts in ((0, 10), (9e18, 20)):
+        kernels["traceEvents"].append({"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": ts,
+                                       "dur": 5, "args": {"device": device, "stream": 7}})
+    write(out, "huge_device.json", kernels)
+    # An op whose name holds a NUL (the store once cut it there).
+    nul = model_trace()
+    nul["traceEvents"].append(op("aten::evil\u0000hidden", 40, 5, [[4]], 3))
+    write(out, "nul_name.json", nul)
     write(out, "reused_corr.json", reused_correlation())
     # A real FLOPs regression (a 4x8 @ 8x4 product where A had 2x8) plus an op whose negative shape once
     # gave negative FLOPs that cancelled it.
@@ -94,6 +114,9 @@ def main():
     # Memory: ~1.4 MB of modules x iterations, ~0.4 MB of nesting.
     write(out, "modules_x_iterations.json", modules_x_iterations(3200, 3200))
     write(out, "deep.json", deep(2850))
+    # The same in a TorchScript hierarchy: 40,000 levels in 0.7 MB, and one just past the 256-level rule.
+    write(out, "hierarchy_40000.json", hierarchy(40000))
+    write(out, "hierarchy_300.json", hierarchy(300))
     (out / "evil.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)">'
                                   '<script>alert(2)</script><image href="https://example.invalid/x.png"/></svg>')
 

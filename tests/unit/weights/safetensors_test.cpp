@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 
 #include "analyzer/weights/tensor_stats.h"
@@ -151,6 +152,38 @@ TEST(Safetensors, ParamRecordsCarryTheStatistics) {
   EXPECT_EQ(params[0].numel, 4);
   EXPECT_DOUBLE_EQ(params[0].l2, 5.0);
   EXPECT_EQ(params[0].sha256, r->tensors[0].sha256);
+}
+
+// A header whose length's first byte is '{' (0x7b: one size in 256) was read as a sharded index's JSON.
+TEST(Safetensors, HeaderLengthStartingWithABraceIsNotAnIndex) {
+  std::string header = R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})";
+  header.append(0x17b - header.size(), ' ');  // safetensors pads headers with spaces
+  ASSERT_EQ(safetensors_bytes(header, "")[0], '{');
+  auto dir = temp_dir("brace_length");
+  auto r = read_weights(write_file(dir / "m.safetensors", safetensors_bytes(header, floats({2}))), {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->tensors.size(), 1u);
+  EXPECT_EQ(r->tensors[0].name, "w");
+}
+
+// Header parsing is one pass: 200,000 tensors (once over two minutes) parse well within a test's time.
+TEST(Safetensors, ManyTensorsParseInOnePass) {
+  constexpr int kTensors = 200000;
+  std::string header = "{";
+  for (int i = 0; i < kTensors; ++i) {
+    header += (i ? "," : "") + std::string("\"t") + std::to_string(i) + R"(":{"dtype":"F32","shape":[1],)" +
+              R"("data_offsets":[)" + std::to_string(4 * i) + "," + std::to_string(4 * i + 4) + "]}";
+  }
+  header += "}";
+  const std::string bytes = safetensors_bytes(header, std::string(4 * kTensors, '\0'));
+  std::vector<TensorLocation> tensors;
+  const auto start = std::chrono::steady_clock::now();
+  Status st =
+      parse_safetensors({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}, "m", &tensors);
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(tensors.size(), static_cast<std::size_t>(kTensors));
+  EXPECT_LT(seconds, 10.0);
 }
 
 }  // namespace
