@@ -8,7 +8,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
-from cli_helpers import CliTestCase, run, SOURCE_DIR  # noqa: E402
+from cli_helpers import CliTestCase, run, SOURCE_DIR, FLOPSCOPE  # noqa: E402
 from pg_server import PgServer  # noqa: E402
 
 KINETO = os.path.join(SOURCE_DIR, "tests", "data", "kineto")
@@ -160,16 +160,20 @@ class FleetStoreTest(CliTestCase):
 
     def hold_lock(self, db, seconds):
         """Another session holding an exclusive lock on fleet_runs for `seconds` (as a migration would)."""
-        env = dict(os.environ, PGPASSWORD="s3cret")
         from pg_server import PG_BIN, PORT, USER
         holder = subprocess.Popen(
             [os.path.join(PG_BIN, "psql"), "-h", self.server.socket, "-p", str(PORT), "-U", USER, "-d", db,
-             "-At", "-c", f"BEGIN; LOCK TABLE fleet_runs IN ACCESS EXCLUSIVE MODE; SELECT 'locked'; "
-                          f"SELECT pg_sleep({seconds}); COMMIT;"],
-            env=env, stdout=subprocess.PIPE, text=True)
-        self.assertEqual(holder.stdout.readline().strip(), "locked")
+             "-At", "-c", f"BEGIN; LOCK TABLE fleet_runs IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep({seconds}); COMMIT;"],
+            env=dict(os.environ, PGPASSWORD="s3cret"), stdout=subprocess.DEVNULL)
         self.addCleanup(holder.wait)
         self.addCleanup(holder.terminate)
+        # psql prints nothing until the end: wait for the lock to show in pg_locks.
+        query = ("SELECT count(*) FROM pg_locks WHERE relation = 'fleet_runs'::regclass "
+                 "AND mode = 'AccessExclusiveLock' AND granted")
+        deadline = time.monotonic() + 20
+        while self.server.psql(db, query).strip() != "1":
+            self.assertLess(time.monotonic(), deadline, "the lock holder never took the lock")
+            time.sleep(0.1)
         return holder
 
     def test_a_push_behind_a_lock_gives_up_with_a_message(self):
@@ -198,6 +202,31 @@ class FleetStoreTest(CliTestCase):
         print(f"exporter --once behind a held lock: exit {proc.returncode} after {took:.1f} s")
         self.assertUsageError(proc, "(lock_timeout)" if "lock_timeout" in proc.stderr else "(statement_timeout)")
         self.assertLess(took, 10)
+
+    def test_a_locked_store_is_down_and_the_scrape_answered(self):
+        from test_exporter_faults import scrape
+        from test_exporter_prometheus import free_port, wait_for
+        db, url = self.store()
+        run("push", H100, "--to", url, check=True)
+        port = free_port()
+        exporter = subprocess.Popen([FLOPSCOPE, "exporter", "--listen", f"127.0.0.1:{port}", "--store", url,
+                                     "--run", H100, "--store-timeout", "2"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(exporter.stderr.close)
+        self.addCleanup(exporter.wait)
+        self.addCleanup(exporter.terminate)
+        metrics = f"http://127.0.0.1:{port}/metrics"
+        wait_for("the exporter", lambda: scrape(metrics, 5)[0] == 200, 30)
+        self.hold_lock(db, 30)
+        status, body, took = scrape(metrics, 20)
+        print(f"scrape with the store locked: HTTP {status} in {took:.1f} s")
+        self.assertEqual(status, 200)
+        self.assertLess(took, 5)
+        shown = url.replace(":s3cret@", ":***@")
+        self.assertIn(f'flopscope_source_up{{source="{shown}",kind="store"}} 0', body)
+        self.assertIn(f'flopscope_source_up{{source="{H100}",kind="run"}} 1', body)
+        self.assertIn(f'flopscope_module_flops_per_iteration{{source="{H100}",module="(model)"}}', body)
+        self.assertNotIn("s3cret", body)
 
     def test_passwords_are_masked_in_every_url_form(self):
         db, url = self.store()
