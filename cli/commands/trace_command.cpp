@@ -28,6 +28,7 @@
 #include "collector/torch/ablation.h"
 #include "db/model/atomic_file.h"
 #include "db/model/sha256.h"
+#include "db/model/text_escape.h"
 #include "db/run_database.h"
 
 namespace flopscope::cli {
@@ -49,6 +50,9 @@ std::vector<std::pair<long, fs::path>> files_named(const fs::path& dir, const st
   std::sort(out.begin(), out.end());
   return out;
 }
+
+// Below this much free space in TMPDIR, a companion that wrote nothing is taken to have found it full.
+constexpr std::uintmax_t kTmpdirLowBytes = 1 << 20;
 
 class TempDir {
  public:
@@ -221,6 +225,16 @@ class TraceCommand final : public Command {
     const std::string cmd = quote_command(command_);
     auto started = files_named(work, "started");
     auto infos = files_named(work, "info");
+    // Nothing written into a full temporary folder: say so, not that the program is not Python.
+    std::error_code ec;
+    const fs::space_info space = fs::space(work, ec);
+    if ((started.empty() || infos.empty()) && !ec && space.available < kTmpdirLowBytes) {
+      return fail(IoError(fmt::format("{}: no space left in TMPDIR={} ({} KiB free): the companion could not "
+                                      "write what it recorded; no run written",
+                                      cmd, terminal_safe(work.parent_path().string(), false),
+                                      space.available / 1024)),
+                  code);
+    }
     if (started.empty()) {
       return fail(InvalidArgument(cmd + ": no Python process loaded flopscope's companion (is it a Python "
                                         "program? `python -I` or `-E` ignore PYTHONPATH)"),

@@ -56,6 +56,22 @@ case $name in
         fail "a bidi override reached the output ($f)"
       grep -qF 'u202e' out || fail "the override is not shown visibly ($f)"
     done ;;
+  full_tmpdir)
+    # The companion finds TMPDIR full: the error says so (not "is it a Python program?"). A private mount
+    # namespace holds a 64 KiB tmpfs, filled; needs root (unshare, mount) and a Python with torch.
+    py=/usr/bin/python3
+    "$py" -c 'import torch' 2>/dev/null || { echo "no torch for $py"; exit 77; }
+    "$bin" trace --help >/dev/null 2>&1 || { echo "no trace command in this build"; exit 77; }
+    unshare -m true 2>/dev/null || { echo "cannot make a mount namespace (needs root)"; exit 77; }
+    mkdir tmp
+    printf 'import torch\nm = torch.nn.Linear(4, 4)\nfor _ in range(12):\n    m(torch.ones(1, 4))\n' >prog.py
+    unshare -m sh -c 'mount -t tmpfs -o size=64k tmpfs tmp && dd if=/dev/zero of=tmp/fill bs=1k count=64 2>/dev/null
+      TMPDIR=$PWD/tmp timeout 60 "$1" --no-progress trace -o t.db -- "$2" prog.py >out 2>err; echo $? >rc' \
+      sh "$bin" "$py"
+    rc=$(cat rc)
+    grep -v -e '^Error in sitecustomize' -e '^OSError' err >err.ours; mv err.ours err  # the program's own lines
+    expect_error 2 "no space left in TMPDIR=$PWD/tmp"
+    [ ! -e t.db ] || fail "t.db was written" ;;
   *)
     echo "unknown case $name" >&2
     exit 1 ;;
