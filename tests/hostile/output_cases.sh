@@ -56,6 +56,20 @@ case $name in
         fail "a bidi override reached the output ($f)"
       grep -qF 'u202e' out || fail "the override is not shown visibly ($f)"
     done ;;
+  coverage_identical_ops)
+    # Four identical ops without a FLOPs formula (same start and duration, so each nests in the one before):
+    # their time is counted once, 100% of host time, never 400%.
+    python3 - <<'PY'
+import json
+ev = lambda name, cat, ts, dur, **a: {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 1, "ts": ts,
+                                      "dur": dur, "args": a}
+events = [ev("ProfilerStep#1", "user_annotation", 1, 100), ev("nn.Module: Net_0", "python_function", 2, 90)]
+events += [ev("myns::mystery", "cpu_op", 4, 70, **{"External id": 2 + i}) for i in range(4)]
+json.dump({"schemaVersion": 1, "traceEvents": events}, open("t.json", "w"))
+PY
+    run report t.json --coverage; expect_ok
+    grep -q 'unknown: myns::mystery 100.0% of host time' out || fail "the gap's share is not 100%"
+    ! grep -qE '(^|[^0-9.])([2-9][0-9]{2}|1[0-9]{3,})\.[0-9]%' out || fail "a share over 100%" ;;
   full_tmpdir)
     # The companion finds TMPDIR full: the error says so (not "is it a Python program?"). A private mount
     # namespace holds a 64 KiB tmpfs, filled; needs root (unshare, mount) and a Python with torch.
