@@ -1,12 +1,15 @@
 #include "cli/child_command.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+
+#include "db/model/temp_files.h"
 
 namespace flopscope::cli {
 namespace {
@@ -35,6 +38,12 @@ void exec_or_exit(std::vector<std::string> argv) {
   ::execvp(args[0], args.data());
   std::fprintf(stderr, "flopscope: error: %s: %s\n", argv[0].c_str(), std::strerror(errno));
   ::_exit(127);
+}
+
+void die_with_parent(pid_t parent) {
+  reset_temp_signal_handlers();
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(128 + SIGKILL);  // the parent died before prctl took effect
 }
 
 int wait_for_child(pid_t child) {

@@ -16,6 +16,10 @@ std::string quote_command(const std::vector<std::string>& argv);
 // "flopscope: error: CMD: reason" and exits 127.
 [[noreturn]] void exec_or_exit(std::vector<std::string> argv);
 
+// In a forked child, first thing: the default signal dispositions again (not the parent's temp-file
+// clean-up), and SIGKILL when `parent` dies, so a kill -9 of flopscope leaves no program running on.
+void die_with_parent(pid_t parent);
+
 // Waits for `child`; returns its waitpid() status. SIGINT is ignored and SIGTERM forwarded meanwhile.
 int wait_for_child(pid_t child);
 

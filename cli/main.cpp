@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "db/model/input_limits.h"
 #include "db/model/progress.h"
+#include "db/model/temp_files.h"
 #include "db/model/text_escape.h"
 
 int main(int argc, char** argv) {
@@ -55,6 +56,8 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   if (no_progress) flopscope::Progress::set_globally_enabled(false);
+  // Ctrl-C, SIGTERM or SIGHUP leave no temporary file behind (db/model/temp_files.h).
+  flopscope::remove_temp_paths_on_signals();
   limits.max_json_value_bytes = json_value_mb << 20;
 
   try {

@@ -16,6 +16,7 @@
 #include "db/migrations.h"
 #include "db/model/atomic_file.h"
 #include "db/model/progress.h"
+#include "db/model/temp_files.h"
 #include "db/module_names.h"
 #include "db/output_columns.h"
 #include "db/run_database.h"
@@ -140,7 +141,10 @@ class SqliteRunSink final : public RunSink {
   ~SqliteRunSink() override {
     statements_ = {};
     (void)db_.close();
-    if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+    if (!temp_path_.empty()) {
+      ::unlink(temp_path_.c_str());
+      unregister_temp_path(temp_path_);
+    }
   }
 
   Status open() {
@@ -355,6 +359,7 @@ class SqliteRunSink final : public RunSink {
     statements_ = {};
     FS_RETURN_IF_ERROR(with_path(db_.close()));
     FS_RETURN_IF_ERROR(publish_file(temp_path_, path_, overwrite_));
+    unregister_temp_path(temp_path_);
     temp_path_.clear();
     return {};
   }
@@ -464,9 +469,8 @@ int run_database_schema_version() {
 
 StatusOr<std::unique_ptr<RunSink>> create_run_database(const std::string& path, bool overwrite) {
   FS_RETURN_IF_ERROR(check_output_path(path, overwrite));
-  std::string temp = path + ".tmp-XXXXXX";
-  int fd = ::mkstemp(temp.data());
-  if (fd < 0) return IoError(path + ": cannot create a temporary file: " + std::strerror(errno));
+  std::string temp;
+  FS_ASSIGN_OR_RETURN(int fd, open_temp_beside(path, "tmp", &temp));
   ::close(fd);
   auto sink = std::make_unique<SqliteRunSink>(path, temp, overwrite);  // owns the file from here on
   FS_RETURN_IF_ERROR(sink->open());

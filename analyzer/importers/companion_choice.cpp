@@ -27,9 +27,20 @@ Status nothing_recorded(const std::vector<CompanionInfo>& infos, const Companion
     return InvalidArgument(c.command + ": the program called no torch.nn.Module" +
                            (c.exit_code != 0 ? " before it " + c.how : std::string()) + ": nothing to trace");
   }
-  return InvalidArgument(
-      fmt::format("{}: the program ran {} iteration(s), all within --warmup {}: nothing recorded", c.command,
-                  begun, infos.front().warmup));
+  const int warmup = infos.front().warmup;
+  if (begun <= warmup) {
+    return InvalidArgument(
+        fmt::format("{}: the program ran {} iteration(s), all within --warmup {}: nothing recorded",
+                    c.command, begun, warmup));
+  }
+  // Iterations past the warm-up ran, yet no trace came: say what the companion noted, never blame --warmup.
+  std::string why;
+  for (const auto& i : infos)
+    if (why.empty() && !i.notes.empty()) why = i.notes.front();
+  return Unavailable(
+      fmt::format("{}: the program ran {} iteration(s) after --warmup {}, but the companion wrote "
+                  "no trace{}{}",
+                  c.command, begun, warmup, why.empty() ? "" : ": ", why));
 }
 
 std::vector<QualityIssue> recording_quality(const CompanionChoice& choice, const CompanionRunContext& c) {

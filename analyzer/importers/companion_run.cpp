@@ -221,7 +221,14 @@ CompanionSink::CompanionSink(RunSink& inner, const CompanionInfo& info, std::vec
 
 Status CompanionSink::begin(const RunInfo& info) {
   RunInfo patched = info;
-  patched.iterations = info_.iterations;
+  // The run keeps what the trace holds; a companion that counted otherwise is said, never believed.
+  stored_iterations_ = info.iterations;
+  if (info.iterations != info_.iterations) {
+    extra_.emplace_back(QualityCode::companion_note, 1,
+                        "the companion counted " + std::to_string(info_.iterations) +
+                            " recorded iteration(s); the trace holds " + std::to_string(info.iterations) +
+                            " profiler step(s), which the run keeps");
+  }
   patched.warmup = info_.warmup;
   if (patch_) patch_(patched);
   return inner_.begin(patched);

@@ -76,10 +76,13 @@ class CompanionSink final : public RunSink {
   Status add_activations(std::span<const ActivationRecord> a) override { return inner_.add_activations(a); }
   Status add_discarded(std::span<const DiscardedOpRecord> d) override { return inner_.add_discarded(d); }
   Status finish() override;
+  // The iterations the run holds: the trace's profiler steps (known once begin() ran).
+  int stored_iterations() const { return stored_iterations_; }
 
  private:
   RunSink& inner_;
   const CompanionInfo& info_;
+  int stored_iterations_ = 0;
   std::vector<QualityIssue> extra_;
   std::function<void(RunInfo&)> patch_;
   std::vector<ModuleRecord> modules_;

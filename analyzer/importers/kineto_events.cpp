@@ -394,7 +394,7 @@ struct KinetoEventReader::Impl {
       std::int64_t n = 0;
       auto digits = e.name.substr(13);
       std::from_chars(digits.data(), digits.data() + digits.size(), n);
-      b.add_iteration(n, e.ts, e.dur);
+      b.add_iteration(n, e.ts, e.dur, thread_of(e));
       return;
     }
     const Args& args = e.args;

@@ -152,6 +152,13 @@ void TraceBuilder::sort_inputs() {
   std::sort(scopes_.begin(), scopes_.end(), by_thread_start<Scope>);
   std::sort(iterations_.begin(), iterations_.end(),
             [](const Iteration& a, const Iteration& b) { return a.start_ns < b.start_ns; });
+  thread_iterations_.assign(threads_.size(), {});
+  for (std::size_t i = 0; i < iterations_.size(); ++i) {
+    const auto t = iterations_[i].thread;
+    if (t >= 0 && static_cast<std::size_t>(t) < thread_iterations_.size())
+      thread_iterations_[static_cast<std::size_t>(t)].emplace_back(iterations_[i].start_ns,
+                                                                   static_cast<int>(i));
+  }
   std::stable_sort(activities_.begin(), activities_.end(),
                    [](const Activity& a, const Activity& b) { return a.start_ns < b.start_ns; });
 }
@@ -292,7 +299,7 @@ void TraceBuilder::nest_ops(Linked& linked) {
       }
       if (s >= 0) linked.op_module[i] = linked.scope_module[static_cast<std::size_t>(s)];
     }
-    linked.op_iteration[i] = iteration_at(op.start_ns);
+    linked.op_iteration[i] = iteration_of_op(op.thread, op.start_ns);
     if (!iterations_.empty() && thread_capture_[op.thread] == 0) {
       const auto& first = iterations_.front();
       const auto& last = iterations_.back();
@@ -305,6 +312,15 @@ void TraceBuilder::nest_ops(Linked& linked) {
   }
   // Keep scope parents for activities whose launch has no op.
   scope_parent_ = std::move(scope_parent);
+}
+
+int TraceBuilder::iteration_of_op(ThreadId thread, std::int64_t t) const {
+  if (thread >= thread_iterations_.size() || thread_iterations_[thread].empty()) return iteration_at(t);
+  const auto& own = thread_iterations_[thread];
+  auto it =
+      std::upper_bound(own.begin(), own.end(), t,
+                       [](std::int64_t v, const std::pair<std::int64_t, int>& x) { return v < x.first; });
+  return it == own.begin() ? own.front().second : std::prev(it)->second;
 }
 
 int TraceBuilder::iteration_at(std::int64_t t) const {

@@ -148,8 +148,11 @@ class TraceBuilder {
   void add_scope(const Scope& scope) {
     if (times_ok(scope.start_ns, scope.duration_ns)) scopes_.push_back(scope);
   }
-  void add_iteration(std::int64_t number, std::int64_t start_ns, std::int64_t duration_ns) {
-    if (times_ok(start_ns, duration_ns)) iterations_.push_back({number, start_ns, duration_ns});
+  // A profiler step; `thread` is the thread it ran on (-1: unknown). Steps on several threads may overlap
+  // (a model called from a thread pool): an op then belongs to the step of its own thread.
+  void add_iteration(std::int64_t number, std::int64_t start_ns, std::int64_t duration_ns,
+                     std::int64_t thread = -1) {
+    if (times_ok(start_ns, duration_ns)) iterations_.push_back({number, start_ns, duration_ns, thread});
   }
   void add_launch(const Launch& launch) {
     if (!times_ok(launch.start_ns, launch.duration_ns)) return;
@@ -177,7 +180,7 @@ class TraceBuilder {
 
  private:
   struct Iteration {
-    std::int64_t number, start_ns, duration_ns;
+    std::int64_t number, start_ns, duration_ns, thread;
   };
   struct ThreadKey {
     std::int64_t process, tid;
@@ -214,6 +217,8 @@ class TraceBuilder {
                             const std::unordered_map<std::uint64_t, std::int32_t>& op_by_ext,
                             bool& by_id) const;
   int iteration_at(std::int64_t t) const;
+  // The step of an op's own thread that began last at or before t, when that thread has steps; else by time.
+  int iteration_of_op(ThreadId thread, std::int64_t t) const;
   Status write(RunSink& sink, const Linked& linked, Progress* progress);
   // Fill the record (`op`, `k`) completely, reusing the memory of its strings and vectors (records of a
   // written batch are refilled for the next one: no allocation per row).
@@ -240,6 +245,8 @@ class TraceBuilder {
   std::vector<HostOp> ops_;
   std::vector<Scope> scopes_;
   std::vector<Iteration> iterations_;
+  // Per thread with steps: (start, index into iterations_) in start order.
+  std::vector<std::vector<std::pair<std::int64_t, int>>> thread_iterations_;
   std::vector<Launch> launches_;
   std::vector<Activity> activities_;
   std::vector<Counters> counters_;

@@ -120,9 +120,11 @@ class ExecCommand final : public Command {
     std::string status_file = output_ + ".status";
     std::remove(status_file.c_str());
     std::remove(inject::claim_path(output_).c_str());
+    const pid_t parent = ::getpid();
     pid_t child = ::fork();
     if (child < 0) return report_error(Internal(std::string("fork: ") + std::strerror(errno)));
     if (child == 0) {
+      die_with_parent(parent);
       ::setenv("CUDA_INJECTION64_PATH", lib->c_str(), 1);
       ::setenv("NVTX_INJECTION64_PATH", lib->c_str(), 1);
       ::setenv(inject::kEnvOutput, output_.c_str(), 1);

@@ -18,6 +18,7 @@
 #include "cli/command.h"
 #include "db/model/atomic_file.h"
 #include "db/model/input_file.h"
+#include "db/model/temp_files.h"
 #include "db/model/text_escape.h"
 #include "db/run_database.h"
 
@@ -145,17 +146,19 @@ class ImportCommand final : public Command {
     // once every input imported, so a failing later file leaves no earlier output behind.
     std::vector<std::string> staged;
     auto drop_staged = [&] {
-      for (const auto& s : staged) std::filesystem::remove(s);
+      for (const auto& s : staged) {
+        std::filesystem::remove(s);
+        unregister_temp_path(s);
+      }
     };
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
-      std::string stage = outputs[i] + ".import-XXXXXX";
-      int fd = ::mkstemp(stage.data());
-      if (fd < 0) {
+      std::string stage;
+      auto fd = open_temp_beside(outputs[i], "import", &stage);
+      if (!fd.ok()) {
         drop_staged();
-        return report_error(
-            IoError(outputs[i] + ": cannot create a temporary file: " + std::strerror(errno)));
+        return report_error(fd.status());
       }
-      ::close(fd);
+      ::close(*fd);
       staged.push_back(stage);
       int code = import_one(inputs_[i], stage, outputs[i]);
       if (code != kExitOk) {
@@ -168,6 +171,7 @@ class ImportCommand final : public Command {
         drop_staged();
         return report_error(st);
       }
+      unregister_temp_path(staged[i]);
     }
     return kExitOk;
   }

@@ -28,6 +28,7 @@
 #include "collector/torch/ablation.h"
 #include "db/model/atomic_file.h"
 #include "db/model/sha256.h"
+#include "db/model/temp_files.h"
 #include "db/model/text_escape.h"
 #include "db/run_database.h"
 
@@ -54,19 +55,25 @@ std::vector<std::pair<long, fs::path>> files_named(const fs::path& dir, const st
 // Below this much free space in TMPDIR, a companion that wrote nothing is taken to have found it full.
 constexpr std::uintmax_t kTmpdirLowBytes = 1 << 20;
 
+// The folder the companion writes into: removed at the end, on Ctrl-C/SIGTERM/SIGHUP (registered), and,
+// after a kill -9, by the next `flopscope trace` (named with this process's pid).
 class TempDir {
  public:
   TempDir() {
     const char* tmp = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/flopscope-trace-XXXXXX";
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    if (::mkdtemp(buf.data()) != nullptr) path_ = buf.data();
+    const std::string dir = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+    (void)remove_stale_temp_paths(dir, "flopscope-trace-");
+    std::string pattern = temp_name(dir + "/flopscope-trace-");
+    if (::mkdtemp(pattern.data()) != nullptr) {
+      path_ = pattern;
+      register_temp_path(path_);
+    }
   }
   ~TempDir() {
     std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
+    if (path_.empty()) return;
+    fs::remove_all(path_, ec);
+    unregister_temp_path(path_.string());
   }
   const fs::path& path() const { return path_; }
 
@@ -147,12 +154,14 @@ class TraceCommand final : public Command {
   // Runs the command with the companion; returns its exit code (128 + signal when killed), -1 when the
   // program could not be started.
   int run_program(const fs::path& dir, const fs::path& work) {
+    const pid_t parent = ::getpid();
     pid_t child = ::fork();
     if (child < 0) {
       (void)report_error(Internal(std::string("fork: ") + std::strerror(errno)));
       return -1;
     }
     if (child == 0) {
+      die_with_parent(parent);
       put_companion_on_pythonpath(dir);
       ::setenv("FLOPSCOPE_TRACE_DIR", work.c_str(), 1);
       ::setenv("FLOPSCOPE_WARMUP", std::to_string(warmup_).c_str(), 1);
@@ -302,8 +311,9 @@ class TraceCommand final : public Command {
     std::fprintf(
         stderr,
         "flopscope: wrote %s: %d iteration(s) of %s (torch %s), %zu modules, %zu parameters/buffers%s\n",
-        output_.c_str(), chosen->iterations, chosen->root.empty() ? "the program" : chosen->root.c_str(),
-        chosen->torch_version.c_str(), chosen->modules.size(), chosen->params.size(),
+        output_.c_str(), wrapped.stored_iterations(),
+        chosen->root.empty() ? "the program" : chosen->root.c_str(), chosen->torch_version.c_str(),
+        chosen->modules.size(), chosen->params.size(),
         code != 0 ? "; the program failed, see its data-quality rows" : "");
     return code;
   }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "db/model/input_file.h"
+#include "db/model/temp_files.h"
 
 namespace flopscope {
 namespace fs = std::filesystem;
@@ -79,15 +80,28 @@ Status check_output_path(const std::string& path, bool overwrite) {
   return {};
 }
 
+StatusOr<int> open_temp_beside(const std::string& path, const std::string& tag, std::string* temp) {
+  fs::path target(path);
+  const std::string prefix = target.filename().string() + "." + tag + "-";
+  std::string dir = target.parent_path().string();
+  (void)remove_stale_temp_paths(dir.empty() ? "." : dir, prefix);  // left by a writer killed with -9
+  std::string name = temp_name(path + "." + tag + "-");
+  int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) return IoError(path + ": cannot create a temporary file: " + std::strerror(errno));
+  register_temp_path(name);
+  *temp = std::move(name);
+  return fd;
+}
+
 StatusOr<AtomicFile> AtomicFile::create(const std::string& path, bool overwrite) {
   FS_RETURN_IF_ERROR(check_output_path(path, overwrite));
-  std::string temp = path + ".tmp-XXXXXX";
-  int fd = ::mkstemp(temp.data());
-  if (fd < 0) return IoError(path + ": cannot create a temporary file: " + std::strerror(errno));
+  std::string temp;
+  FS_ASSIGN_OR_RETURN(int fd, open_temp_beside(path, "tmp", &temp));
   std::FILE* f = ::fdopen(fd, "wb");
   if (f == nullptr) {
     ::close(fd);
     ::unlink(temp.c_str());
+    unregister_temp_path(temp);
     return IoError(path + ": cannot open a temporary file: " + std::strerror(errno));
   }
   AtomicFile out(path, temp, f);
@@ -131,6 +145,7 @@ void AtomicFile::discard() {
   }
   if (!temp_path_.empty()) {
     ::unlink(temp_path_.c_str());
+    unregister_temp_path(temp_path_);
     temp_path_.clear();
   }
 }
@@ -168,6 +183,7 @@ Status AtomicFile::publish() {
     discard();
     return s;
   }
+  unregister_temp_path(temp_path_);
   temp_path_.clear();
   return {};
 }

@@ -42,6 +42,11 @@ class AtomicFile {
   bool overwrite_ = false;
 };
 
+// Creates and opens (O_CLOEXEC) a temporary file beside `path`, named path.<tag>-<pid>-XXXXXX, registered
+// for removal on signals (db/model/temp_files.h); stale ones of killed writers beside it are removed
+// first. The caller owns the descriptor and unregisters the name once published or removed.
+StatusOr<int> open_temp_beside(const std::string& path, const std::string& tag, std::string* temp);
+
 // Checks before heavy work that an output can be written: the target does not exist (unless overwrite)
 // and its directory exists and is writable. Returns a one-line error naming the path.
 Status check_output_path(const std::string& path, bool overwrite);

@@ -79,14 +79,24 @@ class _State:
         self.params = []
         self.activations_out = []
         self.activation_cost_ns = 0
-        self.call_counts = {}
         self.notes = []
         self.root_calls = 0
         self.step_mode = False
-        self.steps = 0  # iterations begun (root calls or step() calls)
-        self.recorded = 0  # iterations recorded
-        self.step_range = None
-        self.profiler = None
+        self.steps = 0  # iterations begun (root calls or step() calls), on every thread
+        self.begun_recorded = 0  # recorded iterations begun
+        self.open_steps = 0  # recorded iterations begun and not yet ended
+        self.recorded = 0  # recorded iterations ended: the ones the trace holds
+        self.unrecorded_calls = 0  # root calls in the window on threads the profiler cannot record
+        self.started = False  # the profiler was started (with the first recorded iteration)
+        self.profiler = None  # torch.profiler.profile (Kineto)
+        self.profiler_thread = None  # the thread that started it
+        self.all_threads = False  # it records every thread (profile_all_threads)
+        self.kineto_live = False
+        self.main_session = False  # event tree: the main thread's session is open
+        self.tree_results = []  # event tree: closed sessions' results
+        self.pending_write = False  # event tree: recording ended on another thread; the main thread writes
+        self.interrupted = ""  # "SIGTERM" when flopscope's handler ended the program
+        self.exiting = False  # the atexit handler runs
         self.backend = ""
         self.trace_file = None
         self.done = False  # recording finished (all iterations recorded)
@@ -138,10 +148,31 @@ def install():
     if S.dir:
         _write_json("started.%d.json" % os.getpid(), {"pid": os.getpid(), "argv": sys.argv})
         atexit.register(_at_exit)
+        _exit_cleanly_on_sigterm()
     if "torch" in sys.modules:
         _on_torch(sys.modules["torch"])
     else:
         sys.meta_path.insert(0, _TorchWatcher())
+
+
+def _exit_cleanly_on_sigterm():
+    """Python ends at SIGTERM without running atexit, so what was recorded would be lost: unless the program
+    handles SIGTERM itself, it becomes a SystemExit (the run is written, marked as stopped by the signal),
+    and the process then ends by the signal as it would have."""
+    import signal
+
+    try:
+        if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+            return
+
+        def on_term(sig, frame):
+            S.interrupted = "SIGTERM"
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the write short
+            raise SystemExit(128 + sig)
+
+        signal.signal(signal.SIGTERM, on_term)
+    except (ValueError, OSError):  # not the main thread: nothing to install
+        pass
 
 
 def _on_torch(torch):
@@ -353,6 +384,7 @@ def _ablation_notes():
 
 def _enter(module, inputs):
     stack = _stack()
+    ordinal = None
     is_iteration = False
     with S.lock:
         if not stack:
@@ -367,10 +399,14 @@ def _enter(module, inputs):
         else:
             path, name = _cached_path(module, stack[-1][1])
         if is_iteration:
-            _begin_iteration()
-    recording = S.profiler is not None and not S.done
+            ordinal = _begin_iteration()
+    if ordinal is not None:
+        _open_iteration_here(ordinal)
+    elif S.pending_write and _on_main_thread():
+        _flush_pending_trace()
+    recording = _recording_here()
     entry = [module, path, None, None, is_iteration, None, None]
-    if recording and is_iteration and S.save_outputs:
+    if recording and ordinal is not None and S.save_outputs:
         entry[6] = _timed(lambda: _input_hash(inputs))
     if recording and S.activations:
         entry[3] = _timed(lambda: _first_tensor_copy(inputs))
@@ -414,12 +450,14 @@ def _close(entry, output):
         _range_exit(rf)
         if S.activations and output is not None:
             _timed(lambda: _activation(path, x, output))
-        if input_hash is not None and input_hash not in S.output_inputs and output is not None:
-            S.output_inputs.add(input_hash)
-            _timed(lambda: _record_outputs(input_hash, output))
+        if input_hash is not None and output is not None:
+            with S.lock:
+                new = input_hash not in S.output_inputs
+                S.output_inputs.add(input_hash)
+            if new:
+                _timed(lambda: _record_outputs(input_hash, output))
     if is_iteration:
-        with S.lock:
-            _end_iteration()
+        _end_iteration_here()
 
 
 def _range_enter(name):
@@ -454,73 +492,156 @@ def _range_exit(handle):
 
 
 # ---- iterations and recording ---------------------------------------------------------------------------
+#
+# An iteration is one call of the root module (or one flopscope.step() span) on one thread; the first
+# FLOPSCOPE_WARMUP begun anywhere run unrecorded, the next FLOPSCOPE_ITERATIONS are recorded, whichever
+# threads make them. Each has its ProfilerStep# range on its own thread, so calls that overlap in time
+# keep their ops apart. The profiler records threads as it can:
+# - torch.profiler (Kineto), one session: every thread where it has profile_all_threads (torch >= 2.6);
+#   otherwise only the thread that started it, and calls on other threads are counted, not recorded;
+# - the event tree (torch without Kineto), whose sessions are per thread: the main thread keeps one open
+#   from its first recorded iteration to the end of recording; any other thread opens one per recorded
+#   iteration and hands its events over when the iteration ends.
+
+
+def _on_main_thread():
+    return threading.current_thread() is threading.main_thread()
 
 
 def step():
     if S is None or S.torch is None:
         return
+    ordinal = None
     with S.lock:
-        if not S.step_mode:
+        first = not S.step_mode
+        if first:
             S.step_mode = True
             if S.steps > 0:
                 _note("flopscope.step() first called after %d root calls; iterations are counted from here" % S.steps)
-                _end_iteration()
                 S.steps = 0
-        else:
-            _end_iteration()
-        _begin_iteration()
+    if getattr(S.local, "step", None) is not None:
+        _end_iteration_here()
+    with S.lock:
+        ordinal = _begin_iteration()
+    if ordinal is not None:
+        _open_iteration_here(ordinal)
 
 
 def _begin_iteration():
+    """Under S.lock: counts an iteration begun on this thread; its recorded ordinal, or None."""
     index = S.steps
     S.steps += 1
-    if S.done or index < S.warmup:
-        return
-    if S.profiler is None:
+    if S.done or index < S.warmup or S.begun_recorded >= S.iterations:
+        return None
+    if not _can_record_here():
+        S.unrecorded_calls += 1
+        return None
+    ordinal = S.begun_recorded
+    S.begun_recorded += 1
+    S.open_steps += 1
+    return ordinal
+
+
+def _can_record_here():
+    """Under S.lock: starts the profiler with the first recorded iteration; whether this thread's ops can be
+    recorded."""
+    if not S.started:
         _start_profiler()
-    S.step_range = _range_enter("ProfilerStep#%d" % S.recorded)
-    S.call_counts = {}
+    if S.backend == "kineto":
+        return S.all_threads or threading.get_ident() == S.profiler_thread
+    return True
 
 
-def _end_iteration():
-    if S.step_range is None:
+def _open_iteration_here(ordinal):
+    if S.backend == "event-tree":
+        if _on_main_thread():
+            if not S.main_session:
+                _enable_session()
+                S.main_session = True
+        else:
+            _enable_session()
+            S.local.session = True
+    S.local.iteration = ordinal
+    S.local.step = _range_enter("ProfilerStep#%d" % ordinal)
+    S.local.call_counts = {}
+
+
+def _recording_here():
+    if getattr(S.local, "step", None) is not None:
+        return True
+    if S.backend == "kineto":
+        return S.kineto_live and (S.all_threads or threading.get_ident() == S.profiler_thread)
+    if S.backend == "event-tree":
+        return (S.main_session if _on_main_thread() else getattr(S.local, "session", False)) and not S.done
+    return False
+
+
+def _end_iteration_here():
+    step = getattr(S.local, "step", None)
+    if step is None:
         return
-    _range_exit(S.step_range)
-    S.step_range = None
-    S.recorded += 1
-    if S.recorded >= S.iterations:
-        _stop_profiler()
+    _range_exit(step)
+    S.local.step = None
+    S.local.iteration = None
+    if getattr(S.local, "session", False):
+        result = _disable_session()
+        S.local.session = False
+        with S.lock:
+            S.tree_results.append(result)
+    with S.lock:
+        S.recorded += 1
+        S.open_steps -= 1
+        if S.begun_recorded >= S.iterations and S.open_steps == 0:
+            _finish_recording()
+
+
+def _enable_session():
+    from torch._C import _autograd as A
+    from torch._C import _profiler as P
+
+    config = P.ProfilerConfig(P.ProfilerState.KINETO, True, False, False, False, False, P._ExperimentalConfig())
+    activities = {P.ProfilerActivity.CPU}
+    A._prepare_profiler(config, activities)
+    A._enable_profiler(config, activities)
+
+
+def _disable_session():
+    from torch._C import _autograd as A
+
+    return A._disable_profiler()
 
 
 def _start_profiler():
     torch = S.torch
-    kineto = False
+    S.started = True
     try:
         kineto = bool(torch.autograd.kineto_available())
     except Exception:
         kineto = False
-    if kineto:
-        activities = [torch.profiler.ProfilerActivity.CPU]
-        try:
-            if torch.cuda.is_available() and torch.cuda.is_initialized():
-                activities.append(torch.profiler.ProfilerActivity.CUDA)
-        except Exception:
-            pass
-        S.profiler = torch.profiler.profile(activities=activities, record_shapes=True)
-        _quietly(S.profiler.__enter__)
-        S.backend = "kineto"
-    else:
+    if not kineto:
         # Builds without Kineto (Debian's torch 1.13): the profiler's own event collection still records
-        # names, times, shapes, dtypes and scalar arguments; the trace is written from its event tree.
-        from torch._C import _autograd as A
-        from torch._C import _profiler as P
-
-        config = P.ProfilerConfig(P.ProfilerState.KINETO, True, False, False, False, False, P._ExperimentalConfig())
-        activities = {P.ProfilerActivity.CPU}
-        A._prepare_profiler(config, activities)
-        A._enable_profiler(config, activities)
-        S.profiler = "event-tree"
+        # names, times, shapes, dtypes and scalar arguments; the trace is written from its event trees.
         S.backend = "event-tree"
+        return
+    activities = [torch.profiler.ProfilerActivity.CPU]
+    try:
+        if torch.cuda.is_available() and torch.cuda.is_initialized():
+            activities.append(torch.profiler.ProfilerActivity.CUDA)
+    except Exception:
+        pass
+    kwargs = {}
+    try:
+        from torch._C._profiler import _ExperimentalConfig
+
+        kwargs["experimental_config"] = _ExperimentalConfig(profile_all_threads=True)
+        S.all_threads = True
+    except (ImportError, TypeError):
+        S.all_threads = False
+    S.profiler = torch.profiler.profile(activities=activities, record_shapes=True, **kwargs)
+    _quietly(S.profiler.__enter__)
+    S.profiler_thread = threading.get_ident()
+    S.kineto_live = True
+    S.backend = "kineto"
 
 
 def _quietly(fn):
@@ -541,12 +662,35 @@ def _quietly(fn):
         os.close(null)
 
 
-def _stop_profiler():
-    if S.profiler is None or S.done:
+def _finish_recording():
+    """Under S.lock: no more iterations will be recorded; writes the trace now, or (event tree, main thread's
+    session still open and this is another thread) as soon as the main thread runs flopscope's code."""
+    if S.done:
         return
     S.done = True
+    if S.backend == "event-tree" and S.main_session and not _on_main_thread():
+        S.pending_write = True
+        return
+    _write_trace()
+
+
+def _flush_pending_trace():
+    with S.lock:
+        if S.pending_write:
+            S.pending_write = False
+            _write_trace()
+
+
+def _write_trace():
+    """Under S.lock, with Ctrl-C and SIGTERM held back on the main thread until the file is whole."""
+    with _signals_deferred():
+        _write_trace_now()
+
+
+def _write_trace_now():
     name = "trace.%d.json" % os.getpid()
     if S.backend == "kineto":
+        S.kineto_live = False
         _quietly(lambda: S.profiler.__exit__(None, None, None))
         tmp = os.path.join(S.dir, name + ".raw")
         _quietly(lambda: S.profiler.export_chrome_trace(tmp))
@@ -563,36 +707,86 @@ def _stop_profiler():
         else:
             doc = {"traceEvents": events}
         _write_json(name, doc)
-    else:
-        from torch._C import _autograd as A
-
-        result = A._disable_profiler()
-        events = _outside_iterations(_events_from_tree(result))
+    elif S.backend == "event-tree":
+        if S.main_session and _on_main_thread():
+            S.tree_results.append(_disable_session())
+            S.main_session = False
+        events = _outside_iterations(_events_from_trees(S.tree_results))
+        S.tree_results = []
         _write_json(name, {"schemaVersion": 1, "traceEvents": events, "traceName": "flopscope"})
+    else:
+        return
     S.trace_file = name
     S.profiler = None
+    if S.unrecorded_calls:
+        _note("%d root module call(s) in the recording window ran on threads this torch.profiler cannot record "
+              "(no profile_all_threads before torch 2.6): they are not in the run" % S.unrecorded_calls)
     _write_info()
 
 
+class _signals_deferred:
+    """Holds Ctrl-C and SIGTERM back while the trace is written (only the main thread can, and only the
+    main thread receives them as exceptions); the first one that came is delivered afterwards."""
+
+    def __enter__(self):
+        self.saved = {}
+        self.caught = None
+        if not _on_main_thread():
+            return self
+        import signal
+
+        def hold(sig, frame):
+            if self.caught is None:
+                self.caught = (sig, frame)
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self.saved[sig] = signal.signal(sig, hold)
+            except (ValueError, OSError):
+                pass
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+        if self.caught is not None and not S.exiting:
+            sig, frame = self.caught
+            handler = self.saved.get(sig)
+            if callable(handler):
+                handler(sig, frame)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), sig)
+        return False
+
+
 def _outside_iterations(events):
-    """Host events wholly before the first or after the last recorded iteration are the program's own work
-    (e.g. printing a result before exit), not the model's: they are left out, and counted in a note. Device
-    events are never dropped."""
-    steps = [e for e in events if e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#")]
-    if not steps:
+    """Host events wholly before a thread's first or after its last recorded iteration are the program's own
+    work (e.g. printing a result before exit) or calls outside the recording window on that thread, not the
+    recorded iterations: they are left out, and counted in a note. So are host events of threads that
+    recorded no iteration (other threads' unrecorded calls, which a profiler of every thread also sees).
+    Device events and runtime calls are never dropped."""
+    spans = {}
+    for e in events:
+        if e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#"):
+            t0 = float(e["ts"])
+            key = (e.get("pid"), e.get("tid"))
+            first, last = spans.get(key, (t0, t0))
+            spans[key] = (min(first, t0), max(last, t0 + float(e.get("dur", 0))))
+    if not spans:
         return events
-    first = min(float(e["ts"]) for e in steps)
-    last = max(float(e["ts"]) + float(e.get("dur", 0)) for e in steps)
     out, dropped = [], 0
     for e in events:
         if e.get("ph") == "X" and e.get("cat") in ("cpu_op", "user_annotation", "python_function") and "ts" in e:
+            span = spans.get((e.get("pid"), e.get("tid")))
             t0 = float(e["ts"])
-            if t0 + float(e.get("dur", 0)) < first or t0 > last:
+            if span is None or t0 + float(e.get("dur", 0)) < span[0] or t0 > span[1]:
                 dropped += e.get("cat") == "cpu_op"
                 continue
         out.append(e)
     if dropped:
-        _note("%d host ops before the first or after the last recorded iteration left out (not the model's work)"
+        _note("%d host ops outside the recorded iterations of their thread left out (not the recorded model calls)"
               % dropped)
     return out
 
@@ -615,13 +809,13 @@ def _drop_overhead(events):
     return out
 
 
-def _events_from_tree(result):
+def _events_from_trees(results):
     pid = os.getpid()
     out = []
-    roots = result.experimental_event_tree()
-    # Microseconds from the first event: small enough for a double to keep nanoseconds exactly.
-    base = min((e.start_time_ns for e in roots), default=0)
-    todo = list(reversed(roots))
+    trees = [r.experimental_event_tree() for r in results]
+    # Microseconds from the first event of any thread: small enough for a double to keep nanoseconds.
+    base = min((e.start_time_ns for roots in trees for e in roots), default=0)
+    todo = [e for roots in reversed(trees) for e in reversed(roots)]
     while todo:
         e = todo.pop()
         name = e.name
@@ -847,7 +1041,7 @@ def _output_record(name, t):
 def _record_outputs(input_hash, output):
     tensors = []
     _output_tensors(output, "", tensors)
-    S.outputs_out.append({"call": S.recorded, "input_hash": input_hash,
+    S.outputs_out.append({"call": getattr(S.local, "iteration", None) or 0, "input_hash": input_hash,
                           "tensors": [_output_record(name, t) for name, t in tensors]})
 
 
@@ -860,10 +1054,12 @@ def _activation(path, x, output):
     if y.dtype not in (torch.float32, torch.float64):
         y = y.float()
     n = y.numel()
-    with S.lock:
-        call = S.call_counts.get(path, 0)
-        S.call_counts[path] = call + 1
-        iteration = S.recorded
+    counts = getattr(S.local, "call_counts", None)
+    if counts is None:
+        counts = S.local.call_counts = {}
+    call = counts.get(path, 0)
+    counts[path] = call + 1
+    iteration = getattr(S.local, "iteration", None) or 0
     rec = {"path": path, "iteration": iteration, "call": call, "numel": n,
            "l2": _num(torch.linalg.vector_norm(y, 2).item()),
            "max_abs": _num(torch.linalg.vector_norm(y, float("inf")).item()),
@@ -934,17 +1130,40 @@ def _write_info():
 
 
 def _at_exit():
+    S.exiting = True  # a Ctrl-C from here on is held back and dropped: the process is ending anyway
+    with _signals_deferred():
+        _finish_at_exit()
+    if S.interrupted:
+        # Ended by our SIGTERM handler: end with the signal itself, as without flopscope.
+        import signal
+
+        for f in (sys.stdout, sys.stderr):
+            try:
+                f.flush()
+            except Exception:
+                pass
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _finish_at_exit():
     try:
+        # Close what is still open on this (the main) thread: Ctrl-C, an exception, a program that stops
+        # mid-iteration. Iterations still running on other threads cannot be closed from here.
+        stopped_inside = getattr(S.local, "step", None) is not None
+        if stopped_inside:
+            _end_iteration_here()
         with S.lock:
-            # Close what is still open (Ctrl-C, an exception, a program that stops mid-iteration).
-            if S.step_range is not None:
-                _range_exit(S.step_range)
-                S.step_range = None
-                S.recorded += 1
-                if S.recorded < S.iterations:
-                    _note("recording ended before %d iterations (the program stopped)" % S.iterations)
-            if S.profiler is not None and not S.done:
-                _stop_profiler()
+            if stopped_inside and S.recorded < S.iterations:
+                _note("recording ended before %d iterations (the program stopped)" % S.iterations)
+            if S.open_steps > 0:
+                _note("%d recorded iteration(s) were still running on other threads when the program ended: "
+                      "they are not in the run" % S.open_steps)
+            if S.started and not S.done:
+                _finish_recording()
+            elif S.pending_write:
+                S.pending_write = False
+                _write_trace()
             if S.output_blob is not None:
                 S.output_blob.close()
             _write_info()

@@ -246,6 +246,89 @@ class Unchanged(CliTestCase):
         self.assertGreaterEqual(report(db)["iterations"], 3)
 
 
+class ThreadsAndSignals(CliTestCase):
+    """A model called from several threads, Ctrl-C and SIGTERM at awkward moments, kill -9: what the run says
+    it holds is what it holds, and nothing is left running or lying around."""
+
+    def program(self, mode):
+        return [PYTHON, os.path.join(PROGRAMS, "behaviour.py"), mode]
+
+    def test_threads_record_every_iteration_once(self):
+        # 20 overlapping root calls on 4 threads; the first 10 are recorded, each on its own thread.
+        for attempt in range(3):
+            db = self.path("threads%d.db" % attempt)
+            p = trace(db, *self.program("threads"), extra=("--iterations", "10"))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("wrote %s: 10 iteration(s)" % db, p.stderr)
+            r = report(db)
+            self.assertEqual(r["iterations"], 10, r["data_quality"])
+            calls = {m["path"]: m["calls"] for m in r["modules"]}
+            self.assertEqual(calls[""], 1.0, calls)  # one root call per iteration, not 2 or 0.5
+            self.assertEqual(calls["0"], 1.0, calls)
+            self.assertNotIn("impossible", json.dumps(r["data_quality"]))
+
+    def test_ctrl_c_after_the_tenth_iteration_keeps_all_ten(self):
+        db = self.path("ten.db")
+        proc = subprocess.Popen([FLOPSCOPE, "trace", "-o", db, "--iterations", "10", "--", *self.program("ten-then-wait")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        while proc.stdout.readline().strip() != "ten":
+            pass
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        self.assertEqual(proc.returncode, 128 + signal.SIGINT, err)
+        self.assertNotIn("nothing recorded", err)
+        self.assertIn("10 iteration(s)", err)
+        self.assertEqual(report(db)["iterations"], 10)
+
+    def test_sigterm_keeps_the_recorded_iterations_marked_incomplete(self):
+        db = self.path("term.db")
+        proc = subprocess.Popen([FLOPSCOPE, "trace", "-o", db, "--iterations", "100000", "--", *self.program("loop")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        while proc.stdout.readline().strip() != "ready":
+            pass
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGTERM)  # to flopscope only: it passes SIGTERM on to the program
+        _, err = proc.communicate(timeout=120)
+        self.assertEqual(proc.returncode, 128 + signal.SIGTERM, err)
+        r = report(db)
+        self.assertGreaterEqual(r["iterations"], 3)
+        codes = {q["code"]: q.get("detail", "") for q in r["data_quality"]}
+        self.assertIn("iterations_incomplete", codes)
+        self.assertIn("killed by signal %d" % signal.SIGTERM, codes.get("program_failed", ""))
+
+    def test_kill_9_takes_the_program_along_and_the_next_trace_clears_the_folder(self):
+        tmp = self.path("tmp")
+        os.mkdir(tmp)
+        env = dict(os.environ, TMPDIR=tmp)
+        proc = subprocess.Popen([FLOPSCOPE, "trace", "-o", self.path("k.db"), "--iterations", "100000", "--",
+                                 *self.program("loop")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=env)
+        while proc.stdout.readline().strip() != "ready":
+            pass
+        folders = os.listdir(tmp)
+        self.assertEqual(len(folders), 1, folders)
+        self.assertIn("flopscope-trace-%d-" % proc.pid, folders[0])
+        started = [f for f in os.listdir(os.path.join(tmp, folders[0])) if f.startswith("started.")]
+        child = int(started[0].split(".")[1])
+        proc.kill()
+        proc.communicate(timeout=60)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                os.kill(child, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(child, signal.SIGKILL)
+            self.fail("the traced program kept running after flopscope was killed")
+        self.assertFalse(os.path.exists(self.path("k.db")))
+        self.assertEqual(os.listdir(tmp), folders)  # kill -9: nothing could clean up
+        p = trace(self.path("ok.db"), *self.program("ok"), env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(os.listdir(tmp), [])  # the next trace removed the stale folder, and its own
+
+
 class BadInput(CliTestCase):
     def program(self, mode):
         return [PYTHON, os.path.join(PROGRAMS, "behaviour.py"), mode]

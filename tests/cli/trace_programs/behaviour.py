@@ -17,6 +17,29 @@ if mode == "no-module":
     sys.exit(0)
 if mode == "crash-early":
     raise RuntimeError("crashed before any module")
+if mode == "threads":
+    # Four threads call the model at once, five calls each: 20 root calls that overlap in time.
+    import threading
+
+    def calls():
+        with torch.no_grad():
+            for _ in range(5):
+                model(x)
+
+    workers = [threading.Thread(target=calls) for _ in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    print("threads done", flush=True)
+    sys.exit(0)
+if mode == "ten-then-wait":
+    with torch.no_grad():
+        for _ in range(10):
+            model(x)
+    print("ten", flush=True)
+    while True:
+        time.sleep(1)
 with torch.no_grad():
     for i in range(3):
         y = model(x)
