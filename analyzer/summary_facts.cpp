@@ -445,6 +445,16 @@ void FactWalk::gap_facts(SummaryFacts& f) const {
     auto& g = gaps[name];
     g.name = name;
     g.count += 1;
+    // Time inside a gap op of the same name is that op's time already (identical nested ops, recursion):
+    // counted once, or four identical ops would be 400% of the host time.
+    bool inside_same = false;
+    std::ptrdiff_t j = parent_of(i);
+    for (int guard = 0; guard < 1000 && j >= 0 && !inside_same;
+         ++guard, j = parent_of(static_cast<std::size_t>(j))) {
+      const auto u = static_cast<std::size_t>(j);
+      inside_same = (is_gap_[u] || launched_unknown_[u]) && ops_[u].name == op.name;
+    }
+    if (inside_same) continue;
     g.time_ns += static_cast<double>(op.duration_ns);
     g.device_time_ns += gap_device_[i];
     if (g.note.empty()) g.note = rows_.text(op.note);

@@ -29,8 +29,9 @@ inline BaselineLoader& fleet_baseline_loader() {
   return loader;
 }
 
-// The newest run matching the URL's filters, as exporter metrics.
-using LatestRunLoader = std::function<StatusOr<ExpositionSource>(const std::string& url)>;
+// The newest run matching the URL's filters, as exporter metrics; connecting and each query bounded by
+// timeout_s (a scrape must not hang behind a locked table).
+using LatestRunLoader = std::function<StatusOr<ExpositionSource>(const std::string& url, int timeout_s)>;
 
 inline LatestRunLoader& fleet_latest_loader() {
   static LatestRunLoader loader;

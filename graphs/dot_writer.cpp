@@ -6,20 +6,23 @@
 
 #include "analyzer/format.h"
 #include "db/model/module_path.h"
+#include "db/model/text_escape.h"
 #include "graphs/heat.h"
 
 namespace flopscope::graphs {
 
 std::string dot_quote(const std::string& text) {
+  // Controls and bidi overrides shown as the terminal shows them; '&' as &amp; since Graphviz decodes
+  // character entities in every label (a name holding "&lt;" would otherwise render as "<").
   std::string out = "\"";
-  for (char c : text) {
+  for (char c : terminal_safe(text, true)) {
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
     } else if (c == '\n') {
       out += "\\n";
-    } else if (c == '\r' || c == '\0') {
-      continue;
+    } else if (c == '&') {
+      out += "&amp;";
     } else {
       out += c;
     }

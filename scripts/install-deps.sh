@@ -21,7 +21,7 @@ packages=(
   # GUI
   qt6-base-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   # fleet store (PostgreSQL client; the server for its tests) and the Prometheus exporter (and its test server)
-  libpq-dev postgresql libcpp-httplib-dev prometheus
+  libpq-dev postgresql libcpp-httplib-dev prometheus python3-prometheus-client
   # tests, fuzzing, benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev xvfb xauth poppler-utils
   # tests: the HTML report as a browser shows it (headless)

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "analyzer/latency.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope {
 namespace {
@@ -65,25 +66,31 @@ void quantile_samples(Writer& w, const char* name, const ExpositionSource& s, co
 }  // namespace
 
 std::string prometheus_label_escape(const std::string& value) {
-  std::string out;
-  out.reserve(value.size());
-  for (char c : value) {
-    if (c == '\\')
-      out += "\\\\";
-    else if (c == '"')
-      out += "\\\"";
-    else if (c == '\n')
-      out += "\\n";
-    else
-      out += c;
-  }
-  return out;
+  return prometheus_label_value(value);
+}
+
+ExpositionSource exposition_source_down(std::string kind, std::string input) {
+  ExpositionSource s;
+  s.kind = std::move(kind);
+  s.source = input;
+  s.input = std::move(input);
+  s.up = false;
+  return s;
 }
 
 std::string render_exposition(const std::vector<ExpositionSource>& sources) {
   Writer w;
-  w.family("flopscope_source_info", "gauge", "Sources this exporter reads (1 each)");
-  for (const auto& s : sources) w.sample("flopscope_source_info", {"source", s.source, "kind", s.kind}, 1);
+  w.family("flopscope_source_up", "gauge",
+           "1 when the source (run file, weights file, diff or store) was read for this scrape, 0 when it "
+           "could not be (its other series are then absent)");
+  for (const auto& s : sources) {
+    w.sample("flopscope_source_up", {"source", s.input.empty() ? s.source : s.input, "kind", s.kind},
+             s.up ? 1 : 0);
+  }
+  w.family("flopscope_source_info", "gauge", "Sources this exporter read (1 each)");
+  for (const auto& s : sources) {
+    if (s.up) w.sample("flopscope_source_info", {"source", s.source, "kind", s.kind}, 1);
+  }
 
   w.family("flopscope_module_weight_state", "gauge",
            "1 for the state of the module's parameters (ACTIVE, ZEROED: all zero, ERASED: no storage), 0 "
@@ -116,7 +123,7 @@ std::string render_exposition(const std::vector<ExpositionSource>& sources) {
     }
   }
   w.family(
-      "flopscope_module_time_seconds", "gauge",
+      "flopscope_module_time_seconds", "summary",
       "Time per iteration of the latest run, by clock (host: op time, device: kernel time) and quantile");
   for (const auto& s : sources) {
     if (!s.has_costs) continue;
@@ -125,7 +132,7 @@ std::string render_exposition(const std::vector<ExpositionSource>& sources) {
       quantile_samples(w, "flopscope_module_time_seconds", s, &m.path, "device", m.device);
     }
   }
-  w.family("flopscope_iteration_time_seconds", "gauge", "End-to-end time per iteration of the latest run");
+  w.family("flopscope_iteration_time_seconds", "summary", "End-to-end time per iteration of the latest run");
   for (const auto& s : sources) {
     if (!s.has_costs) continue;
     quantile_samples(w, "flopscope_iteration_time_seconds", s, nullptr, "host", s.host);

@@ -41,8 +41,15 @@ StatusOr<std::vector<std::string>> rank_part_files(const std::vector<std::string
     }
     std::vector<std::string> in_dir;
     for (const auto& e : std::filesystem::directory_iterator(a, ec)) {
-      if (e.is_regular_file() && is_rank_part_file(e.path().filename().string()))
-        in_dir.push_back(e.path().string());
+      if (!is_rank_part_file(e.path().filename().string())) continue;
+      std::error_code link_ec;
+      // A rank whose file is a dangling link is an error: left out, the ranks would compare without it.
+      if (e.is_symlink(link_ec) && !std::filesystem::exists(e.path(), link_ec)) {
+        return NotFound(e.path().string() + ": a link to " +
+                        std::filesystem::read_symlink(e.path(), link_ec).string() +
+                        ", which does not exist (a rank of the folder is missing)");
+      }
+      if (e.is_regular_file(link_ec)) in_dir.push_back(e.path().string());
     }
     if (ec) return IoError(a + ": cannot list the folder: " + ec.message());
     if (in_dir.empty()) return NotFound(a + ": a directory with no run databases or traces in it");

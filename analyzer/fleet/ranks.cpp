@@ -3,6 +3,8 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <charconv>
+#include <limits>
 #include <numeric>
 #include <regex>
 #include <unordered_map>
@@ -12,8 +14,20 @@
 namespace flopscope {
 namespace {
 
+// A rank number: digits that fit an int, else an error naming the file (not std::stoi's "stoi").
+StatusOr<int> rank_number(const std::string& digits, const std::string& path, const char* where) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (ec != std::errc() || end != digits.data() + digits.size()) {
+    return InvalidArgument(path + ": rank " + (digits.size() > 24 ? digits.substr(0, 24) + "..." : digits) +
+                           " in " + where + " is out of range (0 to " +
+                           std::to_string(std::numeric_limits<int>::max()) + ")");
+  }
+  return value;
+}
+
 // distributedInfo sits near the start of a Kineto trace; reading a bounded head keeps this cheap.
-std::optional<int> rank_in_trace_head(const std::string& path) {
+std::optional<std::string> rank_in_trace_head(const std::string& path) {
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) return std::nullopt;
   std::string head(1 << 16, '\0');
@@ -27,7 +41,7 @@ std::optional<int> rank_in_trace_head(const std::string& path) {
   std::smatch m;
   std::string tail = head.substr(at, 400);
   if (!std::regex_search(tail, m, rank)) return std::nullopt;
-  return std::stoi(m[1].str());
+  return m[1].str();
 }
 
 RankSpread spread(const std::vector<std::pair<int, double>>& values) {
@@ -59,11 +73,11 @@ bool is_comm_kernel(const std::string& name) {
 }
 
 StatusOr<int> rank_of_file(const std::string& path) {
-  if (auto r = rank_in_trace_head(path)) return *r;
+  if (auto r = rank_in_trace_head(path)) return rank_number(*r, path, "its distributedInfo");
   static const std::regex in_name(R"(rank[-_.]?(\d+))", std::regex::icase);
   std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
   std::smatch m;
-  if (std::regex_search(base, m, in_name)) return std::stoi(m[1].str());
+  if (std::regex_search(base, m, in_name)) return rank_number(m[1].str(), path, "its name");
   return InvalidArgument(
       path + ": cannot tell its rank (no distributedInfo in the trace, no 'rank<N>' in the name)");
 }

@@ -19,6 +19,7 @@
 #include "cli/fleet_hooks.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope::cli {
 namespace {
@@ -37,6 +38,8 @@ FileStamp stamp_of(const std::string& path) {
 // One source and its last rendering; files are re-read only when their stamp changed.
 struct Source {
   std::string kind, path;
+  std::string input;       // flopscope_source_up's label: the file, "A -> B", the URL without password
+  std::string last_error;  // logged once per change, not on every scrape
   FileStamp stamp;
   std::string path_b;  // kind "diff": B (path is A)
   FileStamp stamp_b;
@@ -47,11 +50,14 @@ struct Source {
     s.kind = std::move(kind);
     s.path = std::move(path);
     s.path_b = std::move(path_b);
+    s.input = s.kind == "diff"    ? s.path + " -> " + s.path_b
+              : s.kind == "store" ? redact_passwords(s.path)
+                                  : s.path;
     return s;
   }
 
-  StatusOr<ExpositionSource> read() {
-    if (kind == "store") return fleet_latest_loader()(path);
+  StatusOr<ExpositionSource> read(int store_timeout_s) {
+    if (kind == "store") return fleet_latest_loader()(path, store_timeout_s);
     FileStamp now = stamp_of(path);
     FileStamp now_b = path_b.empty() ? FileStamp{} : stamp_of(path_b);
     if (cached && now == stamp && now_b == stamp_b) return *cached;
@@ -93,6 +99,12 @@ class ExporterCommand final : public Command {
                    "Fleet store URL: the newest run (postgresql://...[?branch=B]); repeatable");
     app.add_option("--textfile", textfile_dir_,
                    "Write DIR/flopscope.prom for node_exporter's textfile collector instead of serving");
+    app.add_option("--max-connections", max_connections_,
+                   "Connections served at once (default 256); more wait their turn in order")
+        ->check(CLI::Range(4, 4096));
+    app.add_option("--store-timeout", store_timeout_s_,
+                   "Seconds a --store may take to connect and answer before it counts as down (default 5)")
+        ->check(CLI::Range(1, 300));
     app.add_flag("--once", once_, "With --textfile: write once and exit");
     app.add_option("--interval", interval_s_,
                    "With --textfile: seconds between checks for changes (default 30)")
@@ -111,19 +123,37 @@ class ExporterCommand final : public Command {
     }
     if (once_ && textfile_dir_.empty()) return report_error(InvalidArgument("--once needs --textfile DIR"));
     // Every source must read once before anything is served or written.
-    StatusOr<std::string> first = render();
+    StatusOr<std::string> first = render(true);
     if (!first.ok()) return report_error(first.status());
     return textfile_dir_.empty() ? serve(*first) : write_textfiles(*first);
   }
 
  private:
-  StatusOr<std::string> render() {
+  // Every source, each on its own: one that cannot be read is exported as flopscope_source_up 0 (its
+  // reason on stderr when it changes) and the others are served as usual. `strict`: the first failure is
+  // the error (at start-up, so that a mistyped path is a usage error, not a silent 0).
+  StatusOr<std::string> render(bool strict = false) {
     std::lock_guard lock(mutex_);
     std::vector<ExpositionSource> out;
     for (auto& s : sources_) {
-      auto e = s.read();
-      if (!e.ok()) return e.status();
+      auto e = s.read(store_timeout_s_);
+      if (!e.ok()) {
+        if (strict) return e.status();
+        const std::string why = terminal_safe(redact_passwords(e.status().message()), false);
+        if (why != s.last_error) {
+          std::fprintf(stderr, "flopscope: warning: %s (flopscope_source_up 0)\n", why.c_str());
+          s.last_error = why;
+        }
+        out.push_back(exposition_source_down(s.kind, s.input));
+        continue;
+      }
+      if (!s.last_error.empty()) {
+        std::fprintf(stderr, "flopscope: %s: read again (flopscope_source_up 1)\n",
+                     terminal_safe(s.input, false).c_str());
+        s.last_error.clear();
+      }
       out.push_back(std::move(e).value());
+      out.back().input = s.input;
     }
     return render_exposition(out);
   }
@@ -154,7 +184,20 @@ class ExporterCommand final : public Command {
           InvalidArgument("--listen " + listen_ + ": expected HOST:PORT, e.g. 127.0.0.1:9464"));
     }
     httplib::Server server;
+    // Bounded, fair concurrency: connections wait in one FIFO queue for a fixed pool of workers, and one
+    // that sends nothing for 1 s (idle, or a byte every few seconds) or leaves the response unread for 5 s
+    // is dropped, so an idle or trickling client holds a worker for about 2 s at most and a scrape finds
+    // a free worker while up to --max-connections others are open. (httplib's default, about 8 workers
+    // and 5 s timeouts per read, let 16 idle connections hold off every scrape.)
+    server.new_task_queue = [n = static_cast<std::size_t>(max_connections_)] {
+      return new httplib::ThreadPool(n);
+    };
+    server.set_read_timeout(1, 0);
+    server.set_write_timeout(5, 0);
+    server.set_keep_alive_timeout(2);
+    server.set_keep_alive_max_count(100);
     server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+      // Sources are isolated (render() never fails on one): a scrape is always answered, 200.
       auto text = render();
       if (!text.ok()) {
         res.status = 503;
@@ -190,6 +233,8 @@ class ExporterCommand final : public Command {
   std::vector<std::pair<std::string, std::string>> diffs_;  // --diff A B
   bool once_ = false;
   int interval_s_ = 30;
+  int max_connections_ = 256;
+  int store_timeout_s_ = 5;
   std::vector<Source> sources_;
   std::mutex mutex_;
 };

@@ -66,9 +66,9 @@ StatusOr<Baseline> load_baseline(const BaselineRequest& request) {
   return b;
 }
 
-StatusOr<ExpositionSource> load_latest(const std::string& text) {
+StatusOr<ExpositionSource> load_latest(const std::string& text, int timeout_s) {
   FS_ASSIGN_OR_RETURN(StoreUrl url, parse_store_url(text));
-  FS_ASSIGN_OR_RETURN(auto store, FleetStore::connect(url));
+  FS_ASSIGN_OR_RETURN(auto store, FleetStore::connect(url, StoreLimits{timeout_s, timeout_s, timeout_s}));
   FS_ASSIGN_OR_RETURN(auto runs, store->runs(RunFilter{url.branch, url.machine, url.model, 1}));
   ExpositionSource s;
   s.kind = "store";

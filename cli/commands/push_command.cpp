@@ -8,6 +8,7 @@
 #include "cli/run_input.h"
 #include "db/fleet/pg_store.h"
 #include "db/model/atomic_file.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope::cli {
 namespace {
@@ -33,6 +34,10 @@ class PushCommand final : public Command {
     app.add_option("--git-branch", branch_,
                    "Branch (default: $FLOPSCOPE_GIT_BRANCH, $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME)");
     app.add_option("--machine", machine_, "Machine name (default: $FLOPSCOPE_MACHINE, else the run's host)");
+    app.add_option("--lock-timeout", lock_timeout_s_,
+                   "Seconds to wait for a lock another session holds on the store before giving up "
+                   "(default 10)")
+        ->check(CLI::Range(1, 3600));
     app.add_flag("--summary-only", summary_only_,
                  "Store the summary without the run file (`diff --baseline` then cannot use this run)");
   }
@@ -54,22 +59,27 @@ class PushCommand final : public Command {
       meta.run_bytes = std::move(bytes).value();
       meta.run_name = path_.substr(path_.rfind('/') == std::string::npos ? 0 : path_.rfind('/') + 1);
     }
-    StatusOr<std::unique_ptr<FleetStore>> store = FleetStore::connect(*url);
+    StoreLimits limits;
+    limits.lock_timeout_s = lock_timeout_s_;
+    StatusOr<std::unique_ptr<FleetStore>> store = FleetStore::connect(*url, limits);
     if (!store.ok()) return report_error(store.status());
     StatusOr<PushResult> pushed = (*store)->push(fleet, meta);
     if (!pushed.ok()) return report_error(pushed.status());
+    // The labels printed are the stored ones: a run stored under others is an error (FleetStore::push).
+    auto shown = [](const std::string& v) { return v.empty() ? std::string("-") : terminal_safe(v, false); };
     std::printf(
         "%s: %s as run %lld in %s (%zu modules, %zu op signatures, %zu parameters; branch %s, commit %s)\n",
-        path_.c_str(), pushed->already_stored ? "already stored" : "stored",
-        static_cast<long long>(pushed->run_id), url->display.c_str(), fleet.modules.size(), fleet.ops.size(),
-        fleet.params.size(), meta.git_branch.empty() ? "-" : meta.git_branch.c_str(),
-        meta.git_commit.empty() ? "-" : meta.git_commit.c_str());
+        terminal_safe(path_, false).c_str(), pushed->already_stored ? "already stored" : "stored",
+        static_cast<long long>(pushed->run_id), terminal_safe(url->display, false).c_str(),
+        fleet.modules.size(), fleet.ops.size(), fleet.params.size(), shown(meta.git_branch).c_str(),
+        shown(meta.git_commit).c_str());
     return kExitOk;
   }
 
  private:
   std::string path_, url_, commit_, branch_, machine_;
   bool summary_only_ = false;
+  int lock_timeout_s_ = 10;
 };
 
 }  // namespace

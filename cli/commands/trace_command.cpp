@@ -29,6 +29,7 @@
 #include "db/model/atomic_file.h"
 #include "db/model/sha256.h"
 #include "db/model/temp_files.h"
+#include "db/model/text_escape.h"
 #include "db/run_database.h"
 
 namespace flopscope::cli {
@@ -50,6 +51,9 @@ std::vector<std::pair<long, fs::path>> files_named(const fs::path& dir, const st
   std::sort(out.begin(), out.end());
   return out;
 }
+
+// Below this much free space in TMPDIR, a companion that wrote nothing is taken to have found it full.
+constexpr std::uintmax_t kTmpdirLowBytes = 1 << 20;
 
 // The folder the companion writes into: removed at the end, on Ctrl-C/SIGTERM/SIGHUP (registered), and,
 // after a kill -9, by the next `flopscope trace` (named with this process's pid).
@@ -230,6 +234,16 @@ class TraceCommand final : public Command {
     const std::string cmd = quote_command(command_);
     auto started = files_named(work, "started");
     auto infos = files_named(work, "info");
+    // Nothing written into a full temporary folder: say so, not that the program is not Python.
+    std::error_code ec;
+    const fs::space_info space = fs::space(work, ec);
+    if ((started.empty() || infos.empty()) && !ec && space.available < kTmpdirLowBytes) {
+      return fail(IoError(fmt::format("{}: no space left in TMPDIR={} ({} KiB free): the companion could not "
+                                      "write what it recorded; no run written",
+                                      cmd, terminal_safe(work.parent_path().string(), false),
+                                      space.available / 1024)),
+                  code);
+    }
     if (started.empty()) {
       return fail(InvalidArgument(cmd + ": no Python process loaded flopscope's companion (is it a Python "
                                         "program? `python -I` or `-E` ignore PYTHONPATH)"),

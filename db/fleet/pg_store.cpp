@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "db/fleet/pg_schema.h"
+#include "db/model/text_escape.h"
 
 namespace flopscope {
 namespace {
@@ -116,7 +117,7 @@ struct Result {
 StatusOr<StoreUrl> parse_store_url(const std::string& url) {
   StoreUrl out;
   if (!url.starts_with("postgresql://") && !url.starts_with("postgres://")) {
-    return InvalidArgument(url +
+    return InvalidArgument(redact_passwords(url) +
                            ": not a PostgreSQL URL (postgresql://[user[:password]@]host[:port]/dbname)");
   }
   std::string base = url, query;
@@ -143,34 +144,43 @@ StatusOr<StoreUrl> parse_store_url(const std::string& url) {
     if (amp == std::string::npos) break;
     start = amp + 1;
   }
-  if (kept.find("connect_timeout=") == std::string::npos)
-    kept += (kept.empty() ? "" : "&") + std::string("connect_timeout=10");
+  out.default_connect_timeout = kept.find("connect_timeout=") == std::string::npos;
+  if (out.default_connect_timeout) kept += (kept.empty() ? "" : "&") + std::string("connect_timeout=10");
   out.conninfo = base + "?" + kept;
-  // Hide a password: scheme://user:secret@host -> scheme://user:***@host.
-  out.display = url;
-  std::size_t scheme_end = out.display.find("://") + 3;
-  std::size_t at = out.display.find('@', scheme_end);
-  std::size_t slash = out.display.find('/', scheme_end);
-  if (at != std::string::npos && (slash == std::string::npos || at < slash)) {
-    std::size_t colon = out.display.find(':', scheme_end);
-    if (colon != std::string::npos && colon < at) out.display.replace(colon + 1, at - colon - 1, "***");
-  }
-  if (auto pw = out.display.find("password="); pw != std::string::npos) {
-    std::size_t end = out.display.find('&', pw);
-    out.display.replace(pw + 9, end == std::string::npos ? std::string::npos : end - pw - 9, "***");
-  }
+  out.display = redact_passwords(url);
   return out;
 }
 
 struct FleetStore::Impl {
   PGconn* conn = nullptr;
-  std::string display;
+  std::string display, conninfo;
+  StoreLimits limits;
   ~Impl() {
     if (conn) PQfinish(conn);
   }
 
+  // libpq's messages may repeat part of the address (a malformed keyword echoes its value).
+  std::string safe(const char* message) const { return redact_passwords(first_line(message), conninfo); }
+
   Status error(const std::string& what) const {
-    return Unavailable(display + ": " + what + ": " + first_line(PQerrorMessage(conn)));
+    return Unavailable(display + ": " + what + ": " + safe(PQerrorMessage(conn)));
+  }
+
+  // A failed statement; a wait that ran past a limit says which limit, and that nothing was changed.
+  Status failed(PGresult* r) const {
+    const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    const std::string code = state ? state : "";
+    if (code == "55P03") {
+      return Unavailable(display + ": waited " + std::to_string(limits.lock_timeout_s) +
+                         " s for a lock another session holds on the store (lock_timeout): try again when "
+                         "it is released");
+    }
+    if (code == "57014") {
+      return Unavailable(display + ": a query took longer than " +
+                         std::to_string(limits.statement_timeout_s) +
+                         " s (statement_timeout) and was cancelled");
+    }
+    return Unavailable(display + ": " + safe(PQresultErrorMessage(r)));
   }
 
   // Runs one statement with text parameters (binary where Params says so).
@@ -181,9 +191,7 @@ struct FleetStore::Impl {
     auto res = std::make_unique<Result>(
         PQexecParams(conn, sql, p.size(), nullptr, values.data(), lengths.data(), formats.data(), 0));
     ExecStatusType st = PQresultStatus(res->r);
-    if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
-      return Unavailable(display + ": " + first_line(PQresultErrorMessage(res->r)));
-    }
+    if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) return failed(res->r);
     return res;
   }
   Status run(const char* sql, const Params& p = Params()) {
@@ -195,15 +203,29 @@ struct FleetStore::Impl {
 FleetStore::FleetStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FleetStore::~FleetStore() = default;
 
-StatusOr<std::unique_ptr<FleetStore>> FleetStore::connect(const StoreUrl& url) {
+StatusOr<std::unique_ptr<FleetStore>> FleetStore::connect(const StoreUrl& url, const StoreLimits& limits) {
   auto impl = std::make_unique<Impl>();
   impl->display = url.display;
-  impl->conn = PQconnectdb(url.conninfo.c_str());
+  impl->conninfo = url.conninfo;
+  impl->limits = limits;
+  std::string conninfo = url.conninfo;
+  const std::string kDefault = "connect_timeout=10";
+  if (url.default_connect_timeout && limits.connect_timeout_s > 0 && conninfo.ends_with(kDefault)) {
+    conninfo.replace(conninfo.size() - kDefault.size(), kDefault.size(),
+                     "connect_timeout=" + std::to_string(limits.connect_timeout_s));
+  }
+  impl->conn = PQconnectdb(conninfo.c_str());
   if (!impl->conn) return Unavailable(url.display + ": cannot connect: out of memory");
   if (PQstatus(impl->conn) != CONNECTION_OK) return impl->error("cannot connect");
   // Notices (e.g. "relation already exists") are not the user's business.
   PQsetNoticeProcessor(
       impl->conn, [](void*, const char*) {}, nullptr);
+  // Session limits: a statement or a lock wait past them fails (Impl::failed names which) instead of
+  // hanging a push, a CI job or a scrape. Integers in milliseconds, no parameters needed.
+  const std::string set = "SET statement_timeout = " + std::to_string(limits.statement_timeout_s * 1000) +
+                          "; SET lock_timeout = " + std::to_string(limits.lock_timeout_s * 1000);
+  Result r(PQexec(impl->conn, set.c_str()));
+  if (PQresultStatus(r.r) != PGRES_COMMAND_OK) return impl->failed(r.r);
   return std::unique_ptr<FleetStore>(new FleetStore(std::move(impl)));
 }
 
@@ -258,10 +280,22 @@ StatusOr<PushResult> FleetStore::push(const FleetRun& run, const PushMeta& meta)
             "ON CONFLICT (content_key) DO NOTHING RETURNING id",
             rp));
     if (inserted->rows() == 0) {
-      FS_ASSIGN_OR_RETURN(auto old, db.exec("SELECT id FROM fleet_runs WHERE content_key = $1",
-                                            Params().text(run.content_key)));
+      FS_ASSIGN_OR_RETURN(
+          auto old,
+          db.exec("SELECT id, git_commit, git_branch, machine FROM fleet_runs WHERE content_key = $1",
+                  Params().text(run.content_key)));
       out.run_id = old->integer(0, 0);
       out.already_stored = true;
+      const std::string commit = old->text(0, 1), branch = old->text(0, 2), machine = old->text(0, 3);
+      if (commit != meta.git_commit || branch != meta.git_branch || machine != meta.machine) {
+        auto shown = [](const std::string& v) { return v.empty() ? std::string("-") : v; };
+        return AlreadyExists(db.display + ": this run is already stored as run " +
+                             std::to_string(out.run_id) + " with branch " + shown(branch) + ", commit " +
+                             shown(commit) + ", machine " + shown(machine) +
+                             "; a run is stored once, so nothing was recorded for branch " +
+                             shown(meta.git_branch) + ", commit " + shown(meta.git_commit) + ", machine " +
+                             shown(meta.machine) + " (push a new run to record those)");
+      }
       return out;
     }
     out.run_id = inserted->integer(0, 0);
@@ -296,7 +330,8 @@ StatusOr<PushResult> FleetStore::push(const FleetRun& run, const PushMeta& meta)
   StatusOr<PushResult> result = body();
   if (!result.ok()) {
     (void)db.run("ROLLBACK");
-    return result;
+    if (result.status().code() == StatusCode::kAlreadyExists) return result;  // says what it did not store
+    return Status(result.status().code(), result.status().message() + "; nothing was stored");
   }
   if (Status st = db.run("COMMIT"); !st.ok()) return st;
   return result;
@@ -376,9 +411,7 @@ StatusOr<StoredRunFile> FleetStore::run_file(std::int64_t run_id) {
   // Binary result: the bytes as stored, no hex round trip.
   Result r(PQexecParams(impl_->conn, "SELECT run_name, run_file FROM fleet_runs WHERE id = $1::bigint", 1,
                         nullptr, v, nullptr, nullptr, 1));
-  if (PQresultStatus(r.r) != PGRES_TUPLES_OK) {
-    return Unavailable(impl_->display + ": " + first_line(PQresultErrorMessage(r.r)));
-  }
+  if (PQresultStatus(r.r) != PGRES_TUPLES_OK) return impl_->failed(r.r);
   if (r.rows() != 1) return NotFound(impl_->display + ": no run " + values + " in the store");
   if (r.null(0, 1)) {
     return NotFound(impl_->display + ": run " + values + " was pushed without its run file (--summary-only)");

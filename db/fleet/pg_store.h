@@ -24,8 +24,9 @@ inline constexpr int kFleetStoreSchemaVersion = 1;
 // parameters pass through; flopscope's (branch, machine, model) select runs and are removed before
 // connecting.
 struct StoreUrl {
-  std::string conninfo;  // what libpq gets
-  std::string display;   // the URL without its password, for messages
+  std::string conninfo;                 // what libpq gets
+  std::string display;                  // the URL without its password (redact_passwords), for messages
+  bool default_connect_timeout = true;  // the URL sets no connect_timeout: StoreLimits' is used
   std::string branch, machine, model;
 };
 StatusOr<StoreUrl> parse_store_url(const std::string& url);
@@ -38,7 +39,14 @@ struct PushMeta {
 
 struct PushResult {
   std::int64_t run_id = 0;
-  bool already_stored = false;
+  bool already_stored = false;  // with the same commit, branch and machine (other labels: an error)
+};
+
+// How long a command waits on the store; 0: no limit. A wait past a limit is an error that names it.
+struct StoreLimits {
+  int connect_timeout_s = 10;  // unless the URL sets connect_timeout
+  int statement_timeout_s = 60;
+  int lock_timeout_s = 10;  // a lock held by another session (a push, a migration, a LOCK TABLE)
 };
 
 // Which runs: those matching every non-empty field, oldest first; `last` > 0 keeps the newest `last`.
@@ -54,13 +62,16 @@ struct StoredRunFile {
 
 class FleetStore {
  public:
-  // Connects (bounded: connect_timeout 10 s unless the URL sets one).
-  static StatusOr<std::unique_ptr<FleetStore>> connect(const StoreUrl& url);
+  // Connects, bounded by `limits` (connect_timeout unless the URL sets one), which every later statement
+  // of this connection keeps (statement_timeout, lock_timeout).
+  static StatusOr<std::unique_ptr<FleetStore>> connect(const StoreUrl& url, const StoreLimits& limits = {});
   ~FleetStore();
   FleetStore(const FleetStore&) = delete;
   FleetStore& operator=(const FleetStore&) = delete;
 
-  // Creates the schema on first use; one transaction.
+  // Creates the schema on first use; one transaction. A run already stored (same content key) with another
+  // commit, branch or machine is an error that says so: a run is stored once, under the labels it was
+  // first pushed with, and a push never reports labels it did not store.
   StatusOr<PushResult> push(const FleetRun& run, const PushMeta& meta);
 
   StatusOr<std::vector<StoredRunHeader>> runs(const RunFilter& filter);

@@ -28,12 +28,24 @@ std::string xml_escape(std::string_view s);
 // HTML text or attribute value (the same rules as XML).
 std::string html_escape(std::string_view s);
 
-// One CSV field (RFC 4180 quoting). A field that a spreadsheet would run as a formula (starting with = + - @
-// tab or CR) is prefixed with a single quote.
+// One CSV field: controls, bidi overrides and invalid UTF-8 made visible as terminal_safe(s, false) shows
+// them (a file gets what stdout gets), then RFC 4180 quoting. A field that a spreadsheet would run as a
+// formula (starting with = + - @ tab or CR) is prefixed with a single quote.
 std::string csv_field(std::string_view s);
+
+// A label value of the Prometheus text exposition format: \\ \" \n as the format escapes them; other
+// controls, bidi overrides and invalid UTF-8 made visible as terminal_safe() shows them.
+std::string prometheus_label_value(std::string_view s);
 
 // A JSON string, quoted, appended to `out`: quotes, backslashes and control characters escaped (\n \t \r,
 // else \u00XX); bytes >= 0x80 pass through (UTF-8). Runs of plain characters are copied whole.
 void append_json_string(std::string& out, std::string_view s);
+
+// `text` with every password it holds replaced by ***, for a message that shows a database address: the
+// password of a URL's user (scheme://user:PASSWORD@host, a `scheme:/` typo or no scheme at all included),
+// `password=VALUE` in a URL query or in libpq's keyword form (quoted or not, any case), and every literal
+// occurrence in `text` of a password found that way in `secrets_from` (a driver's message that echoes
+// part of the address).
+std::string redact_passwords(std::string_view text, std::string_view secrets_from = {});
 
 }  // namespace flopscope

@@ -22,5 +22,18 @@ TEST(StoreUrl, FiltersAreTakenOutAndPasswordsMasked) {
   EXPECT_FALSE(parse_store_url("run.db").ok());
 }
 
+TEST(StoreUrl, RefusedAddressesNeverShowThePassword) {
+  for (const char* bad : {"mysql://root:hunter2@db/x", "postgresql:/ci:hunter2@db/fleet",
+                          "host=db user=ci password=hunter2 dbname=fleet", "ci:hunter2@db/fleet"}) {
+    auto u = parse_store_url(bad);
+    ASSERT_FALSE(u.ok()) << bad;
+    EXPECT_EQ(u.status().message().find("hunter2"), std::string::npos) << u.status().message();
+    EXPECT_NE(u.status().message().find("***"), std::string::npos) << u.status().message();
+  }
+  auto ok = parse_store_url("postgresql://ci:hunter2@db/fleet?password=other1&branch=main");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->display, "postgresql://ci:***@db/fleet?password=***&branch=main");
+}
+
 }  // namespace
 }  // namespace flopscope

@@ -68,6 +68,7 @@ class ExporterTest(CliTestCase):
             "blocks.0.bias.weight": [0.0, 0.0, 0.0, 0.0],
             "blocks.1.gone.weight": [],
             'odd"name\\x.weight': [1.0],
+            "cr\rbidi\u202ename.weight": [1.0],  # no escape for CR in the format: shown as text
         })
 
     def tearDown(self):
@@ -111,7 +112,7 @@ class ExporterTest(CliTestCase):
             q = urllib.parse.quote('flopscope_module_weight_state == 1')
             status, _, body = get(api + q)
             result = json.loads(body)["data"]["result"]
-            return result if len(result) >= 4 else None
+            return result if len(result) >= 5 else None
 
         result = wait_for("Prometheus to scrape the exporter", series, 60)
         states = {r["metric"]["module"]: r["metric"]["state"] for r in result}
@@ -120,6 +121,7 @@ class ExporterTest(CliTestCase):
         self.assertEqual(states["blocks.1.gone"], "ERASED")
         self.assertEqual(states["blocks"], "ACTIVE")
         self.assertEqual(states['odd"name\\x'], "ACTIVE")  # escaped on the wire, intact in Prometheus
+        self.assertEqual(states["cr\\x0dbidi\\u202ename"], "ACTIVE")  # Prometheus took the visible form
         self.assertTrue(all(r["metric"]["job"] == "flopscope" for r in result))
         # Prometheus saw the target healthy.
         _, _, targets = get(f"http://127.0.0.1:{prom_port}/api/v1/targets")

@@ -4,10 +4,11 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
-from cli_helpers import CliTestCase, run, SOURCE_DIR  # noqa: E402
+from cli_helpers import CliTestCase, run, SOURCE_DIR, FLOPSCOPE  # noqa: E402
 from pg_server import PgServer  # noqa: E402
 
 KINETO = os.path.join(SOURCE_DIR, "tests", "data", "kineto")
@@ -141,6 +142,109 @@ class FleetStoreTest(CliTestCase):
         self.assertUsageError(run("push", MI300, "--to", url), "disk full (simulated)")
         self.assertEqual(self.runs_stored(db), 1)
         self.assertEqual(self.server.psql(db, "SELECT count(DISTINCT run_id) FROM fleet_modules").strip(), "1")
+
+    def test_a_repush_under_other_labels_is_refused_not_claimed(self):
+        db, url = self.store()
+        run("push", H100, "--to", url, "--git-branch", "main", "--git-commit", "c1", check=True)
+        proc = run("push", H100, "--to", url, "--git-branch", "release", "--git-commit", "c9")
+        self.assertUsageError(proc, "already stored as run 1 with branch main, commit c1",
+                              "nothing was recorded for branch release, commit c9")
+        self.assertEqual(proc.stdout, "")  # no "stored ... branch release" line
+        self.assertEqual(self.server.psql(db, "SELECT git_branch || ' ' || git_commit FROM fleet_runs").strip(),
+                         "main c1")
+        # history never finds the run under labels it was not stored with, and the push said so.
+        other = run("history", "--from", url + "&branch=release", "--format", "json", check=True).stdout
+        self.assertEqual(json.loads(other)["runs"], [])
+        same = run("push", H100, "--to", url, "--git-branch", "main", "--git-commit", "c1", check=True)
+        self.assertIn("already stored as run 1", same.stdout)
+
+    def hold_lock(self, db, seconds):
+        """Another session holding an exclusive lock on fleet_runs for `seconds` (as a migration would)."""
+        from pg_server import PG_BIN, PORT, USER
+        holder = subprocess.Popen(
+            [os.path.join(PG_BIN, "psql"), "-h", self.server.socket, "-p", str(PORT), "-U", USER, "-d", db,
+             "-At", "-c", f"BEGIN; LOCK TABLE fleet_runs IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep({seconds}); COMMIT;"],
+            env=dict(os.environ, PGPASSWORD="s3cret"), stdout=subprocess.DEVNULL)
+        self.addCleanup(holder.wait)
+        self.addCleanup(holder.terminate)
+        # psql prints nothing until the end: wait for the lock to show in pg_locks.
+        query = ("SELECT count(*) FROM pg_locks WHERE relation = 'fleet_runs'::regclass "
+                 "AND mode = 'AccessExclusiveLock' AND granted")
+        deadline = time.monotonic() + 20
+        while self.server.psql(db, query).strip() != "1":
+            self.assertLess(time.monotonic(), deadline, "the lock holder never took the lock")
+            time.sleep(0.1)
+        return holder
+
+    def test_a_push_behind_a_lock_gives_up_with_a_message(self):
+        db, url = self.store()
+        run("push", H100, "--to", url, check=True)
+        self.hold_lock(db, 30)
+        start = time.monotonic()
+        proc = run("push", MI300, "--to", url, "--lock-timeout", "2")
+        took = time.monotonic() - start
+        print(f"push behind a held lock: exit {proc.returncode} after {took:.1f} s: {proc.stderr.strip()}")
+        self.assertUsageError(proc, "waited 2 s for a lock another session holds on the store (lock_timeout)",
+                              "nothing was stored")
+        self.assertLess(took, 10)
+        self.assertNotIn("s3cret", proc.stderr)
+
+    def test_exporter_store_behind_a_lock_is_down_not_hung(self):
+        db, url = self.store()
+        run("push", H100, "--to", url, check=True)
+        out = self.path("textfile")
+        os.mkdir(out)
+        # --once needs every source at start; the served exporter isolates a store that times out.
+        self.hold_lock(db, 30)
+        start = time.monotonic()
+        proc = run("exporter", "--store", url, "--textfile", out, "--once", "--store-timeout", "2")
+        took = time.monotonic() - start
+        print(f"exporter --once behind a held lock: exit {proc.returncode} after {took:.1f} s")
+        self.assertUsageError(proc, "(lock_timeout)" if "lock_timeout" in proc.stderr else "(statement_timeout)")
+        self.assertLess(took, 10)
+
+    def test_a_locked_store_is_down_and_the_scrape_answered(self):
+        from test_exporter_faults import scrape
+        from test_exporter_prometheus import free_port, wait_for
+        db, url = self.store()
+        run("push", H100, "--to", url, check=True)
+        port = free_port()
+        exporter = subprocess.Popen([FLOPSCOPE, "exporter", "--listen", f"127.0.0.1:{port}", "--store", url,
+                                     "--run", H100, "--store-timeout", "2"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(exporter.stderr.close)
+        self.addCleanup(exporter.wait)
+        self.addCleanup(exporter.terminate)
+        metrics = f"http://127.0.0.1:{port}/metrics"
+        wait_for("the exporter", lambda: scrape(metrics, 5)[0] == 200, 30)
+        self.hold_lock(db, 30)
+        status, body, took = scrape(metrics, 20)
+        print(f"scrape with the store locked: HTTP {status} in {took:.1f} s")
+        self.assertEqual(status, 200)
+        self.assertLess(took, 5)
+        shown = url.replace(":s3cret@", ":***@")
+        self.assertIn(f'flopscope_source_up{{source="{shown}",kind="store"}} 0', body)
+        self.assertIn(f'flopscope_source_up{{source="{H100}",kind="run"}} 1', body)
+        self.assertIn(f'flopscope_module_flops_per_iteration{{source="{H100}",module="(model)"}}', body)
+        self.assertNotIn("s3cret", body)
+
+    def test_passwords_are_masked_in_every_url_form(self):
+        db, url = self.store()
+        socket_dir = self.server.socket
+        forms = [
+            f"host={socket_dir} port=1 user=flopscope password=hunter2 dbname={db}",  # libpq keyword form
+            "postgresql:/flopscope:hunter2@localhost/db",  # a typo: one slash
+            "mysql://flopscope:hunter2@localhost/db",  # another scheme
+            f"postgresql://flopscope:hunter2@/{db}?host={socket_dir}&port=1",  # no server there
+            f"postgresql:///{db}?host={socket_dir}&port=1&password=hunter2",
+        ]
+        for form in forms:
+            for cmd in (["push", H100, "--to", form], ["history", "--from", form],
+                        ["diff", "--baseline", form, H100]):
+                proc = run(*cmd)
+                self.assertEqual(proc.returncode, 2, proc.stderr)
+                self.assertNotIn("hunter2", proc.stderr + proc.stdout, (cmd, proc.stderr))
+                self.assertIn("***", proc.stderr, (cmd, proc.stderr))
 
 
 if __name__ == "__main__":

@@ -11,34 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 python3 "$here/make_inputs.py" in || exit 1
 
-vmem_kb=4194304
-if ldd "$bin" 2>/dev/null | grep -q libasan; then vmem_kb=unlimited; fi
-
-fail() {
-  echo "FAIL $name: $*" >&2
-  if [ -s err ]; then echo "--- stderr:" >&2; head -c 2000 err >&2; fi
-  exit 1
-}
-# run ARGS...: flopscope under the limits; stdout in out, stderr in err, exit status in $rc.
-run() {
-  (ulimit -v "$vmem_kb"; exec timeout 30 "$bin" --no-progress "$@") >out 2>err
-  rc=$?
-  [ "$rc" -ne 124 ] || fail "timed out: $*"
-  [ "$rc" -lt 128 ] || fail "killed by signal $((rc - 128)): $*"
-}
-# expect_error CODE TEXT: exit CODE and exactly one line on stderr, the error line, containing TEXT.
-expect_error() {
-  [ "$rc" -eq "$1" ] || fail "exit $rc, expected $1"
-  [ "$(wc -l < err)" -eq 1 ] || fail "stderr is not one line"
-  grep -q '^flopscope: error: ' err || fail "stderr is not a 'flopscope: error:' line"
-  grep -qF -- "$2" err || fail "message lacks '$2'"
-}
-expect_ok() { [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"; }
-# no_output PATH...: nothing at PATH (not even a dangling link), and no temporary files anywhere here.
-no_output() {
-  for p in "$@"; do [ ! -e "$p" ] && [ ! -L "$p" ] || fail "$p was written"; done
-  if find . -name '*.tmp-*' -o -name '*.import-*' | grep -q .; then fail "temporary file left behind"; fi
-}
+source "$here/hostile_lib.sh"
 sql() { python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()' "$@"; }
 good_db() { run import in/good.json -o good.db -q; expect_ok; }
 needs_profile() { "$bin" profile --help >/dev/null 2>&1 || { echo "no profile command in this build"; exit 77; }; }

@@ -8,6 +8,8 @@
 #include "analyzer/flops/registry.h"
 #include "db/model/module_path.h"
 #include "db/model/text_escape.h"
+#include "graphs/dot_writer.h"
+#include "graphs/render.h"
 #include "graphs/run_costs.h"
 
 namespace flopscope {
@@ -78,11 +80,28 @@ TEST(HostileEscape, XmlHasOnlyXml10Characters) {
 }
 
 TEST(HostileEscape, CsvFormulasNeutralised) {
-  for (const char* cell : {"=1+1", "+cmd", "-2+3", "@SUM(A1)", "\tx", "\ry"}) {
+  for (const char* cell : {"=1+1", "+cmd", "-2+3", "@SUM(A1)"}) {
     EXPECT_EQ(csv_field(cell).find_first_of("=+-@\t\r"), csv_field(cell)[0] == '"' ? 2u : 1u) << cell;
   }
+  // A leading tab or CR is shown as text (\x09, \x0d) as on the terminal: nothing left to run.
+  EXPECT_EQ(csv_field("\tx"), "\\x09x");
+  EXPECT_EQ(csv_field("\ry"), "\\x0dy");
   EXPECT_EQ(csv_field("layers.0"), "layers.0");
   EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
+}
+
+TEST(HostileEscape, GraphvizShowsEntitiesAndControlsAsWritten) {
+  // Graphviz decodes &lt; in any label: the & must be escaped for the name to render as written.
+  const std::string q = graphs::dot_quote("Lin&lt;ear\x1b[31m\u202e");
+  EXPECT_EQ(q, "\"Lin&amp;lt;ear\\\\x1b[31m\\\\u202e\"");
+#ifndef FLOPSCOPE_TEST_GRAPHVIZ
+  GTEST_SKIP() << "no Graphviz rendering in this build";
+#else
+  auto svg = graphs::render_dot("digraph { n [label=" + q + "]; }", graphs::GraphFormat::kSvg);
+  ASSERT_TRUE(svg.ok()) << svg.status().message();
+  // SVG text escapes '&' itself: "&amp;lt;" is the name's "&lt;" shown literally, not a '<'.
+  EXPECT_NE(svg->find(">Lin&amp;lt;ear\\x1b[31m\\u202e<"), std::string::npos) << *svg;
+#endif
 }
 
 TEST(HostileEscape, TerminalGetsNoEscapeSequences) {

@@ -11,12 +11,33 @@
 namespace flopscope {
 namespace {
 
-TEST(PrometheusLabels, EscapesBackslashQuoteAndNewlineOnly) {
+TEST(PrometheusLabels, EscapesBackslashQuoteAndNewlineAndShowsOtherControls) {
   EXPECT_EQ(prometheus_label_escape(R"(a\b"c)"
                                     "\n"
                                     "d.e"),
             R"(a\\b\"c\nd.e)");
   EXPECT_EQ(prometheus_label_escape("layers.0.attn"), "layers.0.attn");
+  EXPECT_EQ(prometheus_label_escape("a\rb"), "a\\\\x0db");  // no raw CR: prometheus_client splits there
+}
+
+TEST(PrometheusExposition, ADownSourceHasSourceUpZeroAndNoOtherSeries) {
+  ExpositionSource good;
+  good.kind = "run";
+  good.source = "good.db";
+  good.has_costs = true;
+  FleetModuleRow m;
+  m.path = "enc";
+  m.flops = 5;
+  good.modules.push_back(m);
+  std::string text = render_exposition({good, exposition_source_down("run", "bad.db")});
+  EXPECT_NE(text.find("flopscope_source_up{source=\"good.db\",kind=\"run\"} 1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("flopscope_source_up{source=\"bad.db\",kind=\"run\"} 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("flopscope_module_flops_per_iteration{source=\"good.db\",module=\"enc\"} 5\n"),
+            std::string::npos);
+  EXPECT_EQ(text.find("source=\"bad.db\"", text.find("flopscope_source_info")), std::string::npos) << text;
+  // Quantile series are summaries (promtool refuses a gauge with a quantile label).
+  EXPECT_NE(text.find("# TYPE flopscope_iteration_time_seconds summary\n"), std::string::npos);
+  EXPECT_NE(text.find("# TYPE flopscope_module_time_seconds summary\n"), std::string::npos);
 }
 
 TEST(PrometheusExposition, StatesAreOneHotAndUnknownClocksHaveNoSeries) {
