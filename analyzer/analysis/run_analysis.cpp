@@ -60,6 +60,7 @@ RunData& RunAnalysis::edit_run() {
   s.roofline.reset();
   s.timeline.reset();
   s.flames.clear();
+  s.heatmaps.clear();
   return s.run;
 }
 
@@ -111,6 +112,13 @@ StatusOr<graphs::Icicle> RunAnalysis::flame(const FlameRequest& request) const {
 const graphs::RooflinePlot& RunAnalysis::roofline() const {
   if (!state_->roofline) state_->roofline = graphs::roofline_plot(summary(), summary().peak);
   return *state_->roofline;
+}
+
+const HeatmapData& RunAnalysis::heatmap(std::size_t top_n) const {
+  auto it = state_->heatmaps.find(top_n);
+  if (it == state_->heatmaps.end())
+    it = state_->heatmaps.emplace(top_n, heatmap_data(summary(), top_n)).first;
+  return it->second;
 }
 
 StatusOr<const TimelineIndex*> RunAnalysis::timeline() const {

@@ -15,6 +15,7 @@
 #include "analyzer/analysis/report_view.h"
 #include "analyzer/analysis/timeline_index.h"
 #include "analyzer/clock.h"
+#include "analyzer/heatmap.h"
 #include "analyzer/kernel_table.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
@@ -87,6 +88,9 @@ class RunAnalysis {
   // The run's timeline (needs rows): a module lane, host ops by thread and depth up to depth 2, kernels by
   // device and stream (orphans marked), the first iteration's span.
   StatusOr<const TimelineIndex*> timeline() const;
+  // The latency heatmap (needs only the module tree): the top_n modules by self time, per iteration, on
+  // the run's clock.
+  const HeatmapData& heatmap(std::size_t top_n) const;
 
  private:
   struct State {
@@ -101,6 +105,7 @@ class RunAnalysis {
     mutable std::optional<graphs::RooflinePlot> roofline;
     mutable std::optional<TimelineIndex> timeline;
     mutable std::map<std::pair<graphs::CostMetric, std::string>, graphs::Icicle> flames;
+    mutable std::map<std::size_t, HeatmapData> heatmaps;  // by top_n
   };
   explicit RunAnalysis(std::shared_ptr<State> s) : state_(std::move(s)) {}
   Status need_rows(const char* what) const;

@@ -46,7 +46,7 @@ class HeatmapCommand final : public Command {
     needs.totals_only = true;
     StatusOr<RunAnalysis> run = RunAnalysis::open(path_, needs);
     if (!run.ok()) return report_error(run.status());
-    HeatmapData data = heatmap_data(run->summary(), static_cast<std::size_t>(top_));
+    const HeatmapData& data = run->heatmap(static_cast<std::size_t>(top_));
     if (csv) {
       Status st = write_file_atomically(output_, heatmap_csv(data), force_);
       return st.ok() ? kExitOk : report_error(st);

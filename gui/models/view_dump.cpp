@@ -159,8 +159,10 @@ StatusOr<QString> dump_view(const SessionPtr& session, const QString& view) {
   if (view == QLatin1String("ops")) return dump_ops(session);
   if (view == QLatin1String("roofline")) return dump_roofline(session);
   if (view == QLatin1String("kernels")) {
+    StatusOr<std::vector<KernelRow>> rows = session->a->analysis.kernels();
+    if (!rows.ok()) return rows.status();
     KernelTableModel model;
-    model.setRun(session->a->data);
+    model.setRows(std::move(*rows));
     return dump_table(model);
   }
   if (view == QLatin1String("diff")) {

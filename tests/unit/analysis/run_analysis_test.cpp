@@ -183,6 +183,16 @@ TEST(RunResults, TimelineNeedsRowsAndKeepsOrphansOutOfTheFirstIteration) {
   EXPECT_EQ(tl.first_iteration_end(), 1100);
 }
 
+TEST(RunResults, HeatmapIsTheCoresOnceForEachSize) {
+  RunAnalysis a = RunAnalysis::of(view_run(), "m.db");
+  const HeatmapData& h = a.heatmap(5);
+  EXPECT_EQ(&h, &a.heatmap(5));  // computed once for a size
+  ASSERT_EQ(h.rows.size(), 1u);  // fc: the root has no self time of its own
+  EXPECT_EQ(h.rows[0].path, "fc");
+  EXPECT_EQ(h.iterations, 2);
+  EXPECT_EQ(h.rows[0].stats.values.dense(), heatmap_data(a.summary(), 5).rows.at(0).stats.values.dense());
+}
+
 RankPart part(int rank, std::int64_t duration) {
   RankPart p;
   p.rank = rank;
