@@ -209,22 +209,22 @@ void roll_up_modules(RunSummary& s, ModuleAccumulators acc, const RunData& run,
   }
 }
 
-RunSummary summarize_facts(const RunData& run, const SummaryFacts& f, const SummaryOptions& options) {
-  RunSummary s;
-  s.info = run.info;
-  s.tensor_factor = tensor_pipe_factor(run.info.device);
-  const double tensor_factor = s.tensor_factor ? s.tensor_factor->flops_per_instruction : 0;
+namespace {
+
+// A module id's index in the summary's tree; the root's for an id not in it.
+struct ModuleIndex {
   std::unordered_map<Id, int> index_of;
-  s.modules = build_module_tree(run.modules, index_of);
-  s.index_paths();
-  auto module_index = [&](Id id) {
+  std::size_t operator()(Id id) const {
     auto it = index_of.find(id);
     return static_cast<std::size_t>(it == index_of.end() ? 0 : it->second);
-  };
-  const IterationIndex iter_index(run);
-  s.iterations = iter_index.count();
+  }
+};
+
+// Each module's own costs, calls and times per iteration from its stored facts.
+void add_module_facts(RunSummary& s, const SummaryFacts& f, const ModuleIndex& module_index,
+                      ModuleAccumulators& acc) {
+  const double tensor_factor = s.tensor_factor ? s.tensor_factor->flops_per_instruction : 0;
   const auto n_it = static_cast<std::size_t>(s.iterations);
-  ModuleAccumulators acc(s.modules.size(), n_it);
   for (const ModuleFacts& mf : f.modules) {
     const std::size_t m = module_index(mf.module_id);
     Cost& c = s.modules[m].self;
@@ -255,6 +255,10 @@ RunSummary summarize_facts(const RunData& run, const SummaryFacts& f, const Summ
       if (it < n_it) acc.gpu_time[m].add(it, v);
     }
   }
+}
+
+// The run-wide facts: kernels, attribution, timeline and coverage shares.
+void take_run_facts(RunSummary& s, const SummaryFacts& f) {
   s.has_kernels = f.has_kernels;
   s.ops_total = f.ops_total;
   s.ops_with_formula = f.ops_with_formula;
@@ -269,81 +273,95 @@ RunSummary summarize_facts(const RunData& run, const SummaryFacts& f, const Summ
   s.coverage.known_device_share = kernel_time > 0 ? f.known_compute_ns / kernel_time : 0;
   s.coverage.unlinked_device_share = kernel_time > 0 ? f.unlinked_compute_ns / kernel_time : 0;
   s.coverage.known_host_share = outer_time > 0 ? std::min(1.0, f.known_host_ns / outer_time) : 0;
+}
 
-  roll_up_modules(s, std::move(acc), run, options);
+// Top ops, ranked by device time when the run has some, else host time, else FLOPs.
+void add_top_ops(RunSummary& s, const SummaryFacts& f, const ModuleIndex& module_index, std::size_t top_ops) {
   const double per_iter = 1.0 / static_cast<double>(s.iterations);
-
-  // Top ops, ranked by device time when the run has some, else host time, else FLOPs. None asked for (diff):
-  // none made.
-  if (options.top_ops > 0) {
-    s.top_ops.reserve(f.top_ops.size());
-    for (const TopOpFacts& t : f.top_ops) {
-      OpSummary g;
-      g.name = t.name;
-      g.module_path = s.modules[module_index(t.module_id)].path;
-      g.calls = t.calls * per_iter;
-      g.flops = t.flops * per_iter;
-      g.bytes = t.bytes * per_iter;
-      g.time_ns = t.time_ns * per_iter;
-      g.device_time_ns = t.device_time_ns * per_iter;
-      g.flops_source = to_string(t.flops_source);
-      g.rates = device_rates(g.flops, g.bytes, g.device_time_ns, s.peak);
-      s.top_ops.push_back(std::move(g));
-    }
-    bool by_time = s.iteration_time.p50 > 0;
-    bool by_device = s.has_kernels && s.iteration_gpu_time.p50 > 0;
-    std::sort(s.top_ops.begin(), s.top_ops.end(),
-              [by_time, by_device](const OpSummary& a, const OpSummary& b) {
-                if (by_device && a.device_time_ns != b.device_time_ns)
-                  return a.device_time_ns > b.device_time_ns;
-                return by_time ? a.time_ns > b.time_ns : a.flops > b.flops;
-              });
-    if (s.top_ops.size() > options.top_ops) s.top_ops.resize(options.top_ops);
+  s.top_ops.reserve(f.top_ops.size());
+  for (const TopOpFacts& t : f.top_ops) {
+    OpSummary g;
+    g.name = t.name;
+    g.module_path = s.modules[module_index(t.module_id)].path;
+    g.calls = t.calls * per_iter;
+    g.flops = t.flops * per_iter;
+    g.bytes = t.bytes * per_iter;
+    g.time_ns = t.time_ns * per_iter;
+    g.device_time_ns = t.device_time_ns * per_iter;
+    g.flops_source = to_string(t.flops_source);
+    g.rates = device_rates(g.flops, g.bytes, g.device_time_ns, s.peak);
+    s.top_ops.push_back(std::move(g));
   }
+  bool by_time = s.iteration_time.p50 > 0;
+  bool by_device = s.has_kernels && s.iteration_gpu_time.p50 > 0;
+  std::sort(s.top_ops.begin(), s.top_ops.end(), [by_time, by_device](const OpSummary& a, const OpSummary& b) {
+    if (by_device && a.device_time_ns != b.device_time_ns) return a.device_time_ns > b.device_time_ns;
+    return by_time ? a.time_ns > b.time_ns : a.flops > b.flops;
+  });
+  if (s.top_ops.size() > top_ops) s.top_ops.resize(top_ops);
+}
 
-  // Coverage: ops without a count and without counted work below them.
-  {
-    std::int64_t gap_ops = 0;
-    for (const GapFacts& f_gap : f.gaps) {
-      CoverageGap g;
-      g.name = f_gap.name;
-      g.count = f_gap.count;
-      g.time_ns = f_gap.time_ns;
-      g.device_time_ns = f_gap.device_time_ns;
-      g.note = f_gap.note;
-      g.share_of_time = outer_time > 0 ? g.time_ns / outer_time : 0;
-      g.share_of_device_time = kernel_time > 0 ? g.device_time_ns / kernel_time : 0;
-      gap_ops += g.count;
-      s.coverage_gaps.push_back(std::move(g));
-    }
-    std::sort(s.coverage_gaps.begin(), s.coverage_gaps.end(), [](const CoverageGap& a, const CoverageGap& b) {
-      if (a.device_time_ns != b.device_time_ns) return a.device_time_ns > b.device_time_ns;
-      return a.time_ns > b.time_ns;
-    });
-    s.quality = run.quality;
-    for (const auto& q : run.quality) {
-      if (q.code == QualityCode::graph_replay_matched ||
-          q.code == QualityCode::graph_replay_matched_by_order ||
-          q.code == QualityCode::graph_replay_unmatched || q.code == QualityCode::graph_replay_at_launch) {
-        s.attribution.kernels_from_graph_replay += q.count;
-      }
-    }
-    if (gap_ops > 0) {
-      s.quality.emplace_back(QualityCode::ops_without_flops_formula, gap_ops,
-                             std::to_string(f.gaps.size()) + " distinct op names; see the coverage section");
-    }
-    // Orphans have no launch, hence no module; they are reported on their own below.
-    const std::int64_t unattributed =
-        s.attribution.kernels - s.attribution.kernels_with_module - s.orphans.kernels;
-    if (s.has_kernels && unattributed > 0) {
-      s.quality.emplace_back(QualityCode::kernels_without_module, unattributed,
-                             "counted in the root's device time as unattributed");
-    }
-    if (s.orphans.kernels > 0) {
-      s.quality.emplace_back(QualityCode::orphan_kernels_left_out, s.orphans.kernels,
-                             "shown apart in the timeline section");
+// Coverage gaps (ops without a count and without counted work below them) and the quality notes.
+void add_coverage_and_quality(RunSummary& s, const SummaryFacts& f, const RunData& run) {
+  const double kernel_time = f.compute_ns, outer_time = f.outer_host_ns;
+  std::int64_t gap_ops = 0;
+  for (const GapFacts& f_gap : f.gaps) {
+    CoverageGap g;
+    g.name = f_gap.name;
+    g.count = f_gap.count;
+    g.time_ns = f_gap.time_ns;
+    g.device_time_ns = f_gap.device_time_ns;
+    g.note = f_gap.note;
+    g.share_of_time = outer_time > 0 ? g.time_ns / outer_time : 0;
+    g.share_of_device_time = kernel_time > 0 ? g.device_time_ns / kernel_time : 0;
+    gap_ops += g.count;
+    s.coverage_gaps.push_back(std::move(g));
+  }
+  std::sort(s.coverage_gaps.begin(), s.coverage_gaps.end(), [](const CoverageGap& a, const CoverageGap& b) {
+    if (a.device_time_ns != b.device_time_ns) return a.device_time_ns > b.device_time_ns;
+    return a.time_ns > b.time_ns;
+  });
+  s.quality = run.quality;
+  for (const auto& q : run.quality) {
+    if (q.code == QualityCode::graph_replay_matched || q.code == QualityCode::graph_replay_matched_by_order ||
+        q.code == QualityCode::graph_replay_unmatched || q.code == QualityCode::graph_replay_at_launch) {
+      s.attribution.kernels_from_graph_replay += q.count;
     }
   }
+  if (gap_ops > 0) {
+    s.quality.emplace_back(QualityCode::ops_without_flops_formula, gap_ops,
+                           std::to_string(f.gaps.size()) + " distinct op names; see the coverage section");
+  }
+  // Orphans have no launch, hence no module; they are reported on their own below.
+  const std::int64_t unattributed =
+      s.attribution.kernels - s.attribution.kernels_with_module - s.orphans.kernels;
+  if (s.has_kernels && unattributed > 0) {
+    s.quality.emplace_back(QualityCode::kernels_without_module, unattributed,
+                           "counted in the root's device time as unattributed");
+  }
+  if (s.orphans.kernels > 0) {
+    s.quality.emplace_back(QualityCode::orphan_kernels_left_out, s.orphans.kernels,
+                           "shown apart in the timeline section");
+  }
+}
+
+}  // namespace
+
+RunSummary summarize_facts(const RunData& run, const SummaryFacts& f, const SummaryOptions& options) {
+  RunSummary s;
+  s.info = run.info;
+  s.tensor_factor = tensor_pipe_factor(run.info.device);
+  ModuleIndex module_index;
+  s.modules = build_module_tree(run.modules, module_index.index_of);
+  s.index_paths();
+  s.iterations = IterationIndex(run).count();
+  ModuleAccumulators acc(s.modules.size(), static_cast<std::size_t>(s.iterations));
+  add_module_facts(s, f, module_index, acc);
+  take_run_facts(s, f);
+  roll_up_modules(s, std::move(acc), run, options);
+  // None asked for (diff): none made.
+  if (options.top_ops > 0) add_top_ops(s, f, module_index, options.top_ops);
+  add_coverage_and_quality(s, f, run);
   return s;
 }
 

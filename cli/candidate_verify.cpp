@@ -1,10 +1,8 @@
 #include "cli/candidate_verify.h"
 
-#include <fmt/format.h>
-
 #include <cstdlib>
 
-#include "analyzer/outputs/output_compare.h"
+#include "collector/torch/ablation.h"
 #include "collector/torch/profile_model.h"
 #include "db/model/progress.h"
 #include "db/model/sha256.h"
@@ -49,73 +47,29 @@ Status run_inputs(const RunData& run, AblationOptions& o) {
   return Status::Ok();
 }
 
-std::string number(double v) {
-  return fmt::format("{:.2g}", v);
-}
-
 }  // namespace
-
-const char* to_string(VerifyStatus s) {
-  switch (s) {
-    case VerifyStatus::kVerified:
-      return "verified";
-    case VerifyStatus::kRefuted:
-      return "refuted";
-    case VerifyStatus::kNotVerified:
-      break;
-  }
-  return "not_verified";
-}
-
-const CandidateVerification* CandidateVerifications::find(const std::string& path) const {
-  for (const auto& v : items)
-    if (v.path == path) return &v;
-  return nullptr;
-}
 
 StatusOr<CandidateVerifications> verify_candidates(const RunData& run, const CandidateReport& report,
                                                    double tolerance) {
   AblationOptions options;
   FS_RETURN_IF_ERROR(run_inputs(run, options));
-  CandidateVerifications out;
-  out.tolerance = tolerance;
-  out.model_path = options.model_path;
-  out.inputs = run.info.input_spec;
   Progress progress("verifying candidates of " + options.model_path, report.candidates.size());
-  for (const auto& c : report.candidates) {
-    CandidateVerification v;
-    v.path = c.path;
-    v.mode = c.kind == CandidateKind::kIdentityLike ? AblationMode::kIdentity : AblationMode::kZero;
-    options.modules = {{c.path, v.mode}};
-    StatusOr<AblationRun> ablation = ablate_model(options);
-    progress.update(out.items.size() + 1);
-    if (!ablation.ok()) {  // e.g. identity on a module whose output is shaped unlike its input
-      v.text = "not verified: " + ablation.status().message();
-      out.items.push_back(std::move(v));
-      continue;
-    }
-    v.call_sites = ablation->sites.empty() ? 0 : ablation->sites.front().call_sites;
-    const OutputComparison cmp = compare_outputs(ablation->original, ablation->ablated);
-    v.max_rel_change = cmp.max_rel_change;
-    if (v.call_sites == 0 && c.kind != CandidateKind::kNeverRun) {
-      // It runs, yet no call of it was found to replace: an unchanged output proves nothing.
-      v.text = "not verified: no call of its forward() found in the model's forward() to replace";
-    } else if (cmp.status != OutputsStatus::kCompared) {
-      v.text = "not verified: " + cmp.reason;
-    } else if (cmp.non_finite) {
-      v.status = VerifyStatus::kRefuted;
-      v.text = "refuted: outputs hold NaN or Inf with it ablated";
-    } else if (!cmp.max_rel_change) {
-      v.text = "not verified: only summaries of the outputs were kept";
-    } else if (*cmp.max_rel_change <= tolerance) {
-      v.status = VerifyStatus::kVerified;
-      v.text = "verified: outputs change <= " + number(tolerance) + " (" + number(*cmp.max_rel_change) + ")";
-    } else {
-      v.status = VerifyStatus::kRefuted;
-      v.text = "refuted: changes outputs by " + number(*cmp.max_rel_change);
-    }
-    out.items.push_back(std::move(v));
-  }
+  std::size_t done = 0;
+  CandidateAblator ablate = [&](const std::string& path,
+                                CandidateReplacement how) -> StatusOr<CandidateAblation> {
+    options.modules = {
+        {path, how == CandidateReplacement::kInput ? AblationMode::kIdentity : AblationMode::kZero}};
+    StatusOr<AblationRun> ablated = ablate_model(options);
+    progress.update(++done);
+    if (!ablated.ok()) return ablated.status();
+    CandidateAblation a;
+    a.call_sites = ablated->sites.empty() ? 0 : ablated->sites.front().call_sites;
+    a.original = std::move(ablated->original);
+    a.ablated = std::move(ablated->ablated);
+    return a;
+  };
+  CandidateVerifications out =
+      flopscope::verify_candidates(report, ablate, tolerance, options.model_path, run.info.input_spec);
   progress.finish();
   return out;
 }

@@ -54,8 +54,14 @@ RunAnalysis RunAnalysis::of(RunData run, std::string label, const SummaryOptions
 }
 
 RunData& RunAnalysis::edit_run() {
-  state_->summary.reset();
-  return state_->run;
+  State& s = *state_;
+  s.summary.reset();
+  s.candidates.reset();
+  s.roofline.reset();
+  s.timeline.reset();
+  s.flames.clear();
+  s.heatmaps.clear();
+  return s.run;
 }
 
 const RunSummary& RunAnalysis::summary() const {
@@ -77,6 +83,48 @@ StatusOr<std::vector<KernelRow>> RunAnalysis::kernels() const {
 StatusOr<CandidateReport> RunAnalysis::candidates(const CandidateOptions& options) const {
   FS_RETURN_IF_ERROR(need_rows("the candidate list"));
   return find_candidates(state_->run, summary(), options);
+}
+
+const CandidateReport& RunAnalysis::default_candidates() const {
+  if (!state_->candidates) {
+    StatusOr<CandidateReport> found = candidates();
+    state_->candidates = found.ok() ? std::move(*found) : CandidateReport{};
+  }
+  return *state_->candidates;
+}
+
+StatusOr<graphs::Icicle> RunAnalysis::flame(const FlameRequest& request) const {
+  auto key = std::make_pair(request.metric, request.root);
+  if (auto it = state_->flames.find(key); it != state_->flames.end()) return it->second;
+  const RunSummary& s = summary();
+  graphs::IcicleOptions options;
+  options.metric = request.metric;
+  if (!request.root.empty()) {
+    options.root = s.find(request.root);
+    if (options.root < 0) return NotFound(label() + ": no module '" + request.root + "' in this run");
+  }
+  graphs::Icicle icicle = graphs::icicle_layout(s, options);
+  if (icicle.cells.empty())
+    return InvalidArgument(label() + ": nothing to draw: the run has no " + icicle.measure);
+  return state_->flames.emplace(std::move(key), std::move(icicle)).first->second;
+}
+
+const graphs::RooflinePlot& RunAnalysis::roofline() const {
+  if (!state_->roofline) state_->roofline = graphs::roofline_plot(summary(), summary().peak);
+  return *state_->roofline;
+}
+
+const HeatmapData& RunAnalysis::heatmap(std::size_t top_n) const {
+  auto it = state_->heatmaps.find(top_n);
+  if (it == state_->heatmaps.end())
+    it = state_->heatmaps.emplace(top_n, heatmap_data(summary(), top_n)).first;
+  return it->second;
+}
+
+StatusOr<const TimelineIndex*> RunAnalysis::timeline() const {
+  FS_RETURN_IF_ERROR(need_rows("the timeline"));
+  if (!state_->timeline) state_->timeline = TimelineIndex::build(state_->run);
+  return &*state_->timeline;
 }
 
 }  // namespace flopscope

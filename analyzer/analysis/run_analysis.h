@@ -4,18 +4,24 @@
 // computes each result once. Front ends lay results out; they derive no number of their own.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzer/activations/candidates.h"
 #include "analyzer/analysis/report_view.h"
+#include "analyzer/analysis/timeline_index.h"
 #include "analyzer/clock.h"
+#include "analyzer/heatmap.h"
 #include "analyzer/kernel_table.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 #include "db/model/status.h"
+#include "graphs/icicle.h"
+#include "graphs/roofline_plot.h"
 
 namespace flopscope {
 
@@ -39,6 +45,12 @@ struct AnalysisNeeds {
 // diff does not show (it compares every op signature from the aggregates instead).
 SummaryOptions totals_summary_options(SummaryOptions base = {});
 
+// What a flame graph (module icicle) shows: widths by a metric, from a root module drawn full width.
+struct FlameRequest {
+  graphs::CostMetric metric = graphs::CostMetric::kTime;
+  std::string root;  // a module path; "" for the whole model
+};
+
 class RunAnalysis {
  public:
   // A run database, a trace file (Kineto JSON[.gz], Nsight Systems SQLite, Nsight Compute CSV).
@@ -61,6 +73,24 @@ class RunAnalysis {
   StatusOr<std::vector<KernelRow>> kernels() const;
   // Elimination candidates (needs rows and a run recorded with --activations).
   StatusOr<CandidateReport> candidates(const CandidateOptions& options = {}) const;
+  // The candidates with the default options, kept (an empty report when the run has no rows: a preview).
+  const CandidateReport& default_candidates() const;
+
+  // The module icicle (needs only the module tree): widths per iteration in the request's metric, with
+  // its measure and caveats. An error naming the file when the root is not a module of the run, or when
+  // nothing has a width (no time, FLOPs or bytes recorded).
+  StatusOr<graphs::Icicle> flame(const FlameRequest& request = {}) const;
+  // The roofline (needs only the module tree): each module's own work by arithmetic intensity and achieved
+  // FLOP/s, under the run's peak (the peak table's entry for its device, or SummaryOptions::peak), with
+  // which bytes and which clock; the bound is analyzer/peaks' one rule. No points when no module has
+  // FLOPs, bytes and time of its own.
+  const graphs::RooflinePlot& roofline() const;
+  // The run's timeline (needs rows): a module lane, host ops by thread and depth up to depth 2, kernels by
+  // device and stream (orphans marked), the first iteration's span.
+  StatusOr<const TimelineIndex*> timeline() const;
+  // The latency heatmap (needs only the module tree): the top_n modules by self time, per iteration, on
+  // the run's clock.
+  const HeatmapData& heatmap(std::size_t top_n) const;
 
  private:
   struct State {
@@ -68,7 +98,14 @@ class RunAnalysis {
     RunContents contents = RunContents::kRows;
     RunData run;
     SummaryOptions summary_options;
+    // Results computed once. Different results may be asked for on different threads at once (the GUI
+    // builds the timeline beside the summary); one result from two threads at once may not.
     mutable std::optional<RunSummary> summary;
+    mutable std::optional<CandidateReport> candidates;
+    mutable std::optional<graphs::RooflinePlot> roofline;
+    mutable std::optional<TimelineIndex> timeline;
+    mutable std::map<std::pair<graphs::CostMetric, std::string>, graphs::Icicle> flames;
+    mutable std::map<std::size_t, HeatmapData> heatmaps;  // by top_n
   };
   explicit RunAnalysis(std::shared_ptr<State> s) : state_(std::move(s)) {}
   Status need_rows(const char* what) const;

@@ -82,17 +82,6 @@ StatusOr<int> rank_of_file(const std::string& path) {
       path + ": cannot tell its rank (no distributedInfo in the trace, no 'rank<N>' in the name)");
 }
 
-StatusOr<RankReport> analyze_ranks(const std::vector<RankPart>& parts) {
-  std::vector<RunSummary> summaries;
-  summaries.reserve(parts.size());
-  std::vector<RankInput> inputs;
-  for (const auto& p : parts) {
-    summaries.push_back(summarize(p.run));
-    inputs.push_back(RankInput{p.rank, p.path, &p.run, &summaries.back()});
-  }
-  return analyze_ranks(inputs);
-}
-
 StatusOr<RankReport> analyze_ranks(const std::vector<RankInput>& inputs) {
   RankReport r;
   std::vector<const RankInput*> sorted;

@@ -61,11 +61,8 @@ struct RankReport {
   std::vector<std::string> warnings;
 };
 
-// Parts must have distinct ranks.
-StatusOr<RankReport> analyze_ranks(const std::vector<RankPart>& parts);
-
-// The same over runs already summarised elsewhere (the GUI keeps each rank's run and summary for its
-// other views); run and summary must outlive the call.
+// The comparison of runs already summarised (RankAnalysis, analyzer/fleet/ranks_analysis.h, opens and
+// summarises them); run and summary must outlive the call. Ranks must be distinct.
 struct RankInput {
   int rank = 0;
   std::string path;

@@ -4,7 +4,6 @@
 #include <filesystem>
 
 #include "analyzer/analysis/run_analysis.h"
-#include "analyzer/summary.h"
 #include "cli/command.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
@@ -35,24 +34,20 @@ class FlameCommand final : public Command {
     // The module tree's costs are all a flame graph draws: the facade reads the stored summary facts.
     StatusOr<RunAnalysis> run = RunAnalysis::open(path_);
     if (!run.ok()) return report_error(run.status());
-    const RunSummary& summary = run->summary();
-    graphs::IcicleOptions options;
-    options.metric = metric_ == "flops"   ? graphs::CostMetric::kFlops
+    FlameRequest request;
+    request.metric = metric_ == "flops"   ? graphs::CostMetric::kFlops
                      : metric_ == "bytes" ? graphs::CostMetric::kBytes
                                           : graphs::CostMetric::kTime;
-    if (!root_.empty()) {
-      options.root = summary.find(root_);
-      if (options.root < 0) return report_error(NotFound(path_ + ": no module '" + root_ + "' in this run"));
-    }
-    graphs::Icicle icicle = graphs::icicle_layout(summary, options);
-    if (icicle.cells.empty())
-      return report_error(InvalidArgument(path_ + ": nothing to draw: the run has no " + icicle.measure));
+    request.root = root_;
+    StatusOr<graphs::Icicle> icicle = run->flame(request);
+    if (!icicle.ok()) return report_error(icicle.status());
     std::string title = "Module flame graph: " + std::filesystem::path(path_).filename().string() +
                         (root_.empty() ? std::string() : " (" + root_ + ")");
-    Status st = write_file_atomically(output_, graphs::icicle_svg(icicle, summary, title, width_), force_);
+    Status st =
+        write_file_atomically(output_, graphs::icicle_svg(*icicle, run->summary(), title, width_), force_);
     if (!st.ok()) return report_error(st);
     std::fprintf(stderr, "flopscope: wrote %s: %zu modules, widths by %s\n", output_.c_str(),
-                 icicle.cells.size(), icicle.measure.c_str());
+                 icicle->cells.size(), icicle->measure.c_str());
     return kExitOk;
   }
 

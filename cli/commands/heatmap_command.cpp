@@ -47,7 +47,7 @@ class HeatmapCommand final : public Command {
     needs.totals_only = true;
     StatusOr<RunAnalysis> run = RunAnalysis::open(path_, needs);
     if (!run.ok()) return report_error(run.status());
-    HeatmapData data = heatmap_data(run->summary(), static_cast<std::size_t>(top_));
+    const HeatmapData& data = run->heatmap(static_cast<std::size_t>(top_));
     // Every writer says what it wrote, as flame and roofline do.
     auto wrote = [&] {
       std::fprintf(stderr, "flopscope: wrote %s: %s x %s\n", output_.c_str(),

@@ -3,6 +3,7 @@
 
 #include "analyzer/activations/candidates.h"
 #include "analyzer/analysis/run_analysis.h"
+#include "analyzer/fleet/ranks_analysis.h"
 #include "analyzer/peaks.h"
 #include "analyzer/summary.h"
 #include "cli/candidate_verify.h"
@@ -138,12 +139,11 @@ class ReportCommand final : public Command {
     if (format_ != "table" && format_ != "json") {
       return report_error(InvalidArgument("a per-rank report is written as table or json, not " + format_));
     }
-    auto parts = open_rank_parts(paths_);
-    if (!parts.ok()) return report_error(parts.status());
-    auto report = analyze_ranks(*parts);
-    if (!report.ok()) return report_error(report.status());
-    std::string text = format_ == "json" ? render_rank_report_json(*report)
-                                         : render_rank_report_table(*report, options_.depth);
+    auto ranks = RankAnalysis::open(paths_);
+    if (!ranks.ok()) return report_error(ranks.status());
+    const RankReport& report = ranks->report();
+    std::string text = format_ == "json" ? render_rank_report_json(report)
+                                         : render_rank_report_table(report, options_.depth);
     Status st = emit_output(output_, text, force_);
     return st.ok() ? kExitOk : report_error(st);
   }

@@ -5,7 +5,6 @@
 
 #include "analyzer/analysis/run_analysis.h"
 #include "analyzer/peaks.h"
-#include "analyzer/summary.h"
 #include "cli/command.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
@@ -44,8 +43,7 @@ class RooflineCommand final : public Command {
     needs.summary = options;
     StatusOr<RunAnalysis> run = RunAnalysis::open(path_, needs);
     if (!run.ok()) return report_error(run.status());
-    const RunSummary& summary = run->summary();
-    graphs::RooflinePlot plot = graphs::roofline_plot(summary, summary.peak);
+    const graphs::RooflinePlot& plot = run->roofline();
     if (plot.points.empty()) {
       return report_error(InvalidArgument(path_ + ": nothing to plot: no module has FLOPs, " +
                                           plot.bytes_kind + " and " + plot.clock + " of its own"));

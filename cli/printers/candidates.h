@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "analyzer/activations/candidate_verify.h"
 #include "analyzer/activations/candidates.h"
-#include "cli/candidate_verify.h"
 
 namespace flopscope::cli {
 

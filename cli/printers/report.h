@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "analyzer/activations/candidate_verify.h"
 #include "analyzer/activations/candidates.h"
 #include "analyzer/summary.h"
-#include "cli/candidate_verify.h"
 #include "db/model/run_data.h"
 
 namespace flopscope::cli {

@@ -62,43 +62,22 @@ ordered_json arg_json(const OpArg& a) {
   return {{"value", a.value}};
 }
 
-}  // namespace
-
-Status check_report_json_size(const std::string& path, const RunSummary& s) {
-  const std::uint64_t limit = input_limits().max_module_iteration_cells;
-  const std::uint64_t cells =
-      static_cast<std::uint64_t>(s.modules.size()) * static_cast<std::uint64_t>(std::max(1, s.iterations));
-  if (cells <= limit) return {};
-  return InvalidArgument(path + ": " + std::to_string(s.modules.size()) + " modules x " +
-                         std::to_string(s.iterations) + " iterations is more than the limit of " +
-                         std::to_string(limit) +
-                         " module x iteration values in a JSON report (--max-cells raises it)");
+ordered_json run_json(const RunInfo& i) {
+  return {{"tool_version", i.tool_version},
+          {"source_kind", to_string(i.source_kind)},
+          {"source_path", i.source_path},
+          {"source_sha256", i.source_sha256},
+          {"device", i.device},
+          {"host", i.host},
+          {"input_spec", i.input_spec},
+          {"iterations", i.iterations},
+          {"warmup", i.warmup},
+          {"threads", i.threads},
+          {"created_unix_ns", i.created_unix_ns},
+          {"command_line", i.command_line}};
 }
 
-std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o,
-                               const CandidateReport* candidates, const CandidateVerifications* verified) {
-  const RunInfo& i = run.info;
-  ordered_json j;
-  j["schema"] = "flopscope.report";
-  j["version"] = kReportJsonVersion;
-  j["run"] = {{"tool_version", i.tool_version},
-              {"source_kind", to_string(i.source_kind)},
-              {"source_path", i.source_path},
-              {"source_sha256", i.source_sha256},
-              {"device", i.device},
-              {"host", i.host},
-              {"input_spec", i.input_spec},
-              {"iterations", i.iterations},
-              {"warmup", i.warmup},
-              {"threads", i.threads},
-              {"created_unix_ns", i.created_unix_ns},
-              {"command_line", i.command_line}};
-  j["units"] = {{"flops", "FLOPs per iteration"}, {"bytes", "bytes per iteration"}, {"time", "nanoseconds"}};
-  j["iterations"] = s.iterations;
-  j["total"] = cost_json(s.total, s.tensor_factor);
-  j["iteration_time_ns"] = stats_json(s.iteration_time);
-  j["iteration_gpu_time_ns"] = s.has_kernels ? stats_json(s.iteration_gpu_time) : ordered_json(nullptr);
-
+ordered_json modules_json(const RunSummary& s) {
   ordered_json modules = ordered_json::array();
   for (const auto& m : s.modules) {
     modules.push_back(
@@ -120,9 +99,10 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
          {"device_rates",
           s.has_kernels ? rates_json(m.rates, m.gpu_time.mean, true) : ordered_json(nullptr)}});
   }
-  j["modules"] = std::move(modules);
+  return modules;
+}
 
-  const ReportView view = make_report_view(s, o.top_ops);  // one rule for every format
+ordered_json top_ops_json(const ReportView& view) {
   ordered_json top = ordered_json::array();
   for (const TopOpView& row : view.top_ops) {
     const auto& op = *row.op;
@@ -138,9 +118,10 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                    {"share", view.share_denominator_ns > 0 ? ordered_json(row.share) : ordered_json(nullptr)},
                    {"device_rates", rates_json(op.rates, op.device_time_ns, row.flops_known)}});
   }
-  j["top_ops_share_of"] = to_string(view.op_share_of);
-  j["top_ops"] = std::move(top);
+  return top;
+}
 
+ordered_json op_groups_json(const RunData& run, const RunSummary& s) {
   ordered_json groups = ordered_json::array();
   for (const auto& g : group_ops(run, s.iterations, s.peak)) {
     ordered_json args = ordered_json::array();
@@ -161,40 +142,35 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                       {"device_rates", rates_json(g.rates, g.device_time_ns, g.source != FlopsSource::kNone)},
                       {"note", g.note}});
   }
-  j["op_groups"] = std::move(groups);
-  if (o.kernels) {
-    ordered_json kernels = ordered_json::array();
-    for (const auto& r : kernel_table(run)) {
-      kernels.push_back({{"name", r.name},
-                         {"category", r.category},
-                         {"count", r.count},
-                         {"device_time_ns", r.device_time_ns},
-                         {"grid", r.grid},
-                         {"block", r.block},
-                         {"launch_config_varies", r.launch_config_varies},
-                         {"flops", r.flops},
-                         {"bytes", r.bytes},
-                         {"unknown_count", r.unknown_count},
-                         {"has_counters", r.has_counters},
-                         {"measured_flops", r.measured.flops},
-                         {"measured_tensor_flops", tensor_flops_json(r.tensor_flops, s.tensor_factor)},
-                         {"dram_bytes", r.measured.dram_bytes},
-                         {"dram_bytes_read", split_json(r.measured.dram_read, r.measured.dram_unsplit)},
-                         {"dram_bytes_written", split_json(r.measured.dram_written, r.measured.dram_unsplit)},
-                         {"tensor_pipe_instructions", r.measured.tensor_inst},
-                         {"module", r.module_path}});
-    }
-    j["kernels"] = std::move(kernels);
-    const KernelWorkTotals t = kernel_work_totals(run);
-    j["kernel_work"] = {{"op_flops", t.op_flops},
-                        {"op_bytes", t.op_bytes},
-                        {"on_kernels_flops", t.on_kernels_flops},
-                        {"on_kernels_bytes", t.on_kernels_bytes},
-                        {"without_kernel_flops", t.without_kernel_flops},
-                        {"without_kernel_bytes", t.without_kernel_bytes},
-                        {"ops_without_kernel", t.ops_without_kernel}};
-  }
+  return groups;
+}
 
+ordered_json kernels_json(const RunData& run, const RunSummary& s) {
+  ordered_json kernels = ordered_json::array();
+  for (const auto& r : kernel_table(run)) {
+    kernels.push_back({{"name", r.name},
+                       {"category", r.category},
+                       {"count", r.count},
+                       {"device_time_ns", r.device_time_ns},
+                       {"grid", r.grid},
+                       {"block", r.block},
+                       {"launch_config_varies", r.launch_config_varies},
+                       {"flops", r.flops},
+                       {"bytes", r.bytes},
+                       {"unknown_count", r.unknown_count},
+                       {"has_counters", r.has_counters},
+                       {"measured_flops", r.measured.flops},
+                       {"measured_tensor_flops", tensor_flops_json(r.tensor_flops, s.tensor_factor)},
+                       {"dram_bytes", r.measured.dram_bytes},
+                       {"dram_bytes_read", split_json(r.measured.dram_read, r.measured.dram_unsplit)},
+                       {"dram_bytes_written", split_json(r.measured.dram_written, r.measured.dram_unsplit)},
+                       {"tensor_pipe_instructions", r.measured.tensor_inst},
+                       {"module", r.module_path}});
+  }
+  return kernels;
+}
+
+ordered_json coverage_json(const RunSummary& s, const CoverageView& view) {
   ordered_json gaps = ordered_json::array();
   for (const auto& g : s.coverage_gaps) {
     gaps.push_back({{"name", g.name},
@@ -206,20 +182,22 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                     {"note", g.note}});
   }
   const auto& cov = s.coverage;
-  j["coverage"] = {
-      {"ops_total", s.ops_total},
-      {"ops_with_formula", s.ops_with_formula},
-      {"every_op_has_formula", view.coverage.every_op_has_formula},
-      {"text", view.coverage.sentence},
-      {"flops_complete", cov.flops_complete},
-      {"known_device_time_share", s.has_kernels ? ordered_json(cov.known_device_share) : nullptr},
-      {"unknown_device_time_share",
-       s.has_kernels ? ordered_json(1 - cov.known_device_share) : ordered_json(nullptr)},
-      {"unlinked_device_time_share", s.has_kernels ? ordered_json(cov.unlinked_device_share) : nullptr},
-      {"known_host_time_share", cov.known_host_share},
-      {"gaps", std::move(gaps)}};
+  return {{"ops_total", s.ops_total},
+          {"ops_with_formula", s.ops_with_formula},
+          {"every_op_has_formula", view.every_op_has_formula},
+          {"text", view.sentence},
+          {"flops_complete", cov.flops_complete},
+          {"known_device_time_share", s.has_kernels ? ordered_json(cov.known_device_share) : nullptr},
+          {"unknown_device_time_share",
+           s.has_kernels ? ordered_json(1 - cov.known_device_share) : ordered_json(nullptr)},
+          {"unlinked_device_time_share", s.has_kernels ? ordered_json(cov.unlinked_device_share) : nullptr},
+          {"known_host_time_share", cov.known_host_share},
+          {"gaps", std::move(gaps)}};
+}
+
+ordered_json timeline_json(const Timeline& tl) {
   ordered_json timeline = ordered_json::array();
-  for (const auto* list : {&s.timeline.devices, &s.timeline.streams}) {
+  for (const auto* list : {&tl.devices, &tl.streams}) {
     for (const auto& t : *list) {
       timeline.push_back({{"device", t.device},
                           {"stream", t.stream < 0 ? ordered_json(nullptr) : ordered_json(t.stream)},
@@ -237,39 +215,90 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
                           {"gap_max_ns", t.gap_max_ns}});
     }
   }
-  j["timeline"] = std::move(timeline);
-  j["orphan_kernels"] = {{"kernels", s.orphans.kernels}, {"time_ns", s.orphans.time_ns}};
-  if (s.peak && s.has_kernels) {
-    const auto& r = s.roofline;
-    j["roofline"] = {{"peak",
-                      {{"name", s.peak->name},
-                       {"flops_per_s", s.peak->flops_per_s},
-                       {"bytes_per_s", s.peak->bytes_per_s},
-                       {"source", s.peak->source}}},
-                     {"achieved_flops_per_s", r.achieved_flops_per_s},
-                     {"achieved_bytes_per_s", r.achieved_bytes_per_s},
-                     {"intensity", r.intensity},
-                     {"attainable_flops_per_s", r.attainable_flops_per_s},
-                     {"memory_bound", r.memory_bound},
-                     {"fraction_of_attainable", r.fraction_of_attainable}};
-  } else {
-    j["roofline"] = nullptr;
-  }
-  const auto& a = s.attribution;
-  j["attribution"] = {{"kernels", a.kernels},
-                      {"kernels_with_op", a.kernels_with_op},
-                      {"kernels_with_module", a.kernels_with_module},
-                      {"kernel_time_ns", a.kernel_time_ns},
-                      {"kernel_time_attributed_ns", a.kernel_time_attributed_ns}};
+  return timeline;
+}
+
+// The whole run's roofline; null without a peak or without device time.
+ordered_json roofline_json(const RunSummary& s) {
+  if (!s.peak || !s.has_kernels) return nullptr;
+  const auto& r = s.roofline;
+  return {{"peak",
+           {{"name", s.peak->name},
+            {"flops_per_s", s.peak->flops_per_s},
+            {"bytes_per_s", s.peak->bytes_per_s},
+            {"source", s.peak->source}}},
+          {"achieved_flops_per_s", r.achieved_flops_per_s},
+          {"achieved_bytes_per_s", r.achieved_bytes_per_s},
+          {"intensity", r.intensity},
+          {"attainable_flops_per_s", r.attainable_flops_per_s},
+          {"memory_bound", r.memory_bound},
+          {"fraction_of_attainable", r.fraction_of_attainable}};
+}
+
+ordered_json quality_json(const std::vector<QualityIssue>& issues) {
   ordered_json quality = ordered_json::array();
-  for (const auto& q : s.quality) {
+  for (const auto& q : issues) {
     quality.push_back({{"code", std::string(q.id())},
                        {"what", std::string(q.text())},
                        {"count", q.count},
                        {"severity", to_string(q.severity)},
                        {"detail", q.detail}});
   }
-  j["data_quality"] = std::move(quality);
+  return quality;
+}
+
+}  // namespace
+
+Status check_report_json_size(const std::string& path, const RunSummary& s) {
+  const std::uint64_t limit = input_limits().max_module_iteration_cells;
+  const std::uint64_t cells =
+      static_cast<std::uint64_t>(s.modules.size()) * static_cast<std::uint64_t>(std::max(1, s.iterations));
+  if (cells <= limit) return {};
+  return InvalidArgument(path + ": " + std::to_string(s.modules.size()) + " modules x " +
+                         std::to_string(s.iterations) + " iterations is more than the limit of " +
+                         std::to_string(limit) +
+                         " module x iteration values in a JSON report (--max-cells raises it)");
+}
+
+std::string render_report_json(const RunData& run, const RunSummary& s, const ReportOptions& o,
+                               const CandidateReport* candidates, const CandidateVerifications* verified) {
+  ordered_json j;
+  j["schema"] = "flopscope.report";
+  j["version"] = kReportJsonVersion;
+  j["run"] = run_json(run.info);
+  j["units"] = {{"flops", "FLOPs per iteration"}, {"bytes", "bytes per iteration"}, {"time", "nanoseconds"}};
+  j["iterations"] = s.iterations;
+  j["total"] = cost_json(s.total, s.tensor_factor);
+  j["iteration_time_ns"] = stats_json(s.iteration_time);
+  j["iteration_gpu_time_ns"] = s.has_kernels ? stats_json(s.iteration_gpu_time) : ordered_json(nullptr);
+  j["modules"] = modules_json(s);
+  const ReportView view = make_report_view(s, o.top_ops);  // one rule for every format
+  j["top_ops_share_of"] = to_string(view.op_share_of);
+  j["top_ops"] = top_ops_json(view);
+  j["op_groups"] = op_groups_json(run, s);
+  if (o.kernels) {
+    j["kernels"] = kernels_json(run, s);
+    // The table and the op totals are one amount of work: where the part without a compute kernel went.
+    const KernelWorkTotals t = kernel_work_totals(run);
+    j["kernel_work"] = {{"op_flops", t.op_flops},
+                        {"op_bytes", t.op_bytes},
+                        {"on_kernels_flops", t.on_kernels_flops},
+                        {"on_kernels_bytes", t.on_kernels_bytes},
+                        {"without_kernel_flops", t.without_kernel_flops},
+                        {"without_kernel_bytes", t.without_kernel_bytes},
+                        {"ops_without_kernel", t.ops_without_kernel}};
+  }
+  j["coverage"] = coverage_json(s, view.coverage);
+  j["timeline"] = timeline_json(s.timeline);
+  j["orphan_kernels"] = {{"kernels", s.orphans.kernels}, {"time_ns", s.orphans.time_ns}};
+  j["roofline"] = roofline_json(s);
+  const auto& a = s.attribution;
+  j["attribution"] = {{"kernels", a.kernels},
+                      {"kernels_with_op", a.kernels_with_op},
+                      {"kernels_with_module", a.kernels_with_module},
+                      {"kernel_time_ns", a.kernel_time_ns},
+                      {"kernel_time_attributed_ns", a.kernel_time_attributed_ns}};
+  j["data_quality"] = quality_json(s.quality);
   if (candidates != nullptr) j["candidates"] = candidates_json(*candidates, verified);
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

@@ -16,29 +16,12 @@ std::string indent(int depth) {
   for (int d = 0; d < depth; ++d) s += "&nbsp;&nbsp;";
   return s;
 }
-}  // namespace
 
-std::string render_report_markdown(const RunData& run, const RunSummary& s, const ReportOptions& o) {
+// The module table, device time with host time, communication and rates beside it on device runs.
+std::string module_table_markdown(const RunSummary& s, const ReportOptions& o) {
   const Clock clock = run_clock(s);
   const bool gpu = clock == Clock::kDevice;
-  const LatencyStats& it = iteration_time(s, clock);
-  std::string out = fmt::format("## flopscope report: {}\n\n", markdown_code(run.info.source_path, false));
-  // Kernels with counters and no ops (Nsight Compute): the measured work is the only work there is.
-  const bool measured_only = s.ops_total == 0 && (s.total.measured_flops > 0 || s.total.dram_bytes > 0);
-  out += fmt::format(
-      "{} iterations on {}; input {}. Total per iteration: **{}**, {} moved, P50 {} / P99 {}.\n\n",
-      s.iterations,
-      markdown_escape(run.info.device.empty() ? to_string(run.info.source_kind) : run.info.device),
-      markdown_code(run.info.input_spec, false),
-      measured_only ? flops_text(s.total.measured_flops + s.total.tensor_flops) + " measured"
-                    : lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
-      bytes_text(measured_only ? s.total.dram_bytes : s.total.bytes()), time_text(it.p50),
-      percentile_text(it, 99));
-  out += coverage_by_time_text(s) + ".\n\n";
-  if (std::string note = percentile_note(it.samples); !note.empty()) out += note + ".\n\n";
-  if (gpu)
-    out += "Times below are device time (kernels); host op time P50 " + time_text(s.iteration_time.p50) +
-           ".\n\n";
+  std::string out;
   // With kernels the time columns are device time, with host time, communication and the achieved rates
   // beside them.
   out += gpu ? "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | dev P50 | dev P99 | time % | "
@@ -62,7 +45,11 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
     }
     out += "\n";
   }
-  const ReportView view = make_report_view(s, o.top_ops);  // shares and "unknown": one rule for every format
+  return out;
+}
+
+std::string top_ops_markdown(const ReportView& view, bool gpu) {
+  std::string out;
   if (!view.top_ops.empty()) {
     const std::string share_head =
         std::string(share_column(view.op_share_of)) + " (" + to_string(view.op_share_of) + ")";
@@ -87,10 +74,14 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
       out += "\n";
     }
   }
-  out += fmt::format(
-      "\n**FLOPs coverage**: {} of {} ops have a formula or sit inside one ({}); {}\n",
-      view.coverage.ops_with_formula, view.coverage.ops_total, percent_text(view.coverage.counted_share),
-      view.coverage.no_gap ? view.coverage.sentence : "the ops below carry FLOPs nobody counted");
+  return out;
+}
+
+std::string coverage_markdown(const RunSummary& s, const CoverageView& coverage, bool gpu) {
+  std::string out;
+  out += fmt::format("\n**FLOPs coverage**: {} of {} ops have a formula or sit inside one ({}); {}\n",
+                     coverage.ops_with_formula, coverage.ops_total, percent_text(coverage.counted_share),
+                     coverage.no_gap ? coverage.sentence : "the ops below carry FLOPs nobody counted");
   if (!s.coverage_gaps.empty()) {
     out += gpu ? "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are "
                  "missing):\n\n| op | "
@@ -105,6 +96,35 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
                          gpu ? fmt::format(" {} |", percent_text(g.share_of_device_time)) : "");
     }
   }
+  return out;
+}
+
+}  // namespace
+
+std::string render_report_markdown(const RunData& run, const RunSummary& s, const ReportOptions& o) {
+  const Clock clock = run_clock(s);
+  const bool gpu = clock == Clock::kDevice;
+  const LatencyStats& it = iteration_time(s, clock);
+  std::string out = fmt::format("## flopscope report: {}\n\n", markdown_code(run.info.source_path, false));
+  // Kernels with counters and no ops (Nsight Compute): the measured work is the only work there is.
+  const bool measured_only = s.ops_total == 0 && (s.total.measured_flops > 0 || s.total.dram_bytes > 0);
+  out += fmt::format(
+      "{} iterations on {}; input {}. Total per iteration: **{}**, {} moved, P50 {} / P99 {}.\n\n",
+      s.iterations,
+      markdown_escape(run.info.device.empty() ? to_string(run.info.source_kind) : run.info.device),
+      markdown_code(run.info.input_spec, false),
+      measured_only ? flops_text(s.total.measured_flops + s.total.tensor_flops) + " measured"
+                    : lower_bound_flops_text(s.total.flops, s.coverage.flops_complete),
+      bytes_text(measured_only ? s.total.dram_bytes : s.total.bytes()), time_text(it.p50),
+      percentile_text(it, 99));
+  out += coverage_by_time_text(s) + ".\n\n";
+  if (std::string note = percentile_note(it.samples); !note.empty()) out += note + ".\n\n";
+  if (gpu)
+    out += "Times below are device time (kernels); host op time P50 " + time_text(s.iteration_time.p50) +
+           ".\n\n";
+  out += module_table_markdown(s, o);
+  const ReportView view = make_report_view(s, o.top_ops);  // shares and "unknown": one rule for every format
+  out += top_ops_markdown(view, gpu) + coverage_markdown(s, view.coverage, gpu);
   if (gpu) {
     out += "\n**Device timeline**\n\n";
     std::string facts = device_facts_text(s, "- ");

@@ -21,9 +21,8 @@ std::string short_hash(const std::string& h) {
   return h.size() > 12 ? h.substr(0, 12) : h;
 }
 
-}  // namespace
-
-std::string render_report_table(const RunData& run, const RunSummary& s, const ReportOptions& o) {
+// Source, device, inputs, iterations, totals and coverage by time.
+std::string header_text(const RunData& run, const RunSummary& s) {
   std::string out;
   const RunInfo& i = run.info;
   out += fmt::format("source     {} ({}, sha256 {})\n", i.source_path, to_string(i.source_kind),
@@ -57,7 +56,15 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   }
   out += "coverage   " + coverage_by_time_text(s) + "\n\n";
 
-  // Module tree.
+  return out;
+}
+
+// The module tree with costs and times on the run's clock.
+std::string module_table_text(const RunSummary& s, const ReportOptions& o) {
+  std::string out;
+  const Clock clock = run_clock(s);
+  const bool gpu = clock == Clock::kDevice;
+  const LatencyStats& it = iteration_time(s, clock);
   std::vector<int> order = module_order(s, o);
   std::size_t name_w = 6;
   for (int idx : order)
@@ -89,8 +96,12 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   }
   if (std::string note = percentile_note(it.samples); !note.empty()) out += "note: " + note + "\n";
 
-  // Top ops: shares and "unknown" decided once for every format (analyzer/analysis/report_view).
-  const ReportView view = make_report_view(s, o.top_ops);
+  return out;
+}
+
+// Top ops: shares and "unknown" decided once for every format (analyzer/analysis/report_view).
+std::string top_ops_text(const ReportView& view, bool gpu) {
+  std::string out;
   if (!view.top_ops.empty()) {
     // With kernels: host and device time side by side, the share of device time, and the achieved rates.
     out += fmt::format(
@@ -113,8 +124,12 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
     }
   }
 
-  // Coverage.
-  const CoverageView& cov = view.coverage;
+  return out;
+}
+
+// FLOPs coverage: the sentence, and the ops without a formula when some carry uncounted work.
+std::string coverage_text(const RunSummary& s, const CoverageView& cov, const ReportOptions& o, bool gpu) {
+  std::string out;
   out += fmt::format("\nFLOPs coverage: {} of {} ops have a formula or sit inside one ({})\n",
                      cov.ops_with_formula, cov.ops_total, percent_text(cov.counted_share));
   if (cov.no_gap) {
@@ -136,22 +151,31 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
       out += fmt::format("  ... {} more (--coverage lists all)\n", s.coverage_gaps.size() - n);
     }
   }
-  if (gpu) {
-    const auto& a = s.attribution;
-    out += fmt::format(
-        "\nkernel attribution: {} kernels{}, {} linked to an op, {} attributed to a module; "
-        "{} of {} device time attributed ({}), unattributed {}\n",
-        a.kernels,
-        a.kernels_from_graph_replay > 0
-            ? fmt::format(" ({} replayed from a CUDA graph)", a.kernels_from_graph_replay)
-            : std::string(),
-        a.kernels_with_op, a.kernels_with_module, time_text(a.kernel_time_attributed_ns),
-        time_text(a.kernel_time_ns),
-        percent_text(a.kernel_time_ns > 0 ? a.kernel_time_attributed_ns / a.kernel_time_ns : 0),
-        time_text(a.kernel_time_ns - a.kernel_time_attributed_ns));
-    out += "\ndevice timeline (busy = union of kernel intervals; idle = span - busy)\n";
-    out += device_facts_text(s, "  ");
-  }
+  return out;
+}
+
+// Where the kernels' time went (device runs): attribution and the device timeline.
+std::string device_text(const RunSummary& s) {
+  std::string out;
+  const auto& a = s.attribution;
+  out += fmt::format(
+      "\nkernel attribution: {} kernels{}, {} linked to an op, {} attributed to a module; "
+      "{} of {} device time attributed ({}), unattributed {}\n",
+      a.kernels,
+      a.kernels_from_graph_replay > 0
+          ? fmt::format(" ({} replayed from a CUDA graph)", a.kernels_from_graph_replay)
+          : std::string(),
+      a.kernels_with_op, a.kernels_with_module, time_text(a.kernel_time_attributed_ns),
+      time_text(a.kernel_time_ns),
+      percent_text(a.kernel_time_ns > 0 ? a.kernel_time_attributed_ns / a.kernel_time_ns : 0),
+      time_text(a.kernel_time_ns - a.kernel_time_attributed_ns));
+  out += "\ndevice timeline (busy = union of kernel intervals; idle = span - busy)\n";
+  out += device_facts_text(s, "  ");
+  return out;
+}
+
+std::string quality_text(const RunSummary& s) {
+  std::string out;
   if (!s.quality.empty()) {
     out += "\ndata quality\n";
     for (const auto& q : s.quality) {
@@ -160,6 +184,17 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string render_report_table(const RunData& run, const RunSummary& s, const ReportOptions& o) {
+  const bool gpu = run_clock(s) == Clock::kDevice;
+  const ReportView view = make_report_view(s, o.top_ops);
+  std::string out = header_text(run, s) + module_table_text(s, o) + top_ops_text(view, gpu) +
+                    coverage_text(s, view.coverage, o, gpu);
+  if (gpu) out += device_text(s);
+  return out + quality_text(s);
 }
 
 }  // namespace flopscope::cli

@@ -2,7 +2,7 @@
 // ranks of one distributed run.
 // flopscope-gui --screenshot OUT.png --view tree|graph|heatmap|flame|roofline|timeline|diff|ranks FILES...:
 // renders one view to a PNG and exits (docs, tests); input errors print one line on stderr and exit 2.
-// flopscope-gui --dump tree|diff|kernels|ops|candidates|ranks FILES...: prints that view's table as
+// flopscope-gui --dump tree|diff|kernels|ops|candidates|ranks|roofline FILES...: prints that view's table as
 // tab-separated text (gui/models/view_dump.h) and exits; bad input: `flopscope: error: FILE: problem`,
 // exit 2.
 #include <QApplication>
@@ -174,7 +174,7 @@ int main(int argc, char** argv) {
   args.addOption(
       {QStringLiteral("dump"),
        QStringLiteral("Print a view's table as tab-separated text and exit: tree, diff, kernels, ops, "
-                      "candidates, ranks."),
+                      "candidates, ranks, roofline."),
        QStringLiteral("VIEW")});
   // As `flopscope diff` and `graph --diff` take them (cli/path_map_options): the diff view, tree and graph
   // pair modules as the CLI's diff does.

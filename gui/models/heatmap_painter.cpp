@@ -66,11 +66,10 @@ QString heatmap_measure(const HeatmapData& data, const HeatmapPaintOptions& opti
   return QString::fromLatin1(to_string(data.clock)) + QStringLiteral(" self time");
 }
 
-void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& g,
-                   const HeatmapPaintOptions& options) {
-  p.save();
-  p.setFont(options.font);
-  QFontMetrics fm(options.font);
+namespace {
+
+// The title, bold, elided in the middle to the picture's width.
+void paint_title(QPainter& p, const HeatmapGeometry& g, const HeatmapPaintOptions& options) {
   QFont bold = options.font;
   bold.setBold(true);
   p.setFont(bold);
@@ -80,11 +79,12 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
   p.drawText(title_rect, Qt::AlignLeft | Qt::AlignVCenter,
              QFontMetrics(bold).elidedText(options.title, Qt::ElideMiddle, title_rect.width()));
   p.setFont(options.font);
-  if (data.rows.empty() || data.iterations == 0) {
-    p.drawText(g.grid.adjusted(0, 0, 600, 60), Qt::AlignLeft | Qt::AlignTop, options.empty_text);
-    p.restore();
-    return;
-  }
+}
+
+// Row labels and cells, the selected row outlined.
+void paint_cells(QPainter& p, const HeatmapData& data, const HeatmapGeometry& g,
+                 const HeatmapPaintOptions& options) {
+  QFontMetrics fm(options.font);
   // A label keeps the font's full height, centred on its row: a rect as short as the row would clip
   // descenders and underscores ("position adaptive bias"). Rows shorter than the text label every k-th
   // row so neighbouring labels do not overlap.
@@ -120,7 +120,12 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
     p.drawRect(
         QRectF(g.grid.left(), g.grid.top() + options.selected_row * g.cell_h, g.grid.width(), g.cell_h));
   }
-  // Column axis: ticks at round steps (1, 2, 5, 10, ...) that leave room for their labels, each on the
+}
+
+// Column axis ticks and the axis name.
+void paint_column_axis(QPainter& p, const HeatmapGeometry& g, const HeatmapPaintOptions& options) {
+  QFontMetrics fm(options.font);
+  // Ticks at round steps (1, 2, 5, 10, ...) that leave room for their labels, each on the
   // middle of its column; the axis name under the row labels, left of the ticks.
   p.setPen(QColor(60, 60, 60));
   const int label_room = fm.horizontalAdvance(QString::number(std::max(g.columns - 1, 0))) + 12;
@@ -137,6 +142,11 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
   }
   p.drawText(QRect(kMargin, g.grid.bottom() + 4, g.grid.left() - kMargin - 6, kAxis - 4),
              Qt::AlignRight | Qt::AlignTop, options.column_axis + QStringLiteral(" \u2192"));
+}
+
+// The colour bar with its ticks and measure.
+void paint_colour_bar(QPainter& p, const HeatmapData& data, const HeatmapGeometry& g, const QFontMetrics& fm,
+                      const QString& measure) {
   // Colour bar: log scale from min to max, round ticks with units, its measure below it.
   for (int y = 0; y < g.legend.height(); ++y)
     p.fillRect(QRect(g.legend.left(), g.legend.bottom() - y, g.legend.width(), 1),
@@ -144,7 +154,6 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
   p.setPen(QColor(120, 120, 120));
   p.drawRect(g.legend.adjusted(0, 0, -1, -1));
   p.setPen(Qt::black);
-  const QString measure = heatmap_measure(data, options);
   p.drawText(QRect(g.legend.left() - 8, g.legend.bottom() + 4, kLegendWidth + 8, fm.height()),
              Qt::AlignLeft | Qt::AlignTop, fm.elidedText(measure, Qt::ElideRight, kLegendWidth + 8));
   // The round values, then the ends (the smallest and largest cell, grey), each labelled where it does not
@@ -165,6 +174,24 @@ void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& 
   for (double v : ticks) tick(v, false);
   tick(data.max_ns, true);
   tick(data.min_ns, true);
+}
+
+}  // namespace
+
+void paint_heatmap(QPainter& p, const HeatmapData& data, const HeatmapGeometry& g,
+                   const HeatmapPaintOptions& options) {
+  p.save();
+  p.setFont(options.font);
+  paint_title(p, g, options);
+  if (data.rows.empty() || data.iterations == 0) {
+    p.drawText(g.grid.adjusted(0, 0, 600, 60), Qt::AlignLeft | Qt::AlignTop, options.empty_text);
+    p.restore();
+    return;
+  }
+  paint_cells(p, data, g, options);
+  paint_column_axis(p, g, options);
+  const QString measure = heatmap_measure(data, options);
+  paint_colour_bar(p, data, g, QFontMetrics(options.font), measure);
   if (options.histogram && !g.histogram.isEmpty() && options.selected_row >= 0 &&
       options.selected_row < g.rows)
     paint_histogram(p, g.histogram, data.rows[options.selected_row], options.font, measure);

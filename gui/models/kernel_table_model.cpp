@@ -1,5 +1,7 @@
 #include "gui/models/kernel_table_model.h"
 
+#include <utility>
+
 #include "analyzer/format.h"
 #include "gui/models/roles.h"
 
@@ -7,9 +9,9 @@ namespace flopscope::gui {
 
 KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void KernelTableModel::setRun(const RunData& run, std::optional<Id> module) {
+void KernelTableModel::setRows(std::vector<KernelRow> rows) {
   beginResetModel();
-  rows_ = kernel_table(run, module);
+  rows_ = std::move(rows);
   endResetModel();
 }
 

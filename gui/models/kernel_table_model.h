@@ -4,7 +4,6 @@
 #pragma once
 
 #include <QAbstractTableModel>
-#include <optional>
 #include <vector>
 
 #include "analyzer/kernel_table.h"
@@ -18,8 +17,8 @@ class KernelTableModel : public QAbstractTableModel {
   enum Column { kName, kKind, kCount, kDeviceTime, kFlops, kBytes, kMeasuredFlops, kModule, kColumnCount };
 
   explicit KernelTableModel(QObject* parent = nullptr);
-  // The run must outlive the call only; the rows are copied out of it.
-  void setRun(const RunData& run, std::optional<Id> module = std::nullopt);
+  // The rows of the core's kernel table: the analysis facade's (RunAnalysis::kernels) for a whole run.
+  void setRows(std::vector<KernelRow> rows);
   const std::vector<KernelRow>& rows() const { return rows_; }
 
   static QString header(int column);

@@ -3,10 +3,12 @@
 #include <QFileInfo>
 #include <QMetaObject>
 #include <QtConcurrent/QtConcurrentRun>
+#include <map>
 #include <mutex>
 
 #include "analyzer/analysis/load_run.h"
 #include "analyzer/fleet/rank_parts.h"
+#include "analyzer/fleet/ranks_analysis.h"
 #include "graphs/open_graph.h"
 
 namespace flopscope::gui {
@@ -15,56 +17,49 @@ namespace {
 
 using StepFn = std::function<Status(double, const QString&)>;
 
-// Reads one run, completes its graph when it can, and summarises it; stages between base and base + share.
-StatusOr<std::shared_ptr<LoadedRun>> load_one(const QString& path, RunData data, double base, double share,
-                                              const StepFn& step, QFuture<TimelineIndex>* timeline) {
-  const QString name = QFileInfo(path).fileName();
-  auto run = std::make_shared<LoadedRun>();
-  run->path = path;
-  run->data = std::move(data);
-  if (run->data.graph_nodes.empty() && !run->data.info.source_path.empty()) {
-    FS_RETURN_IF_ERROR(step(base + 0.4 * share, QStringLiteral("Extracting the graph of %1").arg(name)));
-    // Best effort: without the model file the other views still work; the graph page says why.
-    Status graph = graphs::complete_graph_from_source(run->data, path.toStdString());
-    if (!graph.ok()) run->graph_note = QString::fromStdString(graph.message());
-  }
-  FS_RETURN_IF_ERROR(step(base + 0.6 * share, QStringLiteral("Summarising %1").arg(name)));
-  // The timeline index only reads the records: build it beside the summary.
-  if (timeline) *timeline = QtConcurrent::run([run] { return TimelineIndex::build(run->data); });
-  run->summary = summarize(run->data);
-  run->candidates = find_candidates(run->data, run->summary);
-  return run;
+// Completes a run's graph from its model file when it can (best effort: without the model file the other
+// views still work; the note says why the graph page has none).
+QString complete_graph(const QString& path, RunData& data) {
+  if (!data.graph_nodes.empty() || data.info.source_path.empty()) return {};
+  Status graph = graphs::complete_graph_from_source(data, path.toStdString());
+  return graph.ok() ? QString() : QString::fromStdString(graph.message());
 }
 
-// The ranks of one distributed run (analyzer/fleet/rank_parts.h, as `flopscope report` opens them): each
-// rank a run, compared by the core; the session shows the first rank.
+// Completes one run's graph and analyses it (its summary and candidates; with `timeline`, its timeline on
+// another thread meanwhile: it only reads the records); stages between base and base + share.
+StatusOr<std::shared_ptr<const LoadedRun>> load_one(const QString& path, RunData data, double base,
+                                                    double share, const StepFn& step,
+                                                    QFuture<void>* timeline) {
+  const QString name = QFileInfo(path).fileName();
+  if (data.graph_nodes.empty() && !data.info.source_path.empty())
+    FS_RETURN_IF_ERROR(step(base + 0.4 * share, QStringLiteral("Extracting the graph of %1").arg(name)));
+  QString note = complete_graph(path, data);
+  FS_RETURN_IF_ERROR(step(base + 0.6 * share, QStringLiteral("Summarising %1").arg(name)));
+  RunAnalysis analysis = RunAnalysis::of(std::move(data), path.toStdString());
+  if (timeline) *timeline = QtConcurrent::run([analysis] { (void)analysis.timeline(); });
+  return std::make_shared<const LoadedRun>(path, std::move(analysis), std::move(note));
+}
+
+// The ranks of one distributed run through the rank facade (analyzer/fleet/ranks_analysis.h, as
+// `flopscope report` opens them): each rank's graph completed as it is read; the session shows the first.
 StatusOr<SessionPtr> load_ranks(const QStringList& paths, const StepFn& step) {
   std::vector<std::string> args;
   for (const auto& p : paths) args.push_back(p.toStdString());
-  FS_ASSIGN_OR_RETURN(std::vector<std::string> files, rank_part_files(args));
+  std::map<std::string, QString> notes;  // by part path (the analyses' labels)
+  auto read = [&](std::size_t i, std::size_t n, RankPart& part) -> Status {
+    const QString path = QString::fromStdString(part.path);
+    FS_RETURN_IF_ERROR(step(0.9 * static_cast<double>(i) / static_cast<double>(n),
+                            QStringLiteral("Reading %1").arg(QFileInfo(path).fileName())));
+    notes[part.path] = complete_graph(path, part.run);
+    return {};
+  };
+  FS_ASSIGN_OR_RETURN(RankAnalysis ranks, RankAnalysis::open(args, read));
+  FS_RETURN_IF_ERROR(step(0.9, QStringLiteral("Comparing %1 ranks").arg(ranks.ranks().size())));
   auto set = std::make_shared<RankSet>();
-  std::vector<std::shared_ptr<LoadedRun>> runs;
-  std::vector<int> ids;
-  const double share = 0.9 / static_cast<double>(files.size());
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    const QString path = QString::fromStdString(files[i]);
-    const double base = static_cast<double>(i) * share;
-    FS_RETURN_IF_ERROR(step(base, QStringLiteral("Reading %1").arg(QFileInfo(path).fileName())));
-    FS_ASSIGN_OR_RETURN(RankPart part, open_rank_part(files[i]));
-    FS_ASSIGN_OR_RETURN(auto run, load_one(path, std::move(part.run), base, share, step, nullptr));
-    runs.push_back(std::move(run));
-    ids.push_back(part.rank);
-  }
-  FS_RETURN_IF_ERROR(step(0.9, QStringLiteral("Comparing %1 ranks").arg(files.size())));
-  std::vector<RankInput> inputs;
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    inputs.push_back(RankInput{ids[i], files[i], &runs[i]->data, &runs[i]->summary});
-  FS_ASSIGN_OR_RETURN(set->report, analyze_ranks(inputs));
-  // The report orders ranks by rank; keep the runs in the same order.
-  for (const auto& t : set->report.ranks) {
-    for (std::size_t i = 0; i < runs.size(); ++i)
-      if (ids[i] == t.rank) set->runs.push_back(runs[i]);
-  }
+  set->report = ranks.report();
+  for (const RunAnalysis& run : ranks.ranks())
+    set->runs.push_back(
+        std::make_shared<const LoadedRun>(QString::fromStdString(run.label()), run, notes[run.label()]));
   FS_RETURN_IF_ERROR(step(0.95, QStringLiteral("Building views")));
   SessionPtr session = session_for_rank(std::move(set), 0);
   FS_RETURN_IF_ERROR(step(1.0, QStringLiteral("Done")));
@@ -77,11 +72,8 @@ StatusOr<SessionPtr> load_preview(const QStringList& paths) {
   if (paths.size() != 1 || opens_ranks(paths)) return Unavailable("no preview");
   FS_ASSIGN_OR_RETURN(RunData data, load_stored_run_totals(paths[0].toStdString()));
   if (data.raw_rows) return Unavailable("the summary needs the rows");  // older file, dead compute, split ops
-  auto run = std::make_shared<LoadedRun>();
-  run->path = paths[0];
-  run->summary = summarize(data);
-  run->data = std::move(data);
-  return make_preview_session(std::move(run));
+  return make_preview_session(
+      std::make_shared<const LoadedRun>(paths[0], RunAnalysis::of(std::move(data), paths[0].toStdString())));
 }
 
 bool opens_ranks(const QStringList& paths) {
@@ -99,7 +91,7 @@ StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& pr
   if (paths.isEmpty()) return InvalidArgument("open one run, two runs to compare, or the ranks of one run");
   if (opens_ranks(paths)) return load_ranks(paths, step);
   std::shared_ptr<const LoadedRun> runs[2];
-  QFuture<TimelineIndex> timeline;
+  QFuture<void> timeline;
   const double share = 1.0 / static_cast<double>(paths.size());
   for (qsizetype i = 0; i < paths.size(); ++i) {
     const double base = static_cast<double>(i) * share;
@@ -109,7 +101,8 @@ StatusOr<SessionPtr> load_session(const QStringList& paths, const ProgressFn& pr
                         load_one(paths[i], std::move(data), base, share, step, i == 0 ? &timeline : nullptr));
   }
   FS_RETURN_IF_ERROR(step(0.95, QStringLiteral("Building views")));
-  SessionPtr session = make_session(runs[0], runs[1], timeline.result(), options);
+  timeline.waitForFinished();
+  SessionPtr session = make_session(runs[0], runs[1], options);
   FS_RETURN_IF_ERROR(step(1.0, QStringLiteral("Done")));
   return session;
 }

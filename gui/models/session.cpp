@@ -19,6 +19,21 @@ QString Session::title() const {
   return t;
 }
 
+const TimelineIndex& Session::timeline() const {
+  static const TimelineIndex kNone;
+  if (!a) return kNone;
+  StatusOr<const TimelineIndex*> t = a->analysis.timeline();
+  return t.ok() ? **t : kNone;
+}
+
+LoadedRun::LoadedRun(QString p, RunAnalysis a, QString note)
+    : path(std::move(p)),
+      graph_note(std::move(note)),
+      analysis(std::move(a)),
+      data(analysis.run()),
+      summary(analysis.summary()),
+      candidates(analysis.default_candidates()) {}
+
 Clock Session::clock() const {
   if (diff.engine) return time_clock(*diff.engine);
   return a ? run_clock(a->summary) : Clock::kHost;
@@ -47,12 +62,8 @@ const DiscardCandidate* LoadedRun::discard_held(const std::string& module_path) 
 }
 
 std::shared_ptr<const LoadedRun> make_loaded_run(QString path, RunData data) {
-  auto run = std::make_shared<LoadedRun>();
-  run->path = std::move(path);
-  run->summary = summarize(data);
-  run->candidates = find_candidates(data, run->summary);
-  run->data = std::move(data);
-  return run;
+  std::string label = path.toStdString();
+  return std::make_shared<LoadedRun>(std::move(path), RunAnalysis::of(std::move(data), std::move(label)));
 }
 
 namespace {
@@ -62,11 +73,11 @@ graphs::OpGraph op_graph(const LoadedRun& run) {
 }
 
 std::shared_ptr<Session> build_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
-                                       std::optional<TimelineIndex> timeline, const DiffOptions& options) {
+                                       const DiffOptions& options) {
   auto s = std::make_shared<Session>();
   s->diff = b ? diff_modules(a->summary, a->data, b->summary, b->data, options)
               : single_run_tree(a->summary, a->data);
-  s->timeline = timeline ? std::move(*timeline) : TimelineIndex::build(a->data);
+  (void)a->analysis.timeline();  // built here, on the loader's thread, when not yet (a rank's run)
   s->graph = op_graph(*a);
   if (b) {
     // Module paths as the diff engine pairs them (the maps, then B's containers aligned to A's), as
@@ -88,8 +99,8 @@ std::shared_ptr<Session> build_session(std::shared_ptr<const LoadedRun> a, std::
 }  // namespace
 
 SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
-                        std::optional<TimelineIndex> timeline, const DiffOptions& options) {
-  return build_session(std::move(a), std::move(b), std::move(timeline), options);
+                        const DiffOptions& options) {
+  return build_session(std::move(a), std::move(b), options);
 }
 
 SessionPtr make_preview_session(std::shared_ptr<const LoadedRun> a) {
@@ -100,7 +111,7 @@ SessionPtr make_preview_session(std::shared_ptr<const LoadedRun> a) {
 }
 
 SessionPtr session_for_rank(std::shared_ptr<const RankSet> ranks, int index) {
-  auto s = build_session(ranks->runs.at(static_cast<std::size_t>(index)), nullptr, std::nullopt, {});
+  auto s = build_session(ranks->runs.at(static_cast<std::size_t>(index)), nullptr, {});
   s->ranks = std::move(ranks);
   s->rank_index = index;
   return s;

@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "analyzer/activations/candidates.h"
+#include "analyzer/analysis/run_analysis.h"
 #include "analyzer/clock.h"
-#include "analyzer/fleet/ranks.h"
+#include "analyzer/fleet/ranks_analysis.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 #include "graphs/graph_model.h"
@@ -21,13 +22,19 @@
 
 namespace flopscope::gui {
 
-// One opened run: the raw records (ops, kernels, params, graph) and its summary.
+// One opened run: its analysis (the facade the CLI presents too), which every view asks for its results.
 struct LoadedRun {
+  // Computes the summary and the candidates (on the loader's worker thread, not the GUI's).
+  LoadedRun(QString path, RunAnalysis analysis, QString graph_note = {});
+
   QString path;
   QString graph_note;  // why the run has no computation graph, when it has none
-  RunData data;
-  RunSummary summary;
-  CandidateReport candidates;  // elimination candidates (needs a run recorded with --activations)
+  RunAnalysis analysis;
+  // The analysis's records (ops, kernels, params, graph), summary and elimination candidates (needs a run
+  // recorded with --activations; none in a preview), as the views name them.
+  const RunData& data;
+  const RunSummary& summary;
+  const CandidateReport& candidates;
 
   // The candidate entry of a module path, or null.
   const Candidate* candidate(const std::string& path) const;
@@ -37,7 +44,8 @@ struct LoadedRun {
   const DiscardCandidate* discard_held(const std::string& path) const;
 };
 
-// The ranks of one distributed run, each opened as a run, and the core's comparison of them.
+// The ranks of one distributed run, each opened as a run, and the core's comparison of them (the rank
+// facade, as `flopscope report run.rank*.db` prints it).
 struct RankSet {
   std::vector<std::shared_ptr<const LoadedRun>> runs;  // in RankReport::ranks order (by rank)
   RankReport report;
@@ -47,7 +55,6 @@ struct Session {
   std::shared_ptr<const LoadedRun> a;
   std::shared_ptr<const LoadedRun> b;  // null unless two runs were opened (diff mode)
   ModuleDiff diff;                     // the union module tree; statuses only in diff mode
-  TimelineIndex timeline;              // of run a
   // Run a's op graph with costs, or in diff mode the union of both (graphs/ decides node identity, costs
   // and "changed", as for `flopscope graph --diff`); the Graph tab collapses and lays it out.
   graphs::OpGraph graph;
@@ -58,18 +65,18 @@ struct Session {
   // The clock the views' times are on: the diff engine's in diff mode, else run a's (analyzer/clock.h).
   Clock clock() const;
   bool has_ranks() const { return ranks != nullptr; }
+  // Run a's timeline (its analysis's); empty in a preview, which has no rows.
+  const TimelineIndex& timeline() const;
   QString title() const;
 };
 
 using SessionPtr = std::shared_ptr<const Session>;
 
-// Builds the derived structures (module union tree, timeline index) of one or two loaded runs. A timeline
-// index of run a built beforehand (e.g. on another thread while summarising) may be passed in.
+// Builds the derived structures (module union tree, op graph) of one or two loaded runs.
 // Two runs are compared with `options` (--map / --map-a / --map-b / --no-align, as `flopscope diff` takes
 // them): the module diff and the diff graph pair modules as the engine does, the graph after the same renames
 // and container alignment as `flopscope graph --diff`.
 SessionPtr make_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
-                        std::optional<TimelineIndex> timeline = std::nullopt,
                         const DiffOptions& options = {});
 
 // The first view of one run while its op and kernel rows are still being read: the module tree from the
@@ -80,7 +87,7 @@ SessionPtr make_preview_session(std::shared_ptr<const LoadedRun> a);
 // The session showing another rank of the same distributed run (index into RankSet::runs).
 SessionPtr session_for_rank(std::shared_ptr<const RankSet> ranks, int index);
 
-// Summarises a RunData into a LoadedRun (the analysis the worker thread runs after reading a file).
+// A run in memory as a LoadedRun (RunAnalysis::of, summarised).
 std::shared_ptr<const LoadedRun> make_loaded_run(QString path, RunData data);
 
 }  // namespace flopscope::gui

@@ -131,11 +131,25 @@ QString dump_ranks(const SessionPtr& session) {
   return out;
 }
 
+// The Roofline tab's points: the facade's roofline of run A (what `flopscope roofline` plots), each with its
+// bound and its tooltip, the SVG's <title> of that point.
+QString dump_roofline(const SessionPtr& session) {
+  QString out;
+  line(out, {QStringLiteral("Path"), QStringLiteral("Bound"), QStringLiteral("Point")});
+  for (const graphs::RooflinePoint& p : session->a->analysis.roofline().points) {
+    const char* bound = p.attainable <= 0 ? "-" : p.memory_bound ? "memory" : "compute";
+    line(out, {path_text(QString::fromStdString(p.path)), QString::fromLatin1(bound),
+               QString::fromStdString(p.text)});
+  }
+  return out;
+}
+
 }  // namespace
 
 QStringList dump_views() {
-  return {QStringLiteral("tree"), QStringLiteral("diff"),       QStringLiteral("kernels"),
-          QStringLiteral("ops"),  QStringLiteral("candidates"), QStringLiteral("ranks")};
+  return {QStringLiteral("tree"),    QStringLiteral("diff"),       QStringLiteral("kernels"),
+          QStringLiteral("ops"),     QStringLiteral("candidates"), QStringLiteral("ranks"),
+          QStringLiteral("roofline")};
 }
 
 StatusOr<QString> dump_view(const SessionPtr& session, const QString& view) {
@@ -143,9 +157,12 @@ StatusOr<QString> dump_view(const SessionPtr& session, const QString& view) {
   if (view == QLatin1String("tree")) return dump_tree(session);
   if (view == QLatin1String("candidates")) return dump_candidates(session);
   if (view == QLatin1String("ops")) return dump_ops(session);
+  if (view == QLatin1String("roofline")) return dump_roofline(session);
   if (view == QLatin1String("kernels")) {
+    StatusOr<std::vector<KernelRow>> rows = session->a->analysis.kernels();
+    if (!rows.ok()) return rows.status();
     KernelTableModel model;
-    model.setRun(session->a->data);
+    model.setRows(std::move(*rows));
     return dump_table(model);
   }
   if (view == QLatin1String("diff")) {

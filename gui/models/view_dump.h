@@ -11,7 +11,7 @@
 
 namespace flopscope::gui {
 
-// The views --dump knows: tree, diff, kernels, ops, candidates, ranks.
+// The views --dump knows: tree, diff, kernels, ops, candidates, ranks, roofline.
 QStringList dump_views();
 
 // The table of one view of a session; an error when the session lacks what the view needs (a diff of one

@@ -154,17 +154,21 @@ void FlamePage::selectModule(const QString& path) {
 
 void FlamePage::rebuild() {
   if (!session_) return;
-  const RunSummary& summary = session_->a->summary;
-  graphs::IcicleOptions options;
-  options.metric = static_cast<graphs::CostMetric>(metric_->currentData().toInt());
-  options.root = root_;
-  graphs::Icicle icicle = graphs::icicle_layout(summary, options);
-  QString caption =
-      tr("%1 of %2; total %3")
-          .arg(QString::fromStdString(icicle.measure),
-               root_ == 0 ? tr("the whole model")
-                          : QString::fromStdString(summary.modules[static_cast<std::size_t>(root_)].path),
-               QString::fromStdString(icicle.root_text));
+  const LoadedRun& run = *session_->a;
+  const RunSummary& summary = run.summary;
+  // The cells `flopscope flame` draws for the same run, metric and root (the analysis facade's).
+  FlameRequest request;
+  request.metric = static_cast<graphs::CostMetric>(metric_->currentData().toInt());
+  if (root_ != 0) request.root = summary.modules[static_cast<std::size_t>(root_)].path;
+  StatusOr<graphs::Icicle> found = run.analysis.flame(request);
+  graphs::Icicle icicle;
+  if (found.ok()) icicle = std::move(*found);
+  QString caption = found.ok()
+                        ? tr("%1 of %2; total %3")
+                              .arg(QString::fromStdString(icicle.measure),
+                                   root_ == 0 ? tr("the whole model") : QString::fromStdString(request.root),
+                                   QString::fromStdString(icicle.root_text))
+                        : QString::fromStdString(found.status().message());
   for (const auto& note : icicle.notes) caption += QStringLiteral("\nnote: ") + QString::fromStdString(note);
   caption_->setText(caption);
   whole_->setEnabled(root_ != 0);

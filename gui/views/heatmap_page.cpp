@@ -166,7 +166,7 @@ void HeatmapPage::rebuild() {
   }
   pair_ = {};
   widget_b_->hide();
-  HeatmapData heatmap = heatmap_data(session_->a->summary, top_n);
+  HeatmapData heatmap = session_->a->analysis.heatmap(top_n);  // what `flopscope heatmap` draws
   model_->setHeatmap(heatmap);
   QString title = tr("Latency heatmap: %1 (%2)").arg(name_a, iterations_text(heatmap.iterations));
   widget_->setHeatmap(std::move(heatmap), title);

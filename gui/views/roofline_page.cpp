@@ -107,8 +107,9 @@ void RooflinePage::rebuild() {
   table_->setRowCount(0);
   if (!session_) return;
   const LoadedRun& run = run_->currentIndex() == 1 && session_->b ? *session_->b : *session_->a;
-  // The roof and the points as `flopscope roofline` computes them (the run's peak: table or override).
-  plot_ = graphs::roofline_plot(run.summary, run.summary.peak);
+  // The roof and the points `flopscope roofline` plots (the analysis facade's; the run's peak: table or
+  // override).
+  plot_ = run.analysis.roofline();
   const std::string title = "Roofline: " + QFileInfo(run.path).fileName().toStdString();
   svg_ = QByteArray::fromStdString(graphs::roofline_svg(plot_, title));
   view_->setSvg(svg_);

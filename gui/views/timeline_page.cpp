@@ -25,7 +25,8 @@ TimelinePage::TimelinePage(QWidget* parent)
   auto* first = new QPushButton(tr("First iteration"), this);
   connect(first, &QPushButton::clicked, this, [this] {
     if (session_)
-      widget_->setRange(session_->timeline.first_iteration_begin(), session_->timeline.first_iteration_end());
+      widget_->setRange(session_->timeline().first_iteration_begin(),
+                        session_->timeline().first_iteration_end());
   });
   auto* all = new QPushButton(tr("Whole run"), this);
   connect(all, &QPushButton::clicked, widget_, &TimelineWidget::resetZoom);
@@ -46,10 +47,10 @@ void TimelinePage::setSession(SessionPtr session) {
     info_->setText(
         tr("%1 events in %2 lanes over %3. Wheel: zoom, drag: pan, hover: details; grey boxes merge "
            "events narrower than a pixel.")
-            .arg(session->timeline.event_count())
-            .arg(session->timeline.lanes().size())
+            .arg(session->timeline().event_count())
+            .arg(session->timeline().lanes().size())
             .arg(QString::fromStdString(
-                format_ns(static_cast<double>(session->timeline.end() - session->timeline.begin())))));
+                format_ns(static_cast<double>(session->timeline().end() - session->timeline().begin())))));
   session_ = session;
   widget_->setSession(std::move(session));
 }

@@ -41,12 +41,13 @@ void TimelineWidget::setSession(SessionPtr session) {
   if (session_)
     for (const auto& m : session_->a->data.modules) module_paths_[m.id] = m.path;
   if (session_)
-    setRange(session_->timeline.first_iteration_begin(), session_->timeline.first_iteration_end());
+    setRange(session_->timeline().first_iteration_begin(), session_->timeline().first_iteration_end());
 }
 
 void TimelineWidget::resetZoom() {
   if (session_)
-    setRange(session_->timeline.begin(), std::max(session_->timeline.end(), session_->timeline.begin() + 1));
+    setRange(session_->timeline().begin(),
+             std::max(session_->timeline().end(), session_->timeline().begin() + 1));
 }
 
 void TimelineWidget::setRange(std::int64_t t0, std::int64_t t1) {
@@ -74,7 +75,7 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   p.fillRect(rect(), Qt::white);
   painted_ = 0;
   if (!session_) return;
-  const auto& tl = session_->timeline;
+  const auto& tl = session_->timeline();
   const QRect plot = plotRect();
   const double px = nsPerPixel();
   p.setPen(QColor(90, 90, 90));
@@ -194,7 +195,7 @@ QRect TimelineWidget::laneRect(std::size_t lane) const {
 }
 
 std::int64_t TimelineWidget::timeOrigin() const {
-  return session_ ? session_->timeline.begin() : 0;
+  return session_ ? session_->timeline().begin() : 0;
 }
 
 QString TimelineWidget::tooltipAt(const QPoint& pos) const {
@@ -202,10 +203,10 @@ QString TimelineWidget::tooltipAt(const QPoint& pos) const {
   const int x = pos.x();
   int lane = laneAt(pos.y());
   if (lane < 0 || x < plotRect().left() ||
-      static_cast<std::size_t>(lane) >= session_->timeline.lanes().size())
+      static_cast<std::size_t>(lane) >= session_->timeline().lanes().size())
     return {};
   const std::int64_t t = to_time(static_cast<double>(t0_) + (x - plotRect().left()) * nsPerPixel());
-  const auto& tl = session_->timeline;
+  const auto& tl = session_->timeline();
   std::int64_t e =
       tl.event_at(static_cast<std::size_t>(lane), t, static_cast<std::int64_t>(nsPerPixel() * 2));
   if (e < 0) return {};

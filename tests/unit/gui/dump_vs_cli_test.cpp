@@ -17,6 +17,7 @@
 #include "analyzer/format.h"
 #include "analyzer/kernel_table.h"
 #include "analyzer/work_text.h"
+#include "db/model/text_escape.h"
 #include "tests/unit/gui/fixture_runs.h"
 
 namespace flopscope::gui {
@@ -328,6 +329,36 @@ TEST_F(DumpVsCli, CandidatesAreTheReportsCandidates) {
   std::sort(expected.begin(), expected.end());
   std::sort(dumped.begin(), dumped.end());
   EXPECT_EQ(dumped, expected);
+}
+
+// The Roofline tab's points are the ones `flopscope roofline` draws: one dumped row per circle of the SVG,
+// each row's tooltip the circle's <title>.
+TEST_F(DumpVsCli, RooflineIsTheRooflineCommandsPoints) {
+  const std::string svg_path = (dir_ / "cpu.roofline.svg").string();
+  const Output cli = run(std::string(FLOPSCOPE_CLI) + " roofline " + file("cpu.db") + " -o " +
+                         quoted(svg_path) + " --force");
+  ASSERT_EQ(cli.rc, 0);
+  std::string svg;
+  {
+    std::FILE* f = std::fopen(svg_path.c_str(), "rb");
+    ASSERT_NE(f, nullptr);
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) svg.append(buf, n);
+    std::fclose(f);
+  }
+  const Table table = dump("roofline", file("cpu.db"));
+  ASSERT_EQ(table.header, (std::vector<std::string>{"Path", "Bound", "Point"}));
+  ASSERT_FALSE(table.rows.empty());
+  std::size_t circles = 0;
+  for (std::size_t at = svg.find("<g><title>"); at != std::string::npos; at = svg.find("<g><title>", at + 1))
+    ++circles;
+  EXPECT_EQ(table.rows.size(), circles);
+  for (const auto& row : table.rows) {
+    EXPECT_NE(svg.find("<g><title>" + xml_escape(row.at("Point")) + "</title>"), std::string::npos)
+        << row.at("Point");
+    EXPECT_EQ(row.at("Bound"), "-") << "a CPU run without --peak has no roof";
+  }
 }
 
 // Bad input: one line naming the file, exit 2; a view that needs two runs says so.

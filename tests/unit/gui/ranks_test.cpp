@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "analyzer/fleet/rank_parts.h"
+#include "analyzer/fleet/ranks_analysis.h"
 #include "analyzer/format.h"
 #include "cli/printers/rank_report.h"
 #include "gui/models/module_tree_model.h"
@@ -48,11 +48,9 @@ struct CliReport {
 };
 
 CliReport cli_report(const QStringList& paths) {
-  auto parts = open_rank_parts(std_paths(paths));
-  EXPECT_TRUE(parts.ok()) << parts.status().message();
-  auto report = analyze_ranks(*parts);
-  EXPECT_TRUE(report.ok()) << report.status().message();
-  return {*report, cli::render_rank_report_table(*report, -1)};
+  auto ranks = RankAnalysis::open(std_paths(paths));
+  EXPECT_TRUE(ranks.ok()) << ranks.status().message();
+  return {ranks->report(), cli::render_rank_report_table(ranks->report(), -1)};
 }
 
 // Every cell of the page's matrix against the CLI's report, matched by module path and rank; and every

@@ -125,7 +125,7 @@ TEST(SessionGraph, DiffGraphHonoursTheMapsAndAlignment) {
   auto session = [&](const PathMapSpecs& specs) {
     DiffOptions options;
     EXPECT_TRUE(parse_path_maps(specs, options).ok());
-    return make_session(run_a, run_b, std::nullopt, options);
+    return make_session(run_a, run_b, options);
   };
   EXPECT_EQ(differing(*session({})), 0);  // aligned as the engine aligns containers
   EXPECT_GT(differing(*session({{}, {}, {}, true})), 0);

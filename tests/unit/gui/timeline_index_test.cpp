@@ -67,7 +67,7 @@ TEST(TimelineIndex, OpensAKinetoTraceWithItsStreams) {
   if (!session.ok() && session.status().code() == StatusCode::kUnsupported)
     GTEST_SKIP() << session.status().message();
   ASSERT_TRUE(session.ok()) << session.status().message();
-  const auto& lanes = (*session)->timeline.lanes();
+  const auto& lanes = (*session)->timeline().lanes();
   int streams = 0;
   for (const auto& lane : lanes) streams += lane.is_device ? 1 : 0;
   EXPECT_EQ(streams, 2);

@@ -78,7 +78,7 @@ TEST(ViewLayout, DiffColumnsVisibleAt1400) {
 TEST(ViewLayout, TimelineTooltipAndAxisShareTheirZero) {
   auto session = h100_session();
   ASSERT_TRUE(session);
-  const auto& tl = session->timeline;
+  const auto& tl = session->timeline();
   ASSERT_FALSE(tl.lanes().empty());
   ASSERT_NE(tl.begin(), 0) << "a trace whose first event is at the run's start cannot tell the zeros apart";
   TimelineWidget widget;

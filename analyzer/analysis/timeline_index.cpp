@@ -1,4 +1,4 @@
-#include "gui/models/timeline_index.h"
+#include "analyzer/analysis/timeline_index.h"
 
 #include <algorithm>
 #include <limits>
@@ -7,7 +7,7 @@
 
 #include "analyzer/iterations.h"
 
-namespace flopscope::gui {
+namespace flopscope {
 
 namespace {
 
@@ -34,50 +34,66 @@ void sort_if_needed(std::vector<T>& v, Less less) {
   if (!std::is_sorted(v.begin(), v.end(), less)) std::stable_sort(v.begin(), v.end(), less);
 }
 
-}  // namespace
+// Lanes keyed by K, in key order, filled in record order (records of one lane mostly come back to back).
+template <typename K>
+class LaneSet {
+ public:
+  template <typename MakeLane>
+  TimelineLane& at(const K& key, MakeLane make) {
+    if (lanes_.empty() || last_ != key) {
+      last_ = key;
+      auto [it, inserted] = index_.try_emplace(key, lanes_.size());
+      if (inserted) lanes_.push_back(make());
+      last_lane_ = it->second;
+    }
+    return lanes_[last_lane_];
+  }
+  void move_to(std::vector<TimelineLane>& out) {
+    for (auto& [key, i] : index_) out.push_back(std::move(lanes_[i]));
+  }
 
-TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
-  TimelineIndex t;
-  Interner names(t.names_);
-  std::map<std::pair<std::int64_t, int>, std::size_t> host_lane;    // (thread, depth)
-  std::map<std::pair<int, std::int64_t>, std::size_t> device_lane;  // (device, stream)
-  std::vector<TimelineLane> host, device;
-  std::pair<std::int64_t, int> last_host{-1, -1};
-  std::size_t last_host_lane = 0;
+ private:
+  std::map<K, std::size_t> index_;
+  std::vector<TimelineLane> lanes_;
+  K last_{};
+  std::size_t last_lane_ = 0;
+};
+
+// One lane per (thread, depth) for ops up to max_depth.
+void add_host_lanes(const RunData& run, int max_depth, Interner& names, std::vector<TimelineLane>& out) {
+  LaneSet<std::pair<std::int64_t, int>> lanes;
   for (const auto& op : run.ops) {
     if (op.depth > max_depth) continue;
-    if (host.empty() || last_host != std::make_pair(op.thread, op.depth)) {
-      last_host = {op.thread, op.depth};
-      auto [it, inserted] = host_lane.try_emplace(last_host, host.size());
-      if (inserted) {
-        host.emplace_back();
-        host.back().label = "thread " + std::to_string(op.thread) + " depth " + std::to_string(op.depth);
-        host.back().events.reserve(run.ops.size() / 2);
-      }
-      last_host_lane = it->second;
-    }
-    host[last_host_lane].events.push_back(
-        {op.start_ns, op.duration_ns, names.get(op.name), false, op.module_id});
+    TimelineLane& lane = lanes.at({op.thread, op.depth}, [&] {
+      TimelineLane l;
+      l.label = "thread " + std::to_string(op.thread) + " depth " + std::to_string(op.depth);
+      l.events.reserve(run.ops.size() / 2);
+      return l;
+    });
+    lane.events.push_back({op.start_ns, op.duration_ns, names.get(op.name), false, op.module_id});
   }
-  std::pair<int, std::int64_t> last_device{-1, -1};
-  std::size_t last_device_lane = 0;
+  lanes.move_to(out);
+}
+
+// One lane per (device, stream); orphan kernels marked as such.
+void add_device_lanes(const RunData& run, Interner& names, std::vector<TimelineLane>& out) {
+  LaneSet<std::pair<int, std::int64_t>> lanes;
   for (const auto& k : run.kernels) {
-    if (device.empty() || last_device != std::make_pair(k.device, k.stream)) {
-      last_device = {k.device, k.stream};
-      auto [it, inserted] = device_lane.try_emplace(last_device, device.size());
-      if (inserted) {
-        device.emplace_back();
-        device.back().label = "gpu " + std::to_string(k.device) + " stream " + std::to_string(k.stream);
-        device.back().is_device = true;
-        device.back().events.reserve(run.kernels.size());
-      }
-      last_device_lane = it->second;
-    }
-    device[last_device_lane].events.push_back(
-        {k.start_ns, k.duration_ns, names.get(k.name), is_orphan(k), k.module_id});
+    TimelineLane& lane = lanes.at({k.device, k.stream}, [&] {
+      TimelineLane l;
+      l.label = "gpu " + std::to_string(k.device) + " stream " + std::to_string(k.stream);
+      l.is_device = true;
+      l.events.reserve(run.kernels.size());
+      return l;
+    });
+    lane.events.push_back({k.start_ns, k.duration_ns, names.get(k.name), is_orphan(k), k.module_id});
   }
-  // A module lane on top: consecutive outermost ops of one module become one span, so the timeline says
-  // which part of the model runs when.
+  lanes.move_to(out);
+}
+
+// The module lane: consecutive outermost ops of one module become one span, so the timeline says which
+// part of the model runs when. Empty without ops.
+TimelineLane module_lane(const RunData& run, Interner& names) {
   std::unordered_map<Id, std::int32_t> module_name;
   for (const auto& m : run.modules) module_name[m.id] = names.get(m.path.empty() ? "(model)" : m.path);
   const std::int32_t unattributed = names.get("(unattributed)");
@@ -104,38 +120,55 @@ TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
     }
     ev.push_back({op->start_ns, op->duration_ns, name, false, op->module_id});
   }
+  return modules;
+}
+
+}  // namespace
+
+TimelineIndex TimelineIndex::build(const RunData& run, int max_depth) {
+  TimelineIndex t;
+  Interner names(t.names_);
+  // Lanes are numbered in this order: the module lane on top, host threads by (thread, depth), then
+  // devices by (device, stream); names are interned in record order (host, device, modules).
+  std::vector<TimelineLane> host, device;
+  add_host_lanes(run, max_depth, names, host);
+  add_device_lanes(run, names, device);
+  TimelineLane modules = module_lane(run, names);
   if (!modules.events.empty()) t.lanes_.push_back(std::move(modules));
-  // Then host threads by (thread, depth), then devices by (device, stream).
-  for (auto& [key, i] : host_lane) t.lanes_.push_back(std::move(host[i]));
-  for (auto& [key, i] : device_lane) t.lanes_.push_back(std::move(device[i]));
-  t.begin_ = std::numeric_limits<std::int64_t>::max();
-  t.end_ = std::numeric_limits<std::int64_t>::min();
-  for (auto& lane : t.lanes_) {
+  for (auto& l : host) t.lanes_.push_back(std::move(l));
+  for (auto& l : device) t.lanes_.push_back(std::move(l));
+  t.finish(run);
+  return t;
+}
+
+void TimelineIndex::finish(const RunData& run) {
+  begin_ = std::numeric_limits<std::int64_t>::max();
+  end_ = std::numeric_limits<std::int64_t>::min();
+  for (auto& lane : lanes_) {
     sort_if_needed(lane.events,
                    [](const TimelineEvent& x, const TimelineEvent& y) { return x.start < y.start; });
     for (const auto& e : lane.events) {
       lane.max_duration = std::max(lane.max_duration, e.duration);
-      t.begin_ = std::min(t.begin_, e.start);
-      t.end_ = std::max(t.end_, e.start + e.duration);
+      begin_ = std::min(begin_, e.start);
+      end_ = std::max(end_, e.start + e.duration);
     }
   }
-  if (t.begin_ > t.end_) t.begin_ = t.end_ = 0;
+  if (begin_ > end_) begin_ = end_ = 0;
   const std::optional<int> first_iteration = IterationIndex(run).first();
-  t.first_begin_ = std::numeric_limits<std::int64_t>::max();
-  t.first_end_ = std::numeric_limits<std::int64_t>::min();
+  first_begin_ = std::numeric_limits<std::int64_t>::max();
+  first_end_ = std::numeric_limits<std::int64_t>::min();
   auto widen = [&](int iteration, std::int64_t start, std::int64_t duration) {
     if (iteration != first_iteration) return;
-    t.first_begin_ = std::min(t.first_begin_, start);
-    t.first_end_ = std::max(t.first_end_, start + duration);
+    first_begin_ = std::min(first_begin_, start);
+    first_end_ = std::max(first_end_, start + duration);
   };
   for (const auto& op : run.ops) widen(op.iteration, op.start_ns, op.duration_ns);
   for (const auto& k : run.kernels)
     if (!is_orphan(k)) widen(k.iteration, k.start_ns, k.duration_ns);
-  if (t.first_begin_ >= t.first_end_) {
-    t.first_begin_ = t.begin_;
-    t.first_end_ = t.end_;
+  if (first_begin_ >= first_end_) {
+    first_begin_ = begin_;
+    first_end_ = end_;
   }
-  return t;
 }
 
 std::size_t TimelineIndex::event_count() const {
@@ -188,4 +221,4 @@ std::int64_t TimelineIndex::event_at(std::size_t lane, std::int64_t t, std::int6
   return best;
 }
 
-}  // namespace flopscope::gui
+}  // namespace flopscope
