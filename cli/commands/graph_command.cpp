@@ -85,7 +85,7 @@ class GraphCommand : public Command {
       rename_modules(*graph, paths.a);
       rename_modules(*other, paths.b);
       maps = std::move(paths.recorded);
-      graph = diff_graphs(*graph, *other, diff_options(metric));
+      graph = diff_graphs(*graph, *other, change_rule(metric));
       // Two runs: the diff engine's DORMANT verdicts (weights zeroed or result discarded while the ops still
       // run), which the op diff cannot see, marked as the GUI marks them. A model file has no run to judge.
       if (!run.ops.empty() && !other_run.ops.empty()) {
@@ -106,7 +106,7 @@ class GraphCommand : public Command {
     progress.finish();
 
     std::size_t changed = 0;
-    for (const auto& n : view.nodes) changed += n.diff != DiffState::kSame ? 1 : 0;
+    for (const auto& n : view.nodes) changed += n.diff != DiffStatus::kUnchanged ? 1 : 0;
     std::printf(
         "wrote %s: %zu nodes, %s", output_.c_str(), view.nodes.size(),
         chosen == kOpLevel ? "op level" : ("modules collapsed at depth " + std::to_string(chosen)).c_str());
