@@ -31,9 +31,9 @@ void add_cost(NodeCost& into, const NodeCost& c) {
 
 // A box is removed or added only when all its members are; any other mix, or a member that changed, makes
 // it changed. Cost deltas are judged later from cost vs base_cost.
-DiffState merge_diff(DiffState box, DiffState member, bool first) {
+DiffStatus merge_diff(DiffStatus box, DiffStatus member, bool first) {
   if (first) return member;
-  return box == member && box != DiffState::kChanged ? box : DiffState::kChanged;
+  return box == member && box != DiffStatus::kChanged ? box : DiffStatus::kChanged;
 }
 
 }  // namespace
@@ -124,8 +124,8 @@ ViewGraph collapse(const OpGraph& graph, const std::set<std::string>& modules) {
     box.diff = merge_diff(box.diff, n.diff, box.members == 0);
     ++box.members;
     // Removed ops cost nothing in the new version; added ones cost nothing in the base.
-    if (n.diff != DiffState::kRemoved) add_cost(box.cost, n.cost);
-    if (n.diff != DiffState::kAdded) add_cost(box.base_cost, graph.is_diff ? n.base_cost : n.cost);
+    if (n.diff != DiffStatus::kVanished) add_cost(box.cost, n.cost);
+    if (n.diff != DiffStatus::kNew) add_cost(box.base_cost, graph.is_diff ? n.base_cost : n.cost);
     node_of[i] = it->second;
   }
   // Boxes take the summary's inclusive module cost when the run has one: it also covers calls that have
@@ -133,10 +133,10 @@ ViewGraph collapse(const OpGraph& graph, const std::set<std::string>& modules) {
   for (auto& box : view.nodes) {
     if (!box.is_module) continue;
     auto now = graph.module_costs.find(box.module_path);
-    if (now != graph.module_costs.end() && box.diff != DiffState::kRemoved) box.cost = now->second;
+    if (now != graph.module_costs.end() && box.diff != DiffStatus::kVanished) box.cost = now->second;
     const auto& base_costs = graph.is_diff ? graph.base_module_costs : graph.module_costs;
     auto base = base_costs.find(box.module_path);
-    if (base != base_costs.end() && box.diff != DiffState::kAdded) box.base_cost = base->second;
+    if (base != base_costs.end() && box.diff != DiffStatus::kNew) box.base_cost = base->second;
   }
 
   // One edge per pair of drawn nodes; an edge stays removed/added only if every edge it stands for is.
@@ -152,7 +152,7 @@ ViewGraph collapse(const OpGraph& graph, const std::set<std::string>& modules) {
     }
     ViewEdge& edge = view.edges[it->second];
     if (edge.label != e.label) edge.label.clear();
-    if (edge.diff != e.diff) edge.diff = DiffState::kSame;
+    if (edge.diff != e.diff) edge.diff = DiffStatus::kUnchanged;
   }
   return view;
 }

@@ -26,7 +26,7 @@ struct ViewNode {
   std::string shapes;
   int members = 1;
   NodeCost cost;
-  DiffState diff = DiffState::kSame;
+  DiffStatus diff = DiffStatus::kUnchanged;
   NodeCost base_cost;
   std::string base_shapes;
 };
@@ -35,7 +35,7 @@ struct ViewEdge {
   int src = 0;
   int dst = 0;
   std::string label;
-  DiffState diff = DiffState::kSame;
+  DiffStatus diff = DiffStatus::kUnchanged;
 };
 
 struct ViewGraph {

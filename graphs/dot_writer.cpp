@@ -4,7 +4,9 @@
 #include <set>
 #include <vector>
 
+#include "analyzer/diff/verdict_palette.h"
 #include "analyzer/format.h"
+#include "analyzer/work_text.h"
 #include "db/model/module_path.h"
 #include "db/model/text_escape.h"
 #include "graphs/heat.h"
@@ -59,8 +61,8 @@ std::string html_escape(const std::string& text) {
 
 namespace {
 
-// DORMANT modules' frames and boxes: a colour no diff state uses, dotted.
-constexpr const char* kDormantBorder = "#7b1fa2";
+// DORMANT modules' frames and boxes: the palette's DORMANT colour, dotted.
+const char* const kDormantBorder = verdict_color(Verdict::kDormant).text;
 
 struct Writer {
   const ViewGraph& view;
@@ -70,10 +72,10 @@ struct Writer {
   bool heat;
   HeatScale scale;
   std::string out;
-  std::vector<DiffState> state;                          // per node, after judging module cost deltas
-  std::map<std::string, std::vector<int>> nodes_in;      // cluster path -> node indices
-  std::map<std::string, std::set<std::string>> kids;     // cluster path -> child cluster paths
-  std::map<std::string, std::set<DiffState>> states_in;  // cluster path -> diff states of nodes below
+  std::vector<DiffStatus> state;                          // per node, after judging module cost deltas
+  std::map<std::string, std::vector<int>> nodes_in;       // cluster path -> node indices
+  std::map<std::string, std::set<std::string>> kids;      // cluster path -> child cluster paths
+  std::map<std::string, std::set<DiffStatus>> states_in;  // cluster path -> diff states of nodes below
   int cluster_counter = 0;
 
   static std::vector<double> values(const ViewGraph& v, CostMetric m) {
@@ -93,10 +95,10 @@ struct Writer {
         scale(values(v, metric)) {
     for (std::size_t i = 0; i < v.nodes.size(); ++i) {
       const ViewNode& n = v.nodes[i];
-      DiffState st = n.diff;
-      if (v.is_diff && n.is_module && st == DiffState::kSame &&
+      DiffStatus st = n.diff;
+      if (v.is_diff && n.is_module && st == DiffStatus::kUnchanged &&
           metric_changed(n.base_cost, n.cost, {metric, o.relative_threshold})) {
-        st = DiffState::kChanged;
+        st = DiffStatus::kChanged;
       }
       state.push_back(st);
       nodes_in[n.cluster].push_back(static_cast<int>(i));
@@ -131,10 +133,10 @@ struct Writer {
     return line;
   }
 
-  std::string delta_line(const ViewNode& n, DiffState st) const {
-    if (st == DiffState::kRemoved) return "removed";  // the cost line above shows what it cost
-    if (st == DiffState::kAdded) return "new";
-    if (st != DiffState::kChanged) return "";
+  std::string delta_line(const ViewNode& n, DiffStatus st) const {
+    // VANISHED, NEW: the cost line above shows what it cost.
+    if (st == DiffStatus::kVanished || st == DiffStatus::kNew) return to_string(st);
+    if (st != DiffStatus::kChanged) return "";
     std::string line;
     if (metric_known(n.cost, metric) && metric_known(n.base_cost, metric)) {
       double a = metric_of(n.base_cost, metric);
@@ -150,23 +152,23 @@ struct Writer {
       if (!line.empty()) line += "\n";
       line += "was " + n.base_shapes;
     }
-    if (line.empty() && n.is_module) line = "ops added or removed";
+    if (line.empty() && n.is_module) line = "op nodes VANISHED or NEW";
     return line;
   }
 
-  std::string node_label(const ViewNode& n, DiffState st) const {
+  std::string node_label(const ViewNode& n, DiffStatus st) const {
     std::string label;
     if (n.is_module) {
       std::string name(path_leaf(n.module_path));
       std::string type = type_text(n.module_path);
       label = name + (type.empty() ? "" : " (" + type + ")");
       if (dormant(n.module_path)) label += " DORMANT";
-      label += "\n" + std::to_string(n.members) + (n.members == 1 ? " op" : " ops");
+      label += "\n" + op_nodes_text(static_cast<std::size_t>(n.members));
     } else {
       label = n.label.empty() ? short_kind(n.kind) : short_kind(n.kind) + " " + n.label;
       if (!n.shapes.empty()) label += "\n" + n.shapes;
     }
-    std::string cost = cost_line(st == DiffState::kRemoved ? n.base_cost : n.cost);
+    std::string cost = cost_line(st == DiffStatus::kVanished ? n.base_cost : n.cost);
     if (!cost.empty()) label += "\n" + cost;
     if (view.is_diff) {
       std::string delta = delta_line(n, st);
@@ -177,7 +179,7 @@ struct Writer {
 
   void write_node(int index, const std::string& indent) {
     const ViewNode& n = view.nodes[static_cast<std::size_t>(index)];
-    const DiffState st = state[static_cast<std::size_t>(index)];
+    const DiffStatus st = state[static_cast<std::size_t>(index)];
     out += indent + "n" + std::to_string(index) + " [label=" + dot_quote(node_label(n, st));
     out += ", tooltip=" + dot_quote(n.is_module ? n.module_path : n.identity);
     std::string style = n.is_module ? "filled" : "rounded,filled";
@@ -186,12 +188,12 @@ struct Writer {
     if (diff_colors) {
       DiffStyle s = diff_style(st);
       out += ", color=\"" + std::string(s.border) + "\", fillcolor=\"" + s.fill + "\"";
-      if (st == DiffState::kRemoved) style += ",dashed";
+      if (st == DiffStatus::kVanished) style += ",dashed";
       if (n.is_module && dormant(n.module_path)) {
         out += ", color=\"" + std::string(kDormantBorder) + "\"";
         style += ",dotted";
       }
-      if (st != DiffState::kSame || (n.is_module && dormant(n.module_path))) out += ", penwidth=2";
+      if (st != DiffStatus::kUnchanged || (n.is_module && dormant(n.module_path))) out += ", penwidth=2";
     } else if (heat && metric_known(n.cost, metric)) {
       int b = scale.bucket(metric_of(n.cost, metric));
       out += ", fillcolor=\"" + std::string(HeatScale::fill(b)) + "\", fontcolor=\"" +
@@ -215,11 +217,11 @@ struct Writer {
     std::string border = "#aaaaaa";
     std::string style = "rounded,filled";
     const auto& states = states_in[path];
-    if (diff_colors && states.size() == 1 && *states.begin() == DiffState::kRemoved) {
-      border = diff_style(DiffState::kRemoved).border;
+    if (diff_colors && states.size() == 1 && *states.begin() == DiffStatus::kVanished) {
+      border = diff_style(DiffStatus::kVanished).border;
       style = "rounded,filled,dashed";
-    } else if (diff_colors && states.size() == 1 && *states.begin() == DiffState::kAdded) {
-      border = diff_style(DiffState::kAdded).border;
+    } else if (diff_colors && states.size() == 1 && *states.begin() == DiffStatus::kNew) {
+      border = diff_style(DiffStatus::kNew).border;
     } else if (diff_colors && dormant(path)) {
       border = kDormantBorder;
       style = "rounded,filled,dotted";
@@ -251,7 +253,7 @@ struct Writer {
                            ? std::to_string(boxes) + " modules collapsed"
                            : "collapsed to module depth " + std::to_string(view.depth);
     text += ": " + std::to_string(view.nodes.size()) + " nodes";
-    if (view.depth != kOpLevel) text += " for " + std::to_string(ops) + " ops";
+    if (view.depth != kOpLevel) text += " for " + op_nodes_text(ops);
     return text;
   }
 
@@ -265,20 +267,21 @@ struct Writer {
     };
     if (diff_colors) {
       t += "<tr><td colspan=\"2\" border=\"0\"><b>diff</b></td></tr>";
-      row(diff_style(DiffState::kRemoved).fill, diff_style(DiffState::kRemoved).border,
-          "removed (red, dashed)");
-      row(diff_style(DiffState::kAdded).fill, diff_style(DiffState::kAdded).border, "new (green)");
-      std::string changed = "changed (orange): ";
+      row(diff_style(DiffStatus::kVanished).fill, diff_style(DiffStatus::kVanished).border,
+          "VANISHED (red, dashed)");
+      row(diff_style(DiffStatus::kNew).fill, diff_style(DiffStatus::kNew).border, "NEW (green)");
+      std::string changed = "CHANGED (orange): ";
       changed += view.has_costs ? std::string(metric_name(metric)) + " delta, shapes, or ran in one run only"
                                 : "output shapes";
-      row(diff_style(DiffState::kChanged).fill, diff_style(DiffState::kChanged).border, changed);
-      row(diff_style(DiffState::kSame).fill, diff_style(DiffState::kSame).border, "unchanged");
-      t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\">dashed box or frame: removed in B</td></tr>";
-      t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\">edges: red dashed removed, green new</td></tr>";
+      row(diff_style(DiffStatus::kChanged).fill, diff_style(DiffStatus::kChanged).border, changed);
+      row(diff_style(DiffStatus::kUnchanged).fill, diff_style(DiffStatus::kUnchanged).border, "UNCHANGED");
+      t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\">dashed box or frame: VANISHED from B</td></tr>";
+      t +=
+          "<tr><td colspan=\"2\" border=\"0\" align=\"left\">edges: red dashed VANISHED, green NEW</td></tr>";
       if (!view.dormant_modules.empty())
         t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\"><font color=\"" +
              std::string(kDormantBorder) +
-             "\">dotted purple frame: DORMANT (ops run, result unused)</font></td></tr>";
+             "\">dotted brown frame: DORMANT (ops run, result unused)</font></td></tr>";
     } else if (heat && !scale.empty()) {
       t += "<tr><td colspan=\"2\" border=\"0\"><b>" + html_escape(std::string(metric_name(metric))) +
            " per iteration</b></td></tr>";
@@ -324,10 +327,10 @@ struct Writer {
       out += "  n" + std::to_string(e.src) + " -> n" + std::to_string(e.dst);
       std::string attrs;
       if (!e.label.empty()) attrs += "tooltip=" + dot_quote(e.label);
-      if (diff_colors && e.diff != DiffState::kSame) {
+      if (diff_colors && e.diff != DiffStatus::kUnchanged) {
         if (!attrs.empty()) attrs += ", ";
         attrs += "color=\"" + std::string(diff_style(e.diff).border) + "\"";
-        if (e.diff == DiffState::kRemoved) attrs += ", style=dashed";
+        if (e.diff == DiffStatus::kVanished) attrs += ", style=dashed";
       }
       if (!attrs.empty()) out += " [" + attrs + "]";
       out += ";\n";

@@ -33,13 +33,13 @@ bool moved_by_more_than(double a, double b, double relative) {
   return std::fabs(b - a) > relative * std::max(std::fabs(a), std::fabs(b));
 }
 
-bool metric_changed(const NodeCost& base, const NodeCost& now, const GraphDiffOptions& options) {
-  if (!metric_known(base, options.metric) || !metric_known(now, options.metric)) return false;
-  return moved_by_more_than(metric_of(base, options.metric), metric_of(now, options.metric),
-                            options.relative_threshold);
+bool metric_changed(const NodeCost& base, const NodeCost& now, const NodeChangeRule& rule) {
+  if (!metric_known(base, rule.metric) || !metric_known(now, rule.metric)) return false;
+  return moved_by_more_than(metric_of(base, rule.metric), metric_of(now, rule.metric),
+                            rule.relative_threshold);
 }
 
-OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const GraphDiffOptions& options) {
+OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const NodeChangeRule& rule) {
   OpGraph out;
   out.title = base.title + " \xE2\x86\x92 " + other.title;  // "→"
   out.is_diff = true;
@@ -59,7 +59,7 @@ OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const GraphDiffOp
     OpNode node = n;
     auto it = base_index.find(n.identity());
     if (it == base_index.end()) {
-      node.diff = DiffState::kAdded;
+      node.diff = DiffStatus::kNew;
     } else {
       const OpNode& b = base.nodes[static_cast<std::size_t>(it->second)];
       node.base_cost = b.cost;
@@ -69,9 +69,9 @@ OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const GraphDiffOp
       // With costs on both sides, a node that ran in one run only took the other branch of an `if` (or
       // its loop ran zero times): a change even though both graphs hold the node.
       bool ran_in_one = base.has_costs && other.has_costs && b.cost.known != n.cost.known;
-      node.diff = shapes_changed || ran_in_one || metric_changed(b.cost, n.cost, options)
-                      ? DiffState::kChanged
-                      : DiffState::kSame;
+      node.diff = shapes_changed || ran_in_one || metric_changed(b.cost, n.cost, rule)
+                      ? DiffStatus::kChanged
+                      : DiffStatus::kUnchanged;
     }
     out_index[node.identity()] = static_cast<int>(out.nodes.size());
     out.nodes.push_back(std::move(node));
@@ -79,7 +79,7 @@ OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const GraphDiffOp
   for (const auto& b : base.nodes) {
     if (out_index.contains(b.identity())) continue;
     OpNode node = b;
-    node.diff = DiffState::kRemoved;
+    node.diff = DiffStatus::kVanished;
     node.base_cost = b.cost;
     node.base_shapes = b.output_shapes;
     node.cost = {};
@@ -98,12 +98,12 @@ OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const GraphDiffOp
     auto k = key(other, e);
     other_edges.insert(k);
     out.edges.push_back({out_index.at(k.first), out_index.at(k.second), e.label,
-                         base_edges.contains(k) ? DiffState::kSame : DiffState::kAdded});
+                         base_edges.contains(k) ? DiffStatus::kUnchanged : DiffStatus::kNew});
   }
   for (const auto& e : base.edges) {
     auto k = key(base, e);
     if (other_edges.contains(k)) continue;
-    out.edges.push_back({out_index.at(k.first), out_index.at(k.second), e.label, DiffState::kRemoved});
+    out.edges.push_back({out_index.at(k.first), out_index.at(k.second), e.label, DiffStatus::kVanished});
   }
   return out;
 }

@@ -12,7 +12,8 @@ double metric_of(const NodeCost& cost, CostMetric metric);
 // Whether the cost has a value for the metric (FLOPs can be unknown while time is measured).
 bool metric_known(const NodeCost& cost, CostMetric metric);
 
-struct GraphDiffOptions {
+// When a node in both graphs is CHANGED (the diff engine's options are DiffOptions, analyzer/diff/diff.h).
+struct NodeChangeRule {
   CostMetric metric = CostMetric::kFlops;
   // A node whose metric moved by more than this fraction of its base value is "changed".
   double relative_threshold = 0.01;
@@ -21,7 +22,7 @@ struct GraphDiffOptions {
 // The "changed" threshold of a metric, for every front end (CLI graph, GUI graph): host time is noisy
 // between runs, so only a 10% move counts; FLOPs and bytes are exact, so 1% does.
 double changed_threshold(CostMetric metric);
-inline GraphDiffOptions diff_options(CostMetric metric) {
+inline NodeChangeRule change_rule(CostMetric metric) {
   return {metric, changed_threshold(metric)};
 }
 
@@ -29,10 +30,10 @@ inline GraphDiffOptions diff_options(CostMetric metric) {
 bool moved_by_more_than(double a, double b, double relative);
 
 // True when both costs are known and the metric moved by more than the threshold.
-bool metric_changed(const NodeCost& base, const NodeCost& now, const GraphDiffOptions& options);
+bool metric_changed(const NodeCost& base, const NodeCost& now, const NodeChangeRule& rule);
 
-// The union of both graphs: every node of `other` (added when the base lacks it; changed when its output
-// shapes or metric differ), then the base's nodes that vanished (removed), and the edges of both.
-OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const GraphDiffOptions& options = {});
+// The union of both graphs: every node of `other` (NEW when the base lacks it; CHANGED when its output
+// shapes or metric differ), then the base's nodes that VANISHED, and the edges of both.
+OpGraph diff_graphs(const OpGraph& base, const OpGraph& other, const NodeChangeRule& rule = {});
 
 }  // namespace flopscope::graphs

@@ -6,20 +6,6 @@
 
 namespace flopscope::graphs {
 
-const char* to_string(DiffState state) {
-  switch (state) {
-    case DiffState::kSame:
-      return "same";
-    case DiffState::kAdded:
-      return "added";
-    case DiffState::kRemoved:
-      return "removed";
-    case DiffState::kChanged:
-      return "changed";
-  }
-  return "same";
-}
-
 std::string OpNode::identity() const {
   return module_path + "|" + kind + "#" + std::to_string(ordinal);
 }
@@ -57,7 +43,7 @@ OpGraph make_op_graph(const std::vector<GraphNode>& nodes, const std::vector<Gra
     auto s = index.find(e.src);
     auto d = index.find(e.dst);
     if (s == index.end() || d == index.end()) continue;
-    g.edges.push_back({s->second, d->second, e.label, DiffState::kSame});
+    g.edges.push_back({s->second, d->second, e.label, DiffStatus::kUnchanged});
   }
   return g;
 }

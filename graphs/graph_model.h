@@ -1,6 +1,6 @@
 // The computation graph as flopscope draws it, independent of Graphviz: op nodes with their module path,
 // an identity that survives re-export (module path + op kind + ordinal, never ids), costs per iteration
-// when a profiled run is known, and the diff state against another version.
+// when a profiled run is known, and the diff status against another version (the engine's DiffStatus).
 #pragma once
 
 #include <map>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/diff/diff_status.h"
 #include "db/model/records.h"
 
 namespace flopscope::graphs {
@@ -22,9 +23,6 @@ struct NodeCost {
   double bytes = 0;
 };
 
-enum class DiffState { kSame, kAdded, kRemoved, kChanged };
-const char* to_string(DiffState state);
-
 struct OpNode {
   std::string kind;         // "aten::linear", or "input" / "output"
   std::string label;        // extra text from the source (input names); may be empty
@@ -32,8 +30,8 @@ struct OpNode {
   int ordinal = 0;          // among nodes of the same kind in the same module, in graph order
   std::string output_shapes;
   NodeCost cost;
-  // Diff overlays only: the state against the base version and the base's cost and shapes.
-  DiffState diff = DiffState::kSame;
+  // Diff overlays only: the status against the base version and the base's cost and shapes.
+  DiffStatus diff = DiffStatus::kUnchanged;
   NodeCost base_cost;
   std::string base_shapes;
 
@@ -45,7 +43,7 @@ struct OpEdge {
   int src = 0;  // node indices
   int dst = 0;
   std::string label;  // tensor shape, when known
-  DiffState diff = DiffState::kSame;
+  DiffStatus diff = DiffStatus::kUnchanged;
 };
 
 struct OpGraph {

@@ -33,7 +33,7 @@ if(FLOPSCOPE_HAVE_TORCH)
 endif()
 
 # Where a graph to draw comes from (a run through load_run, or a model): shared by the CLI and the GUI.
-add_library(flopscope_graph_open STATIC open_graph.cpp)
+add_library(flopscope_graph_open STATIC open_graph.cpp paired_diff_graph.cpp)
 target_link_libraries(flopscope_graph_open PUBLIC flopscope_graphs PRIVATE flopscope_analysis flopscope_importers flopscope_analyzer
                       flopscope_warnings)
 if(FLOPSCOPE_HAVE_TORCH)

@@ -53,23 +53,10 @@ std::string Rgb::hex() const {
   return buf;
 }
 
-// The core's verdict palette: a removed op is drawn as a VANISHED module is coloured everywhere else.
-DiffStyle diff_style(DiffState state) {
-  auto style = [](Verdict v) {
-    const VerdictColor c = verdict_color(v);
-    return DiffStyle{c.text, c.fill};
-  };
-  switch (state) {
-    case DiffState::kRemoved:
-      return style(Verdict::kVanished);
-    case DiffState::kAdded:
-      return style(Verdict::kNew);
-    case DiffState::kChanged:
-      return style(Verdict::kChanged);
-    case DiffState::kSame:
-      break;
-  }
-  return style(Verdict::kUnchanged);
+// The core's palette: a VANISHED op is drawn as a VANISHED module is coloured everywhere else.
+DiffStyle diff_style(DiffStatus status) {
+  const VerdictColor c = diff_status_color(status);
+  return {c.text, c.fill};
 }
 
 std::string format_metric(double value, CostMetric metric) {

@@ -38,14 +38,15 @@ Axis axis_over(double min_v, double max_v, double px0, double px1) {
   return a;
 }
 
-}  // namespace
+constexpr double kLeft = 112, kRight = 30, kTop = 76, kBottom = 70;
 
-std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int width, int height) {
-  constexpr double kLeft = 112, kRight = 30, kTop = 76, kBottom = 70;
-  const int notes_height = 16 * static_cast<int>(plot.notes.size());
-  const int total_height = height + notes_height;
-  const bool roof = plot.peak && plot.peak->flops_per_s > 0 && plot.peak->bytes_per_s > 0;
+// The plot area's two log axes over every point (and the roof around its ridge, when there is one).
+struct Frame {
+  Axis x, y;
+  int width = 0, height = 0;
+};
 
+Frame frame_of(const RooflinePlot& plot, bool roof, int width, int height) {
   double x_min = 1e300, x_max = 0, y_min = 1e300, y_max = 0;
   for (const auto& p : plot.points) {
     x_min = std::min(x_min, p.intensity);
@@ -62,17 +63,15 @@ std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int
   }
   if (x_max <= 0) x_min = 0.1, x_max = 10;
   if (y_max <= 0) y_min = 1e6, y_max = 1e9;
-  const Axis ax = axis_over(x_min, x_max, kLeft, width - kRight);
-  const Axis ay = axis_over(y_min, y_max, height - kBottom, kTop);
+  return {axis_over(x_min, x_max, kLeft, width - kRight), axis_over(y_min, y_max, height - kBottom, kTop),
+          width, height};
+}
 
-  std::string svg = svg_frame_start(
-      width, total_height, title,
-      {std::to_string(plot.points.size()) + " modules by their own work; x: " + plot.bytes_kind +
-           "; y: over " + plot.clock + " (mean per iteration); plotted " + time_text(plot.time_covered_ns) +
-           " of " + time_text(plot.time_total_ns) + " per iteration",
-       roof ? "roof: " + plot.peak->name + " (" + plot.peak->source + ")" : std::string("no roof")});
-
-  // Grid and decade ticks.
+// Grid, decade ticks, the plot's border and the axis titles.
+std::string grid_svg(const RooflinePlot& plot, const Frame& f) {
+  const Axis &ax = f.x, &ay = f.y;
+  const int width = f.width, height = f.height;
+  std::string svg;
   for (int k = ax.lo; k <= ax.hi; ++k) {
     const double x = ax.at(std::pow(10.0, k));
     svg += fmt::format(
@@ -96,28 +95,38 @@ std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int
   svg += fmt::format(
       "<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\">achieved FLOP/s ({})</text>\n",
       (kTop + height - kBottom) / 2, xml_escape(plot.clock));
+  return svg;
+}
 
-  // The roof: bandwidth slope up to the ridge, then the compute ceiling.
-  if (roof) {
-    const DevicePeak& pk = *plot.peak;
-    const double x0 = std::pow(10.0, ax.lo), x1 = std::pow(10.0, ax.hi), ridge = pk.ridge();
-    const double y0 = std::max(x0 * pk.bytes_per_s, std::pow(10.0, ay.lo));
-    const double x0c = y0 / pk.bytes_per_s;
-    svg += fmt::format(
-        "<polyline fill=\"none\" stroke=\"#b22222\" stroke-width=\"2\" points=\"{:.1f},{:.1f} {:.1f},{:.1f} "
-        "{:.1f},{:.1f}\">"
-        "<title>{}</title></polyline>\n",
-        ax.at(x0c), ay.at(y0), ax.at(ridge), ay.at(pk.flops_per_s), ax.at(x1), ay.at(pk.flops_per_s),
-        xml_escape(pk.name + ": " + si_text(pk.flops_per_s, "FLOP/s") + ", " +
-                   si_text(pk.bytes_per_s, "B/s") + "; ridge at " + si_text(ridge, "FLOP/B")));
-    svg += fmt::format(
-        "<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#b22222\">{}</text>\n", ax.at(ridge) + 6,
-        ay.at(pk.flops_per_s) + 16,
-        xml_escape(si_text(pk.flops_per_s, "FLOP/s") + " peak; ridge " + si_text(ridge, "FLOP/B")));
-  }
+// The roof: bandwidth slope up to the ridge, then the compute ceiling.
+std::string roof_svg(const DevicePeak& pk, const Frame& f) {
+  const Axis &ax = f.x, &ay = f.y;
+  const double x0 = std::pow(10.0, ax.lo), x1 = std::pow(10.0, ax.hi), ridge = pk.ridge();
+  const double y0 = std::max(x0 * pk.bytes_per_s, std::pow(10.0, ay.lo));
+  const double x0c = y0 / pk.bytes_per_s;
+  std::string svg = fmt::format(
+      "<polyline fill=\"none\" stroke=\"#b22222\" stroke-width=\"2\" points=\"{:.1f},{:.1f} {:.1f},{:.1f} "
+      "{:.1f},{:.1f}\">"
+      "<title>{}</title></polyline>\n",
+      ax.at(x0c), ay.at(y0), ax.at(ridge), ay.at(pk.flops_per_s), ax.at(x1), ay.at(pk.flops_per_s),
+      xml_escape(pk.name + ": " + si_text(pk.flops_per_s, "FLOP/s") + ", " + si_text(pk.bytes_per_s, "B/s") +
+                 "; ridge at " + si_text(ridge, "FLOP/B")));
+  svg +=
+      fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#b22222\">{}</text>\n", ax.at(ridge) + 6,
+                  ay.at(pk.flops_per_s) + 16,
+                  xml_escape(si_text(pk.flops_per_s, "FLOP/s") + " peak; ridge " + si_text(ridge, "FLOP/B")));
+  return svg;
+}
 
-  // Labels of the costliest points, each placed only where it overlaps no label placed before it (right
-  // of the circle, or left of it near the right edge).
+// A point's circle radius: its area by its share of the plotted time.
+double radius_of(const RooflinePlot& plot, const RooflinePoint& p) {
+  const double share = plot.time_covered_ns > 0 ? p.time_ns / plot.time_covered_ns : 0;
+  return 3 + 11 * std::sqrt(share);
+}
+
+// Labels of the costliest points, each placed only where it overlaps no label placed before it (right of
+// the circle, or left of it near the right edge): one entry per point, "" for the unlabelled.
+std::vector<std::string> point_labels(const RooflinePlot& plot, const Frame& f) {
   struct Box {
     double x0, y0, x1, y1;
   };
@@ -125,12 +134,12 @@ std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int
   std::vector<std::string> label_svg(plot.points.size());
   for (std::size_t n = 0; n < plot.points.size() && placed.size() < 10; ++n) {
     const RooflinePoint& p = plot.points[n];
-    const double share = plot.time_covered_ns > 0 ? p.time_ns / plot.time_covered_ns : 0;
-    const double r = 3 + 11 * std::sqrt(share);
+    const double r = radius_of(plot, p);
     std::string text = p.path.empty() ? std::string("(model)") : p.path;
     if (text.size() > 44) text = "\xE2\x80\xA6" + text.substr(text.size() - 43);
-    const double w = 6.2 * static_cast<double>(text.size()), cx = ax.at(p.intensity), cy = ay.at(p.achieved);
-    const bool left = cx + r + 2 + w > width - kRight;
+    const double w = 6.2 * static_cast<double>(text.size()), cx = f.x.at(p.intensity),
+                 cy = f.y.at(p.achieved);
+    const bool left = cx + r + 2 + w > f.width - kRight;
     Box b{left ? cx - r - 2 - w : cx + r + 2, cy - 9, left ? cx - r - 2 : cx + r + 2 + w, cy + 5};
     bool overlaps = false;
     for (const Box& o : placed)
@@ -140,18 +149,35 @@ std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int
     label_svg[n] = fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\">{}</text>", b.x0, cy + 4,
                                xml_escape(text));
   }
+  return label_svg;
+}
 
-  // Points, the costliest drawn last (on top); area by share of the plotted time.
+}  // namespace
+
+std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int width, int height) {
+  const int notes_height = 16 * static_cast<int>(plot.notes.size());
+  const int total_height = height + notes_height;
+  const bool roof = plot.peak && plot.peak->flops_per_s > 0 && plot.peak->bytes_per_s > 0;
+  const Frame f = frame_of(plot, roof, width, height);
+
+  std::string svg = svg_frame_start(
+      width, total_height, title,
+      {std::to_string(plot.points.size()) + " modules by their own work; x: " + plot.bytes_kind +
+           "; y: over " + plot.clock + " (mean per iteration); plotted " + time_text(plot.time_covered_ns) +
+           " of " + time_text(plot.time_total_ns) + " per iteration",
+       roof ? "roof: " + plot.peak->name + " (" + plot.peak->source + ")" : std::string("no roof")});
+  svg += grid_svg(plot, f);
+  if (roof) svg += roof_svg(*plot.peak, f);
+
+  // Points, the costliest drawn last (on top).
+  const std::vector<std::string> label_svg = point_labels(plot, f);
   for (std::size_t n = plot.points.size(); n-- > 0;) {
     const RooflinePoint& p = plot.points[n];
-    const double share = plot.time_covered_ns > 0 ? p.time_ns / plot.time_covered_ns : 0;
-    const double r = 3 + 11 * std::sqrt(share);
     const char* fill = p.attainable <= 0 ? "#7f7f7f" : p.memory_bound ? "#1f77b4" : "#ff7f0e";
-    const double cx = ax.at(p.intensity), cy = ay.at(p.achieved);
     svg += fmt::format(
         "<g><title>{}</title><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\" "
         "fill-opacity=\"0.7\" stroke=\"#333333\" stroke-width=\"0.5\"/>",
-        xml_escape(p.text), cx, cy, r, fill);
+        xml_escape(p.text), f.x.at(p.intensity), f.y.at(p.achieved), radius_of(plot, p), fill);
     svg += label_svg[n] + "</g>\n";
   }
   if (roof) {

@@ -18,11 +18,6 @@ const char* to_string(RunContents c) {
   return "";
 }
 
-SummaryOptions totals_summary_options(SummaryOptions base) {
-  base.top_ops = 0;
-  return base;
-}
-
 StatusOr<RunAnalysis> RunAnalysis::open(const std::string& path, const AnalysisNeeds& needs) {
   auto s = std::make_shared<State>();
   s->label = path;

@@ -18,6 +18,7 @@
 #include "analyzer/heatmap.h"
 #include "analyzer/kernel_table.h"
 #include "analyzer/summary.h"
+#include "analyzer/totals_summary.h"
 #include "db/model/run_data.h"
 #include "db/model/status.h"
 #include "graphs/icicle.h"
@@ -40,10 +41,6 @@ struct AnalysisNeeds {
   std::string graph_capture;  // a Kineto trace's CUDA-graph capture (--graph-capture); implies rows
   SummaryOptions summary;     // top ops, peak override
 };
-
-// The summary options of a totals-only analysis (a diff, a heatmap): `base` without a top-op list, which a
-// diff does not show (it compares every op signature from the aggregates instead).
-SummaryOptions totals_summary_options(SummaryOptions base = {});
 
 // What a flame graph (module icicle) shows: widths by a metric, from a root module drawn full width.
 struct FlameRequest {

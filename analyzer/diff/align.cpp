@@ -8,12 +8,6 @@
 namespace flopscope {
 namespace {
 
-bool has_prefix(const std::string& path, const std::string& prefix) {
-  if (prefix.empty()) return true;
-  return path.size() >= prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
-         (path.size() == prefix.size() || path[prefix.size()] == '.');
-}
-
 // Modules implied by dotted parameter names: every prefix, the root first; numbered children: a ModuleList.
 RunData tree_of_params(const std::vector<ParamRecord>& params) {
   RunData run;
@@ -61,14 +55,15 @@ std::vector<PathMap> concat(const std::vector<PathMap>& x, const std::vector<Pat
 template <typename Match>
 DiffPaths make_diff_paths(const DiffOptions& options, Match match) {
   DiffPaths d;
-  d.a = {concat(options.maps, options.maps_a), {}, options.maps.size()};
-  d.b = {concat(options.maps, options.maps_b), {}, options.maps.size()};
+  d.a.maps = concat(options.maps, options.maps_a);
+  d.b.maps = concat(options.maps, options.maps_b);
+  d.a.one_sided_from = d.b.one_sided_from = options.maps.size();
   for (const auto& m : d.a.maps) d.recorded.push_back("A: " + m.text);
   for (const auto& m : d.b.maps) d.recorded.push_back("B: " + m.text);
   if (options.align_containers) {
     d.matches = match(d.a, d.b);
-    d.b.renames = d.matches.renames;
-    for (const auto& [from, to] : d.b.renames) d.recorded.push_back("B aligned: " + from + " -> " + to);
+    d.b.set_renames(d.matches.renames);
+    for (const auto& [from, to] : d.b.renames()) d.recorded.push_back("B aligned: " + from + " -> " + to);
   }
   return d;
 }
@@ -90,14 +85,24 @@ DiffPaths weights_diff_paths(const std::vector<ParamRecord>& a, const std::vecto
   });
 }
 
+void SidePaths::set_renames(std::vector<std::pair<std::string, std::string>> renames) {
+  renames_ = std::move(renames);
+  rename_of_.clear();
+  rename_of_.reserve(renames_.size());
+  for (std::size_t i = 0; i < renames_.size(); ++i) rename_of_.emplace(renames_[i].first, i);
+}
+
 std::string SidePaths::operator()(const std::string& path) const {
   std::string out = apply_path_maps(maps, path);
-  const std::pair<std::string, std::string>* best = nullptr;
-  for (const auto& r : renames) {
-    if (has_prefix(out, r.first) && (best == nullptr || r.first.size() > best->first.size())) best = &r;
+  if (rename_of_.empty()) return out;
+  // The whole path, then each shorter prefix that ends at a component boundary; the root ("") last.
+  for (std::size_t end = out.size();;) {
+    auto it = rename_of_.find(out.substr(0, end));
+    if (it != rename_of_.end()) return renames_[it->second].second + out.substr(end);
+    if (end == 0) return out;
+    const std::size_t dot = out.rfind('.', end - 1);
+    end = dot == std::string::npos ? 0 : dot;
   }
-  if (best == nullptr) return out;
-  return best->second + out.substr(best->first.size());
 }
 
 }  // namespace flopscope

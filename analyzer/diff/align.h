@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -15,12 +16,19 @@ namespace flopscope {
 
 struct SidePaths {
   std::vector<PathMap> maps;  // applied first, in order
-  // Whole-component prefix renames applied after the maps: the longest matching key wins, applied once.
-  std::vector<std::pair<std::string, std::string>> renames;
   // maps[i] for i >= one_sided_from came from --map-a / --map-b: one that matches a module (and not its
   // parent) declares that module's identity, which the matching then takes as given.
   std::size_t one_sided_from = 0;
   std::string operator()(const std::string& path) const;
+  // Whole-component prefix renames applied after the maps: the longest matching key wins, applied once (the
+  // first of equal keys). Looked up by each of a path's prefixes, so a path costs its depth, not the number
+  // of renames (thousands when a diff pairs long ModuleLists).
+  void set_renames(std::vector<std::pair<std::string, std::string>> renames);
+  const std::vector<std::pair<std::string, std::string>>& renames() const { return renames_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> renames_;
+  std::unordered_map<std::string, std::size_t> rename_of_;  // key -> its first entry in renames_
 };
 
 // Both sides' paths for a comparison: the user's maps (options.maps, then maps_a / maps_b), then, with

@@ -87,20 +87,6 @@ bool costs_differ(const SideCost& a, const SideCost& b, const DiffOptions& o) {
          differ(a.flops, b.flops, o.cost_tolerance) || differ(a.bytes, b.bytes, o.cost_tolerance);
 }
 
-const char* to_string(DiffStatus s) {
-  switch (s) {
-    case DiffStatus::kVanished:
-      return "VANISHED";
-    case DiffStatus::kNew:
-      return "NEW";
-    case DiffStatus::kChanged:
-      return "CHANGED";
-    case DiffStatus::kUnchanged:
-      return "UNCHANGED";
-  }
-  return "?";
-}
-
 const char* to_string(TimeStatus s) {
   switch (s) {
     case TimeStatus::kUntested:

@@ -40,12 +40,6 @@ struct Tree {
   std::vector<std::pair<std::string, const ParamRecord*>> params;  // names after the maps, sorted
 };
 
-bool has_prefix(const std::string& path, const std::string& prefix) {
-  if (prefix.empty()) return true;
-  return path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
-         path[prefix.size()] == '.';
-}
-
 int ensure(Tree& t, const std::string& path) {
   auto it = t.by_path.find(path);
   if (it != t.by_path.end()) return it->second;
@@ -120,14 +114,14 @@ struct Subtree {
 Subtree subtree_of(const Tree& t, int id) {
   Subtree s;
   const std::string& root = t.nodes[static_cast<std::size_t>(id)].path;
-  auto first = root.empty()
-                   ? t.params.begin()
-                   : std::lower_bound(t.params.begin(), t.params.end(), root,
-                                      [](const auto& x, const std::string& r) { return x.first < r; });
-  for (auto it = first; it != t.params.end(); ++it) {
-    if (!root.empty() && it->first.compare(0, root.size(), root) != 0) break;
-    if (!has_prefix(it->first, root)) continue;
-    s.params.emplace_back(root.empty() ? it->first : it->first.substr(root.size() + 1), it->second);
+  // The names below `root` are the ones that start with "root.": one contiguous run of the sorted list.
+  // (Searching for "root" alone would also walk root's siblings "root0", "root10", ...: quadratic in a
+  // ModuleList of thousands.)
+  const std::string prefix = root.empty() ? std::string() : root + ".";
+  auto first = std::lower_bound(t.params.begin(), t.params.end(), prefix,
+                                [](const auto& x, const std::string& r) { return x.first < r; });
+  for (auto it = first; it != t.params.end() && it->first.starts_with(prefix); ++it) {
+    s.params.emplace_back(it->first.substr(prefix.size()), it->second);
   }
   for (const auto& [rel, p] : s.params) s.content += rel + "=" + p->sha256 + ";";
   std::vector<int> stack(t.nodes[static_cast<std::size_t>(id)].children);

@@ -14,6 +14,7 @@
 
 #include "analyzer/clock.h"
 #include "analyzer/diff/correspondence.h"
+#include "analyzer/diff/diff_status.h"
 #include "analyzer/diff/summary_sentence.h"
 #include "analyzer/latency.h"
 #include "analyzer/outputs/output_compare.h"
@@ -30,10 +31,6 @@ namespace flopscope {
 
 inline constexpr int kDiffJsonVersion = 3;
 
-// Structural status of a module or op signature: ops, kernels, FLOPs and bytes only, never time.
-enum class DiffStatus { kVanished, kNew, kChanged, kUnchanged };
-const char* to_string(DiffStatus s);
-
 // Time status, kept apart from structure: a change counts only when significant, at least
 // min_time_change relative and min_time_change_ns absolute. kUntested: too few iterations, or present on
 // one side only. kNotAssessable: a side's iterations come from fewer than 3 processes, so no test can
@@ -46,30 +43,6 @@ const char* to_string(TimeStatus s);
 // them is in B under another name (exactly, or changed slightly: tensor_similarity.h).
 enum class WeightState { kNone, kActive, kZeroed, kErased, kMoved };
 const char* to_string(WeightState s);
-
-// The one status of a module in a diff (every report, count and GUI view shows this): structure joined
-// with weights. Time is not part of it (see TimeStatus).
-//   VANISHED / NEW: its work left B / arrived in B (and it is gone from / new in the model);
-//   DORMANT: weights zeroed (or its result multiplied by zero) while its compute still runs;
-//   AMBIGUOUS: the evidence does not decide which module of B it is (correspondence.h): never proof;
-//   NOT_RUN: still in B's model, but it ran no op on B's inputs;
-//   UNWRAPPED / WRAPPED: a level that went away / appeared while everything below it (or its weights and
-//   work) is matched on the other side: no cost of its own;
-//   MOVED: the module's path changed but nothing else did; CHANGED; UNCHANGED.
-enum class Verdict {
-  kVanished,
-  kNew,
-  kDormant,
-  kAmbiguous,
-  kNotRun,
-  kUnwrapped,
-  kWrapped,
-  kMoved,
-  kChanged,
-  kUnchanged
-};
-inline constexpr int kVerdictCount = 10;
-const char* to_string(Verdict v);
 
 // A path rewrite applied to module paths and parameter names of both runs: 'model.layers.(\d+)=layers.$1'.
 // One --map rule, run by RE2 (linear time, no recursion): `replacement` is already in RE2's rewrite syntax.

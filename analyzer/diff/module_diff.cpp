@@ -12,6 +12,7 @@
 #include "analyzer/diff/gates.h"
 #include "analyzer/diff/op_diff.h"
 #include "analyzer/diff/weights_join.h"
+#include "analyzer/totals_summary.h"
 #include "db/model/module_path.h"
 
 namespace flopscope {
@@ -164,13 +165,304 @@ void mark_ambiguous(RunDiff& d) {
   }
 }
 
+// Runs measured under different conditions: their times compare those conditions as much as the models.
+void condition_warnings(const RunData& a, const RunData& b, const RunSummary& sa, const RunSummary& sb,
+                        std::vector<std::string>& warnings) {
+  if (sa.has_kernels != sb.has_kernels) {
+    warnings.push_back("only one run has GPU kernels: times compare host op time");
+  }
+  auto differ = [&](const char* what, const std::string& x, const std::string& y) {
+    if (!x.empty() && !y.empty() && x != y) {
+      warnings.push_back(std::string("A and B differ in ") + what + ": '" + x + "' vs '" + y +
+                         "': time differences may come from that, not from the model");
+    }
+  };
+  auto seed_of = [](const std::string& cmd) {
+    auto at = cmd.find(" --seed ");
+    return at == std::string::npos ? std::string() : cmd.substr(at + 8, cmd.find(' ', at + 8) - (at + 8));
+  };
+  differ("threads", a.info.threads > 0 ? std::to_string(a.info.threads) : "",
+         b.info.threads > 0 ? std::to_string(b.info.threads) : "");
+  differ("input spec", a.info.input_spec, b.info.input_spec);
+  differ("seed", seed_of(a.info.command_line), seed_of(b.info.command_line));
+  differ("tool version", a.info.tool_version, b.info.tool_version);
+  differ("device", a.info.device, b.info.device);
+  differ("machine", a.info.host, b.info.host);
+}
+
+// The run totals and the end-to-end time test between runs: over per-process medians, or not assessable
+// (compare_time). Returns which process ran each iteration, for the per-row tests.
+ProcessSplit compare_totals(RunDiff& d, const RunData& a, const RunSummary& sa, const RunData& b,
+                            const RunSummary& sb, const DiffOptions& options) {
+  const Clock clock = time_clock(d);
+  d.a = totals(sa, a, clock);
+  d.b = totals(sb, b, clock);
+  d.outputs = compare_outputs(a.outputs, b.outputs);
+  ProcessSplit processes = process_split(a, b);
+  d.a.processes = processes.a.count;
+  d.b.processes = processes.b.count;
+  d.time_diff = compare_time(d.a.time, d.b.time, options, processes, &d.time_significant);
+  d.time_status = time_status_of(d.a.time, d.b.time, d.time_diff, d.time_significant);
+  if (d.a.time.samples < kMinIterationsForStats || d.b.time.samples < kMinIterationsForStats) {
+    d.warnings.push_back("fewer than " + std::to_string(kMinIterationsForStats) +
+                         " iterations in a run: time differences are not tested for significance");
+  } else if (!processes.assessable()) {
+    d.warnings.push_back(not_assessable_warning(processes));
+  }
+  return processes;
+}
+
+// Renamed modules (not renumbered children) that the matching found by their weights and work: say so, and
+// how a --map would state it.
+void rename_warnings(const DiffPaths& sides, std::vector<std::string>& warnings) {
+  for (const auto& [from, to] : sides.matches.renames) {
+    const std::string_view lf = path_leaf(from), lt = path_leaf(to);
+    const bool number = !lf.empty() && lf.find_first_not_of("0123456789") == std::string::npos;
+    if (lf == lt || number || to.ends_with("@B")) continue;
+    warnings.push_back("B's " + from + " was paired with A's " + to +
+                       " by its weights and work (the paths differ); --map-b '^" + from + "(\\.|$)=" + to +
+                       "$1' states it, --explain " + to + " shows the evidence");
+  }
+}
+
+// Modules whose ops a run could not attribute exactly (data quality), as paths after the maps.
+void ambiguous_attribution(RunDiff& d, const RunData& a, const SidePaths& paths_a, const RunData& b,
+                           const SidePaths& paths_b) {
+  for (const auto& [run, paths] : {std::pair{&a, &paths_a}, std::pair{&b, &paths_b}}) {
+    for (const auto& q : run->quality) {
+      if (q.code != QualityCode::ambiguous_module_attribution) continue;
+      std::size_t start = 0;
+      while (start <= q.detail.size()) {
+        std::size_t nl = q.detail.find('\n', start);
+        std::string p = q.detail.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+        if (!p.empty()) d.ambiguous.push_back((*paths)(p));
+        if (nl == std::string::npos) break;
+        start = nl + 1;
+      }
+      d.warnings.push_back(std::to_string(q.count) + " " + std::string(q.text()) + " in " +
+                           (run == &a ? "A" : "B") + " (data quality " + std::string(q.id()) +
+                           "; profile with --attribution instances)");
+    }
+  }
+}
+
+// The parameters of both runs joined by name, and what moved: A's parameters found in B by content under
+// another name, counted per A module (and per B module, B's parameters that came that way from A).
+struct JoinedWeights {
+  ParamIndex a, b;
+  std::unordered_map<std::string, bool> changed;  // module path -> a parameter below it changed
+  std::unordered_map<std::string, std::int64_t> moved_out, moved_in;
+  std::unordered_map<std::string, std::string> moved_out_to, moved_in_from;  // module -> the other side's
+};
+
+JoinedWeights join_weights(RunDiff& d, const RunData& a, const SidePaths& paths_a, const RunData& b,
+                           const SidePaths& paths_b, double atol) {
+  JoinedWeights w;
+  w.a = index_params(a, paths_a, atol);
+  w.b = index_params(b, paths_b, atol);
+  d.params = join_params(w.a, w.b, atol, &w.changed);
+  // The module that owns a parameter: its name's parent path.
+  auto owner_of = [](const std::string& name) { return std::string(path_parent(name)); };
+  std::int64_t moved_without_map = 0;
+  for (const auto& p : d.params) {
+    if (!p.moved_to.empty() && p.state_b == WeightState::kNone) {
+      for_each_owner(p.name, [&](const std::string& owner) { ++w.moved_out[owner]; });
+      w.moved_out_to.emplace(owner_of(p.name), owner_of(p.moved_to));
+      if (owner_of(p.name) != owner_of(p.moved_to)) ++moved_without_map;
+    }
+    if (!p.moved_from.empty() && p.state_a == WeightState::kNone) {
+      for_each_owner(p.name, [&](const std::string& owner) { ++w.moved_in[owner]; });
+      w.moved_in_from.emplace(owner_of(p.name), owner_of(p.moved_from));
+    }
+  }
+  if (moved_without_map > 0) {
+    d.warnings.push_back(
+        std::to_string(moved_without_map) +
+        " tensors of A are in B under another name (same or similar content): they MOVED, they "
+        "were not erased; --map 'REGEX=REPLACEMENT' names the new paths if modules were renamed");
+  }
+  return w;
+}
+
+// One row per module path after the maps and alignment: A's modules in A's pre-order, then B's own.
+class ModuleRows {
+ public:
+  ModuleRows(RunDiff& d, const RunData& b, const RunSummary& sa, const RunSummary& sb, const DiffPaths& sides,
+             const JoinedWeights& weights, const DiffOptions& options, const ProcessSplit& processes)
+      : d_(d), sa_(sa), sb_(sb), sides_(sides), w_(weights), options_(options), processes_(processes) {
+    // Each module's path after the maps and alignment, computed once per side.
+    path_in_a_.resize(sa.modules.size());
+    path_in_b_.resize(sb.modules.size());
+    b_path_before_alignment_.resize(sb.modules.size());
+    for (std::size_t i = 0; i < sa.modules.size(); ++i) path_in_a_[i] = sides.a(sa.modules[i].path);
+    in_b_.reserve(sb.modules.size());
+    for (std::size_t i = 0; i < sb.modules.size(); ++i) {
+      path_in_b_[i] = sides.b(sb.modules[i].path);
+      in_b_.emplace(path_in_b_[i], static_cast<int>(i));
+      b_path_before_alignment_[i] = apply_path_maps(sides.b.maps, sb.modules[i].path);
+    }
+    // B's modules that run only to be multiplied by zero, by B's own path.
+    for (auto& dm : find_discarded(b, sb).modules)
+      discarded_in_b_.emplace(std::move(dm.path), std::move(dm.zero_factor));
+    // Modules in both runs: one time test each, so each interval is at the Bonferroni level for all of
+    // them.
+    for (const auto& path : path_in_a_) time_tests_ += in_b_.count(path) > 0 ? 1 : 0;
+  }
+
+  void add_all() {
+    std::unordered_set<std::string_view> seen_a;
+    seen_a.reserve(sa_.modules.size());
+    d_.modules.reserve(sa_.modules.size() + sb_.modules.size());
+    for (std::size_t i = 0; i < sa_.modules.size(); ++i) {
+      const std::string& path = path_in_a_[i];
+      if (!seen_a.insert(path).second) {
+        d_.warnings.push_back("module path '" + path +
+                              "' occurs twice in A after --map; the second is ignored");
+        continue;
+      }
+      auto it = in_b_.find(path);
+      add(&sa_.modules[i], it == in_b_.end() ? nullptr : &sb_.modules[static_cast<std::size_t>(it->second)],
+          path);
+    }
+    for (std::size_t i = 0; i < sb_.modules.size(); ++i) {
+      const std::string& path = path_in_b_[i];
+      if (!seen_a.insert(path).second) continue;
+      add(nullptr, &sb_.modules[i], path);
+    }
+  }
+
+ private:
+  // Structure (and, for modules in both runs, the time test) of one row.
+  void compare(ModuleDiff& m, bool in_a, bool in_b) const {
+    if (!in_a)
+      m.status = DiffStatus::kNew;
+    else if (!in_b)
+      m.status = DiffStatus::kVanished;
+    else if (runs(m.a) && !runs(m.b))
+      m.status = DiffStatus::kVanished;
+    else if (!runs(m.a) && runs(m.b))
+      m.status = DiffStatus::kNew;
+    else {
+      m.time_diff = compare_time(m.a.time, m.b.time, options_, processes_, &m.time_significant, time_tests_);
+      m.time_status = time_status_of(m.a.time, m.b.time, m.time_diff, m.time_significant);
+      m.status = costs_differ(m.a, m.b, options_) ? DiffStatus::kChanged : DiffStatus::kUnchanged;
+    }
+    if (m.status == DiffStatus::kVanished || m.status == DiffStatus::kNew) {
+      m.time_diff.median_a = m.a.time.p50;
+      m.time_diff.median_b = m.b.time.p50;
+      m.time_diff.diff = m.b.time.p50 - m.a.time.p50;
+      m.time_diff.ci_low = m.time_diff.ci_high = std::nan("");
+    }
+  }
+
+  // The row's parameters on both sides. Parameters that were there and are gone: erased, unless the other
+  // side holds every one of them under another name (then `moved_to` names the module holding them).
+  void weigh(ModuleDiff& m) const {
+    auto weights_of = [](const ParamIndex& idx, const std::string& path) {
+      auto it = idx.by_module.find(path);
+      return it == idx.by_module.end() ? WeightSide{} : it->second;
+    };
+    m.weights_a = weights_of(w_.a, m.path);
+    m.weights_b = weights_of(w_.b, m.path);
+    auto gone = [&](WeightSide& side, std::int64_t params,
+                    const std::unordered_map<std::string, std::int64_t>& found,
+                    const std::unordered_map<std::string, std::string>& holder) {
+      auto moved = found.find(m.path);
+      side.moved = moved == found.end() ? 0 : moved->second;
+      side.state = side.moved >= params ? WeightState::kMoved : WeightState::kErased;
+      if (side.state == WeightState::kMoved) {
+        auto h = holder.find(m.path);
+        m.moved_to = h == holder.end() ? "" : h->second;
+      }
+    };
+    if (m.weights_a.params > 0 && m.weights_b.params == 0)
+      gone(m.weights_b, m.weights_a.params, w_.moved_out, w_.moved_out_to);
+    if (m.weights_b.params > 0 && m.weights_a.params == 0)
+      gone(m.weights_a, m.weights_b.params, w_.moved_in, w_.moved_in_from);
+    m.weights_changed = w_.changed.count(m.path) != 0;
+  }
+
+  void add(const ModuleSummary* ma, const ModuleSummary* mb, const std::string& path) {
+    const Clock clock = time_clock(d_);
+    ModuleDiff m;
+    m.path = path;
+    m.type = ma ? ma->type : mb->type;
+    m.type_b = mb ? mb->type : "";
+    m.depth = ma ? ma->depth : mb->depth;
+    if (ma) m.a = module_side(*ma, clock, d_.a.time.p50);
+    if (mb) m.b = module_side(*mb, clock, d_.b.time.p50);
+    if (ma) m.summary_a = static_cast<int>(ma - sa_.modules.data());
+    if (mb) {
+      m.summary_b = static_cast<int>(mb - sb_.modules.data());
+      const std::string& own = b_path_before_alignment_[static_cast<std::size_t>(m.summary_b)];
+      if (!own.empty() && own != path) m.path_b = own;
+    }
+    compare(m, ma != nullptr, mb != nullptr);
+    weigh(m);
+    if (ma) {
+      auto match = sides_.matches.by_a_path.find(path);
+      if (match != sides_.matches.by_a_path.end()) m.match = match->second;
+    }
+    if (mb && runs(m.b)) {
+      auto it = discarded_in_b_.find(mb->path);
+      if (it != discarded_in_b_.end()) m.discarded_by = it->second;
+    }
+    m.verdict = verdict_of(m);
+    if (m.time_status != TimeStatus::kUntested && (m.a.present && m.b.present)) {
+      m.time_text = describe_time_change(m.time_diff, m.time_significant);
+    }
+    if (m.time_status == TimeStatus::kSlower) ++d_.modules_slower;
+    if (m.time_status == TimeStatus::kFaster) ++d_.modules_faster;
+    if (ma && mb && !path.empty()) ++d_.common_modules;
+    d_.modules.push_back(std::move(m));
+  }
+
+  RunDiff& d_;
+  const RunSummary &sa_, &sb_;
+  const DiffPaths& sides_;
+  const JoinedWeights& w_;
+  const DiffOptions& options_;
+  const ProcessSplit& processes_;
+  std::vector<std::string> path_in_a_, path_in_b_, b_path_before_alignment_;
+  std::unordered_map<std::string_view, int> in_b_;  // views of path_in_b_
+  std::unordered_map<std::string, std::string> discarded_in_b_;
+  int time_tests_ = 0;
+};
+
+// Each row's text and the counts by verdict, once every verdict is settled.
+void verdict_texts(RunDiff& d) {
+  for (auto& m : d.modules) {
+    m.verdict_text = describe_verdict(m);
+    if (m.verdict == Verdict::kAmbiguous) {
+      m.verdict_text =
+          "AMBIGUOUS: " + ambiguity_text(d.ambiguous_groups[static_cast<std::size_t>(m.ambiguous_group)]);
+    }
+    ++d.modules_by_verdict[static_cast<int>(m.verdict)];
+  }
+}
+
+// Headlines: the roots of vanished / new / dormant / moved subtrees.
+void mark_headlines(RunDiff& d) {
+  std::unordered_map<std::string_view, Verdict> verdict_at;  // views of d.modules, complete by now
+  verdict_at.reserve(d.modules.size());
+  for (const auto& m : d.modules) verdict_at.emplace(m.path, m.verdict);
+  for (auto& m : d.modules) {
+    if (m.verdict != Verdict::kVanished && m.verdict != Verdict::kNew && m.verdict != Verdict::kDormant &&
+        m.verdict != Verdict::kMoved && m.verdict != Verdict::kAmbiguous && m.verdict != Verdict::kNotRun) {
+      continue;
+    }
+    if (m.path.empty()) continue;
+    auto it = verdict_at.find(path_parent(m.path));
+    m.headline = it == verdict_at.end() || it->second != m.verdict;
+  }
+}
+
 }  // namespace
 
 RunDiff diff_runs(const RunData& a, const RunData& b, const DiffOptions& options) {
-  // The two summaries are independent: B's is made by a second thread. Without top ops: a diff compares every
-  // op signature from the aggregates instead.
-  SummaryOptions summary_options;
-  summary_options.top_ops = 0;
+  // The two summaries are independent: B's is made by a second thread. Totals only: a diff compares every op
+  // signature from the aggregates instead of a top-op list.
+  const SummaryOptions summary_options = totals_summary_options();
   auto summary_b = std::async(std::launch::async, [&] { return summarize(b, summary_options); });
   std::future<void> freeing_b;  // joined after A's summary is freed by this thread meanwhile
   const RunSummary sa = summarize(a, summary_options);
@@ -188,243 +480,28 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
   d.info_b = b.info;
   // Device time only when both runs have it: one clock on both sides.
   d.gpu_time = run_clock(sa) == Clock::kDevice && run_clock(sb) == Clock::kDevice;
-  const Clock clock = time_clock(d);
-  if (sa.has_kernels != sb.has_kernels) {
-    d.warnings.push_back("only one run has GPU kernels: times compare host op time");
-  }
-  // Runs measured under different conditions: their times compare those conditions as much as the models.
-  auto differ = [&](const char* what, const std::string& x, const std::string& y) {
-    if (!x.empty() && !y.empty() && x != y) {
-      d.warnings.push_back(std::string("A and B differ in ") + what + ": '" + x + "' vs '" + y +
-                           "': time differences may come from that, not from the model");
-    }
-  };
-  auto seed_of = [](const std::string& cmd) {
-    auto at = cmd.find(" --seed ");
-    return at == std::string::npos ? std::string() : cmd.substr(at + 8, cmd.find(' ', at + 8) - (at + 8));
-  };
-  differ("threads", a.info.threads > 0 ? std::to_string(a.info.threads) : "",
-         b.info.threads > 0 ? std::to_string(b.info.threads) : "");
-  differ("input spec", a.info.input_spec, b.info.input_spec);
-  differ("seed", seed_of(a.info.command_line), seed_of(b.info.command_line));
-  differ("tool version", a.info.tool_version, b.info.tool_version);
-  differ("device", a.info.device, b.info.device);
-  differ("machine", a.info.host, b.info.host);
-  d.a = totals(sa, a, clock);
-  d.b = totals(sb, b, clock);
-  d.outputs = compare_outputs(a.outputs, b.outputs);
-  // Time between runs: over per-process medians, or not assessable (compare_time).
-  const ProcessSplit processes = process_split(a, b);
-  d.a.processes = processes.a.count;
-  d.b.processes = processes.b.count;
-  d.time_diff = compare_time(d.a.time, d.b.time, options, processes, &d.time_significant);
-  d.time_status = time_status_of(d.a.time, d.b.time, d.time_diff, d.time_significant);
-  if (d.a.time.samples < kMinIterationsForStats || d.b.time.samples < kMinIterationsForStats) {
-    d.warnings.push_back("fewer than " + std::to_string(kMinIterationsForStats) +
-                         " iterations in a run: time differences are not tested for significance");
-  } else if (!processes.assessable()) {
-    d.warnings.push_back(not_assessable_warning(processes));
-  }
+  condition_warnings(a, b, sa, sb, d.warnings);
+  const ProcessSplit processes = compare_totals(d, a, sa, b, sb, options);
 
   const DiffPaths sides = diff_paths(a, b, options, &sa, &sb);
   d.warnings.insert(d.warnings.end(), sides.matches.warnings.begin(), sides.matches.warnings.end());
   d.ambiguous_groups = sides.matches.ambiguous;
-  // Renamed modules (not renumbered children) that the matching found by their weights and work: say so, and
-  // how a --map would state it.
-  for (const auto& [from, to] : sides.matches.renames) {
-    const std::string_view lf = path_leaf(from), lt = path_leaf(to);
-    const bool number = !lf.empty() && lf.find_first_not_of("0123456789") == std::string::npos;
-    if (lf == lt || number || to.ends_with("@B")) continue;
-    d.warnings.push_back("B's " + from + " was paired with A's " + to +
-                         " by its weights and work (the paths differ); --map-b '^" + from + "(\\.|$)=" + to +
-                         "$1' states it, --explain " + to + " shows the evidence");
-  }
-  const SidePaths& paths_a = sides.a;
-  const SidePaths& paths_b = sides.b;
+  rename_warnings(sides, d.warnings);
   d.maps.insert(d.maps.end(), sides.recorded.begin(), sides.recorded.end());
   // The op signatures need only the paths and the totals: diffed by a second thread while this one does
   // the modules (the totals are read, never written, from here on).
   auto op_rows = std::async(std::launch::async, [&] {
-    return diff_ops(a, paths_a, b, paths_b, options, processes, d.gpu_time, d.a, d.b);
+    return diff_ops(a, sides.a, b, sides.b, options, processes, d.gpu_time, d.a, d.b);
   });
-  for (const auto& [run, paths] : {std::pair{&a, &paths_a}, std::pair{&b, &paths_b}}) {
-    for (const auto& q : run->quality) {
-      if (q.code != QualityCode::ambiguous_module_attribution) continue;
-      std::size_t start = 0;
-      while (start <= q.detail.size()) {
-        std::size_t nl = q.detail.find('\n', start);
-        std::string p = q.detail.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
-        if (!p.empty()) d.ambiguous.push_back((*paths)(p));
-        if (nl == std::string::npos) break;
-        start = nl + 1;
-      }
-      d.warnings.push_back(std::to_string(q.count) + " " + std::string(q.text()) + " in " +
-                           (run == &a ? "A" : "B") + " (data quality " + std::string(q.id()) +
-                           "; profile with --attribution instances)");
-    }
-  }
-  ParamIndex pa = index_params(a, paths_a, options.atol);
-  ParamIndex pb = index_params(b, paths_b, options.atol);
-  std::unordered_map<std::string, bool> params_changed;
-  d.params = join_params(pa, pb, options.atol, &params_changed);
-  // A's parameters found in B by content under another name, counted per A module; and per B module, B's
-  // parameters that came that way from A.
-  std::unordered_map<std::string, std::int64_t> moved_out, moved_in;
-  std::unordered_map<std::string, std::string> moved_out_to,
-      moved_in_from;  // module -> the other side's module
-  // The module that owns a parameter: its name's parent path.
-  auto owner_of = [](const std::string& name) { return std::string(path_parent(name)); };
-  std::int64_t moved_without_map = 0;
-  for (const auto& p : d.params) {
-    if (!p.moved_to.empty() && p.state_b == WeightState::kNone) {
-      for_each_owner(p.name, [&](const std::string& owner) { ++moved_out[owner]; });
-      moved_out_to.emplace(owner_of(p.name), owner_of(p.moved_to));
-      if (owner_of(p.name) != owner_of(p.moved_to)) ++moved_without_map;
-    }
-    if (!p.moved_from.empty() && p.state_a == WeightState::kNone) {
-      for_each_owner(p.name, [&](const std::string& owner) { ++moved_in[owner]; });
-      moved_in_from.emplace(owner_of(p.name), owner_of(p.moved_from));
-    }
-  }
-  if (moved_without_map > 0) {
-    d.warnings.push_back(
-        std::to_string(moved_without_map) +
-        " tensors of A are in B under another name (same or similar content): they MOVED, they "
-        "were not erased; --map 'REGEX=REPLACEMENT' names the new paths if modules were renamed");
-  }
+  ambiguous_attribution(d, a, sides.a, b, sides.b);
+  const JoinedWeights weights = join_weights(d, a, sides.a, b, sides.b, options.atol);
 
-  // Each module's path after the maps and alignment, computed once per side.
-  std::vector<std::string> path_in_a(sa.modules.size()), path_in_b(sb.modules.size());
-  for (std::size_t i = 0; i < sa.modules.size(); ++i) path_in_a[i] = paths_a(sa.modules[i].path);
-  std::unordered_map<std::string_view, int> in_b;
-  in_b.reserve(sb.modules.size());
-  std::vector<std::string> b_path_before_alignment(sb.modules.size());
-  for (std::size_t i = 0; i < sb.modules.size(); ++i) {
-    path_in_b[i] = paths_b(sb.modules[i].path);
-    in_b.emplace(path_in_b[i], static_cast<int>(i));
-    b_path_before_alignment[i] = apply_path_maps(paths_b.maps, sb.modules[i].path);
-  }
-  // B's modules that run only to be multiplied by zero, by B's own path.
-  std::unordered_map<std::string, std::string> discarded_in_b;
-  for (auto& dm : find_discarded(b, sb).modules)
-    discarded_in_b.emplace(std::move(dm.path), std::move(dm.zero_factor));
-  std::unordered_set<std::string_view> seen_a;
-  seen_a.reserve(sa.modules.size());
-  auto weights_of = [](const ParamIndex& idx, const std::string& path) {
-    auto it = idx.by_module.find(path);
-    return it == idx.by_module.end() ? WeightSide{} : it->second;
-  };
-  // Modules in both runs: one time test each, so each interval is at the Bonferroni level for all of them.
-  int time_tests = 0;
-  for (const auto& path : path_in_a) time_tests += in_b.count(path) > 0 ? 1 : 0;
-  auto add_row = [&](const ModuleSummary* ma, const ModuleSummary* mb, const std::string& path) {
-    ModuleDiff m;
-    m.path = path;
-    m.type = ma ? ma->type : mb->type;
-    m.type_b = mb ? mb->type : "";
-    m.depth = ma ? ma->depth : mb->depth;
-    if (ma) m.a = module_side(*ma, clock, d.a.time.p50);
-    if (mb) m.b = module_side(*mb, clock, d.b.time.p50);
-    if (ma) m.summary_a = static_cast<int>(ma - sa.modules.data());
-    if (mb) m.summary_b = static_cast<int>(mb - sb.modules.data());
-    if (mb && !b_path_before_alignment[static_cast<std::size_t>(m.summary_b)].empty() &&
-        b_path_before_alignment[static_cast<std::size_t>(m.summary_b)] != path) {
-      m.path_b = b_path_before_alignment[static_cast<std::size_t>(m.summary_b)];
-    }
-    if (!ma)
-      m.status = DiffStatus::kNew;
-    else if (!mb)
-      m.status = DiffStatus::kVanished;
-    else if (runs(m.a) && !runs(m.b))
-      m.status = DiffStatus::kVanished;
-    else if (!runs(m.a) && runs(m.b))
-      m.status = DiffStatus::kNew;
-    else {
-      m.time_diff = compare_time(m.a.time, m.b.time, options, processes, &m.time_significant, time_tests);
-      m.time_status = time_status_of(m.a.time, m.b.time, m.time_diff, m.time_significant);
-      m.status = costs_differ(m.a, m.b, options) ? DiffStatus::kChanged : DiffStatus::kUnchanged;
-    }
-    if (m.status == DiffStatus::kVanished || m.status == DiffStatus::kNew) {
-      m.time_diff.median_a = m.a.time.p50;
-      m.time_diff.median_b = m.b.time.p50;
-      m.time_diff.diff = m.b.time.p50 - m.a.time.p50;
-      m.time_diff.ci_low = m.time_diff.ci_high = std::nan("");
-    }
-    m.weights_a = weights_of(pa, path);
-    m.weights_b = weights_of(pb, path);
-    // Parameters that were there and are gone: erased, unless the other side holds every one of them under
-    // another name (then `moved_to` names the module holding them).
-    auto gone = [&](WeightSide& side, std::int64_t params,
-                    const std::unordered_map<std::string, std::int64_t>& found,
-                    std::unordered_map<std::string, std::string>& holder) {
-      auto moved = found.find(path);
-      side.moved = moved == found.end() ? 0 : moved->second;
-      side.state = side.moved >= params ? WeightState::kMoved : WeightState::kErased;
-      if (side.state == WeightState::kMoved) m.moved_to = holder.count(path) ? holder[path] : "";
-    };
-    if (m.weights_a.params > 0 && m.weights_b.params == 0)
-      gone(m.weights_b, m.weights_a.params, moved_out, moved_out_to);
-    if (m.weights_b.params > 0 && m.weights_a.params == 0)
-      gone(m.weights_a, m.weights_b.params, moved_in, moved_in_from);
-    if (ma) {
-      auto match = sides.matches.by_a_path.find(path);
-      if (match != sides.matches.by_a_path.end()) m.match = match->second;
-    }
-    m.weights_changed = params_changed.count(path) != 0;
-    if (mb && runs(m.b)) {
-      auto it = discarded_in_b.find(mb->path);
-      if (it != discarded_in_b.end()) m.discarded_by = it->second;
-    }
-    m.verdict = verdict_of(m);
-    if (m.time_status != TimeStatus::kUntested && (m.a.present && m.b.present)) {
-      m.time_text = describe_time_change(m.time_diff, m.time_significant);
-    }
-    if (m.time_status == TimeStatus::kSlower) ++d.modules_slower;
-    if (m.time_status == TimeStatus::kFaster) ++d.modules_faster;
-    if (ma && mb && !path.empty()) ++d.common_modules;
-    d.modules.push_back(std::move(m));
-  };
-  d.modules.reserve(sa.modules.size() + sb.modules.size());
-  for (std::size_t i = 0; i < sa.modules.size(); ++i) {
-    const ModuleSummary& ma = sa.modules[i];
-    const std::string& path = path_in_a[i];
-    if (!seen_a.insert(path).second) {
-      d.warnings.push_back("module path '" + path + "' occurs twice in A after --map; the second is ignored");
-      continue;
-    }
-    auto it = in_b.find(path);
-    add_row(&ma, it == in_b.end() ? nullptr : &sb.modules[static_cast<std::size_t>(it->second)], path);
-  }
-  for (std::size_t i = 0; i < sb.modules.size(); ++i) {
-    const std::string& path = path_in_b[i];
-    if (!seen_a.insert(path).second) continue;
-    add_row(nullptr, &sb.modules[i], path);
-  }
-  settle_levels(d, sa, sb, own_params(pa), own_params(pb));
+  ModuleRows(d, b, sa, sb, sides, weights, options, processes).add_all();
+  settle_levels(d, sa, sb, own_params(weights.a), own_params(weights.b));
   mark_ambiguous(d);
-  for (auto& m : d.modules) {
-    m.verdict_text = describe_verdict(m);
-    if (m.verdict == Verdict::kAmbiguous) {
-      m.verdict_text =
-          "AMBIGUOUS: " + ambiguity_text(d.ambiguous_groups[static_cast<std::size_t>(m.ambiguous_group)]);
-    }
-    ++d.modules_by_verdict[static_cast<int>(m.verdict)];
-  }
-  // Headlines: the roots of vanished / new / dormant / moved subtrees.
-  std::unordered_map<std::string_view, Verdict> verdict_at;  // views of d.modules, complete by now
-  verdict_at.reserve(d.modules.size());
-  for (const auto& m : d.modules) verdict_at.emplace(m.path, m.verdict);
-  for (auto& m : d.modules) {
-    if (m.verdict != Verdict::kVanished && m.verdict != Verdict::kNew && m.verdict != Verdict::kDormant &&
-        m.verdict != Verdict::kMoved && m.verdict != Verdict::kAmbiguous && m.verdict != Verdict::kNotRun) {
-      continue;
-    }
-    if (m.path.empty()) continue;
-    auto it = verdict_at.find(path_parent(m.path));
-    m.headline = it == verdict_at.end() || it->second != m.verdict;
-  }
-  bool a_has = sa.modules.size() > 1, b_has = sb.modules.size() > 1;
-  if (a_has && b_has && d.common_modules == 0) {
+  verdict_texts(d);
+  mark_headlines(d);
+  if (sa.modules.size() > 1 && sb.modules.size() > 1 && d.common_modules == 0) {
     d.warnings.push_back(
         "A and B have no module in common: are they versions of the same model? "
         "(use --map 'REGEX=REPLACEMENT' to align renamed module paths)");

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
+#include <utility>
 
 #include "analyzer/diff/between_runs.h"
 #include "analyzer/diff/compare.h"
@@ -102,17 +104,17 @@ std::string SummarySentence::text() const {
 
 SummarySentence summary_sentence(const RunDiff& d) {
   std::vector<Group> groups;
+  // A group's index by its leaf and qualifier (one verdict at a time): thousands of vanished modules with
+  // distinct names make as many groups, so a search of the list per module would be quadratic.
+  std::map<std::pair<std::string, std::string>, std::size_t> group_of;
   for (Verdict v :
        {Verdict::kAmbiguous, Verdict::kVanished, Verdict::kNotRun, Verdict::kDormant, Verdict::kNew}) {
+    group_of.clear();
     for (const auto& m : d.modules) {
       if (!m.headline || m.verdict != v || m.path.empty()) continue;
-      std::string leaf = leaf_of(m.path), qualifier = qualifier_of(m);
-      Group* g = nullptr;
-      for (auto& existing : groups) {
-        if (existing.verdict == v && existing.leaf == leaf && existing.qualifier == qualifier) g = &existing;
-      }
-      if (!g) g = &groups.emplace_back(Group{v, leaf, qualifier, {}});
-      g->members.push_back(&m);
+      auto [at, added] = group_of.try_emplace({leaf_of(m.path), qualifier_of(m)}, groups.size());
+      if (added) groups.push_back(Group{v, at->first.first, at->first.second, {}});
+      groups[at->second].members.push_back(&m);
     }
   }
   SummarySentence s;

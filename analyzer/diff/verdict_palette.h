@@ -1,10 +1,11 @@
 // The one palette of diff verdicts: every front end that colours a verdict (the GUI's tree and diff table,
 // the diff graph, the HTML report) takes its colour from here, so VANISHED reads the same everywhere: red,
-// as removed lines in a code diff, NEW green, CHANGED orange. Header-only (it needs only the Verdict enum),
-// so the graph library uses it without linking the diff engine.
+// as removed lines in a code diff, NEW green, CHANGED orange. A graph node's or op signature's DiffStatus
+// takes the colour of the verdict of the same word. Header-only (it needs only the enums of
+// diff_status.h), so the graph library uses it without linking the diff engine.
 #pragma once
 
-#include "analyzer/diff/diff.h"
+#include "analyzer/diff/diff_status.h"
 
 namespace flopscope {
 
@@ -35,6 +36,25 @@ inline VerdictColor verdict_color(Verdict v) {
       break;
   }
   return {"#777777", "#ffffff"};
+}
+
+// The verdict a structural status is drawn as: VANISHED as VANISHED, and so on.
+inline Verdict verdict_of_status(DiffStatus s) {
+  switch (s) {
+    case DiffStatus::kVanished:
+      return Verdict::kVanished;
+    case DiffStatus::kNew:
+      return Verdict::kNew;
+    case DiffStatus::kChanged:
+      return Verdict::kChanged;
+    case DiffStatus::kUnchanged:
+      break;
+  }
+  return Verdict::kUnchanged;
+}
+
+inline VerdictColor diff_status_color(DiffStatus s) {
+  return verdict_color(verdict_of_status(s));
 }
 
 }  // namespace flopscope

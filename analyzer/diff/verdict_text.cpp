@@ -6,13 +6,14 @@
 #include "analyzer/diff/between_runs.h"
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/units.h"
+#include "analyzer/work_text.h"
 
 namespace flopscope {
 namespace {
 
 // "64 op calls, 2 kernels, 1.80 GFLOPs, 12.0 MB, 0.900 ms P50, 12.3% of time" (per iteration)
 std::string cost_text(const SideCost& s) {
-  std::string out = format_count(s.ops) + " op calls";
+  std::string out = op_calls_text(s.ops);
   if (s.kernels > 0) out += ", " + format_count(s.kernels) + " kernels";
   out += ", " + flops_text(s.flops) + ", " + bytes_text(s.bytes);
   if (s.time.samples > 0) out += ", " + time_text(s.time.p50) + " P50";

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <optional>
 
-#include "analyzer/diff/align.h"
 #include "analyzer/diff/diff.h"
+#include "analyzer/totals_summary.h"
 #include "cli/command.h"
 #include "cli/path_map_options.h"
 #include "db/model/atomic_file.h"
@@ -15,6 +15,7 @@
 #include "graphs/dot_writer.h"
 #include "graphs/graph_diff.h"
 #include "graphs/open_graph.h"
+#include "graphs/paired_diff_graph.h"
 #include "graphs/render.h"
 
 namespace flopscope::cli {
@@ -80,20 +81,21 @@ class GraphCommand : public Command {
     if (!other_.empty()) {
       auto other = open_op_graph(other_, &other_run);
       if (!other.ok()) return report_error(other.status());
-      // Module paths as `diff` matches them: the maps, then B's container children aligned to A's.
-      DiffPaths paths = diff_paths(run, other_run, path_options);
-      rename_modules(*graph, paths.a);
-      rename_modules(*other, paths.b);
-      maps = std::move(paths.recorded);
-      graph = diff_graphs(*graph, *other, diff_options(metric));
-      // Two runs: the diff engine's DORMANT verdicts (weights zeroed or result discarded while the ops still
-      // run), which the op diff cannot see, marked as the GUI marks them. A model file has no run to judge.
+      // Two runs: the engine's diff of them (its pairing and its DORMANT verdicts). A model file has no run
+      // to judge: its modules are paired by weights and structure only.
+      std::optional<RunSummary> sa, sb;
+      std::optional<RunDiff> verdicts;
       if (!run.ops.empty() && !other_run.ops.empty()) {
-        RunDiff verdicts = diff_runs(run, other_run, path_options);
-        for (const auto& m : verdicts.modules)
-          if (m.verdict == Verdict::kDormant) graph->dormant_modules.insert(m.path);
-        dormant = verdicts.modules_by_verdict[static_cast<int>(Verdict::kDormant)];
+        sa = summarize(run, totals_summary_options());
+        sb = summarize(other_run, totals_summary_options());
+        verdicts = diff_runs(run, *sa, other_run, *sb, path_options);
+        dormant = verdicts->modules_by_verdict[static_cast<int>(Verdict::kDormant)];
       }
+      PairedDiffGraph paired = paired_diff_graph(
+          std::move(*graph), std::move(*other), {run, sa ? &*sa : nullptr, other_run, sb ? &*sb : nullptr},
+          path_options, change_rule(metric), verdicts ? &*verdicts : nullptr);
+      graph = std::move(paired.graph);
+      maps = std::move(paired.recorded);
     }
     progress.update(1);
     int chosen = *depth == -2 ? choose_depth(*graph, max_nodes_) : *depth;
@@ -106,7 +108,7 @@ class GraphCommand : public Command {
     progress.finish();
 
     std::size_t changed = 0;
-    for (const auto& n : view.nodes) changed += n.diff != DiffState::kSame ? 1 : 0;
+    for (const auto& n : view.nodes) changed += n.diff != DiffStatus::kUnchanged ? 1 : 0;
     std::printf(
         "wrote %s: %zu nodes, %s", output_.c_str(), view.nodes.size(),
         chosen == kOpLevel ? "op level" : ("modules collapsed at depth " + std::to_string(chosen)).c_str());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/diff/diff_cells.h"
+#include "analyzer/work_text.h"
 
 namespace flopscope::cli {
 namespace {
@@ -19,7 +20,8 @@ std::string weights_cell(const WeightSide& w) {
 
 TextTable module_table(const RunDiff& d, const DiffReportOptions& o) {
   TextTable t;
-  t.header = {"module",  "type",   "status", "op calls A", "op calls B", "FLOPs A",   "FLOPs B", "bytes A",
+  const std::string calls = kOpCallsWord;
+  t.header = {"module",  "type",   "status", calls + " A", calls + " B", "FLOPs A",   "FLOPs B", "bytes A",
               "bytes B", "time A", "time B", "time delta", "weights A",  "weights B", "B path"};
   t.right_align = {false, false, false, true, true,  true,  true, true,
                    true,  true,  true,  true, false, false, false};

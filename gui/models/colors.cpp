@@ -5,33 +5,9 @@
 
 namespace flopscope::gui {
 
-const char* to_string(DiffStatus s) {
-  switch (s) {
-    case DiffStatus::kSame:
-      return "unchanged";
-    case DiffStatus::kChanged:
-      return "changed";
-    case DiffStatus::kVanished:
-      return "vanished";
-    case DiffStatus::kNew:
-      return "new";
-  }
-  return "?";
-}
-
-// The core's verdict palette (analyzer/diff/verdict_palette.h), as the graphs and the HTML report colour.
+// The core's palette (analyzer/diff/verdict_palette.h), as the graphs and the HTML report colour.
 QColor status_color(DiffStatus s) {
-  switch (s) {
-    case DiffStatus::kVanished:
-      return status_color(Verdict::kVanished);
-    case DiffStatus::kNew:
-      return status_color(Verdict::kNew);
-    case DiffStatus::kChanged:
-      return status_color(Verdict::kChanged);
-    case DiffStatus::kSame:
-      break;
-  }
-  return {};
+  return status_color(verdict_of_status(s));
 }
 
 QColor status_color(Verdict v) {

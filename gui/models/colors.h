@@ -4,15 +4,15 @@
 
 #include <QColor>
 
-#include "analyzer/diff/diff.h"
-#include "gui/models/graph_status.h"
+#include "analyzer/diff/diff_status.h"
 
 namespace flopscope::gui {
 
-// Red for vanished, green for new, orange for changed; invalid for unchanged.
-QColor status_color(DiffStatus s);
-// The same for the diff engine's module status: dormant brown, moved grey.
+// The engine's module verdict in the core palette: VANISHED red, NEW green, CHANGED orange, DORMANT brown,
+// MOVED grey; invalid for UNCHANGED.
 QColor status_color(Verdict v);
+// A graph node's or op signature's status, as the verdict of the same word.
+QColor status_color(DiffStatus s);
 // Sequential heat scale, t in [0, 1] (clamped): dark blue -> teal -> yellow, readable on white.
 QColor heat_color(double t);
 

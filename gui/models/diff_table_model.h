@@ -39,7 +39,7 @@ class DiffTableModel : public QAbstractTableModel {
   void rebuild();
   SessionPtr session_;
   bool show_unchanged_ = false;
-  std::vector<int> rows_;  // indices into ModuleDiff::nodes
+  std::vector<int> rows_;  // indices into DiffTree::nodes
 };
 
 }  // namespace flopscope::gui

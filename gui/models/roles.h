@@ -9,7 +9,7 @@ enum Role : int {
   kSortRole = Qt::UserRole + 1,  // the raw number behind a formatted cell
   kPathRole,                     // module path (QString)
   kStatusRole,                   // Verdict as int (module views), DiffStatus as int (graph)
-  kNodeRole,                     // index into ModuleDiff::nodes
+  kNodeRole,                     // index into DiffTree::nodes
 };
 
 }  // namespace flopscope::gui

@@ -75,8 +75,8 @@ graphs::OpGraph op_graph(const LoadedRun& run) {
 std::shared_ptr<Session> build_session(std::shared_ptr<const LoadedRun> a, std::shared_ptr<const LoadedRun> b,
                                        const DiffOptions& options) {
   auto s = std::make_shared<Session>();
-  s->diff = b ? diff_modules(a->summary, a->data, b->summary, b->data, options)
-              : single_run_tree(a->summary, a->data);
+  s->diff =
+      b ? diff_tree(a->summary, a->data, b->summary, b->data, options) : single_run_tree(a->summary, a->data);
   (void)a->analysis.timeline();  // built here, on the loader's thread, when not yet (a rank's run)
   s->graph = op_graph(*a);
   if (b) {
@@ -86,7 +86,7 @@ std::shared_ptr<Session> build_session(std::shared_ptr<const LoadedRun> a, std::
     graphs::OpGraph graph_b = op_graph(*b);
     graphs::rename_modules(s->graph, paths.a);
     graphs::rename_modules(graph_b, paths.b);
-    s->graph = graphs::diff_graphs(s->graph, graph_b, graphs::diff_options(graphs::CostMetric::kFlops));
+    s->graph = graphs::diff_graphs(s->graph, graph_b, graphs::change_rule(graphs::CostMetric::kFlops));
     // The engine's DORMANT verdicts, which the op diff cannot see (the ops still run), marked on the graph.
     for (const auto& m : s->diff.engine->modules)
       if (m.verdict == Verdict::kDormant) s->graph.dormant_modules.insert(m.path);

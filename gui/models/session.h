@@ -17,7 +17,7 @@
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 #include "graphs/graph_model.h"
-#include "gui/models/module_diff.h"
+#include "gui/models/diff_tree.h"
 #include "gui/models/timeline_index.h"
 
 namespace flopscope::gui {
@@ -54,7 +54,7 @@ struct RankSet {
 struct Session {
   std::shared_ptr<const LoadedRun> a;
   std::shared_ptr<const LoadedRun> b;  // null unless two runs were opened (diff mode)
-  ModuleDiff diff;                     // the union module tree; statuses only in diff mode
+  DiffTree diff;                       // the union module tree; statuses only in diff mode
   // Run a's op graph with costs, or in diff mode the union of both (graphs/ decides node identity, costs
   // and "changed", as for `flopscope graph --diff`); the Graph tab collapses and lays it out.
   graphs::OpGraph graph;

@@ -34,9 +34,9 @@ QFont layout_font(double size, const QString& text, double width) {
   return f;
 }
 
-QString diff_text(graphs::DiffState d) {
-  return d == graphs::DiffState::kSame ? QString()
-                                       : QStringLiteral("\n") + QString::fromLatin1(graphs::to_string(d));
+QString diff_text(DiffStatus d) {
+  return d == DiffStatus::kUnchanged ? QString()
+                                     : QStringLiteral("\n") + QString::fromLatin1(flopscope::to_string(d));
 }
 
 }  // namespace

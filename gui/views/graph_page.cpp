@@ -134,8 +134,7 @@ bool GraphPage::fitChanges() {
   std::map<std::string, QRectF> groups;
   for (std::size_t i = 0; i < nodes_.size() && i < view_graph_.nodes.size(); ++i) {
     const auto& n = view_graph_.nodes[i];
-    if (n.diff != graphs::DiffState::kSame ||
-        (n.is_module && view_graph_.dormant_modules.count(n.module_path)))
+    if (n.diff != DiffStatus::kUnchanged || (n.is_module && view_graph_.dormant_modules.count(n.module_path)))
       groups[n.module_path] |= nodes_[i]->sceneBoundingRect();
   }
   for (auto* c : clusters_) {

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "analyzer/work_text.h"
 #include "gui/models/format.h"
 #include "gui/models/kernel_table_model.h"
 #include "gui/models/module_details.h"
@@ -39,12 +40,14 @@ void append_details(QString& html, const RunData& run, const std::string& path, 
     html += QStringLiteral("<p><i>This module is not in this run.</i></p>");
     return;
   }
-  auto table = [&](const char* what, const std::vector<NamedCost>& rows) {
+  // The count column is the core's word for what it counts (analyzer/work_text.h): op calls.
+  auto table = [&](const char* what, const char* count, const std::vector<NamedCost>& rows) {
     html += QStringLiteral("<p><b>%1</b> (%2 kinds)</p>").arg(QLatin1String(what)).arg(rows.size());
     if (rows.empty()) return;
     html += QStringLiteral(
-        "<table cellspacing=0 cellpadding=2><tr><th align=left>name</th><th>count</th>"
-        "<th>total time</th><th>FLOPs</th></tr>");
+                "<table cellspacing=0 cellpadding=2><tr><th align=left>name</th><th>%1</th>"
+                "<th>total time</th><th>FLOPs</th></tr>")
+                .arg(QLatin1String(count));
     std::size_t shown = 0;
     for (const auto& r : rows) {
       if (++shown > 40) break;
@@ -56,7 +59,7 @@ void append_details(QString& html, const RunData& run, const std::string& path, 
     }
     html += QStringLiteral("</table>");
   };
-  table("Ops", d.ops);
+  table("Ops", kOpCallsWord, d.ops);
   // Kernels: the core's kernel table in the cells of `report --kernels` (analytic FLOPs of the launching
   // ops, ">=" or "unknown" where some have no formula; measured counters when recorded).
   html += QStringLiteral("<p><b>Kernels</b> (%1 kinds)</p>").arg(d.kernels.size());

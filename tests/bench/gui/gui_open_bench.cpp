@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   std::printf("open to first view: %.3f s (target < 1 s: %s)\n", t_preview, t_preview < 1 ? "met" : "MISSED");
   std::printf("open to the whole session's first view: %.3f s\n", t_total);
   std::printf("timeline paint: first iteration %.3f s, whole run (%zu events, %zu spans drawn) %.3f s\n",
-              t_timeline, session->timeline.event_count(),
+              t_timeline, session->timeline().event_count(),
               window.timelinePage()->timeline()->lastPaintedSpans(), t_timeline_all);
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 
+#include "analyzer/diff/align.h"
 #include "analyzer/diff/assignment.h"
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/gates.h"
@@ -132,6 +133,24 @@ std::vector<Spec> experts(const std::vector<int>& seeds, const std::string& type
   for (std::size_t i = 0; i < seeds.size(); ++i)
     s.push_back({container + "." + std::to_string(i), type, seeds[i]});
   return s;
+}
+
+// B's alignment renames: the longest key that is a whole-component prefix wins, the first of equal keys.
+TEST(SidePaths, RenamesTheLongestWholeComponentPrefix) {
+  SidePaths p;
+  p.set_renames({{"layers", "blocks"},
+                 {"layers.1", "blocks.0"},
+                 {"layers.1.attn", "blocks.0.mix"},
+                 {"layers.1", "ignored"},
+                 {"head", "lm_head"}});
+  EXPECT_EQ(p("layers.1.attn.q"), "blocks.0.mix.q");
+  EXPECT_EQ(p("layers.1.mlp"), "blocks.0.mlp");
+  EXPECT_EQ(p("layers.1"), "blocks.0");
+  EXPECT_EQ(p("layers.10"), "blocks.10");  // "layers.1" is no prefix of "layers.10"
+  EXPECT_EQ(p("layers"), "blocks");
+  EXPECT_EQ(p("headless"), "headless");
+  EXPECT_EQ(p(""), "");
+  EXPECT_EQ(p.renames().size(), 5u);
 }
 
 TEST(Correspondence, ClassRenameAloneIsChangedNeverVanished) {

@@ -30,7 +30,7 @@ TEST(DotWriter, NestedClustersPerModuleAndDepthInTitle) {
   EXPECT_NE(ops.find("op level (no collapse): 26 nodes"), std::string::npos);
   std::string d3 = write_dot(collapse(g, 3));
   EXPECT_EQ(count(d3, "subgraph cluster_"), 3u);
-  EXPECT_NE(d3.find("collapsed to module depth 3: 8 nodes for 26 ops"), std::string::npos);
+  EXPECT_NE(d3.find("collapsed to module depth 3: 8 nodes for 26 op nodes"), std::string::npos);
   EXPECT_EQ(count(d3, "shape=box3d"), 6u);
 }
 

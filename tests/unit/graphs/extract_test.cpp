@@ -134,12 +134,12 @@ TEST(Extract, DiffShowsVanishedBiasRedAndDashed) {
   int removed = 0, added = 0;
   for (const auto& n : d.nodes) {
     if (n.module_path.find("position_adaptive_bias") != std::string::npos) {
-      EXPECT_EQ(n.diff, DiffState::kRemoved) << n.identity();
+      EXPECT_EQ(n.diff, DiffStatus::kVanished) << n.identity();
       ++removed;
-    } else if (n.diff == DiffState::kRemoved) {
+    } else if (n.diff == DiffStatus::kVanished) {
       ADD_FAILURE() << "unexpected removed node " << n.identity();
     }
-    added += n.diff == DiffState::kAdded ? 1 : 0;
+    added += n.diff == DiffStatus::kNew ? 1 : 0;
   }
   EXPECT_GT(removed, 4 * 5);
   EXPECT_EQ(added, 4);  // AttentionPlain adds one zeros() per layer

@@ -79,7 +79,7 @@ if "$FS" --no-progress profile "$V1" --input 'int64[1,16]@0:512' --iters 2 --war
   "$FS" --no-progress profile "$V2Z" --input 'int64[1,16]@0:512' --iters 2 --warmup 0 -o z.db >/dev/null 2>&1; then
   "$FS" --no-progress graph a.db --diff z.db -o dz.dot >stdout.txt || fail "graph --diff of two runs"
   grep -q "DORMANT modules" stdout.txt || fail "no DORMANT count in: $(cat stdout.txt)"
-  grep -q 'color="#7b1fa2"' dz.dot || fail "no dotted DORMANT frame in the DOT"
+  grep -q 'color="#8d4e00"' dz.dot || fail "no dotted DORMANT frame in the DOT"
   grep -q "DORMANT (ops run, result unused)" dz.dot || fail "no DORMANT legend row in the DOT"
   "$FS" --no-progress graph "$V1" --diff "$V2Z" -o mz.dot >stdout.txt || fail "graph --diff of two models"
   grep -q "DORMANT" stdout.txt mz.dot && fail "two model files marked DORMANT"

@@ -133,8 +133,8 @@ TEST(GraphLayout, DiffStatesAndCollapsedModulesKeepTheirLook) {
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     if (view.nodes[i].is_module) {
       EXPECT_EQ(g.nodes[i].shape, "box3d");
-      EXPECT_EQ(view.nodes[i].diff, DiffState::kRemoved);
-      EXPECT_EQ(g.nodes[i].border, diff_style(DiffState::kRemoved).border);
+      EXPECT_EQ(view.nodes[i].diff, DiffStatus::kVanished);
+      EXPECT_EQ(g.nodes[i].border, diff_style(DiffStatus::kVanished).border);
       EXPECT_NE(g.nodes[i].style.find("dashed"), std::string::npos);
       EXPECT_DOUBLE_EQ(g.nodes[i].pen_width, 2);
       ++removed;

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include "analyzer/diff/verdict_palette.h"
 #include "graphs/collapse.h"
+#include "graphs/dot_writer.h"
 #include "graphs/graph_diff.h"
+#include "graphs/heat.h"
 #include "synthetic_graph.h"
 
 namespace flopscope::graphs {
@@ -85,31 +88,56 @@ TEST(Diff, MatchesByIdentityAndMarksRemovedAddedChanged) {
   other.nodes.insert(other.nodes.begin() + 3, extra);
   other.edges.clear();
   for (std::size_t i = 1; i < other.nodes.size(); ++i)
-    other.edges.push_back({int(i - 1), int(i), "", DiffState::kSame});
+    other.edges.push_back({int(i - 1), int(i), "", DiffStatus::kUnchanged});
 
   OpGraph d = diff_graphs(base, other);
   ASSERT_EQ(d.nodes.size(), 7u);  // 5 of other + 2 removed
-  std::map<std::string, DiffState> state;
+  std::map<std::string, DiffStatus> state;
   for (const auto& n : d.nodes) state[n.identity()] = n.diff;
-  EXPECT_EQ(state["blocks.0.sub0|aten::add#0"], DiffState::kSame);
-  EXPECT_EQ(state["blocks.0.sub0|aten::linear#0"], DiffState::kChanged);
-  EXPECT_EQ(state["blocks.0.sub0|aten::gelu#0"], DiffState::kAdded);
-  EXPECT_EQ(state["blocks.0.sub1|aten::add#0"], DiffState::kRemoved);
-  EXPECT_EQ(state["blocks.0.sub1|aten::linear#0"], DiffState::kRemoved);
+  EXPECT_EQ(state["blocks.0.sub0|aten::add#0"], DiffStatus::kUnchanged);
+  EXPECT_EQ(state["blocks.0.sub0|aten::linear#0"], DiffStatus::kChanged);
+  EXPECT_EQ(state["blocks.0.sub0|aten::gelu#0"], DiffStatus::kNew);
+  EXPECT_EQ(state["blocks.0.sub1|aten::add#0"], DiffStatus::kVanished);
+  EXPECT_EQ(state["blocks.0.sub1|aten::linear#0"], DiffStatus::kVanished);
   int removed_edges = 0;
-  for (const auto& e : d.edges) removed_edges += e.diff == DiffState::kRemoved ? 1 : 0;
+  for (const auto& e : d.edges) removed_edges += e.diff == DiffStatus::kVanished ? 1 : 0;
   EXPECT_EQ(removed_edges, 4);  // into, through and out of sub1, and the residual sub0.add->sub1.add
 
   // Collapsed: the sub1 box is all removed, the sub0 box mixed, so changed.
   ViewGraph v = collapse(d, 3);
   for (const auto& n : v.nodes) {
     if (n.module_path == "blocks.0.sub1") {
-      EXPECT_EQ(n.diff, DiffState::kRemoved);
+      EXPECT_EQ(n.diff, DiffStatus::kVanished);
     }
     if (n.module_path == "blocks.0.sub0") {
-      EXPECT_EQ(n.diff, DiffState::kChanged);
+      EXPECT_EQ(n.diff, DiffStatus::kChanged);
     }
   }
+}
+
+// The DOT of a diff words and colours each status as the engine and every report do (diff_status.h,
+// verdict_palette.h): VANISHED red and dashed, NEW green, never a word or a colour of its own.
+TEST(Diff, DotSpeaksTheEnginesWordsInTheOnePalette) {
+  OpGraph base = testing::synthetic_graph(1, 2, 2);
+  OpGraph other = base;
+  other.nodes.erase(other.nodes.begin() + 3, other.nodes.begin() + 5);  // sub1 vanished
+  OpNode extra;
+  extra.kind = "aten::gelu";
+  extra.module_path = "blocks.0.sub0";
+  other.nodes.push_back(extra);
+  other.edges.clear();
+  const std::string dot = write_dot(collapse(diff_graphs(base, other), kOpLevel));
+  EXPECT_NE(dot.find("\\nVANISHED\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\\nNEW\""), std::string::npos);
+  EXPECT_NE(dot.find("VANISHED (red, dashed)"), std::string::npos);
+  EXPECT_NE(dot.find("NEW (green)"), std::string::npos);
+  EXPECT_NE(dot.find(std::string("color=\"") + verdict_color(Verdict::kVanished).text + "\""),
+            std::string::npos);
+  EXPECT_NE(dot.find(std::string("color=\"") + verdict_color(Verdict::kNew).text + "\""), std::string::npos);
+  for (const char* word : {"removed", "added", "\\nnew\""})
+    EXPECT_EQ(dot.find(word), std::string::npos) << word;
+  EXPECT_STREQ(diff_style(DiffStatus::kVanished).border, diff_status_color(DiffStatus::kVanished).text);
+  EXPECT_STREQ(to_string(DiffStatus::kVanished), "VANISHED");
 }
 
 TEST(Diff, NodeThatRanInOneRunOnlyIsChanged) {
@@ -125,13 +153,14 @@ TEST(Diff, NodeThatRanInOneRunOnlyIsChanged) {
   int changed = 0;
   for (const auto& n : d.nodes) {
     bool branch = n.module_path == "blocks.0.sub0" || n.module_path == "blocks.0.sub1";
-    EXPECT_EQ(n.diff, branch ? DiffState::kChanged : DiffState::kSame) << n.identity();
-    changed += n.diff == DiffState::kChanged ? 1 : 0;
+    EXPECT_EQ(n.diff, branch ? DiffStatus::kChanged : DiffStatus::kUnchanged) << n.identity();
+    changed += n.diff == DiffStatus::kChanged ? 1 : 0;
   }
   EXPECT_EQ(changed, 4);
   // Without costs (graphs of .pt files) nothing ran: the same graphs are the same.
   base.has_costs = false;
-  for (const auto& n : diff_graphs(base, other).nodes) EXPECT_EQ(n.diff, DiffState::kSame) << n.identity();
+  for (const auto& n : diff_graphs(base, other).nodes)
+    EXPECT_EQ(n.diff, DiffStatus::kUnchanged) << n.identity();
 }
 
 }  // namespace

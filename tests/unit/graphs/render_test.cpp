@@ -31,7 +31,9 @@ TEST(Render, RemovedNodesAreRedAndDashed) {
   OpGraph base = testing::synthetic_graph(1, 2, 2);
   OpGraph other = base;
   other.nodes.erase(other.nodes.begin() + 3, other.nodes.begin() + 5);  // drop blocks.0.sub1
-  other.edges = {{0, 1, "", DiffState::kSame}, {1, 2, "", DiffState::kSame}, {2, 3, "", DiffState::kSame}};
+  other.edges = {{0, 1, "", DiffStatus::kUnchanged},
+                 {1, 2, "", DiffStatus::kUnchanged},
+                 {2, 3, "", DiffStatus::kUnchanged}};
   auto svg = render_dot(write_dot(collapse(diff_graphs(base, other), kOpLevel)), GraphFormat::kSvg);
   ASSERT_TRUE(svg.ok()) << svg.status().message();
   int removed = 0;

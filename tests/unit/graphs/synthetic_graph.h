@@ -37,11 +37,11 @@ inline OpGraph synthetic_graph(int blocks, int subs, int ops_per_sub) {
   output.kind = "output";
   g.nodes.push_back(output);
   for (std::size_t i = 1; i < g.nodes.size(); ++i) {
-    g.edges.push_back({static_cast<int>(i - 1), static_cast<int>(i), "", DiffState::kSame});
+    g.edges.push_back({static_cast<int>(i - 1), static_cast<int>(i), "", DiffStatus::kUnchanged});
   }
   if (ops_per_sub > 1) {
     for (int first = 1; first + ops_per_sub < static_cast<int>(g.nodes.size()) - 1; first += ops_per_sub) {
-      g.edges.push_back({first, first + ops_per_sub, "", DiffState::kSame});
+      g.edges.push_back({first, first + ops_per_sub, "", DiffStatus::kUnchanged});
     }
   }
   g.has_costs = true;

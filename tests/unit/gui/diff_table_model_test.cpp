@@ -103,9 +103,8 @@ TEST(VerdictPalette, GuiGraphAndHtmlColourAlike) {
               std::string::npos)
         << to_string(v);
   }
-  EXPECT_STREQ(graphs::diff_style(graphs::DiffState::kRemoved).border,
-               verdict_color(Verdict::kVanished).text);
-  EXPECT_STREQ(graphs::diff_style(graphs::DiffState::kAdded).border, verdict_color(Verdict::kNew).text);
+  EXPECT_STREQ(graphs::diff_style(DiffStatus::kVanished).border, verdict_color(Verdict::kVanished).text);
+  EXPECT_STREQ(graphs::diff_style(DiffStatus::kNew).border, verdict_color(Verdict::kNew).text);
   EXPECT_EQ(status_color(DiffStatus::kVanished), status_color(Verdict::kVanished));
 }
 

@@ -32,7 +32,7 @@ TEST(GraphPageDiff, OpensOnTheChangesAtALegibleZoom) {
   const QRectF visible = page->view()->mapToScene(page->view()->viewport()->rect()).boundingRect();
   int changed_visible = 0;
   for (std::size_t i = 0; i < page->nodeItems().size(); ++i)
-    if (page->viewGraph().nodes[i].diff != graphs::DiffState::kSame &&
+    if (page->viewGraph().nodes[i].diff != DiffStatus::kUnchanged &&
         visible.intersects(page->nodeItems()[i]->sceneBoundingRect()))
       ++changed_visible;
   EXPECT_GT(changed_visible, 0) << "no changed node on screen at " << zoom;

@@ -166,7 +166,7 @@ TEST(Interaction, DiffSessionOpensOnTheDiffAndColoursVanishedNodesRed) {
   EXPECT_EQ(w.graphPage()->colorMode(), GraphPage::ColorMode::kDiff);
   w.graphPage()->expandAll();
   // The removed ops in the DOT writer's diff palette (graphs/heat), as `flopscope graph --diff` draws them.
-  const auto removed = graphs::diff_style(graphs::DiffState::kRemoved);
+  const auto removed = graphs::diff_style(DiffStatus::kVanished);
   int red = 0;
   for (auto* item : w.graphPage()->nodeItems()) {
     const bool bias = item->modulePath().find("position_adaptive_bias") != std::string::npos;

@@ -81,11 +81,11 @@ TEST(SessionGraph, DiffMarksTheRemovedBiasNodes) {
   graphs::ViewGraph view = graphs::collapse(s->graph, std::set<std::string>{});
   int removed = 0, removed_elsewhere = 0, added = 0;
   for (const auto& n : view.nodes) {
-    if (n.diff == graphs::DiffState::kRemoved) {
+    if (n.diff == DiffStatus::kVanished) {
       ++removed;
       if (n.module_path.find("position_adaptive_bias") == std::string::npos) ++removed_elsewhere;
     }
-    if (n.diff == graphs::DiffState::kAdded) ++added;
+    if (n.diff == DiffStatus::kNew) ++added;
   }
   EXPECT_EQ(removed, 2 * 7);  // seven ops per bias module, two layers
   EXPECT_EQ(removed_elsewhere, 0);
@@ -96,7 +96,7 @@ TEST(SessionGraph, DiffMarksTheRemovedBiasNodes) {
   int dashed_edges = 0, red_nodes = 0;
   for (const auto& e : laid_out->edges) dashed_edges += e.style.find("dashed") != std::string::npos ? 1 : 0;
   for (const auto& n : laid_out->nodes)
-    red_nodes += n.border == graphs::diff_style(graphs::DiffState::kRemoved).border;
+    red_nodes += n.border == graphs::diff_style(DiffStatus::kVanished).border;
   EXPECT_GT(dashed_edges, 0);
   EXPECT_EQ(red_nodes, 14);
 }
@@ -119,7 +119,7 @@ TEST(SessionGraph, DiffGraphHonoursTheMapsAndAlignment) {
   auto differing = [](const Session& s) {
     int n = 0;
     for (const auto& node : s.graph.nodes)
-      n += node.diff == graphs::DiffState::kRemoved || node.diff == graphs::DiffState::kAdded ? 1 : 0;
+      n += node.diff == DiffStatus::kVanished || node.diff == DiffStatus::kNew ? 1 : 0;
     return n;
   };
   auto session = [&](const PathMapSpecs& specs) {

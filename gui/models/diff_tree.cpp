@@ -1,4 +1,4 @@
-#include "gui/models/module_diff.h"
+#include "gui/models/diff_tree.h"
 
 #include <unordered_map>
 
@@ -6,38 +6,38 @@
 
 namespace flopscope::gui {
 
-int ModuleDiff::find(const std::string& path) const {
+int DiffTree::find(const std::string& path) const {
   for (std::size_t i = 0; i < nodes.size(); ++i)
     if (nodes[i].path == path) return static_cast<int>(i);
   return -1;
 }
 
-const flopscope::ModuleDiff* ModuleDiff::entry(const DiffNode& n) const {
+const flopscope::ModuleDiff* DiffTree::entry(const DiffNode& n) const {
   return engine && n.entry >= 0 ? &engine->modules[static_cast<std::size_t>(n.entry)] : nullptr;
 }
 
-Verdict ModuleDiff::verdict(const DiffNode& n) const {
+Verdict DiffTree::verdict(const DiffNode& n) const {
   const auto* e = entry(n);
   return e ? e->verdict : Verdict::kUnchanged;
 }
 
-WeightState ModuleDiff::weights_a(const DiffNode& n) const {
+WeightState DiffTree::weights_a(const DiffNode& n) const {
   const auto* e = entry(n);
   return e ? e->weights_a.state : n.weights;
 }
 
-WeightState ModuleDiff::weights_b(const DiffNode& n) const {
+WeightState DiffTree::weights_b(const DiffNode& n) const {
   const auto* e = entry(n);
   return e ? e->weights_b.state : WeightState::kNone;
 }
 
-const std::string& ModuleDiff::verdict_text(const DiffNode& n) const {
+const std::string& DiffTree::verdict_text(const DiffNode& n) const {
   static const std::string kNone;
   const auto* e = entry(n);
   return e && e->verdict != Verdict::kUnchanged ? e->verdict_text : kNone;
 }
 
-int ModuleDiff::count(Verdict v) const {
+int DiffTree::count(Verdict v) const {
   return engine ? engine->modules_by_verdict[static_cast<int>(v)] : 0;
 }
 
@@ -62,8 +62,8 @@ std::string last_component(const std::string& path) {
 
 }  // namespace
 
-ModuleDiff single_run_tree(const RunSummary& a, const RunData& run_a) {
-  ModuleDiff d;
+DiffTree single_run_tree(const RunSummary& a, const RunData& run_a) {
+  DiffTree d;
   std::vector<int> node_of(a.modules.size(), -1);
   for (std::size_t i = 0; i < a.modules.size(); ++i) {
     const auto& m = a.modules[i];
@@ -81,9 +81,9 @@ ModuleDiff single_run_tree(const RunSummary& a, const RunData& run_a) {
   return d;
 }
 
-ModuleDiff diff_modules(const RunSummary& a, const RunData& run_a, const RunSummary& b, const RunData& run_b,
-                        const DiffOptions& options) {
-  ModuleDiff d;
+DiffTree diff_tree(const RunSummary& a, const RunData& run_a, const RunSummary& b, const RunData& run_b,
+                   const DiffOptions& options) {
+  DiffTree d;
   d.diff_mode = true;
   auto engine = std::make_shared<RunDiff>(diff_runs(run_a, a, run_b, b, options));
   // The engine lists A's modules in pre-order, then B's own in B's pre-order: a parent always comes first.

@@ -1,6 +1,6 @@
 // The module tree the GUI shows. In diff mode it is an index over the diff engine's result
-// (analyzer/diff, the same result `flopscope diff` prints): one node per ModuleDiff, with no statuses,
-// counts or wording of its own. With one run, the run's own tree.
+// (analyzer/diff, the same result `flopscope diff` prints): one node per engine row (flopscope::ModuleDiff),
+// with no statuses, counts or wording of its own. With one run, the run's own tree.
 #pragma once
 
 #include <memory>
@@ -25,7 +25,7 @@ struct DiffNode {
   WeightState weights = WeightState::kNone;  // single-run mode: the parameters the module owns
 };
 
-struct ModuleDiff {
+struct DiffTree {
   bool diff_mode = false;
   std::vector<DiffNode> nodes;            // pre-order; [0] is the root
   std::shared_ptr<const RunDiff> engine;  // the diff engine's result (diff mode only)
@@ -40,9 +40,9 @@ struct ModuleDiff {
   int count(Verdict v) const;                                // the engine's count (0 with one run)
 };
 
-ModuleDiff single_run_tree(const RunSummary& a, const RunData& run_a);
-ModuleDiff diff_modules(const RunSummary& a, const RunData& run_a, const RunSummary& b, const RunData& run_b,
-                        const DiffOptions& options = {});
+DiffTree single_run_tree(const RunSummary& a, const RunData& run_a);
+DiffTree diff_tree(const RunSummary& a, const RunData& run_a, const RunSummary& b, const RunData& run_b,
+                   const DiffOptions& options = {});
 
 // Weight state of the parameters owned by module_id.
 WeightState module_weights(const RunData& run, Id module_id);
