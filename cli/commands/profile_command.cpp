@@ -2,6 +2,7 @@
 // observer (the shared pipeline, collector/torch/profile_model.h) and writes the run database.
 #include <filesystem>
 
+#include "analyzer/format.h"
 #include "analyzer/summary_facts_sink.h"
 #include "cli/command.h"
 #include "collector/torch/profile_model.h"
@@ -118,9 +119,10 @@ class ProfileCommand final : public Command {
     if (!sink.ok()) return report_error(sink.status());
     // With the summary facts: report then reads no rows back.
     if (Status s = write_run_with_facts(**sink, run); !s.ok()) return report_error(s.WithContext(output_));
-    std::fprintf(stderr,
-                 "flopscope: wrote %s: %zu ops over %d iterations, %zu modules, %zu parameters/buffers\n",
-                 output_.c_str(), run.ops.size(), options_.iterations, run.modules.size(), run.params.size());
+    std::fprintf(stderr, "flopscope: wrote %s: %s over %s, %s, %zu parameters/buffers\n", output_.c_str(),
+                 count_of(static_cast<long long>(run.ops.size()), "op").c_str(),
+                 count_of(options_.iterations, "iteration").c_str(),
+                 count_of(static_cast<long long>(run.modules.size()), "module").c_str(), run.params.size());
     if (save_outputs_)
       std::fprintf(stderr, "flopscope: stored the outputs of %zu distinct inputs\n", run.outputs.size());
     return kExitOk;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analyzer/diff/interleaved_rounds.h"
+#include "analyzer/format.h"
 #include "analyzer/importers/companion_choice.h"
 #include "analyzer/importers/companion_run.h"
 #include "analyzer/importers/importer.h"
@@ -216,10 +217,9 @@ class TraceCommand final : public Command {
     auto sink = create_run_database(output_, force_);
     if (!sink.ok()) return report_error(sink.status());
     if (Status s = write_run_with_facts(**sink, joined); !s.ok()) return report_error(s);
-    std::fprintf(
-        stderr,
-        "flopscope: wrote %s: %d iteration(s) from %d processes, %zu modules, %zu parameters/buffers\n",
-        output_.c_str(), joined.info.iterations, repeat_, joined.modules.size(), joined.params.size());
+    std::fprintf(stderr, "flopscope: wrote %s: %s from %d processes, %zu modules, %zu parameters/buffers\n",
+                 output_.c_str(), count_of(joined.info.iterations, "iteration").c_str(), repeat_,
+                 joined.modules.size(), joined.params.size());
     return kExitOk;
   }
 
@@ -308,13 +308,11 @@ class TraceCommand final : public Command {
       return fail(Internal("importing the companion's trace failed: " + s.message()), code);
     }
     if (memory != nullptr) return kExitOk;
-    std::fprintf(
-        stderr,
-        "flopscope: wrote %s: %d iteration(s) of %s (torch %s), %zu modules, %zu parameters/buffers%s\n",
-        output_.c_str(), wrapped.stored_iterations(),
-        chosen->root.empty() ? "the program" : chosen->root.c_str(), chosen->torch_version.c_str(),
-        chosen->modules.size(), chosen->params.size(),
-        code != 0 ? "; the program failed, see its data-quality rows" : "");
+    std::fprintf(stderr, "flopscope: wrote %s: %s of %s (torch %s), %zu modules, %zu parameters/buffers%s\n",
+                 output_.c_str(), count_of(wrapped.stored_iterations(), "iteration").c_str(),
+                 chosen->root.empty() ? "the program" : chosen->root.c_str(), chosen->torch_version.c_str(),
+                 chosen->modules.size(), chosen->params.size(),
+                 code != 0 ? "; the program failed, see its data-quality rows" : "");
     return code;
   }
 

@@ -104,7 +104,7 @@ class Repeat(unittest.TestCase):
             for out in (a, b):
                 p = trace(out, PYTHON, EAGER, "--version", "v1", "--calls", "2", extra=("--repeat", "3"))
                 self.assertEqual(p.returncode, 0, p.stderr)
-                self.assertIn("6 iteration(s) from 3 processes", p.stderr)
+                self.assertIn("6 iterations from 3 processes", p.stderr)
             with sqlite3.connect(a) as c:
                 rows = c.execute("SELECT iteration, process FROM iteration_process ORDER BY iteration").fetchall()
                 command = c.execute("SELECT command_line FROM run").fetchone()[0]
@@ -259,7 +259,7 @@ class ThreadsAndSignals(CliTestCase):
             db = self.path("threads%d.db" % attempt)
             p = trace(db, *self.program("threads"), extra=("--iterations", "10"))
             self.assertEqual(p.returncode, 0, p.stderr)
-            self.assertIn("wrote %s: 10 iteration(s)" % db, p.stderr)
+            self.assertIn("wrote %s: 10 iterations" % db, p.stderr)
             r = report(db)
             self.assertEqual(r["iterations"], 10, r["data_quality"])
             calls = {m["path"]: m["calls"] for m in r["modules"]}
@@ -277,7 +277,7 @@ class ThreadsAndSignals(CliTestCase):
         _, err = proc.communicate(timeout=120)
         self.assertEqual(proc.returncode, 128 + signal.SIGINT, err)
         self.assertNotIn("nothing recorded", err)
-        self.assertIn("10 iteration(s)", err)
+        self.assertIn("10 iterations", err)
         self.assertEqual(report(db)["iterations"], 10)
 
     def test_sigterm_keeps_the_recorded_iterations_marked_incomplete(self):
