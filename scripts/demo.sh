@@ -86,3 +86,8 @@ PY
 
 step "reports written to $out/"
 ls "$out"
+
+# The demo installs nothing system-wide: the binaries stay in the build folder.
+step "to run flopscope from anywhere"
+echo "  export PATH=\"$(cd "$(dirname "$bin")" && pwd):\$PATH\"     # this shell, the build folder's binaries"
+echo "  (cd build/dev && cpack) && sudo apt install ./build/dev/flopscope_*_amd64.deb   # or as a Debian package"
