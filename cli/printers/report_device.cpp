@@ -2,6 +2,7 @@
 // shared by the table and Markdown printers. The numbers come from the analyzer; this only words them.
 #include <fmt/format.h>
 
+#include "analyzer/analysis/report_view.h"
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
 
@@ -23,8 +24,8 @@ std::string coverage_by_time_text(const RunSummary& s) {
   std::string out;
   if (s.has_kernels) {
     // Nsight Compute / Systems runs have no host ops: no host share to give.
-    out = fmt::format("FLOPs known for {} of compute device time ({})",
-                      percent_text(s.coverage.known_device_share),
+    out = fmt::format("FLOPs known for {} {} ({})", percent_text(s.coverage.known_device_share),
+                      to_string(ShareOf::kComputeKernelTime),
                       s.ops_total > 0 ? percent_text(s.coverage.known_host_share) + " of host time"
                                       : std::string("no host ops in the trace"));
   } else {
@@ -33,7 +34,8 @@ std::string coverage_by_time_text(const RunSummary& s) {
   if (!s.coverage_gaps.empty()) {
     const auto& g = s.coverage_gaps.front();
     out += s.has_kernels && g.device_time_ns > 0
-               ? fmt::format("; unknown: {} {} of device time", g.name, percent_text(g.share_of_device_time))
+               ? fmt::format("; unknown: {} {} {}", g.name, percent_text(g.share_of_device_time),
+                             to_string(ShareOf::kComputeKernelTime))
                : fmt::format("; unknown: {} {} of host time", g.name, percent_text(g.share_of_time));
   }
   if (s.coverage.unlinked_device_share > 0) {

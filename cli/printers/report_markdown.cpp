@@ -85,7 +85,7 @@ std::string coverage_markdown(const RunSummary& s, const CoverageView& coverage,
   if (!s.coverage_gaps.empty()) {
     out += gpu ? "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are "
                  "missing):\n\n| op | "
-                 "count | host time % | dev time % |\n|---|---:|---:|---:|\n"
+                 "count | host time % | compute-kernel time % |\n|---|---:|---:|---:|\n"
                : "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are "
                  "missing):\n\n| op | "
                  "count | time % |\n|---|---:|---:|\n";

@@ -136,8 +136,9 @@ std::string coverage_text(const RunSummary& s, const CoverageView& cov, const Re
     out += "  " + cov.sentence + "\n";
   } else {
     // With kernels the list is sorted by the device time under each op: show it beside the host share.
+    // Each share names its denominator: host time, and the compute-kernel time the device share is of.
     out += fmt::format("  {}\n  {:<40} {:>8} {:>8}{}\n", cov.sentence, "op", "count", gpu ? "host%" : "time%",
-                       gpu ? fmt::format(" {:>8}", "dev%") : "");
+                       gpu ? fmt::format(" {:>8}", share_column(ShareOf::kComputeKernelTime)) : "");
     std::size_t n =
         o.full_coverage ? s.coverage_gaps.size() : std::min<std::size_t>(10, s.coverage_gaps.size());
     for (std::size_t k = 0; k < n; ++k) {

@@ -91,10 +91,10 @@ class ReportDeviceTest(CliTestCase):
     def test_coverage_line_of_a_trace_without_host_ops(self):
         ncu = os.path.join(SOURCE_DIR, "tests", "data", "ncu", "leleucas__bert_torch_nsight.csv")
         line = next(l for l in report(ncu).splitlines() if l.startswith("coverage"))
-        self.assertIn("of compute device time (no host ops in the trace)", line)
+        self.assertIn("of compute-kernel time (no host ops in the trace)", line)
         self.assertNotIn("of host time", line)
         line = next(l for l in report(H100).splitlines() if l.startswith("coverage"))
-        self.assertIn("FLOPs known for 100.0% of compute device time (100.0% of host time)", line)
+        self.assertIn("FLOPs known for 100.0% of compute-kernel time (100.0% of host time)", line)
 
     def test_flop_counters_without_dram_say_dram_not_measured(self):
         # The Kineto range-profiler trace has FLOP counters only: its DRAM traffic is unknown, not "0 B".
@@ -124,13 +124,13 @@ class ReportDeviceTest(CliTestCase):
         first = r["coverage"]["gaps"][0]
         text = report(SGLANG)
         gaps = text.split("ops whose FLOPs are unknown, not zero (no formula, or its arguments are missing):\n", 1)[1].splitlines()
-        self.assertEqual(gaps[0].split()[1:], ["count", "host%", "dev%"])
+        self.assertEqual(gaps[0].split()[1:], ["count", "host%", "compute%"])
         row = gaps[1].split()
         self.assertEqual(row[0], first["name"])
         self.assertEqual(row[-1], f"{100 * first['share_of_device_time']:.1f}%")
         self.assertEqual(row[-2], f"{100 * first['share_of_time']:.1f}%")
         md = report(SGLANG, "--format", "md")
-        self.assertIn("| op | count | host time % | dev time % |", md)
+        self.assertIn("| op | count | host time % | compute-kernel time % |", md)
         # Ops without a formula print unknown rates, never 0 FLOP/s.
         unknown = [g for g in r["op_groups"] if g["flops_source"] == "none" and g["device_time_ns"] > 0]
         self.assertTrue(unknown)
