@@ -299,7 +299,8 @@ struct Writer {
       t += "<tr><td colspan=\"2\" border=\"0\">profile the model and draw the run database</td></tr>";
       t += "<tr><td colspan=\"2\" border=\"0\">to colour nodes by FLOPs, time or bytes</td></tr>";
     }
-    t += "<tr><td colspan=\"2\" border=\"0\">box3d: collapsed module; grey frames: modules</td></tr>";
+    t += "<tr><td colspan=\"2\" border=\"0\">raised box: a collapsed module (its ops in one); grey frames: "
+         "modules</td></tr>";
     t += "</table>>";
     return t;
   }

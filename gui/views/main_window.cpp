@@ -6,12 +6,14 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -127,7 +129,15 @@ MainWindow::MainWindow(QWidget* parent)
     setSession(session_for_rank(session_->ranks, index));
   });
   buildMenus();
-  resize(1400, 900);
+  // 1400x900 where the screen has room; on a smaller one (1366x768) the window fits its available area,
+  // so the headline, the status bar and the window's own buttons stay on screen. A size the user chose is
+  // restored over this (restoreWindowState).
+  QSize size(1400, 900);
+  if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+    const QRect room = screen->availableGeometry();
+    size = size.boundedTo(QSize(room.width() * 95 / 100, room.height() * 92 / 100));
+  }
+  resize(size);
 }
 
 void MainWindow::buildMenus() {
