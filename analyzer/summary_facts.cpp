@@ -276,10 +276,23 @@ void FactWalk::count_calls() {
   }
 }
 
-// Ops whose FLOPs nobody knows: no formula and no FLOPs counted below them.
+// Ops whose FLOPs nobody knows: no formula and no FLOPs counted below them. Communication ops (every kernel
+// under them a communication kernel: NCCL all-reduce) do no FLOPs by convention, as their kernels are left
+// out of coverage: they are no gap and make no module's FLOPs a lower bound.
 void FactWalk::find_gaps() {
+  std::vector<char> compute_below(n_ops_, 0), comm_below(n_ops_, 0);
+  for (const FactKernel& k : kernels_) {
+    if (k.op_id == kNoId) continue;
+    auto& below = k.category == KernelCategory::kCommunication ? comm_below : compute_below;
+    std::ptrdiff_t j = op_at_(k.op_id);
+    for (int guard = 0; guard < 1000 && j >= 0; ++guard, j = parent_of(static_cast<std::size_t>(j))) {
+      if (below[static_cast<std::size_t>(j)]) break;  // the rest of the chain is marked already
+      below[static_cast<std::size_t>(j)] = 1;
+    }
+  }
   for (std::size_t i = 0; i < n_ops_; ++i) {
-    is_gap_[i] = ops_[i].flops_source == FlopsSource::kNone && !has_counted_below_[i];
+    const bool communication = comm_below[i] && !compute_below[i];
+    is_gap_[i] = ops_[i].flops_source == FlopsSource::kNone && !has_counted_below_[i] && !communication;
   }
 }
 

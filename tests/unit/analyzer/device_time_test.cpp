@@ -118,6 +118,27 @@ TEST(DeviceTime, CommunicationBesideCompute) {
   EXPECT_FALSE(is_communication_kernel("ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_tn"));
 }
 
+TEST(DeviceTime, ACommunicationOpIsNoGapAndMakesNoLowerBound) {
+  // A tensor-parallel block: a linear (known) and an all-reduce whose only kernel is NCCL's. Communication
+  // does no FLOPs by convention: the block's FLOPs are exact, not ">=", and the all-reduce is no gap.
+  RunData r;
+  r.info.device = "NVIDIA H100 80GB HBM3";
+  r.modules = {{0, kNoId, "", "Model"}, {1, 0, "tp", "RowParallelLinear"}};
+  r.ops.push_back(op(0, "aten::linear", 1, kNoId, 0, 100, 1000, FlopsSource::kFormula));
+  r.ops.push_back(op(1, "c10d::allreduce_", 1, kNoId, 100, 50, 0, FlopsSource::kNone));
+  r.kernels.push_back(kernel("gemm", 0, 1, 1000, 20));
+  r.kernels.push_back(kernel("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 1, 1, 1030, 20, 9));
+  RunSummary s = summarize(r);
+  const auto& tp = s.modules[static_cast<std::size_t>(s.find("tp"))];
+  EXPECT_TRUE(tp.flops_complete);
+  EXPECT_TRUE(s.coverage.flops_complete);
+  for (const auto& g : s.coverage_gaps) EXPECT_NE(g.name, "c10d::allreduce_");
+  // An op that launched a compute kernel as well stays a gap.
+  r.kernels.push_back(kernel("pack_kernel", 1, 1, 1060, 5));
+  s = summarize(r);
+  EXPECT_FALSE(s.modules[static_cast<std::size_t>(s.find("tp"))].flops_complete);
+}
+
 TEST(DeviceTime, CommunicationKernelNamesMatchInAnyCaseWithinTheirFirst512Bytes) {
   EXPECT_TRUE(is_communication_kernel("MULTIMEM_ALL_REDUCE"));
   EXPECT_TRUE(is_communication_kernel("kernel_SendRecv"));
