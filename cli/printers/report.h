@@ -46,7 +46,12 @@ std::string device_facts_text(const RunSummary& s, const std::string& prefix);
 // "-" without a peak or device time).
 struct RatesText {
   std::string flops, bytes, bound;
+  bool above_roof = false;  // the bound's share is over 100% ("^" marks it; kAboveRoofNote says why)
 };
+// Printed under a table with a "^" in its bound column.
+inline constexpr const char* kAboveRoofNote =
+    "^ above 100% of the roof: more analytic bytes (or FLOPs) per second than the peak moves; the operands "
+    "were reused from cache (L2), so the DRAM traffic was below the analytic bytes";
 RatesText rates_text(const Roofline& r, double device_ns, bool flops_known, bool lower_bound);
 
 // `report --kernels`: one row per kernel name, by device time (at most `limit` rows).

@@ -13,9 +13,10 @@ RatesText rates_text(const Roofline& r, double device_ns, bool flops_known, bool
   RatesText t;
   t.flops = !flops_known ? "unknown" : (lower_bound ? ">=" : "") + si_text(r.achieved_flops_per_s, "");
   t.bytes = flops_known ? si_text(r.achieved_bytes_per_s, "") : "unknown";
+  t.above_roof = flops_known && r.attainable_flops_per_s > 0 && r.fraction_of_attainable > 1;
   t.bound = flops_known && r.attainable_flops_per_s > 0
-                ? fmt::format("{} {}", r.memory_bound ? "memory" : "compute",
-                              percent_text(r.fraction_of_attainable))
+                ? fmt::format("{} {}{}", r.memory_bound ? "memory" : "compute",
+                              percent_text(r.fraction_of_attainable), t.above_roof ? "^" : "")
                 : "-";
   return t;
 }

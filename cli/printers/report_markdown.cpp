@@ -30,6 +30,7 @@ std::string module_table_markdown(const RunSummary& s, const ReportOptions& o) {
                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
              : "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | P50 | P99 | time % |\n"
                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  bool above_roof = false;
   for (int idx : module_order(s, o)) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
     const LatencyStats& t = inclusive_time(m, clock);
@@ -40,11 +41,14 @@ std::string module_table_markdown(const RunSummary& s, const ReportOptions& o) {
                        time_text(t.p50), percentile_text(t, 99), percent_text(m.share_time));
     if (gpu) {
       RatesText r = rates_text(m.rates, m.gpu_time.mean, true, !m.flops_complete);
-      out += fmt::format(" {} | {} | {} | {} | {} |", time_text(m.inclusive_time.p50),
-                         time_text(m.comm_time_ns), markdown_escape(r.flops), r.bytes, r.bound);
+      above_roof = above_roof || r.above_roof;
+      out +=
+          fmt::format(" {} | {} | {} | {} | {} |", time_text(m.inclusive_time.p50), time_text(m.comm_time_ns),
+                      markdown_escape(r.flops), r.bytes, markdown_escape(r.bound));
     }
     out += "\n";
   }
+  if (above_roof) out += "\n" + markdown_escape(kAboveRoofNote) + "\n";
   return out;
 }
 
@@ -59,6 +63,7 @@ std::string top_ops_markdown(const ReportView& view, bool gpu) {
                      "|\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
                : "\n**Top ops** (per iteration)\n\n| op | module | calls | FLOPs | host time | " +
                      share_head + " |\n|---|---|---:|---:|---:|---:|\n";
+    bool above_roof = false;
     for (const TopOpView& row : view.top_ops) {
       const OpSummary& op = *row.op;
       out += fmt::format("| {} | {} | {:.1f} | {} | {} |", markdown_code(op.name, true),
@@ -66,13 +71,15 @@ std::string top_ops_markdown(const ReportView& view, bool gpu) {
                          row.flops_known ? flops_text(op.flops) : "unknown", time_text(op.time_ns));
       if (gpu) {
         RatesText r = rates_text(op.rates, op.device_time_ns, row.flops_known, false);
+        above_roof = above_roof || r.above_roof;
         out += fmt::format(" {} | {} | {} | {} | {} |", time_text(op.device_time_ns), percent_text(row.share),
-                           r.flops, r.bytes, r.bound);
+                           r.flops, r.bytes, markdown_escape(r.bound));
       } else {
         out += fmt::format(" {} |", percent_text(row.share));
       }
       out += "\n";
     }
+    if (above_roof) out += "\n" + markdown_escape(kAboveRoofNote) + "\n";
   }
   return out;
 }

@@ -77,6 +77,7 @@ std::string module_table_text(const RunSummary& s, const ReportOptions& o) {
   out += gpu ? fmt::format(" {:>10} {:>10} {:>11} {:>9} {:>14}\n", "host P50", "comm", "FLOP/s dev",
                            "B/s dev", "bound (dev)")
              : "\n";
+  bool above_roof = false;
   for (int idx : order) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
     const LatencyStats& t = inclusive_time(m, clock);
@@ -89,11 +90,13 @@ std::string module_table_text(const RunSummary& s, const ReportOptions& o) {
                        percentile_text(t, 90), percentile_text(t, 99), percent_text(m.share_time));
     if (gpu) {
       RatesText r = rates_text(m.rates, m.gpu_time.mean, true, !m.flops_complete);
+      above_roof = above_roof || r.above_roof;
       out += fmt::format(" {:>10} {:>10} {:>11} {:>9} {:>14}", time_text(m.inclusive_time.p50),
                          time_text(m.comm_time_ns), r.flops, r.bytes, r.bound);
     }
     out += "\n";
   }
+  if (above_roof) out += std::string(kAboveRoofNote) + "\n";
   if (std::string note = percentile_note(it.samples); !note.empty()) out += "note: " + note + "\n";
 
   return out;
@@ -110,11 +113,13 @@ std::string top_ops_text(const ReportView& view, bool gpu) {
         "host time", share_column(view.op_share_of),
         gpu ? fmt::format(" {:>11} {:>11} {:>9} {:>14}", "dev time", "FLOP/s dev", "B/s dev", "bound (dev)")
             : "");
+    bool above_roof = false;
     for (const TopOpView& row : view.top_ops) {
       const OpSummary& op = *row.op;
       std::string mod = op.module_path.empty() ? "(model)" : terminal_safe(op.module_path, false);
       if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
       RatesText r = rates_text(op.rates, op.device_time_ns, row.flops_known, false);
+      above_roof = above_roof || (gpu && r.above_roof);
       out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", terminal_safe(op.name, false), mod,
                          op.calls, row.flops_known ? si_text(op.flops, "") : std::string("unknown"),
                          time_text(op.time_ns), view.share_denominator_ns > 0 ? percent_text(row.share) : "",
@@ -122,6 +127,7 @@ std::string top_ops_text(const ReportView& view, bool gpu) {
                                            r.flops, r.bytes, r.bound)
                              : "");
     }
+    if (above_roof) out += std::string(kAboveRoofNote) + "\n";
   }
 
   return out;

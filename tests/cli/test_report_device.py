@@ -36,30 +36,43 @@ class ReportDeviceTest(CliTestCase):
         self.assertEqual(rates["bound"], "memory")  # 110 FLOP/B, below the H100's ridge of ~295
         peak = r["roofline"]["peak"]
         self.assertAlmostEqual(rates["attainable_flops_per_s"], rates["intensity"] * peak["bytes_per_s"])
-        # Modules: inclusive work over the mean device time; the root's equals the run's roofline.
+#Modules : inclusive work over the mean device time; the root 's equals the run' s roofline.
         root = r["modules"][0]
         self.assertAlmostEqual(root["device_rates"]["achieved_flops_per_s"], r["roofline"]["achieved_flops_per_s"])
         self.assertEqual(root["device_rates"]["bound"], "memory")
-        # Op groups: the op's own count per call over its kernels; SDPA 40,716,288 FLOPs per call.
+#Op groups : the op's own count per call over its kernels; SDPA 40,716,288 FLOPs per call.
         sdpa = [g for g in r["op_groups"] if g["name"] == "aten::_scaled_dot_product_flash_attention"]
         self.assertEqual(len(sdpa), 4)
         for g in sdpa:
             self.assertEqual(g["flops"], 40716288)
             self.assertAlmostEqual(g["device_rates"]["achieved_flops_per_s"], 40716288 / (g["device_time_ns"] * 1e-9))
-        # Ops without kernels have no device rates.
+#Ops without kernels have no device rates.
         self.assertTrue(all(g["device_rates"] is None for g in r["op_groups"] if g["device_time_ns"] == 0))
+
+    def test_a_share_above_the_roof_is_marked_and_explained(self):
+#Under a roof of 0.5 TB / s the bert trace's memory-bound modules move more analytic bytes per second
+#than the roof allows : marked "^" and explained under the table, never printed as a plain 140 %.
+        text = report(H100, "--peak", "989e12:0.5e12")
+        marked = [l for l in text.splitlines() if re.search(r"memory [0-9.]+%\^", l)]
+        self.assertTrue(marked, text)
+        for line in marked:
+            self.assertGreater(float(re.search(r"memory ([0-9.]+)%\^", line).group(1)), 100)
+        self.assertIn("^ above 100% of the roof", text)
+        unmarked = re.findall(r"(?:memory|compute) ([0-9.]+)%(?!\^)", text)
+        self.assertTrue(all(float(v) <= 100 for v in unmarked), unmarked)
+        self.assertNotIn("above 100% of the roof", report(H100))  # the H100 row's own roof: none above
 
     def test_table_and_markdown_label_both_clocks_and_the_rates(self):
         text = report(H100)
         header = next(l for l in text.splitlines() if l.startswith("module "))
         for col in ("dev P50", "host P50", "comm", "FLOP/s dev", "B/s dev", "bound (dev)"):
             self.assertIn(col, header)
-        # The share names its denominator: device time per iteration (kernels of every kind), not host time.
+#The share names its denominator : device time per iteration(kernels of every kind), not host time.
         self.assertIn("top ops (per iteration; dev% of device time per iteration)\n", text)
         top = text.split("top ops (per iteration; dev% of device time per iteration)\n", 1)[1].splitlines()
         for col in ("host time", "dev%", "dev time", "FLOP/s dev", "B/s dev", "bound (dev)"):
             self.assertIn(col, top[0])
-        # The LM head: 41.3 us of 309 us device time per iteration, 107 TFLOP/s, memory-bound.
+#The LM head : 41.3 us of 309 us device time per iteration, 107 TFLOP / s, memory - bound.
         self.assertRegex(top[1], r"^aten::linear .* 13\.3% +41\.3 µs +107 T +971 G +memory 29\.0%$")
         md = report(H100, "--format", "md")
         self.assertIn("| dev P50 | dev P99 | time % | host P50 | comm | FLOP/s dev | B/s dev | bound (dev) |", md)
@@ -97,7 +110,7 @@ class ReportDeviceTest(CliTestCase):
         self.assertIn("FLOPs known for 100.0% of compute-kernel time (100.0% of host time)", line)
 
     def test_flop_counters_without_dram_say_dram_not_measured(self):
-        # The Kineto range-profiler trace has FLOP counters only: its DRAM traffic is unknown, not "0 B".
+#The Kineto range - profiler trace has FLOP counters only : its DRAM traffic is unknown, not "0 B".
         trace = os.path.join(SOURCE_DIR, "tests", "data", "kineto",
                              "hta__cupti_range_profiler_a100__benchmark_result_924719_1679055439_trace.json.gz")
         line = next(l for l in report(trace).splitlines() if "measured (hardware counters" in l)
@@ -114,7 +127,7 @@ class ReportDeviceTest(CliTestCase):
         self.assertEqual(rows["Memcpy HtoD"]["bytes"], size[1])
         self.assertEqual(rows["Memcpy DtoH"]["bytes"], size[2])
         self.assertEqual(rows["Memcpy HtoD"]["flops"], 0)
-        # The text table: a copy has no launch configuration, shown as "-" (was "0x0x0").
+#The text table : a copy has no launch configuration, shown as "-"(was "0x0x0").
         line = next(l for l in report(nsys, "--kernels").splitlines() if l.startswith("Memcpy HtoD"))
         self.assertNotIn("0x0x0", line)
         self.assertEqual(line.split()[6:8], ["-", "-"], line)
@@ -131,7 +144,7 @@ class ReportDeviceTest(CliTestCase):
         self.assertEqual(row[-2], f"{100 * first['share_of_time']:.1f}%")
         md = report(SGLANG, "--format", "md")
         self.assertIn("| op | count | host time % | compute-kernel time % |", md)
-        # Ops without a formula print unknown rates, never 0 FLOP/s.
+#Ops without a formula print unknown rates, never 0 FLOP / s.
         unknown = [g for g in r["op_groups"] if g["flops_source"] == "none" and g["device_time_ns"] > 0]
         self.assertTrue(unknown)
         self.assertTrue(all(g["device_rates"]["achieved_flops_per_s"] is None for g in unknown))
