@@ -29,6 +29,11 @@ RooflinePlot roofline_plot(const RunSummary& s, const std::optional<DevicePeak>&
   plot.peak = peak;
   const bool measured = s.total.dram_bytes > 0;
   plot.bytes_kind = measured ? "measured DRAM bytes" : "analytic bytes (minimum traffic)";
+  // A trace of kernels and counters only (Nsight Compute): no op to count, so the counters' FLOPs are the
+  // work, said in a note.
+  const bool measured_flops = s.total.flops <= 0 && s.total.measured_flops + s.total.tensor_flops > 0;
+  if (measured_flops)
+    plot.notes.push_back("FLOPs measured by hardware counters (the trace has no ops with an analytic count)");
   const Clock clock = run_clock(s);
   plot.clock = std::string(to_string(clock)) + " time";
   const double iterations = std::max(1, s.iterations);
@@ -41,7 +46,7 @@ RooflinePlot roofline_plot(const RunSummary& s, const std::optional<DevicePeak>&
     p.module = static_cast<int>(i);
     p.path = m.path;
     p.type = m.type;
-    p.flops = m.self.flops;
+    p.flops = measured_flops ? m.self.measured_flops + m.self.tensor_flops : m.self.flops;
     p.bytes = measured ? m.self.dram_bytes : m.self.bytes();
     p.time_ns = self_time_ns(s, i);
     if (p.flops <= 0 && p.bytes <= 0 && p.time_ns <= 0) continue;  // a container: nothing of its own

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "analyzer/analysis/run_analysis.h"
+#include "analyzer/format.h"
 #include "analyzer/peaks.h"
 #include "cli/command.h"
 #include "cli/run_input.h"
@@ -52,8 +53,9 @@ class RooflineCommand final : public Command {
     std::string title = "Roofline: " + std::filesystem::path(path_).filename().string();
     Status st = write_file_atomically(output_, graphs::roofline_svg(plot, title, width_, height), force_);
     if (!st.ok()) return report_error(st);
-    std::fprintf(stderr, "flopscope: wrote %s: %zu modules; x %s, y over %s%s\n", output_.c_str(),
-                 plot.points.size(), plot.bytes_kind.c_str(), plot.clock.c_str(),
+    std::fprintf(stderr, "flopscope: wrote %s: %s; x %s, y over %s%s\n", output_.c_str(),
+                 count_of(static_cast<long long>(plot.points.size()), "module").c_str(),
+                 plot.bytes_kind.c_str(), plot.clock.c_str(),
                  plot.peak ? (", roof " + plot.peak->name).c_str() : ", no roof (--peak sets one)");
     return kExitOk;
   }

@@ -37,6 +37,21 @@ class RooflineTest(CliTestCase):
         titles = [g.find(f"{SVG}title").text for g in tree.getroot().iter(f"{SVG}g") if g.find(f"{SVG}circle") is not None]
         self.assertTrue(all("of attainable" in t for t in titles), titles[:3])
 
+    def test_nsight_compute_run_plots_its_measured_flops(self):
+        # An Nsight Compute CSV has kernels and counters, no ops: its point is the counters' FLOPs over the
+        # measured DRAM bytes (it exited 2, "nothing to plot", before), and the picture says so.
+        ncu = os.path.join(SOURCE_DIR, "tests", "data", "ncu", "leleucas__bert_torch_nsight.csv")
+        proc, tree, text = self.plot(ncu)
+        self.assertIn("wrote", proc.stderr)
+        self.assertIn("1 module;", proc.stderr)
+        self.assertIn("x measured DRAM bytes", proc.stderr)
+        self.assertIn("FLOPs measured by hardware counters", text)
+        self.assertEqual(len(tree.getroot().findall(f".//{SVG}circle")), 1)
+        r = json.loads(run("report", ncu, "--format", "json", check=True).stdout)
+        title = [g.find(f"{SVG}title").text for g in tree.getroot().iter(f"{SVG}g") if g.find(f"{SVG}circle") is not None][0]
+        self.assertIn("69.4 MFLOPs", title)  # the report's measured total
+        self.assertAlmostEqual(r["total"]["measured_flops"], 69.4e6, delta=0.05e6)
+
     def test_peak_option_replaces_the_table(self):
         proc, tree, text = self.plot(H100, "--peak", "1e12:1e11")
         self.assertIn("roof: user peak", text)
