@@ -15,6 +15,7 @@
 #include "analyzer/importers/weight_paths.h"
 #include "analyzer/summary_facts_sink.h"
 #include "analyzer/weights/weights.h"
+#include "analyzer/work_text.h"
 #include "cli/command.h"
 #include "db/model/atomic_file.h"
 #include "db/model/input_file.h"
@@ -211,12 +212,13 @@ class ImportCommand final : public Command {
       // Attribution as `report` states it (the summary facts written with the run): a module other than the
       // root.
       const SummaryFacts& f = facts.facts();
+      const WindowKernels w = window_kernels(f.kernels, f.kernel_time_ns, f.orphan_kernels, f.orphan_ns);
       fmt::print(
           "{} ({}): {} kernels + {} memcpy/memset, {} ops, {} modules; device activities linked to an op "
-          "{}/{}, attributed to a module {}/{} ({:.1f}% of device time){} -> {}\n",
+          "{}/{}, attributed to a module {}/{} ({:.1f}% of device time){}{} -> {}\n",
           in, (*importer)->name(), sink.kernels, sink.activities - sink.kernels, sink.ops, sink.modules,
-          f.kernels_with_op, f.kernels, f.kernels_with_module, f.kernels,
-          pct(f.kernel_time_attributed_ns, f.kernel_time_ns),
+          f.kernels_with_op, w.kernels, f.kernels_with_module, w.kernels,
+          pct(f.kernel_time_attributed_ns, w.time_ns), orphans_apart_text(w.orphans),
           sink.warnings > 0 ? fmt::format("; {} data-quality warnings", sink.warnings) : "", out);
       if (!mapped.empty()) fmt::print("{}\n", terminal_safe(mapped));
     }

@@ -165,17 +165,17 @@ std::string coverage_text(const RunSummary& s, const CoverageView& cov, const Re
 std::string device_text(const RunSummary& s) {
   std::string out;
   const auto& a = s.attribution;
+  const WindowKernels w = window_kernels(a.kernels, a.kernel_time_ns, s.orphans.kernels, s.orphans.time_ns);
   out += fmt::format(
       "\nkernel attribution: {} kernels{}, {} linked to an op, {} attributed to a module; "
-      "{} of {} device time attributed ({}), unattributed {}\n",
-      a.kernels,
+      "{} of {} device time attributed ({}), unattributed {}{}\n",
+      w.kernels,
       a.kernels_from_graph_replay > 0
           ? fmt::format(" ({} replayed from a CUDA graph)", a.kernels_from_graph_replay)
           : std::string(),
-      a.kernels_with_op, a.kernels_with_module, time_text(a.kernel_time_attributed_ns),
-      time_text(a.kernel_time_ns),
-      percent_text(a.kernel_time_ns > 0 ? a.kernel_time_attributed_ns / a.kernel_time_ns : 0),
-      time_text(a.kernel_time_ns - a.kernel_time_attributed_ns));
+      a.kernels_with_op, a.kernels_with_module, time_text(a.kernel_time_attributed_ns), time_text(w.time_ns),
+      percent_text(w.time_ns > 0 ? a.kernel_time_attributed_ns / w.time_ns : 0),
+      time_text(w.time_ns - a.kernel_time_attributed_ns), orphans_apart_text(w.orphans));
   out += "\ndevice timeline (busy = union of kernel intervals; idle = span - busy)\n";
   out += device_facts_text(s, "  ");
   return out;

@@ -8,6 +8,7 @@
 #include "analyzer/peaks.h"
 #include "analyzer/summary.h"
 #include "analyzer/timeline.h"
+#include "analyzer/work_text.h"
 
 namespace flopscope {
 namespace {
@@ -106,6 +107,14 @@ TEST(DeviceTime, OrphanKernelsAreKeptApartFromIterations) {
   EXPECT_DOUBLE_EQ(s.orphans.time_ns, 500);
   EXPECT_DOUBLE_EQ(s.iteration_gpu_time.p50, 100);  // not 600
   EXPECT_EQ(s.attribution.kernels, 4);              // still counted as records
+  // ... but never in the denominator of the attribution line `import` and `report` print.
+  const WindowKernels w = window_kernels(s.attribution.kernels, s.attribution.kernel_time_ns,
+                                         s.orphans.kernels, s.orphans.time_ns);
+  EXPECT_EQ(w.kernels, 3);
+  EXPECT_DOUBLE_EQ(w.time_ns, 100);
+  EXPECT_EQ(orphans_apart_text(w.orphans),
+            "; 1 orphan kernel (before the window or from an untraced thread) apart");
+  EXPECT_EQ(orphans_apart_text(0), "");
 }
 
 TEST(DeviceTime, CommunicationBesideCompute) {
