@@ -61,97 +61,110 @@ struct Writer {
   }
 };
 
-}  // namespace
+constexpr int kHostPid = 0;
+constexpr int kDevicePidBase = 100;  // device d shows as process 100 + d
 
-std::string chrome_trace_json(const RunData& run, ChromeTraceStats* stats) {
-  ChromeTraceStats st;
-  Writer w;
-  w.out.reserve(256 * (run.ops.size() + 2 * run.kernels.size()) + 4096);
+void write_header(Writer& w, const RunInfo& info) {
   w.out += "{\"schemaVersion\":1,\"displayTimeUnit\":\"ns\",\"traceName\":";
-  append_json_string(w.out, run.info.source_path);
+  append_json_string(w.out, info.source_path);
   w.out += ",\"flopscope\":{\"tool_version\":";
-  append_json_string(w.out, run.info.tool_version);
+  append_json_string(w.out, info.tool_version);
   w.out += ",\"device\":";
-  append_json_string(w.out, run.info.device);
+  append_json_string(w.out, info.device);
   w.out += "},\"traceEvents\":[";
-  constexpr int kHostPid = 0;
-  constexpr int kDevicePidBase = 100;  // device d shows as process 100 + d
+}
 
-  std::unordered_map<Id, const ModuleRecord*> module_by_id;
-  for (const auto& m : run.modules) module_by_id[m.id] = &m;
-  std::unordered_map<Id, const OpRecord*> op_by_id;
-  for (const auto& op : run.ops) op_by_id[op.id] = &op;
-
-  // Module call ranges: per (iteration, thread), walk the outermost ops in start order and keep a stack of
-  // open modules, closing those the next op is not inside and opening its missing ancestors.
+// The outermost ops per (iteration, thread), and each iteration's first start and last end.
+struct HostLayout {
   std::map<std::pair<int, std::int64_t>, std::vector<const OpRecord*>> outer;
   std::map<int, std::pair<std::int64_t, std::int64_t>> iteration_span;
+};
+
+HostLayout host_layout(const RunData& run) {
+  HostLayout h;
   for (const auto& op : run.ops) {
-    if (op.depth == 0) outer[{op.iteration, op.thread}].push_back(&op);
-    auto [it, fresh] = iteration_span.try_emplace(op.iteration, op.start_ns, op.start_ns + op.duration_ns);
+    if (op.depth == 0) h.outer[{op.iteration, op.thread}].push_back(&op);
+    auto [it, fresh] = h.iteration_span.try_emplace(op.iteration, op.start_ns, op.start_ns + op.duration_ns);
     if (!fresh) {
       it->second.first = std::min(it->second.first, op.start_ns);
       it->second.second = std::max(it->second.second, op.start_ns + op.duration_ns);
     }
   }
-  auto chain_of = [&](Id module_id) {
-    std::vector<const ModuleRecord*> chain;
-    for (Id id = module_id; id != kNoId && chain.size() < 4096;) {
-      auto it = module_by_id.find(id);
-      if (it == module_by_id.end()) break;
-      chain.push_back(it->second);
-      id = it->second->parent_id;
-    }
-    std::reverse(chain.begin(), chain.end());
-    return chain;
+  return h;
+}
+
+// The module and its ancestors, outermost first; a parent cycle stops at 4096 links.
+std::vector<const ModuleRecord*> module_chain(const std::unordered_map<Id, const ModuleRecord*>& module_by_id,
+                                              Id module_id) {
+  std::vector<const ModuleRecord*> chain;
+  for (Id id = module_id; id != kNoId && chain.size() < 4096;) {
+    auto it = module_by_id.find(id);
+    if (it == module_by_id.end()) break;
+    chain.push_back(it->second);
+    id = it->second->parent_id;
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+void write_module_range(Writer& w, const ModuleRecord* m, std::int64_t thread, std::int64_t start,
+                        std::int64_t end) {
+  w.begin();
+  w.out += fmt::format(
+      "{{\"ph\":\"X\",\"cat\":\"user_annotation\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":",
+      kHostPid, thread, us(start), us(std::max<std::int64_t>(0, end - start)));
+  append_json_string(
+      w.out, "flopscope.module " + (m->type.empty() ? std::string("Module") : m->type) + " " + m->path);
+  w.out += '}';
+}
+
+// Module call ranges: per (iteration, thread), walk the outermost ops in start order and keep a stack of
+// open modules, closing those the next op is not inside and opening its missing ancestors.
+void write_module_ranges(Writer& w, const RunData& run, HostLayout& host, ChromeTraceStats& st) {
+  std::unordered_map<Id, const ModuleRecord*> module_by_id;
+  for (const auto& m : run.modules) module_by_id[m.id] = &m;
+  struct Open {
+    const ModuleRecord* module;
+    std::int64_t start;
   };
-  auto emit_range = [&](const ModuleRecord* m, std::int64_t thread, std::int64_t start, std::int64_t end) {
-    w.begin();
-    w.out += fmt::format(
-        "{{\"ph\":\"X\",\"cat\":\"user_annotation\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":",
-        kHostPid, thread, us(start), us(std::max<std::int64_t>(0, end - start)));
-    append_json_string(
-        w.out, "flopscope.module " + (m->type.empty() ? std::string("Module") : m->type) + " " + m->path);
-    w.out += '}';
-    ++st.module_ranges;
-  };
-  for (auto& [key, ops] : outer) {
+  for (auto& [key, ops] : host.outer) {
     std::sort(ops.begin(), ops.end(),
               [](const OpRecord* a, const OpRecord* b) { return a->sequence < b->sequence; });
-    struct Open {
-      const ModuleRecord* module;
-      std::int64_t start;
-    };
     std::vector<Open> open;
     std::int64_t last_end = 0;
-    for (const OpRecord* op : ops) {
-      auto chain = chain_of(op->module_id);
-      std::size_t common = 0;
-      while (common < open.size() && common < chain.size() && open[common].module == chain[common]) ++common;
-      while (open.size() > common) {
-        emit_range(open.back().module, key.second, open.back().start, last_end);
+    auto close_to = [&](std::size_t depth) {
+      while (open.size() > depth) {
+        write_module_range(w, open.back().module, key.second, open.back().start, last_end);
+        ++st.module_ranges;
         open.pop_back();
       }
+    };
+    for (const OpRecord* op : ops) {
+      auto chain = module_chain(module_by_id, op->module_id);
+      std::size_t common = 0;
+      while (common < open.size() && common < chain.size() && open[common].module == chain[common]) ++common;
+      close_to(common);
       for (std::size_t i = common; i < chain.size(); ++i) open.push_back({chain[i], op->start_ns});
       last_end = std::max(last_end, op->start_ns + op->duration_ns);
     }
-    while (!open.empty()) {
-      emit_range(open.back().module, key.second, open.back().start, last_end);
-      open.pop_back();
-    }
+    close_to(0);
   }
+}
 
-  for (const auto& [iteration, span] : iteration_span) {
+void write_iterations(Writer& w, const HostLayout& host, ChromeTraceStats& st) {
+  for (const auto& [iteration, span] : host.iteration_span) {
     w.begin();
     w.out += fmt::format(
         "{{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#{}\",\"pid\":{},\"tid\":{},"
         "\"ts\":{},"
         "\"dur\":{}}}",
-        iteration, kHostPid, outer.empty() ? 0 : outer.begin()->first.second, us(span.first),
+        iteration, kHostPid, host.outer.empty() ? 0 : host.outer.begin()->first.second, us(span.first),
         us(span.second - span.first));
     ++st.iterations;
   }
+}
 
+void write_ops(Writer& w, const RunData& run, ChromeTraceStats& st) {
   for (const auto& op : run.ops) {
     w.begin();
     w.out += fmt::format(
@@ -165,59 +178,86 @@ std::string chrome_trace_json(const RunData& run, ChromeTraceStats* stats) {
     w.out += "}}";
     ++st.ops;
   }
+}
 
-  // Kernels on their device and stream, each with a launch inside the op that issued it and a flow arrow.
+void write_kernel_event(Writer& w, const KernelRecord& k) {
+  const char* cat = k.kind == KernelKind::kMemcpy   ? "gpu_memcpy"
+                    : k.kind == KernelKind::kMemset ? "gpu_memset"
+                                                    : "kernel";
+  w.begin();
+  w.out +=
+      fmt::format("{{\"ph\":\"X\",\"cat\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":", cat,
+                  kDevicePidBase + k.device, k.stream, us(k.start_ns), us(k.duration_ns));
+  append_json_string(w.out, k.name);
+  w.out += fmt::format(
+      ",\"args\":{{\"device\":{},\"stream\":{},\"correlation\":{},\"grid\":[{},{},{}],\"block\":[{},{},{}]",
+      k.device, k.stream, k.correlation, k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1], k.block[2]);
+  if (k.graph_id != 0)
+    w.out += fmt::format(",\"graph id\":{},\"graph node id\":{}", k.graph_id, k.graph_node_id);
+  if (k.kind != KernelKind::kKernel) w.out += fmt::format(",\"bytes\":{}", k.bytes);
+  w.out += "}}";
+}
+
+void write_kernel_counters(Writer& w, const KernelRecord& k) {
+  w.begin();
+  w.out += fmt::format(
+      "{{\"ph\":\"C\",\"name\":\"measured\",\"pid\":{},\"ts\":{},\"args\":{{\"FLOPs fp32\":{},\"FLOPs "
+      "fp16\":{},"
+      "\"FLOPs fp64\":{},\"DRAM bytes\":{},\"DRAM bytes read\":{},\"DRAM bytes written\":{},"
+      "\"tensor-pipe instructions\":{}}}}}",
+      kDevicePidBase + k.device, us(k.start_ns), k.flops_fp32, k.flops_fp16, k.flops_fp64,
+      measured_dram_bytes(k), k.dram_bytes_read, k.dram_bytes_written, k.tensor_pipe_inst);
+}
+
+// The launch sits in the middle of the op that issued the kernel (the importer links it to that op), with a
+// flow arrow from the launch to the kernel.
+void write_kernel_launch(Writer& w, const KernelRecord& k, const OpRecord& o) {
+  const std::int64_t launch_ts = o.start_ns + o.duration_ns / 2;
+  const char* launch = k.kind == KernelKind::kKernel   ? "cudaLaunchKernel"
+                       : k.kind == KernelKind::kMemcpy ? "cudaMemcpyAsync"
+                                                       : "cudaMemsetAsync";
+  w.begin();
+  w.out += fmt::format(
+      "{{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":0,"
+      "\"args\":{{\"correlation\":{},\"External id\":{}}}}}",
+      launch, kHostPid, o.thread, us(launch_ts), k.correlation, o.id);
+  w.begin();
+  w.out += fmt::format(
+      "{{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":{}}}",
+      k.correlation, kHostPid, o.thread, us(launch_ts));
+  w.begin();
+  w.out += fmt::format(
+      "{{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":{},\"pid\":{},\"tid\":{},"
+      "\"ts\":{}}}",
+      k.correlation, kDevicePidBase + k.device, k.stream, us(k.start_ns));
+}
+
+// Kernels on their device and stream, each with a launch inside the op that issued it and a flow arrow.
+void write_kernels(Writer& w, const RunData& run, ChromeTraceStats& st) {
+  std::unordered_map<Id, const OpRecord*> op_by_id;
+  for (const auto& op : run.ops) op_by_id[op.id] = &op;
   for (const auto& k : run.kernels) {
-    const char* cat = k.kind == KernelKind::kMemcpy   ? "gpu_memcpy"
-                      : k.kind == KernelKind::kMemset ? "gpu_memset"
-                                                      : "kernel";
-    w.begin();
-    w.out +=
-        fmt::format("{{\"ph\":\"X\",\"cat\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":", cat,
-                    kDevicePidBase + k.device, k.stream, us(k.start_ns), us(k.duration_ns));
-    append_json_string(w.out, k.name);
-    w.out += fmt::format(
-        ",\"args\":{{\"device\":{},\"stream\":{},\"correlation\":{},\"grid\":[{},{},{}],\"block\":[{},{},{}]",
-        k.device, k.stream, k.correlation, k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
-        k.block[2]);
-    if (k.graph_id != 0)
-      w.out += fmt::format(",\"graph id\":{},\"graph node id\":{}", k.graph_id, k.graph_node_id);
-    if (k.kind != KernelKind::kKernel) w.out += fmt::format(",\"bytes\":{}", k.bytes);
-    w.out += "}}";
+    write_kernel_event(w, k);
     ++st.kernels;
-    if (k.has_counters) {
-      w.begin();
-      w.out += fmt::format(
-          "{{\"ph\":\"C\",\"name\":\"measured\",\"pid\":{},\"ts\":{},\"args\":{{\"FLOPs fp32\":{},\"FLOPs "
-          "fp16\":{},"
-          "\"FLOPs fp64\":{},\"DRAM bytes\":{},\"DRAM bytes read\":{},\"DRAM bytes written\":{},"
-          "\"tensor-pipe instructions\":{}}}}}",
-          kDevicePidBase + k.device, us(k.start_ns), k.flops_fp32, k.flops_fp16, k.flops_fp64,
-          measured_dram_bytes(k), k.dram_bytes_read, k.dram_bytes_written, k.tensor_pipe_inst);
-    }
+    if (k.has_counters) write_kernel_counters(w, k);
     auto op = op_by_id.find(k.op_id);
     if (op == op_by_id.end() || k.correlation == 0) continue;
-    const OpRecord& o = *op->second;
-    // The launch sits in the middle of the op that issued the kernel: the importer links it to that op.
-    const std::int64_t launch_ts = o.start_ns + o.duration_ns / 2;
-    const char* launch = k.kind == KernelKind::kKernel   ? "cudaLaunchKernel"
-                         : k.kind == KernelKind::kMemcpy ? "cudaMemcpyAsync"
-                                                         : "cudaMemsetAsync";
-    w.begin();
-    w.out += fmt::format(
-        "{{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":0,"
-        "\"args\":{{\"correlation\":{},\"External id\":{}}}}}",
-        launch, kHostPid, o.thread, us(launch_ts), k.correlation, o.id);
-    w.begin();
-    w.out += fmt::format(
-        "{{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":{}}}",
-        k.correlation, kHostPid, o.thread, us(launch_ts));
-    w.begin();
-    w.out += fmt::format(
-        "{{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":{},\"pid\":{},\"tid\":{},"
-        "\"ts\":{}}}",
-        k.correlation, kDevicePidBase + k.device, k.stream, us(k.start_ns));
+    write_kernel_launch(w, k, *op->second);
   }
+}
+
+}  // namespace
+
+std::string chrome_trace_json(const RunData& run, ChromeTraceStats* stats) {
+  ChromeTraceStats st;
+  Writer w;
+  w.out.reserve(256 * (run.ops.size() + 2 * run.kernels.size()) + 4096);
+  write_header(w, run.info);
+  HostLayout host = host_layout(run);
+  write_module_ranges(w, run, host, st);
+  write_iterations(w, host, st);
+  write_ops(w, run, st);
+  write_kernels(w, run, st);
   w.out += "\n]}\n";
   if (stats) *stats = st;
   return std::move(w.out);

@@ -299,88 +299,91 @@ FlopsResult read_scalar(Args args) {
   return flops::result(0, 0, flops::element_size(args[0]), 0, "reads one element");
 }
 
-}  // namespace
+// Ops that return a view or metadata, or only allocate: no arithmetic, no traffic.
+constexpr const char* kViewOps[] = {"aten::view",
+                                    "aten::_unsafe_view",
+                                    "aten::reshape",
+                                    "aten::_reshape_alias",
+                                    "aten::view_as",
+                                    "aten::reshape_as",
+                                    "aten::permute",
+                                    "aten::transpose",
+                                    "aten::transpose_",
+                                    "aten::t",
+                                    "aten::t_",
+                                    "aten::numpy_T",
+                                    "aten::mT",
+                                    "aten::adjoint",
+                                    "aten::swapaxes",
+                                    "aten::swapdims",
+                                    "aten::movedim",
+                                    "aten::moveaxis",
+                                    "aten::expand",
+                                    "aten::expand_as",
+                                    "aten::broadcast_to",
+                                    "aten::slice",
+                                    "aten::select",
+                                    "aten::narrow",
+                                    "aten::unsqueeze",
+                                    "aten::unsqueeze_",
+                                    "aten::squeeze",
+                                    "aten::squeeze_",
+                                    "aten::flatten",
+                                    "aten::unflatten",
+                                    "aten::as_strided",
+                                    "aten::as_strided_",
+                                    "aten::detach",
+                                    "aten::detach_",
+                                    "detach",
+                                    "aten::alias",
+                                    "aten::lift_fresh",
+                                    "aten::split",
+                                    "aten::split_with_sizes",
+                                    "aten::unsafe_split",
+                                    "aten::tensor_split",
+                                    "aten::chunk",
+                                    "aten::unsafe_chunk",
+                                    "aten::unbind",
+                                    "aten::unfold",
+                                    "aten::diagonal",
+                                    "aten::real",
+                                    "aten::imag",
+                                    "aten::view_as_real",
+                                    "aten::view_as_complex",
+                                    "aten::resolve_conj",
+                                    "aten::resolve_neg",
+                                    "aten::_conj",
+                                    "aten::conj",
+                                    "aten::_neg_view",
+                                    "aten::positive",
+                                    "aten::empty",
+                                    "aten::empty_like",
+                                    "aten::empty_strided",
+                                    "aten::new_empty",
+                                    "aten::new_empty_strided",
+                                    "aten::resize_",
+                                    "aten::resize_as_",
+                                    "aten::set_",
+                                    "aten::_has_compatible_shallow_copy_type",
+                                    "aten::size",
+                                    "aten::stride",
+                                    "aten::numel",
+                                    "aten::dim",
+                                    "aten::is_contiguous",
+                                    "aten::_nested_tensor_from_mask_left_aligned",
+                                    "aten::requires_grad_",
+                                    "aten::retain_grad",
+                                    "aten::record_stream",
+                                    "aten::_version",
+                                    "aten::output_nr",
+                                    "aten::is_floating_point"};
 
-void register_data_movement_family(FlopsRegistry& r) {
-  for (const char* name : {"aten::view",
-                           "aten::_unsafe_view",
-                           "aten::reshape",
-                           "aten::_reshape_alias",
-                           "aten::view_as",
-                           "aten::reshape_as",
-                           "aten::permute",
-                           "aten::transpose",
-                           "aten::transpose_",
-                           "aten::t",
-                           "aten::t_",
-                           "aten::numpy_T",
-                           "aten::mT",
-                           "aten::adjoint",
-                           "aten::swapaxes",
-                           "aten::swapdims",
-                           "aten::movedim",
-                           "aten::moveaxis",
-                           "aten::expand",
-                           "aten::expand_as",
-                           "aten::broadcast_to",
-                           "aten::slice",
-                           "aten::select",
-                           "aten::narrow",
-                           "aten::unsqueeze",
-                           "aten::unsqueeze_",
-                           "aten::squeeze",
-                           "aten::squeeze_",
-                           "aten::flatten",
-                           "aten::unflatten",
-                           "aten::as_strided",
-                           "aten::as_strided_",
-                           "aten::detach",
-                           "aten::detach_",
-                           "detach",
-                           "aten::alias",
-                           "aten::lift_fresh",
-                           "aten::split",
-                           "aten::split_with_sizes",
-                           "aten::unsafe_split",
-                           "aten::tensor_split",
-                           "aten::chunk",
-                           "aten::unsafe_chunk",
-                           "aten::unbind",
-                           "aten::unfold",
-                           "aten::diagonal",
-                           "aten::real",
-                           "aten::imag",
-                           "aten::view_as_real",
-                           "aten::view_as_complex",
-                           "aten::resolve_conj",
-                           "aten::resolve_neg",
-                           "aten::_conj",
-                           "aten::conj",
-                           "aten::_neg_view",
-                           "aten::positive",
-                           "aten::empty",
-                           "aten::empty_like",
-                           "aten::empty_strided",
-                           "aten::new_empty",
-                           "aten::new_empty_strided",
-                           "aten::resize_",
-                           "aten::resize_as_",
-                           "aten::set_",
-                           "aten::_has_compatible_shallow_copy_type",
-                           "aten::size",
-                           "aten::stride",
-                           "aten::numel",
-                           "aten::dim",
-                           "aten::is_contiguous",
-                           "aten::_nested_tensor_from_mask_left_aligned",
-                           "aten::requires_grad_",
-                           "aten::retain_grad",
-                           "aten::record_stream",
-                           "aten::_version",
-                           "aten::output_nr",
-                           "aten::is_floating_point"}) {
-    r.add(name, view);
-  }
+void register_views(FlopsRegistry& r) {
+  for (const char* name : kViewOps) r.add(name, view);
+}
+
+// Ops that copy or rearrange their input's elements.
+void register_copies(FlopsRegistry& r) {
   for (const char* name :
        {"aten::clone", "aten::flip", "aten::roll", "aten::pixel_shuffle", "aten::pixel_unshuffle",
         "aten::channel_shuffle", "aten::native_channel_shuffle", "aten::tril", "aten::triu", "aten::tril_",
@@ -394,6 +397,10 @@ void register_data_movement_family(FlopsRegistry& r) {
   r.add("aten::_to_copy", to_copy);
   r.add("aten::to", to);
   r.add("aten::type_as", copy_self);
+}
+
+// Ops that write new tensors: constants, random draws, ranges.
+void register_fills(FlopsRegistry& r) {
   for (const char* name : {"aten::zeros", "aten::ones", "aten::rand", "aten::randn", "aten::scalar_tensor"}) {
     r.add(name, fill_new);
   }
@@ -411,6 +418,10 @@ void register_data_movement_family(FlopsRegistry& r) {
   }
   for (const char* name : {"aten::new_zeros", "aten::new_ones", "aten::new_full"}) r.add(name, fill_new_from);
   r.add("aten::arange", arange);
+}
+
+// Ops that assemble an output from several inputs or from indexed elements; pads, repeats and dropout.
+void register_gathers(FlopsRegistry& r) {
   for (const char* name : {"aten::cat", "aten::concat", "aten::concatenate", "aten::_cat", "aten::stack",
                            "aten::hstack", "aten::vstack", "aten::dstack"}) {
     r.add(name, concat);
@@ -431,6 +442,10 @@ void register_data_movement_family(FlopsRegistry& r) {
                            "aten::feature_dropout_", "aten::alpha_dropout", "aten::feature_alpha_dropout"}) {
     r.add(name, dropout);
   }
+}
+
+// Scatters and index writes, data-dependent outputs, scalar reads.
+void register_scatters(FlopsRegistry& r) {
   r.add("aten::scatter", scatter<false, 0, false>);
   r.add("aten::scatter_", scatter<true, 0, false>);
   r.add("aten::scatter_add", scatter<false, 1, false>);
@@ -451,6 +466,16 @@ void register_data_movement_family(FlopsRegistry& r) {
   for (const char* name : {"aten::item", "aten::_local_scalar_dense", "aten::is_nonzero"}) {
     r.add(name, read_scalar);
   }
+}
+
+}  // namespace
+
+void register_data_movement_family(FlopsRegistry& r) {
+  register_views(r);
+  register_copies(r);
+  register_fills(r);
+  register_gathers(r);
+  register_scatters(r);
 }
 
 }  // namespace flopscope

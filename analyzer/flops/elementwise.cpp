@@ -62,6 +62,80 @@ FlopsResult predicate(Args args) {
   return flops::result(n, 0, flops::tensor_bytes(args[0]), n, "predicate: 1 per element, bool result");
 }
 
+// Binary ops with one operation per output element (not bool comparisons: those write one byte each).
+constexpr const char* kBinaryOps[] = {"aten::mul",
+                                      "aten::mul_",
+                                      "aten::multiply",
+                                      "aten::multiply_",
+                                      "aten::div",
+                                      "aten::div_",
+                                      "aten::divide",
+                                      "aten::divide_",
+                                      "aten::true_divide",
+                                      "aten::true_divide_",
+                                      "aten::floor_divide",
+                                      "aten::floor_divide_",
+                                      "aten::remainder",
+                                      "aten::remainder_",
+                                      "aten::fmod",
+                                      "aten::fmod_",
+                                      "aten::pow",
+                                      "aten::pow_",
+                                      "aten::float_power",
+                                      "aten::maximum",
+                                      "aten::minimum",
+                                      "aten::fmax",
+                                      "aten::fmin",
+                                      "aten::atan2",
+                                      "aten::atan2_",
+                                      "aten::hypot",
+                                      "aten::copysign",
+                                      "aten::xlogy",
+                                      "aten::bitwise_and",
+                                      "aten::bitwise_and_",
+                                      "aten::bitwise_or",
+                                      "aten::bitwise_or_",
+                                      "aten::bitwise_xor",
+                                      "aten::bitwise_xor_",
+                                      "aten::__and__",
+                                      "aten::__or__",
+                                      "aten::__xor__",
+                                      "aten::__iand__",
+                                      "aten::__ior__",
+                                      "aten::bitwise_left_shift",
+                                      "aten::bitwise_right_shift",
+                                      "aten::__lshift__",
+                                      "aten::__rshift__",
+                                      "aten::logical_and",
+                                      "aten::logical_and_",
+                                      "aten::logical_or",
+                                      "aten::logical_or_",
+                                      "aten::logical_xor",
+                                      "aten::eq_",
+                                      "aten::ne_",
+                                      "aten::lt_",
+                                      "aten::le_",
+                                      "aten::gt_",
+                                      "aten::ge_",
+                                      "aten::heaviside"};
+
+// Unary ops with one operation per element.
+constexpr const char* kUnaryOps[] = {
+    "aten::abs",         "aten::abs_",         "aten::absolute",    "aten::neg",         "aten::neg_",
+    "aten::negative",    "aten::exp",          "aten::exp_",        "aten::exp2",        "aten::expm1",
+    "aten::expm1_",      "aten::log",          "aten::log_",        "aten::log2",        "aten::log10",
+    "aten::log1p",       "aten::log1p_",       "aten::sqrt",        "aten::sqrt_",       "aten::rsqrt",
+    "aten::rsqrt_",      "aten::reciprocal",   "aten::reciprocal_", "aten::square",      "aten::sin",
+    "aten::sin_",        "aten::cos",          "aten::cos_",        "aten::tan",         "aten::asin",
+    "aten::acos",        "aten::atan",         "aten::sinh",        "aten::cosh",        "aten::asinh",
+    "aten::acosh",       "aten::atanh",        "aten::erf",         "aten::erf_",        "aten::erfc",
+    "aten::erfinv",      "aten::floor",        "aten::floor_",      "aten::ceil",        "aten::ceil_",
+    "aten::round",       "aten::round_",       "aten::trunc",       "aten::trunc_",      "aten::frac",
+    "aten::sign",        "aten::sgn",          "aten::signbit",     "aten::logical_not", "aten::logical_not_",
+    "aten::bitwise_not", "aten::nan_to_num",   "aten::nan_to_num_", "aten::lgamma",      "aten::digamma",
+    "aten::i0",          "aten::sinc",         "aten::deg2rad",     "aten::rad2deg",     "aten::logit",
+    "aten::angle",       "aten::conj_physical"};
+
 }  // namespace
 
 void register_elementwise_family(FlopsRegistry& r) {
@@ -69,63 +143,7 @@ void register_elementwise_family(FlopsRegistry& r) {
                            "aten::subtract_", "aten::rsub"}) {
     r.add(name, add_sub);
   }
-  for (const char* name : {"aten::mul",
-                           "aten::mul_",
-                           "aten::multiply",
-                           "aten::multiply_",
-                           "aten::div",
-                           "aten::div_",
-                           "aten::divide",
-                           "aten::divide_",
-                           "aten::true_divide",
-                           "aten::true_divide_",
-                           "aten::floor_divide",
-                           "aten::floor_divide_",
-                           "aten::remainder",
-                           "aten::remainder_",
-                           "aten::fmod",
-                           "aten::fmod_",
-                           "aten::pow",
-                           "aten::pow_",
-                           "aten::float_power",
-                           "aten::maximum",
-                           "aten::minimum",
-                           "aten::fmax",
-                           "aten::fmin",
-                           "aten::atan2",
-                           "aten::atan2_",
-                           "aten::hypot",
-                           "aten::copysign",
-                           "aten::xlogy",
-                           "aten::bitwise_and",
-                           "aten::bitwise_and_",
-                           "aten::bitwise_or",
-                           "aten::bitwise_or_",
-                           "aten::bitwise_xor",
-                           "aten::bitwise_xor_",
-                           "aten::__and__",
-                           "aten::__or__",
-                           "aten::__xor__",
-                           "aten::__iand__",
-                           "aten::__ior__",
-                           "aten::bitwise_left_shift",
-                           "aten::bitwise_right_shift",
-                           "aten::__lshift__",
-                           "aten::__rshift__",
-                           "aten::logical_and",
-                           "aten::logical_and_",
-                           "aten::logical_or",
-                           "aten::logical_or_",
-                           "aten::logical_xor",
-                           "aten::eq_",
-                           "aten::ne_",
-                           "aten::lt_",
-                           "aten::le_",
-                           "aten::gt_",
-                           "aten::ge_",
-                           "aten::heaviside"}) {
-    r.add(name, binary<1, false>);
-  }
+  for (const char* name : kBinaryOps) r.add(name, binary<1, false>);
   for (const char* name :
        {"aten::eq", "aten::ne", "aten::lt", "aten::le", "aten::gt", "aten::ge", "aten::greater", "aten::less",
         "aten::greater_equal", "aten::less_equal", "aten::not_equal"}) {
@@ -133,25 +151,7 @@ void register_elementwise_family(FlopsRegistry& r) {
   }
   // isclose is |a-b| <= atol + rtol*|b|: five operations.
   r.add("aten::isclose", binary<5, true>);
-  for (const char* name : {"aten::abs",        "aten::abs_",        "aten::absolute",     "aten::neg",
-                           "aten::neg_",       "aten::negative",    "aten::exp",          "aten::exp_",
-                           "aten::exp2",       "aten::expm1",       "aten::expm1_",       "aten::log",
-                           "aten::log_",       "aten::log2",        "aten::log10",        "aten::log1p",
-                           "aten::log1p_",     "aten::sqrt",        "aten::sqrt_",        "aten::rsqrt",
-                           "aten::rsqrt_",     "aten::reciprocal",  "aten::reciprocal_",  "aten::square",
-                           "aten::sin",        "aten::sin_",        "aten::cos",          "aten::cos_",
-                           "aten::tan",        "aten::asin",        "aten::acos",         "aten::atan",
-                           "aten::sinh",       "aten::cosh",        "aten::asinh",        "aten::acosh",
-                           "aten::atanh",      "aten::erf",         "aten::erf_",         "aten::erfc",
-                           "aten::erfinv",     "aten::floor",       "aten::floor_",       "aten::ceil",
-                           "aten::ceil_",      "aten::round",       "aten::round_",       "aten::trunc",
-                           "aten::trunc_",     "aten::frac",        "aten::sign",         "aten::sgn",
-                           "aten::signbit",    "aten::logical_not", "aten::logical_not_", "aten::bitwise_not",
-                           "aten::nan_to_num", "aten::nan_to_num_", "aten::lgamma",       "aten::digamma",
-                           "aten::i0",         "aten::sinc",        "aten::deg2rad",      "aten::rad2deg",
-                           "aten::logit",      "aten::angle",       "aten::conj_physical"}) {
-    r.add(name, flops::unary<1>);
-  }
+  for (const char* name : kUnaryOps) r.add(name, flops::unary<1>);
   for (const char* name :
        {"aten::isnan", "aten::isinf", "aten::isfinite", "aten::isposinf", "aten::isneginf", "aten::isreal"}) {
     r.add(name, predicate);

@@ -109,6 +109,103 @@ Status read_outputs(const std::string& path, dom::array records, CompanionInfo& 
   return {};
 }
 
+// The run's scalar facts: process, torch, backend and the iteration counts.
+void read_run_fields(dom::object o, CompanionInfo& info) {
+  info.pid = static_cast<std::int64_t>(number(o["pid"]));
+  info.torch_version = text(o["torch_version"]);
+  info.torch_imported = !info.torch_version.empty();
+  bool b = true;
+  if (!o["torch_importable"].get(b)) info.torch_importable = b;
+  info.backend = text(o["backend"]);
+  info.root_calls = static_cast<int>(number(o["root_calls"]));
+  info.iterations_begun = static_cast<int>(number(o["iterations_begun"]));
+  info.warmup = static_cast<int>(number(o["warmup"]));
+  info.iterations = static_cast<int>(number(o["iterations"]));
+  info.iterations_requested = static_cast<int>(number(o["iterations_requested"]));
+  if (!o["complete"].get(b)) info.complete = b;
+  if (!o["step_mode"].get(b)) info.step_mode = b;
+  info.trace = text(o["trace"]);
+  info.root = text(o["root"]);
+  info.activation_cost_ns = number(o["activation_cost_ns"]);
+}
+
+// [path, type] pairs; anything else is skipped.
+void read_modules(dom::array a, CompanionInfo& info) {
+  for (auto m : a) {
+    dom::array pair;
+    if (m.get_array().get(pair) || pair.size() < 2) continue;
+    ModuleRecord r;
+    r.path = text(pair.at(0));
+    r.type = text(pair.at(1));
+    info.modules.push_back(std::move(r));
+  }
+}
+
+ParamRecord read_param(dom::element p, Id id) {
+  ParamRecord r;
+  r.name = text(p["name"]);
+  r.id = id;
+  r.dtype = normalize_dtype(text(p["dtype"]));
+  dom::array shape;
+  if (!p["shape"].get_array().get(shape)) {
+    for (auto d : shape) r.shape.push_back(static_cast<std::int64_t>(number(d)));
+  }
+  r.numel = static_cast<std::int64_t>(number(p["numel"]));
+  r.bytes = static_cast<std::int64_t>(number(p["bytes"]));
+  r.l2 = number(p["l2"]);
+  r.max_abs = number(p["max_abs"]);
+  r.nonzero_fraction = number(p["nonzero_fraction"]);
+  r.sha256 = text(p["sha256"]);
+  // The content sketch: kSketchBuckets bucket sums; any other length (an older companion) is no sketch.
+  if (dom::array sketch;
+      !p["sketch"].get_array().get(sketch) && sketch.size() == static_cast<std::size_t>(kSketchBuckets)) {
+    for (auto v : sketch) r.sketch.push_back(number(v));
+    r.sum = number(p["sum"]);
+  }
+  return r;
+}
+
+// A parameter the companion could not measure says why under "unknown" and gets no record.
+void read_params(dom::array a, CompanionInfo& info) {
+  for (auto p : a) {
+    if (dom::element u; !p["unknown"].get(u)) {
+      info.params_without_statistics.push_back(text(p["name"]) + ": " + text(u));
+      continue;
+    }
+    info.params.push_back(read_param(p, static_cast<Id>(info.params.size())));
+  }
+}
+
+void read_activations(dom::array a, CompanionInfo& info) {
+  info.has_activations = true;
+  for (auto x : a) {
+    CompanionInfo::Activation act;
+    act.path = text(x["path"]);
+    ActivationRecord& r = act.record;
+    r.iteration = static_cast<int>(number(x["iteration"]));
+    r.call = static_cast<int>(number(x["call"]));
+    r.numel = static_cast<std::int64_t>(number(x["numel"]));
+    r.out_l2 = number(x["l2"]);
+    r.out_max_abs = number(x["max_abs"]);
+    r.out_zero_fraction = number(x["zero_fraction"]);
+    if (dom::element e; !x["rel_change"].get(e)) {
+      r.has_rel_change = true;
+      r.rel_change = number(e);
+    }
+    info.activations.push_back(std::move(act));
+  }
+}
+
+// [op, reason, count] rows; anything shorter is skipped.
+void read_value_dependent(dom::array a, CompanionInfo& info) {
+  for (auto v : a) {
+    dom::array row;
+    if (v.get_array().get(row) || row.size() < 3) continue;
+    info.value_dependent.push_back(
+        {text(row.at(0)), text(row.at(1)), static_cast<std::int64_t>(number(row.at(2)))});
+  }
+}
+
 }  // namespace
 
 StatusOr<CompanionInfo> read_companion_info(const std::string& path) {
@@ -121,97 +218,19 @@ StatusOr<CompanionInfo> read_companion_info(const std::string& path) {
   if (!doc.is_object()) return Corrupt(path + ": companion output is not a JSON object");
   CompanionInfo info;
   dom::object o = doc.get_object();
-  auto field = [&](const char* key) -> Field { return o[key]; };
   if (dom::element e; !o["error"].get(e)) return Internal(path + ": the companion failed: " + text(e));
-  info.pid = static_cast<std::int64_t>(number(field("pid")));
-  info.torch_version = text(field("torch_version"));
-  info.torch_imported = !info.torch_version.empty();
-  bool b = true;
-  if (!field("torch_importable").get(b)) info.torch_importable = b;
-  info.backend = text(field("backend"));
-  info.root_calls = static_cast<int>(number(field("root_calls")));
-  info.iterations_begun = static_cast<int>(number(field("iterations_begun")));
-  info.warmup = static_cast<int>(number(field("warmup")));
-  info.iterations = static_cast<int>(number(field("iterations")));
-  info.iterations_requested = static_cast<int>(number(field("iterations_requested")));
-  if (!field("complete").get(b)) info.complete = b;
-  if (!field("step_mode").get(b)) info.step_mode = b;
-  info.trace = text(field("trace"));
-  info.root = text(field("root"));
-  info.activation_cost_ns = number(field("activation_cost_ns"));
+  read_run_fields(o, info);
   dom::array a;
-  if (!field("modules").get(a)) {
-    for (auto m : a) {
-      dom::array pair;
-      if (m.get_array().get(pair) || pair.size() < 2) continue;
-      ModuleRecord r;
-      r.path = text(pair.at(0));
-      r.type = text(pair.at(1));
-      info.modules.push_back(std::move(r));
-    }
-  }
-  if (!field("params").get(a)) {
-    for (auto p : a) {
-      ParamRecord r;
-      r.name = text(p["name"]);
-      if (dom::element u; !p["unknown"].get(u)) {
-        info.params_without_statistics.push_back(r.name + ": " + text(u));
-        continue;
-      }
-      r.id = static_cast<Id>(info.params.size());
-      r.dtype = normalize_dtype(text(p["dtype"]));
-      dom::array shape;
-      if (!p["shape"].get_array().get(shape)) {
-        for (auto d : shape) r.shape.push_back(static_cast<std::int64_t>(number(d)));
-      }
-      r.numel = static_cast<std::int64_t>(number(p["numel"]));
-      r.bytes = static_cast<std::int64_t>(number(p["bytes"]));
-      r.l2 = number(p["l2"]);
-      r.max_abs = number(p["max_abs"]);
-      r.nonzero_fraction = number(p["nonzero_fraction"]);
-      r.sha256 = text(p["sha256"]);
-      // The content sketch: kSketchBuckets bucket sums; any other length (an older companion) is no sketch.
-      if (dom::array sketch;
-          !p["sketch"].get_array().get(sketch) && sketch.size() == static_cast<std::size_t>(kSketchBuckets)) {
-        for (auto v : sketch) r.sketch.push_back(number(v));
-        r.sum = number(p["sum"]);
-      }
-      info.params.push_back(std::move(r));
-    }
-  }
-  if (!field("activations").get(a)) {
-    info.has_activations = true;
-    for (auto x : a) {
-      CompanionInfo::Activation act;
-      act.path = text(x["path"]);
-      ActivationRecord& r = act.record;
-      r.iteration = static_cast<int>(number(x["iteration"]));
-      r.call = static_cast<int>(number(x["call"]));
-      r.numel = static_cast<std::int64_t>(number(x["numel"]));
-      r.out_l2 = number(x["l2"]);
-      r.out_max_abs = number(x["max_abs"]);
-      r.out_zero_fraction = number(x["zero_fraction"]);
-      if (dom::element e; !x["rel_change"].get(e)) {
-        r.has_rel_change = true;
-        r.rel_change = number(e);
-      }
-      info.activations.push_back(std::move(act));
-    }
-  }
-  if (!field("outputs").get(a)) FS_RETURN_IF_ERROR(read_outputs(path, a, info));
-  if (!field("notes").get(a)) {
+  if (!o["modules"].get(a)) read_modules(a, info);
+  if (!o["params"].get(a)) read_params(a, info);
+  if (!o["activations"].get(a)) read_activations(a, info);
+  if (!o["outputs"].get(a)) FS_RETURN_IF_ERROR(read_outputs(path, a, info));
+  if (!o["notes"].get(a)) {
     for (auto n : a) info.notes.push_back(text(n));
   }
-  if (!field("meta").get(b)) info.meta = b;
-  info.meta_refused = text(field("meta_refused"));
-  if (!field("value_dependent").get(a)) {
-    for (auto v : a) {
-      dom::array row;
-      if (v.get_array().get(row) || row.size() < 3) continue;
-      info.value_dependent.push_back(
-          {text(row.at(0)), text(row.at(1)), static_cast<std::int64_t>(number(row.at(2)))});
-    }
-  }
+  if (bool b = true; !o["meta"].get(b)) info.meta = b;
+  info.meta_refused = text(o["meta_refused"]);
+  if (!o["value_dependent"].get(a)) read_value_dependent(a, info);
   return info;
 }
 

@@ -319,88 +319,70 @@ Status Tracer::counter_error() const {
   return counters_ ? counters_->error() : Status{};
 }
 
-RunData Tracer::take_run(const RunInfo& info) {
-  std::lock_guard lock(mu_);
-  RunData run;
-  run.info = info;
-  run.info.source_kind = SourceKind::kCupti;
+namespace {
 
-  std::unordered_map<std::uint32_t, int> external_corr_scope;
-  for (const auto& e : batch_.external) {
-    auto it = external_scope_.find(e.external_id);
-    if (it != external_scope_.end()) external_corr_scope[e.correlation] = it->second;
+// Times count from the session start (CUPTI's clock is CLOCK_REALTIME by default), or from the first
+// record when CUPTI's clock is earlier (a replaced timestamp source). `device` is sorted by start.
+std::int64_t clock_origin(const std::vector<DeviceActivity>& device, std::int64_t session_start_ns) {
+  for (const auto& a : device) {
+    if (a.start != 0) return std::min(session_start_ns, static_cast<std::int64_t>(a.start));
   }
+  return session_start_ns;
+}
 
+// Device records take_run could place only in part; each count becomes a quality issue.
+struct Unplaced {
   std::int64_t no_timestamp = 0, unattributed = 0, graph_unmapped = 0;
-  std::vector<int> kernel_scope;
-  std::vector<DeviceActivity> device = std::move(batch_.device);
-  batch_ = {};
-  std::stable_sort(device.begin(), device.end(),
-                   [](const auto& a, const auto& b) { return a.start < b.start; });
-  // Times count from the session start (CUPTI's clock is CLOCK_REALTIME by default), or from the first
-  // record when CUPTI's clock is earlier (a replaced timestamp source).
-  std::int64_t origin = start_unix_ns_;
-  for (const auto& a : device) {
-    if (a.start != 0) {
-      origin = std::min(origin, static_cast<std::int64_t>(a.start));
-      break;
-    }
-  }
-  for (const auto& a : device) {
-    KernelRecord k;
-    k.kind = a.kind;
-    k.name = a.name;
-    k.device = static_cast<int>(a.device);
-    k.stream = a.stream;
-    if (a.start == 0 || a.end < a.start) {
-      ++no_timestamp;
-    } else {
-      k.start_ns = static_cast<std::int64_t>(a.start) - origin;
-      k.duration_ns = static_cast<std::int64_t>(a.end - a.start);
-    }
-    k.grid = a.grid;
-    k.block = a.block;
-    k.correlation = a.correlation;
-    k.graph_id = a.graph_id;
-    k.graph_node_id = static_cast<std::int64_t>(a.graph_node_id);
-    k.bytes = static_cast<double>(a.bytes);
-    int scope = -1;
-    if (a.graph_id != 0) {
-      auto n = node_scope_.find(a.graph_node_id);
-      if (n != node_scope_.end()) {
-        scope = n->second;
-      } else {
-        ++graph_unmapped;
-      }
-    }
-    if (scope < 0) {
-      if (auto c = correlation_scope_.find(a.correlation); c != correlation_scope_.end()) {
-        scope = c->second;
-      } else if (auto r = correlation_scope_.find(a.runtime_correlation);
-                 a.runtime_correlation != 0 && r != correlation_scope_.end()) {
-        scope = r->second;
-      } else if (auto e = external_corr_scope.find(a.correlation); e != external_corr_scope.end()) {
-        scope = e->second;
-      }
-    }
-    if (scope < 0) {
-      ++unattributed;
-      scope = 0;
-    }
-    kernel_scope.push_back(scope);
-    run.kernels.push_back(std::move(k));
-  }
+};
 
-  CounterJoinResult join;
-  if (counters_) {
-    join = join_counters(counters_->metrics(), counted_, counters_->take_ranges(), run.kernels);
-    counted_.clear();
+KernelRecord kernel_record(const DeviceActivity& a, std::int64_t origin, Unplaced& unplaced) {
+  KernelRecord k;
+  k.kind = a.kind;
+  k.name = a.name;
+  k.device = static_cast<int>(a.device);
+  k.stream = a.stream;
+  if (a.start == 0 || a.end < a.start) {
+    ++unplaced.no_timestamp;
+  } else {
+    k.start_ns = static_cast<std::int64_t>(a.start) - origin;
+    k.duration_ns = static_cast<std::int64_t>(a.end - a.start);
   }
+  k.grid = a.grid;
+  k.block = a.block;
+  k.correlation = a.correlation;
+  k.graph_id = a.graph_id;
+  k.graph_node_id = static_cast<std::int64_t>(a.graph_node_id);
+  k.bytes = static_cast<double>(a.bytes);
+  return k;
+}
 
-  // Names are compared mangled (as the launch callbacks report them), then shown demangled.
-  for (auto& k : run.kernels) k.name = demangle(k.name);
+// What the callbacks learnt about where each launch came from.
+struct LaunchScopes {
+  const std::unordered_map<std::uint64_t, int>& by_graph_node;
+  const std::unordered_map<std::uint32_t, int>& by_correlation;
+  const std::unordered_map<std::uint32_t, int>& by_external_correlation;
+};
 
-  // Modules: every scope used and its ancestors; root first.
+// A graph kernel takes its node's scope at capture; others (and graph kernels of an unknown node) that of
+// their launch, their runtime call, or their external correlation; the root (0) when none is known.
+int scope_of(const DeviceActivity& a, const LaunchScopes& scopes, Unplaced& unplaced) {
+  if (a.graph_id != 0) {
+    if (auto n = scopes.by_graph_node.find(a.graph_node_id); n != scopes.by_graph_node.end())
+      return n->second;
+    ++unplaced.graph_unmapped;
+  }
+  if (auto c = scopes.by_correlation.find(a.correlation); c != scopes.by_correlation.end()) return c->second;
+  if (auto r = scopes.by_correlation.find(a.runtime_correlation);
+      a.runtime_correlation != 0 && r != scopes.by_correlation.end())
+    return r->second;
+  if (auto e = scopes.by_external_correlation.find(a.correlation); e != scopes.by_external_correlation.end())
+    return e->second;
+  ++unplaced.unattributed;
+  return 0;
+}
+
+// Modules: every scope used and its ancestors; root first. Each kernel gets its id and module.
+void add_modules(RunData& run, const ScopeTable& scopes, const std::vector<int>& kernel_scope) {
   std::map<std::string, Id> module_ids;
   auto add_module = [&](const std::string& path, auto& self) -> Id {
     if (auto it = module_ids.find(path); it != module_ids.end()) return it->second;
@@ -420,29 +402,73 @@ RunData Tracer::take_run(const RunInfo& info) {
   add_module("", add_module);
   for (std::size_t i = 0; i < run.kernels.size(); ++i) {
     run.kernels[i].id = static_cast<Id>(i);
-    run.kernels[i].module_id = add_module(scopes_.path(kernel_scope[i]), add_module);
+    run.kernels[i].module_id = add_module(scopes.path(kernel_scope[i]), add_module);
+  }
+}
+
+void add_issue(RunData& run, std::int64_t n, QualityCode code, const char* detail) {
+  if (n > 0) run.quality.emplace_back(code, n, detail);
+}
+
+}  // namespace
+
+RunData Tracer::take_run(const RunInfo& info) {
+  std::lock_guard lock(mu_);
+  RunData run;
+  run.info = info;
+  run.info.source_kind = SourceKind::kCupti;
+
+  std::unordered_map<std::uint32_t, int> external_corr_scope;
+  for (const auto& e : batch_.external) {
+    auto it = external_scope_.find(e.external_id);
+    if (it != external_scope_.end()) external_corr_scope[e.correlation] = it->second;
+  }
+  const LaunchScopes launch_scopes{node_scope_, correlation_scope_, external_corr_scope};
+
+  Unplaced unplaced;
+  std::vector<int> kernel_scope;
+  std::vector<DeviceActivity> device = std::move(batch_.device);
+  batch_ = {};
+  std::stable_sort(device.begin(), device.end(),
+                   [](const auto& a, const auto& b) { return a.start < b.start; });
+  const std::int64_t origin = clock_origin(device, start_unix_ns_);
+  for (const auto& a : device) {
+    run.kernels.push_back(kernel_record(a, origin, unplaced));
+    kernel_scope.push_back(scope_of(a, launch_scopes, unplaced));
   }
 
-  auto add = [&](std::int64_t n, QualityCode code, const char* detail) {
-    if (n > 0) run.quality.emplace_back(code, n, detail);
-  };
-  add(unattributed, QualityCode::kernel_without_launch_scope,
+  CounterJoinResult join;
+  if (counters_) {
+    join = join_counters(counters_->metrics(), counted_, counters_->take_ranges(), run.kernels);
+    counted_.clear();
+  }
+
+  // Names are compared mangled (as the launch callbacks report them), then shown demangled.
+  for (auto& k : run.kernels) k.name = demangle(k.name);
+  add_modules(run, scopes_, kernel_scope);
+
+  add_issue(
+      run, unplaced.unattributed, QualityCode::kernel_without_launch_scope,
       "no launch callback or external correlation matched the kernel's correlation id; attributed to the "
       "root");
-  add(graph_unmapped, QualityCode::graph_kernel_without_node_scope,
+  add_issue(
+      run, unplaced.graph_unmapped, QualityCode::graph_kernel_without_node_scope,
       "the CUDA graph node was created before flopscope attached; attributed by the graph launch instead");
-  add(no_timestamp, QualityCode::kernel_without_timestamp, "CUPTI recorded no start/end time");
-  add(dropped_records_, QualityCode::activity_records_dropped, "CUPTI ran out of activity buffer space");
-  add(unreadable_buffers_, QualityCode::unreadable_activity_buffer,
-      "CUPTI could not iterate an activity buffer; the rest of that buffer is lost");
-  add(unbalanced_pops_, QualityCode::unbalanced_scope_pop, "a range pop without a matching push");
-  add(graph_launches_with_counters_, QualityCode::graph_launch_without_counters,
+  add_issue(run, unplaced.no_timestamp, QualityCode::kernel_without_timestamp,
+            "CUPTI recorded no start/end time");
+  add_issue(run, dropped_records_, QualityCode::activity_records_dropped,
+            "CUPTI ran out of activity buffer space");
+  add_issue(run, unreadable_buffers_, QualityCode::unreadable_activity_buffer,
+            "CUPTI could not iterate an activity buffer; the rest of that buffer is lost");
+  add_issue(run, unbalanced_pops_, QualityCode::unbalanced_scope_pop, "a range pop without a matching push");
+  add_issue(
+      run, graph_launches_with_counters_, QualityCode::graph_launch_without_counters,
       "auto-range counters are collected per kernel launch call; kernels run by CUDA graph launches have "
       "none");
   if (counters_) {
     for (auto& q : join.issues()) run.quality.push_back(std::move(q));
-    add(counters_->dropped_ranges(), QualityCode::counter_ranges_dropped,
-        "the range profiler dropped ranges (counter data image full)");
+    add_issue(run, counters_->dropped_ranges(), QualityCode::counter_ranges_dropped,
+              "the range profiler dropped ranges (counter data image full)");
     if (Status s = counters_->error(); !s.ok()) {
       run.quality.emplace_back(QualityCode::counters_not_collected, 1, s.message());
     }
