@@ -188,8 +188,9 @@ StatusOr<RunData> inspect_torchscript(const std::string& model_path) {
   return run;
 }
 
-StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
-                                           std::shared_ptr<torch::jit::Module>* loaded) {
+namespace {
+
+Status check_profile_options(const TorchProfileOptions& o) {
   if (o.iterations < 1) return InvalidArgument("--iterations must be at least 1");
   if (o.device != "cpu") {
     if (o.device != "cuda") return InvalidArgument("--device '" + o.device + "': expected cpu or cuda");
@@ -206,6 +207,142 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
   if (o.attribution != "instances" && o.attribution != "hierarchy") {
     return InvalidArgument("--attribution '" + o.attribution + "': expected instances or hierarchy");
   }
+  return {};
+}
+
+Status fill_run_info(RunInfo& info, const TorchProfileOptions& o) {
+  info.source_kind = SourceKind::kTorchCpu;
+  info.source_path = o.model_path;
+  FS_ASSIGN_OR_RETURN(info.source_sha256, sha256_file(o.model_path));
+  info.device = cpu_model();
+  info.host = host_name();
+  for (const auto& s : o.inputs) info.input_spec += (info.input_spec.empty() ? "" : "; ") + s.to_string();
+  if (!o.requests.empty()) info.input_spec = std::to_string(o.requests.size()) + " request file(s)";
+  info.iterations = o.iterations;
+  info.warmup = o.warmup;
+  info.threads = at::get_num_threads();
+  info.tool_version = o.tool_version;
+  info.command_line = o.command_line;
+  info.created_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  return {};
+}
+
+// What forward() returned on the first pass over the requests, recorded once the op observer is gone:
+// hashing and converting them runs aten ops that must not enter the profile.
+class OutputRecorder {
+ public:
+  void keep(const ModelRequest* request, int iteration, c10::IValue output) {
+    kept_.push_back({request, iteration, std::move(output)});
+  }
+  void record_into(RunData& run) {
+    for (const Kept& k : kept_) record(run, *k.request, k.iteration, k.output);
+    kept_.clear();
+    if (summarized_count_ > 0)
+      run.quality.emplace_back(QualityCode::outputs_summarized, summarized_count_, summarized_);
+  }
+
+ private:
+  struct Kept {
+    const ModelRequest* request;
+    int iteration;
+    c10::IValue output;
+  };
+  void record(RunData& run, const ModelRequest& r, int iteration, const c10::IValue& output) {
+    OutputRecord rec;
+    rec.call = iteration;
+    rec.input_hash = input_hash(r.inputs);
+    rec.input_tag = r.tag;
+    std::vector<std::pair<std::string, at::Tensor>> tensors;
+    collect_output_tensors(output, "", tensors);
+    for (const auto& [name, t] : tensors) {
+      rec.tensors.push_back(output_tensor(name, t, budget_));
+      if (rec.tensors.back().summarized) {
+        ++summarized_count_;
+        summarized_ +=
+            (summarized_.empty() ? "" : "\n") + ("call " + std::to_string(iteration) + ": " + name);
+      }
+    }
+    run.outputs.push_back(std::move(rec));
+  }
+  std::vector<Kept> kept_;
+  std::int64_t budget_ = kOutputValueBudgetBytes;
+  std::string summarized_;
+  int summarized_count_ = 0;
+};
+
+std::unique_ptr<OpObserver> make_observer(const TorchProfileOptions& o, torch::jit::Module& m,
+                                          const ModuleTree& tree, const ModuleInstances* instances) {
+  if (!o.observe) return nullptr;
+  auto observer = std::make_unique<OpObserver>(tree, o.activations, instances);
+  if (o.activations) {
+    // Dead compute names an all-zero factor by its parameter or buffer.
+    std::unordered_map<const void*, std::string> names;
+    for (const auto& np : m.named_parameters(/*recurse=*/true))
+      names.emplace(static_cast<const void*>(np.value.unsafeGetTensorImpl()), np.name);
+    for (const auto& nb : m.named_buffers(/*recurse=*/true))
+      names.emplace(static_cast<const void*>(nb.value.unsafeGetTensorImpl()), nb.name);
+    observer->set_model_tensors(std::move(names));
+  }
+  observer->set_shape_reuse(!mutates_module_state(m));
+  return observer;
+}
+
+void take_observed(OpObserver& observer, TorchProfile& result) {
+  RunData& run = result.run;
+  run.ops = observer.finish();
+  run.activations = observer.take_activations();
+  run.discarded = observer.take_discarded();
+  result.activation_cost_ns = observer.activation_cost_ns();
+  result.reused_calls = observer.reused_calls();
+  if (observer.ambiguous_ops() > 0) {
+    std::string paths;
+    for (Id id : observer.ambiguous_modules()) {
+      for (const auto& mr : run.modules)
+        if (mr.id == id) paths += (paths.empty() ? "" : "\n") + mr.path;
+    }
+    run.quality.emplace_back(QualityCode::ambiguous_module_attribution, observer.ambiguous_ops(), paths);
+  }
+}
+
+// The measured passes over the requests under the observer (if any); `current` is the request running,
+// for the error message when forward() throws.
+void measure(const TorchProfileOptions& o, torch::jit::Module& m, const std::vector<ModelRequest>& requests,
+             OpObserver* observer, OutputRecorder& outputs, TorchProfile& result,
+             const ModelRequest*& current) {
+  const int total = o.warmup + o.iterations * static_cast<int>(requests.size());
+  int iteration = 0;
+  for (int pass = 0; pass < o.iterations; ++pass) {
+    for (const auto& r : requests) {
+      current = &r;
+      c10::IValue output;
+      std::chrono::steady_clock::time_point t0, t1;
+      do {  // again when the observer reused a request's shapes and the call ran other ops
+        if (observer) {
+          observer->set_input_tag(r.tag);
+          observer->set_iteration(iteration);
+          observer->request_begins(r.inputs);
+        }
+        t0 = std::chrono::steady_clock::now();
+        output = m.forward(r.inputs);
+        t1 = std::chrono::steady_clock::now();
+      } while (observer && !observer->request_ends(output));
+      if (iteration == 0) result.outputs = output_args(output);
+      if (pass == 0) outputs.keep(&r, iteration, output);
+      result.iteration_wall_ns.push_back(
+          static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
+      ++iteration;
+      if (o.on_iteration) o.on_iteration(o.warmup + iteration, total);
+    }
+  }
+}
+
+}  // namespace
+
+StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
+                                           std::shared_ptr<torch::jit::Module>* loaded) {
+  FS_RETURN_IF_ERROR(check_profile_options(o));
   const bool by_instance = o.attribution == "instances";
   FS_ASSIGN_OR_RETURN(torch::jit::Module m, load_torchscript_module(o.model_path));
   auto forward = m.find_method("forward");
@@ -219,24 +356,7 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
 
   TorchProfile result;
   RunData& run = result.run;
-  run.info.source_kind = SourceKind::kTorchCpu;
-  run.info.source_path = o.model_path;
-  FS_ASSIGN_OR_RETURN(run.info.source_sha256, sha256_file(o.model_path));
-  run.info.device = cpu_model();
-  run.info.host = host_name();
-  for (const auto& s : o.inputs)
-    run.info.input_spec += (run.info.input_spec.empty() ? "" : "; ") + s.to_string();
-  if (!o.requests.empty()) {
-    run.info.input_spec = std::to_string(o.requests.size()) + " request file(s)";
-  }
-  run.info.iterations = o.iterations;
-  run.info.warmup = o.warmup;
-  run.info.threads = at::get_num_threads();
-  run.info.tool_version = o.tool_version;
-  run.info.command_line = o.command_line;
-  run.info.created_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
+  FS_RETURN_IF_ERROR(fill_run_info(run.info, o));
   run.modules = module_records(m);
   ModuleTree tree(run.modules);
   run.params = param_records(m, tree);
@@ -246,103 +366,21 @@ StatusOr<TorchProfile> profile_torchscript(const TorchProfileOptions& o,
     instances.emplace(static_cast<const void*>(nm.value._ivalue().get()), tree.find(nm.name));
   }
   UnoptimizedExecution as_written(by_instance);
-
-  const int measured = o.iterations * static_cast<int>(requests.size());
-  // What forward() returned on the first pass over the requests (already computed: no extra call).
-  std::int64_t output_budget = kOutputValueBudgetBytes;
-  std::string summarized_outputs;
-  int summarized_count = 0;
-  auto record_output = [&](const ModelRequest& r, int iteration, const c10::IValue& output) {
-    OutputRecord rec;
-    rec.call = iteration;
-    rec.input_hash = input_hash(r.inputs);
-    rec.input_tag = r.tag;
-    std::vector<std::pair<std::string, at::Tensor>> tensors;
-    collect_output_tensors(output, "", tensors);
-    for (const auto& [name, t] : tensors) {
-      rec.tensors.push_back(output_tensor(name, t, output_budget));
-      if (rec.tensors.back().summarized) {
-        ++summarized_count;
-        summarized_outputs +=
-            (summarized_outputs.empty() ? "" : "\n") + ("call " + std::to_string(iteration) + ": " + name);
-      }
-    }
-    run.outputs.push_back(std::move(rec));
-  };
-  struct FirstOutput {
-    const ModelRequest* request;
-    int iteration;
-    c10::IValue output;
-  };
-  std::vector<FirstOutput> first_outputs;
+  OutputRecorder outputs;
   torch::NoGradGuard no_grad;
-  const int total = o.warmup + measured;
+  const int total = o.warmup + o.iterations * static_cast<int>(requests.size());
   const ModelRequest* current = &requests.front();
   try {
     for (int i = 0; i < o.warmup; ++i) {
       m.forward(requests.front().inputs);
       if (o.on_iteration) o.on_iteration(i + 1, total);
     }
-    std::unique_ptr<OpObserver> observer;
-    if (o.observe)
-      observer = std::make_unique<OpObserver>(tree, o.activations, by_instance ? &instances : nullptr);
-    if (observer && o.activations) {
-      // Dead compute names an all-zero factor by its parameter or buffer.
-      std::unordered_map<const void*, std::string> names;
-      for (const auto& np : m.named_parameters(/*recurse=*/true))
-        names.emplace(static_cast<const void*>(np.value.unsafeGetTensorImpl()), np.name);
-      for (const auto& nb : m.named_buffers(/*recurse=*/true))
-        names.emplace(static_cast<const void*>(nb.value.unsafeGetTensorImpl()), nb.name);
-      observer->set_model_tensors(std::move(names));
-    }
-    if (observer) observer->set_shape_reuse(!mutates_module_state(m));
-    int iteration = 0;
-    for (int pass = 0; pass < o.iterations; ++pass) {
-      for (const auto& r : requests) {
-        current = &r;
-        c10::IValue output;
-        std::chrono::steady_clock::time_point t0, t1;
-        do {  // again when the observer reused a request's shapes and the call ran other ops
-          if (observer) {
-            observer->set_input_tag(r.tag);
-            observer->set_iteration(iteration);
-            observer->request_begins(r.inputs);
-          }
-          t0 = std::chrono::steady_clock::now();
-          output = m.forward(r.inputs);
-          t1 = std::chrono::steady_clock::now();
-        } while (observer && !observer->request_ends(output));
-        if (iteration == 0) result.outputs = output_args(output);
-        // Kept as returned and recorded once the observer is gone: hashing and converting them runs aten ops
-        // that must not enter the profile.
-        if (pass == 0) first_outputs.push_back({&r, iteration, output});
-        result.iteration_wall_ns.push_back(
-            static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
-        ++iteration;
-        if (o.on_iteration) o.on_iteration(o.warmup + iteration, total);
-      }
-    }
-    if (observer) {
-      run.ops = observer->finish();
-      run.activations = observer->take_activations();
-      run.discarded = observer->take_discarded();
-      result.activation_cost_ns = observer->activation_cost_ns();
-      result.reused_calls = observer->reused_calls();
-      if (observer->ambiguous_ops() > 0) {
-        std::string paths;
-        for (Id id : observer->ambiguous_modules()) {
-          for (const auto& mr : run.modules)
-            if (mr.id == id) paths += (paths.empty() ? "" : "\n") + mr.path;
-        }
-        run.quality.emplace_back(QualityCode::ambiguous_module_attribution, observer->ambiguous_ops(), paths);
-      }
-    }
+    std::unique_ptr<OpObserver> observer = make_observer(o, m, tree, by_instance ? &instances : nullptr);
+    measure(o, m, requests, observer.get(), outputs, result, current);
+    if (observer) take_observed(*observer, result);
     observer.reset();  // its callbacks are removed: the outputs are hashed and converted unobserved
-    for (const FirstOutput& f : first_outputs) record_output(*f.request, f.iteration, f.output);
-    first_outputs.clear();
-    run.info.iterations = measured;
-    if (summarized_count > 0)
-      run.quality.emplace_back(QualityCode::outputs_summarized, summarized_count, summarized_outputs);
+    outputs.record_into(run);
+    run.info.iterations = o.iterations * static_cast<int>(requests.size());
   } catch (const c10::Error& e) {
     std::string specs = current->what;
     return InvalidArgument(o.model_path + ": forward failed with " + specs + ": " +
