@@ -2,9 +2,8 @@
 
 #include <QFileInfo>
 
-#include "analyzer/diff/align.h"
-#include "graphs/graph_diff.h"
 #include "graphs/open_graph.h"
+#include "graphs/paired_diff_graph.h"
 
 namespace flopscope::gui {
 
@@ -80,16 +79,12 @@ std::shared_ptr<Session> build_session(std::shared_ptr<const LoadedRun> a, std::
   (void)a->analysis.timeline();  // built here, on the loader's thread, when not yet (a rank's run)
   s->graph = op_graph(*a);
   if (b) {
-    // Module paths as the diff engine pairs them (the maps, then B's containers aligned to A's), as
-    // `flopscope graph --diff` renames them before diffing the op graphs.
-    DiffPaths paths = diff_paths(a->data, b->data, options, &a->summary, &b->summary);
-    graphs::OpGraph graph_b = op_graph(*b);
-    graphs::rename_modules(s->graph, paths.a);
-    graphs::rename_modules(graph_b, paths.b);
-    s->graph = graphs::diff_graphs(s->graph, graph_b, graphs::change_rule(graphs::CostMetric::kFlops));
-    // The engine's DORMANT verdicts, which the op diff cannot see (the ops still run), marked on the graph.
-    for (const auto& m : s->diff.engine->modules)
-      if (m.verdict == Verdict::kDormant) s->graph.dormant_modules.insert(m.path);
+    // The diff graph `flopscope graph --diff` draws: one pairing (maps, alignment) and the engine's
+    // DORMANT verdicts, both from the core.
+    graphs::PairedDiffGraph paired = graphs::paired_diff_graph(
+        std::move(s->graph), op_graph(*b), {a->data, &a->summary, b->data, &b->summary}, options,
+        graphs::change_rule(graphs::CostMetric::kFlops), s->diff.engine.get());
+    s->graph = std::move(paired.graph);
   }
   s->a = std::move(a);
   s->b = std::move(b);

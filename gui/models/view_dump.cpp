@@ -1,12 +1,12 @@
 #include "gui/models/view_dump.h"
 
 #include <functional>
+#include <map>
 
 #include "gui/models/diff_table_model.h"
-#include "gui/models/format.h"
 #include "gui/models/kernel_table_model.h"
-#include "gui/models/module_details.h"
 #include "gui/models/module_tree_model.h"
+#include "gui/models/op_group_cells.h"
 #include "gui/models/rank_matrix_model.h"
 #include "gui/models/roles.h"
 
@@ -97,20 +97,23 @@ QString dump_table(const QAbstractItemModel& model) {
   return out;
 }
 
-// The detail pane's op list of every module of run A, in tree order.
+// The detail pane's op tables of run A, module by module in tree order: the core's op groups, the rows of
+// `report --format json` op_groups (each module's groups in the core's order).
 QString dump_ops(const SessionPtr& session) {
+  const LoadedRun& run = *session->a;
+  std::map<std::string, std::vector<OpGroup>> by_module;
+  for (OpGroup& g : group_ops(run.data, run.summary.iterations, run.summary.peak))
+    by_module[g.module_path].push_back(std::move(g));
   QString out;
-  line(out, {QStringLiteral("Path"), QStringLiteral("Op"), QStringLiteral("Count"),
-             QStringLiteral("Total time"), QStringLiteral("FLOPs")});
+  line(out, QStringList{QStringLiteral("Path")} + op_group_header());
   ModuleTreeModel model;
   model.setSession(session);
   walk(model, {}, [&](const QModelIndex& i) {
     const QString path = i.data(kPathRole).toString();
-    const ModuleDetails d = module_details(session->a->data, path.toStdString());
-    for (const NamedCost& op : d.ops)
-      line(out,
-           {path_text(path), QString::fromStdString(op.name), QString::number(op.count),
-            QString::fromStdString(format_ns(op.time_ns)), QString::fromStdString(format_flops(op.flops))});
+    auto groups = by_module.find(path.toStdString());
+    if (groups == by_module.end()) return;
+    for (const OpGroup& g : groups->second)
+      line(out, QStringList{path_text(path)} + op_group_cells(g, run.summary.has_kernels));
   });
   return out;
 }

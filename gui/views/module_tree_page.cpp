@@ -11,12 +11,11 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "analyzer/work_text.h"
-#include "gui/models/format.h"
 #include "gui/models/kernel_table_model.h"
 #include "gui/models/module_details.h"
 #include "gui/models/module_filter.h"
 #include "gui/models/module_tree_model.h"
+#include "gui/models/op_group_cells.h"
 #include "gui/models/roles.h"
 
 namespace flopscope::gui {
@@ -33,33 +32,30 @@ QString shape_text(const std::vector<std::int64_t>& shape) {
   return QLatin1Char('[') + parts.join(QLatin1Char(',')) + QLatin1Char(']');
 }
 
-void append_details(QString& html, const RunData& run, const std::string& path, const QString& title) {
-  ModuleDetails d = module_details(run, path);
+void append_details(QString& html, const LoadedRun& run, const std::string& path, const QString& title) {
+  ModuleDetails d = module_details(run.data, run.summary, path);
   html += QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped());
   if (!d.found) {
     html += QStringLiteral("<p><i>This module is not in this run.</i></p>");
     return;
   }
-  // The count column is the core's word for what it counts (analyzer/work_text.h): op calls.
-  auto table = [&](const char* what, const char* count, const std::vector<NamedCost>& rows) {
-    html += QStringLiteral("<p><b>%1</b> (%2 kinds)</p>").arg(QLatin1String(what)).arg(rows.size());
-    if (rows.empty()) return;
-    html += QStringLiteral(
-                "<table cellspacing=0 cellpadding=2><tr><th align=left>name</th><th>%1</th>"
-                "<th>total time</th><th>FLOPs</th></tr>")
-                .arg(QLatin1String(count));
-    std::size_t shown = 0;
-    for (const auto& r : rows) {
-      if (++shown > 40) break;
-      html += QStringLiteral(
-                  "<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td></tr>")
-                  .arg(h(r.name))
-                  .arg(r.count)
-                  .arg(h(format_ns(r.time_ns)), h(format_flops(r.flops)));
+  // Ops: the core's op groups of this module (module + name + signature, `report --format json` op_groups),
+  // in the cells `flopscope-gui --dump ops` prints.
+  html += QStringLiteral("<p><b>Ops</b> (%1 kinds)</p>").arg(d.ops.size());
+  if (!d.ops.empty()) {
+    html += QStringLiteral("<table cellspacing=0 cellpadding=2><tr>");
+    for (const QString& c : op_group_header()) html += QStringLiteral("<th>%1</th>").arg(c.toHtmlEscaped());
+    html += QStringLiteral("</tr>");
+    for (std::size_t i = 0; i < d.ops.size() && i < 40; ++i) {
+      html += QStringLiteral("<tr>");
+      const QStringList cells = op_group_cells(d.ops[i], run.summary.has_kernels);
+      for (int c = 0; c < cells.size(); ++c)
+        html += QStringLiteral("<td%1>%2</td>")
+                    .arg(c < 2 ? QString() : QStringLiteral(" align=right"), cells[c].toHtmlEscaped());
+      html += QStringLiteral("</tr>");
     }
     html += QStringLiteral("</table>");
-  };
-  table("Ops", kOpCallsWord, d.ops);
+  }
   // Kernels: the core's kernel table in the cells of `report --kernels` (analytic FLOPs of the launching
   // ops, ">=" or "unknown" where some have no formula; measured counters when recorded).
   html += QStringLiteral("<p><b>Kernels</b> (%1 kinds)</p>").arg(d.kernels.size());
@@ -210,8 +206,8 @@ void ModuleTreePage::showDetails(const QString& path) {
   if (node >= 0 && !session_->diff.verdict_text(session_->diff.nodes[node]).empty())
     html +=
         QStringLiteral("<p><b>%1</b></p>").arg(h(session_->diff.verdict_text(session_->diff.nodes[node])));
-  append_details(html, session_->a->data, p, session_->is_diff() ? tr("Run A") : tr("This run"));
-  if (session_->b) append_details(html, session_->b->data, p, tr("Run B"));
+  append_details(html, *session_->a, p, session_->is_diff() ? tr("Run A") : tr("This run"));
+  if (session_->b) append_details(html, *session_->b, p, tr("Run B"));
   details_->setHtml(html);
 }
 

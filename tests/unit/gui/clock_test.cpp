@@ -114,7 +114,7 @@ TEST(Clock, DetailPaneKernelsCarryTheirOpsFlops) {
   std::int64_t listed = 0;
   double flops = 0;
   for (const auto& m : run.modules) {
-    const ModuleDetails d = module_details(run, m.path);
+    const ModuleDetails d = module_details(run, (*session)->a->summary, m.path);
     for (const KernelRow& r : d.kernels) {
       listed += r.count;
       flops += r.flops;

@@ -226,6 +226,52 @@ TEST_F(DumpVsCli, KernelsAreTheReportsKernelTable) {
   EXPECT_TRUE(some_flops) << "a trace whose kernels carry their ops' FLOPs";
 }
 
+// `--dump ops` lists the core's op groups (module + name + signature) that `report --format json` prints as
+// op_groups: every group, module by module in tree order, each cell the JSON's value in the core's words.
+void expect_ops_match_report(const Table& ops, const json& report, bool has_kernels) {
+  std::map<std::string, std::vector<const json*>> by_module;
+  for (const json& g : report["op_groups"]) by_module[g["module"].get<std::string>()].push_back(&g);
+  std::size_t row = 0;
+  for (const json& m : report["modules"]) {
+    const std::string path = m["path"].get<std::string>();
+    for (const json* g : by_module[path]) {
+      ASSERT_LT(row, ops.rows.size()) << "missing rows from " << path;
+      const auto& r = ops.rows[row++];
+      const std::string name = (*g)["name"].get<std::string>();
+      EXPECT_EQ(r.at("Path"), path_text(path)) << name;
+      EXPECT_EQ(r.at("Op"), name) << path;
+      EXPECT_EQ(r.at("Signature"), (*g)["signature"].get<std::string>()) << path << " " << name;
+      EXPECT_EQ(r.at("Calls/iter"), count_text((*g)["calls"].get<double>())) << path << " " << name;
+      const bool known = (*g)["flops_source"].get<std::string>() != to_string(FlopsSource::kNone);
+      EXPECT_EQ(r.at("FLOPs/call"), known ? flops_text((*g)["flops"].get<double>()) : "unknown")
+          << path << " " << name;
+      EXPECT_EQ(r.at("Time/call"), time_text((*g)["time_ns"].get<double>())) << path << " " << name;
+      EXPECT_EQ(r.at("Device time/call"),
+                has_kernels ? time_text((*g)["device_time_ns"].get<double>()) : std::string("-"))
+          << path << " " << name;
+    }
+  }
+  EXPECT_EQ(row, ops.rows.size());
+  EXPECT_EQ(ops.rows.size(), report["op_groups"].size()) << "a group whose module is no tree row";
+}
+
+TEST_F(DumpVsCli, OpsOfACpuRunAreTheReportsOpGroups) {
+  const json report = cli_json("report " + file("cpu.db") + " --format json");
+  const Table ops = dump("ops", file("cpu.db"));
+  ASSERT_GT(ops.rows.size(), 10u);
+  expect_ops_match_report(ops, report, false);
+}
+
+TEST_F(DumpVsCli, OpsOfAGpuTraceAreTheReportsOpGroups) {
+  const json report = cli_json("report " + kineto(kLowerBoundTrace) + " --format json");
+  const Table ops = dump("ops", kineto(kLowerBoundTrace));
+  ASSERT_GT(ops.rows.size(), 10u);
+  expect_ops_match_report(ops, report, true);
+  bool unknown = false;
+  for (const auto& r : ops.rows) unknown = unknown || r.at("FLOPs/call") == "unknown";
+  EXPECT_TRUE(unknown) << "a lower-bound trace has ops without a formula";
+}
+
 TimeStatus time_status_named(const std::string& s) {
   for (TimeStatus t : {TimeStatus::kUntested, TimeStatus::kUnchanged, TimeStatus::kFaster,
                        TimeStatus::kSlower, TimeStatus::kNotAssessable})

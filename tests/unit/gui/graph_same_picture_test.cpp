@@ -8,7 +8,11 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 
+#include "analyzer/diff/path_map_specs.h"
+#include "graphs/collapse.h"
+#include "graphs/heat.h"
 #include "graphs/render.h"
 #include "gui/models/run_loader.h"
 #include "gui/views/graph_items.h"
@@ -128,6 +132,73 @@ TEST(GraphSamePicture, OneRunHeatMatchesFlopscopeGraph) {
 TEST(GraphSamePicture, DiffMatchesFlopscopeGraphDiff) {
   expect_same_picture(QStringLiteral("diff"), {QStringLiteral("v1.db"), QStringLiteral("v2.db")},
                       {QStringLiteral("v1.db"), QStringLiteral("--diff"), QStringLiteral("v2.db")});
+}
+
+// The changed op nodes of a diff, by tooltip (the op's identity) and fill (its diff state).
+using ChangedNodes = std::multiset<std::pair<std::string, std::string>>;
+
+ChangedNodes cli_changed_nodes(const std::string& dot) {
+  static const std::regex node_line(R"re(^\s*n\d+ \[label="(?:[^"\\]|\\.)*"(.*)\];$)re");
+  const std::string unchanged = graphs::diff_style(DiffStatus::kUnchanged).fill;
+  ChangedNodes out;
+  std::istringstream lines(dot);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_match(line, m, node_line)) continue;
+    const std::string attrs = m[1];
+    const std::string fill = attribute(attrs, "fillcolor", unchanged);
+    if (fill != unchanged) out.insert({unquote(attribute(attrs, "tooltip", "")), fill});
+  }
+  return out;
+}
+
+ChangedNodes gui_changed_nodes(const graphs::OpGraph& graph) {
+  ChangedNodes out;
+  for (const auto& n : graphs::collapse(graph, graphs::kOpLevel).nodes)
+    if (n.diff != DiffStatus::kUnchanged) out.insert({n.identity, graphs::diff_style(n.diff).fill});
+  return out;
+}
+
+// The GUI's diff graph of two runs opened with --map-b (and --no-align) names the changed op nodes that
+// `flopscope graph A --diff B --map-b ...` draws: one pairing, the core's.
+TEST(GraphSamePicture, DiffWithMapsNamesTheCliChangedNodes) {
+#ifndef FLOPSCOPE_CLI
+  GTEST_SKIP() << "the flopscope CLI is not built";
+#else
+  const QString dir = output_dir(QStringLiteral("same-picture-maps"));
+  write_database(sonnet_run({Variant::kV1}), (dir + QStringLiteral("/v1.db")).toStdString());
+  FixtureOptions v2{Variant::kV2};
+  v2.seed = 2;
+  write_database(sonnet_run(v2), (dir + QStringLiteral("/v2.db")).toStdString());
+  const std::string map = "layers\\.1\\.mlp\\.up=layers.1.mlp.fc1";
+
+  QProcess cli;
+  cli.setWorkingDirectory(dir);
+  cli.start(QStringLiteral(FLOPSCOPE_CLI),
+            {QStringLiteral("graph"), QStringLiteral("v1.db"), QStringLiteral("--diff"),
+             QStringLiteral("v2.db"), QStringLiteral("--depth"), QStringLiteral("ops"),
+             QStringLiteral("--map-b"), QString::fromStdString(map), QStringLiteral("--no-align"),
+             QStringLiteral("-o"), QStringLiteral("maps.dot")});
+  ASSERT_TRUE(cli.waitForFinished(60000));
+  ASSERT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
+  QFile file(dir + QStringLiteral("/maps.dot"));
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const ChangedNodes cli_changed = cli_changed_nodes(file.readAll().toStdString());
+
+  DiffOptions options;
+  ASSERT_TRUE(parse_path_maps({{}, {}, {map}, true}, options).ok());
+  const QStringList paths{dir + QStringLiteral("/v1.db"), dir + QStringLiteral("/v2.db")};
+  auto mapped = load_session(paths, {}, options);
+  ASSERT_TRUE(mapped.ok()) << mapped.status().message();
+  EXPECT_EQ(gui_changed_nodes((*mapped)->graph), cli_changed);
+  // The map decides what changed: without it the same two runs differ elsewhere.
+  auto plain = load_session(paths);
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_NE(gui_changed_nodes((*plain)->graph), cli_changed);
+  bool fc1 = false;
+  for (const auto& [tooltip, fill] : cli_changed) fc1 = fc1 || tooltip.find("mlp.fc1") != std::string::npos;
+  EXPECT_TRUE(fc1) << "B's renamed module is new on the graph";
+#endif
 }
 
 // A build without Graphviz has no layout: the page draws nothing and says why in one line.
