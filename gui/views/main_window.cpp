@@ -132,12 +132,12 @@ MainWindow::MainWindow(QWidget* parent)
   // 1400x900 where the screen has room; on a smaller one (1366x768) the window fits its available area,
   // so the headline, the status bar and the window's own buttons stay on screen. A size the user chose is
   // restored over this (restoreWindowState).
-  QSize size(1400, 900);
-  if (const QScreen* screen = QGuiApplication::primaryScreen()) {
-    const QRect room = screen->availableGeometry();
-    size = size.boundedTo(QSize(room.width() * 95 / 100, room.height() * 92 / 100));
-  }
-  resize(size);
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  resize(initialSize(screen != nullptr ? screen->availableGeometry().size() : QSize(1400, 900)));
+}
+
+QSize MainWindow::initialSize(const QSize& available) {
+  return QSize(1400, 900).boundedTo(QSize(available.width() * 95 / 100, available.height() * 92 / 100));
 }
 
 void MainWindow::buildMenus() {

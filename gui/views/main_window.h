@@ -59,6 +59,9 @@ class MainWindow : public QMainWindow {
   // The window's size, position and state from the last session (the app calls it; tests and
   // screenshots keep their fixed size). Saved when the window closes.
   void restoreWindowState();
+  // The first window's size on a screen with `available` room: 1400x900 where it fits, else the room less a
+  // margin (1366x768 keeps the headline, status bar and the window's own buttons on screen).
+  static QSize initialSize(const QSize& available);
 
  Q_SIGNALS:
   void sessionShown();

@@ -5,9 +5,11 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
@@ -157,7 +159,13 @@ TEST(ViewLayout, WindowGeometryIsRemembered) {
     w.close();
   }
   MainWindow again;
-  EXPECT_EQ(again.size(), QSize(1400, 900));  // tests and screenshots keep the fixed size
+  // The first size fits the screen's room (offscreen: 800x600), a 1366x768 laptop included.
+  EXPECT_EQ(again.size(),
+            MainWindow::initialSize(QGuiApplication::primaryScreen()->availableGeometry().size()));
+  EXPECT_EQ(MainWindow::initialSize(QSize(1920, 1040)), QSize(1400, 900));
+  const QSize laptop = MainWindow::initialSize(QSize(1366, 738));  // 768 less a 30-pixel panel
+  EXPECT_LE(laptop.width(), 1366 - 40);
+  EXPECT_LE(laptop.height(), 738 - 40);
   again.restoreWindowState();
   EXPECT_EQ(again.size(), QSize(1111, 777));
   QSettings().clear();
