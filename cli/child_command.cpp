@@ -33,6 +33,7 @@ std::string quote_command(const std::vector<std::string>& argv) {
 
 void exec_or_exit(std::vector<std::string> argv) {
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (auto& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
   ::execvp(args[0], args.data());

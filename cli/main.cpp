@@ -9,6 +9,9 @@
 #include "db/model/temp_files.h"
 #include "db/model/text_escape.h"
 
+// Only the option set-up before the try can throw, on a programming error (a duplicate option name),
+// which should end the program loudly.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 int main(int argc, char** argv) {
   using namespace flopscope::cli;
   CLI::App app{

@@ -41,7 +41,7 @@ struct DiffStyle {
   const char* border;
   const char* fill;
 };
-DiffStyle diff_style(DiffStatus state);
+DiffStyle diff_style(DiffStatus status);
 
 // "1.23 MFLOPs", "12.3 µs", "4.5 MB": the core's formatter (analyzer/format.h) for a metric.
 std::string format_metric(double value, CostMetric metric);

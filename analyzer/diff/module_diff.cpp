@@ -334,13 +334,11 @@ class ModuleRows {
  private:
   // Structure (and, for modules in both runs, the time test) of one row.
   void compare(ModuleDiff& m, bool in_a, bool in_b) const {
-    if (!in_a)
-      m.status = DiffStatus::kNew;
-    else if (!in_b)
+    const bool vanished = !in_b || (in_a && runs(m.a) && !runs(m.b));  // gone, or no longer running
+    const bool added = !in_a || (!runs(m.a) && runs(m.b));             // new, or running only now
+    if (vanished && in_a)
       m.status = DiffStatus::kVanished;
-    else if (runs(m.a) && !runs(m.b))
-      m.status = DiffStatus::kVanished;
-    else if (!runs(m.a) && runs(m.b))
+    else if (added)
       m.status = DiffStatus::kNew;
     else {
       m.time_diff = compare_time(m.a.time, m.b.time, options_, processes_, &m.time_significant, time_tests_);

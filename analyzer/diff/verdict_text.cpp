@@ -56,10 +56,10 @@ std::string count_text(double n) {
 std::string structural_changes(const ModuleDiff& m) {
   std::vector<std::string> parts;
   if (m.status == DiffStatus::kChanged) {
-    for (auto s : {change("op calls", m.a.ops, m.b.ops, count_text),
-                   change("kernels", m.a.kernels, m.b.kernels, count_text),
-                   change("FLOPs", m.a.flops, m.b.flops, flops_text),
-                   change("bytes", m.a.bytes, m.b.bytes, bytes_text)}) {
+    for (const auto& s : {change("op calls", m.a.ops, m.b.ops, count_text),
+                          change("kernels", m.a.kernels, m.b.kernels, count_text),
+                          change("FLOPs", m.a.flops, m.b.flops, flops_text),
+                          change("bytes", m.a.bytes, m.b.bytes, bytes_text)}) {
       if (!s.empty()) parts.push_back(s);
     }
   }
@@ -94,7 +94,7 @@ constexpr const char* kLevelNote = " (its subtree's work is counted in the match
 
 std::string describe_verdict(const ModuleDiff& m) {
   std::string w = weights_text(m.weights_a, m.weights_b, m.weights_changed);
-  auto with_weights = [&](std::string s) { return w.empty() ? s : s + "; " + w; };
+  auto with_weights = [&](const std::string& s) { return w.empty() ? s : s + "; " + w; };
   switch (m.verdict) {
     case Verdict::kVanished:
       return with_weights(

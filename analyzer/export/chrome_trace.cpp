@@ -128,13 +128,14 @@ void write_module_ranges(Writer& w, const RunData& run, HostLayout& host, Chrome
     std::int64_t start;
   };
   for (auto& [key, ops] : host.outer) {
+    const std::int64_t thread = key.second;  // clang 14 cannot capture a structured binding in a lambda
     std::sort(ops.begin(), ops.end(),
               [](const OpRecord* a, const OpRecord* b) { return a->sequence < b->sequence; });
     std::vector<Open> open;
     std::int64_t last_end = 0;
     auto close_to = [&](std::size_t depth) {
       while (open.size() > depth) {
-        write_module_range(w, open.back().module, key.second, open.back().start, last_end);
+        write_module_range(w, open.back().module, thread, open.back().start, last_end);
         ++st.module_ranges;
         open.pop_back();
       }

@@ -48,6 +48,7 @@ RankSpread spread(const std::vector<std::pair<int, double>>& values) {
   RankSpread s;
   if (values.empty()) return s;
   std::vector<double> v;
+  v.reserve(values.size());
   for (const auto& [rank, x] : values) v.push_back(x);
   std::sort(v.begin(), v.end());
   s.min = v.front();
@@ -85,6 +86,7 @@ StatusOr<int> rank_of_file(const std::string& path) {
 StatusOr<RankReport> analyze_ranks(const std::vector<RankInput>& inputs) {
   RankReport r;
   std::vector<const RankInput*> sorted;
+  sorted.reserve(inputs.size());
   for (const auto& p : inputs) sorted.push_back(&p);
   std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->rank < b->rank; });
   for (std::size_t i = 1; i < sorted.size(); ++i) {

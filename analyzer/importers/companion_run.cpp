@@ -41,10 +41,10 @@ std::string text(Field e) {
 }
 
 double number(dom::element e, double fallback = 0) {
-  return number(Field(std::move(e)), fallback);
+  return number(Field(std::move(e)), fallback);  // NOLINT(performance-move-const-arg): the API takes &&
 }
 std::string text(dom::element e) {
-  return text(Field(std::move(e)));
+  return text(Field(std::move(e)));  // NOLINT(performance-move-const-arg): the API takes &&
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // (wide: one column per metric, a units row under the header). Kernels only, with measured counters;
 // ncu serialises and replays kernels, so kernels are laid end to end in ID order on the time axis.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -230,7 +231,7 @@ class NcuImporter final : public Importer {
         continue;
       }
       a.start_ns = t;
-      a.duration_ns = static_cast<std::int64_t>(dur + 0.5);
+      a.duration_ns = std::llround(dur);
       t += a.duration_ns;
       if (k.counters.any) a.counters = builder.add_counters(k.counters.counters());
       builder.add_activity(a);

@@ -42,7 +42,7 @@ struct PyValue {
   std::string s;                              // string, bytes, global "module.name", call target
   std::vector<PyRef> items;                   // tuple, list, call args, persistent id (the pid tuple)
   std::vector<std::pair<PyRef, PyRef>> dict;  // dict entries in insertion order
-  PyRef state;                                // BUILD state of a call/object
+  PyRef state = nullptr;                      // BUILD state of a call/object
 
   bool is(Kind k) const { return kind == k; }
 };

@@ -73,7 +73,7 @@ class Tracer {
   };
   ThreadState& thread_state();  // mu_ held
   int current_scope(const ThreadState& t) const { return t.scopes.empty() ? 0 : t.scopes.back(); }
-  void on_launch(const CUpti_CallbackData& data, bool graph_launch);
+  void on_launch(const CUpti_CallbackData& cb, bool graph_launch);
   void on_nvtx(CUpti_CallbackId cbid, const void* data);
   void on_resource(CUpti_CallbackId cbid, const void* data);
 

@@ -227,5 +227,5 @@ int main(int argc, char** argv) {
       window.diffPage()->evaluateGates();
     });
   window.openFiles(files);
-  return app.exec();
+  return QApplication::exec();
 }

@@ -253,8 +253,8 @@ void paint_histogram(QPainter& p, const QRect& rect, const HeatmapRow& row, cons
   p.drawLine(plot.bottomLeft(), plot.bottomRight());
   auto x_of = [&](double v) { return plot.left() + (v - lo) / (hi - lo) * plot.width(); };
   struct Mark {
-    int percentile;
-    double v;
+    int percentile = 0;
+    double v = 0;
     QColor color;
   };
   const Mark marks[] = {{50, row.stats.p50, QColor(46, 125, 50)},

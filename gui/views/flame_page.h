@@ -23,7 +23,7 @@ class FlameWidget : public QWidget {
   void setSelectedPath(const QString& path);
   // The cell under a widget position, or -1.
   int cellAt(const QPoint& pos) const;
-  QRectF cellRect(int cell) const;
+  QRectF cellRect(int i) const;
 
  Q_SIGNALS:
   void cellClicked(int module);

@@ -96,7 +96,7 @@ MainWindow::MainWindow(QWidget* parent)
     progress_->hide();
     cancel_->hide();
   };
-  connect(loader_, &RunLoader::previewed, this, [this](SessionPtr s) { setPreview(std::move(s)); });
+  connect(loader_, &RunLoader::previewed, this, [this](const SessionPtr& s) { setPreview(s); });
   connect(loader_, &RunLoader::loaded, this, [this, done](SessionPtr s) {
     done();
     setSession(std::move(s));
@@ -219,7 +219,7 @@ void MainWindow::openFiles(const QStringList& paths) {
   loader_->load(paths);
 }
 
-void MainWindow::setPreview(SessionPtr preview) {
+void MainWindow::setPreview(const SessionPtr& preview) {
   if (!preview) return;
   tree_->setSession(preview);
   tabs_->setCurrentWidget(tree_);

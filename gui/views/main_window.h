@@ -36,7 +36,7 @@ class MainWindow : public QMainWindow {
   void openFiles(const QStringList& paths);
   void setSession(SessionPtr session);
   // The module tree of a run still loading (load_preview): shown on the Modules tab alone until setSession.
-  void setPreview(SessionPtr preview);
+  void setPreview(const SessionPtr& preview);
   SessionPtr session() const { return session_; }
   // "tree", "graph", "heatmap", "flame", "roofline", "timeline", "diff" or "ranks"; false for an unknown
   // name.
