@@ -146,8 +146,8 @@ int remove_stale_temp_paths(const std::string& dir, const std::string& prefix) {
     if (process_runs(pid)) continue;
     std::error_code rm;
     fs::remove_all(it->path(), rm);
-    for (const char* suffix : {"-journal", "-wal", "-shm"}) fs::remove(it->path().string() + suffix, rm);
     if (!rm) ++removed;
+    remove_path(it->path().string());  // and SQLite's -journal/-wal/-shm beside it
   }
   return removed;
 }
