@@ -131,14 +131,17 @@ class ExporterCommand final : public Command {
  private:
   // Every source, each on its own: one that cannot be read is exported as flopscope_source_up 0 (its
   // reason on stderr when it changes) and the others are served as usual. `strict`: the first failure is
-  // the error (at start-up, so that a mistyped path is a usage error, not a silent 0).
+  // the error (at start-up, so that a mistyped path is a usage error, not a silent 0), except a store that
+  // is down: a server that is restarting is the store's state, not the user's mistake, and an exporter
+  // that refused to start would leave every other source unscraped until someone restarts it.
   StatusOr<std::string> render(bool strict = false) {
     std::lock_guard lock(mutex_);
     std::vector<ExpositionSource> out;
     for (auto& s : sources_) {
       auto e = s.read(store_timeout_s_);
       if (!e.ok()) {
-        if (strict) return e.status();
+        const bool store_down = s.kind == "store" && e.status().code() == StatusCode::kUnavailable;
+        if (strict && !store_down) return e.status();
         const std::string why = terminal_safe(redact_passwords(e.status().message()), false);
         if (why != s.last_error) {
           std::fprintf(stderr, "flopscope: warning: %s (flopscope_source_up 0)\n", why.c_str());

@@ -170,6 +170,27 @@ class ExporterFaultsTest(CliTestCase):
             log = f.read()
         self.assertEqual(log.count("flopscope_source_up 0"), 1, log)  # said once, not on every scrape
 
+    def test_a_store_down_at_start_is_served_as_down(self):
+        port = free_port()  # nothing listens there: the store is down, not mistyped
+        store = f"postgresql://flopscope:secret@127.0.0.1:{port}/fleet"
+        probe = run("exporter", "--store", store, "--textfile", self.path("t"), "--once")
+        if "no fleet store client" in probe.stderr:
+            self.skipTest("this build has no fleet store client (libpq)")
+        _, url = self.serve("--store", store, "--store-timeout", "2", "--run", TRACE)
+        status, body, _ = scrape(url)
+        self.assertEqual(status, 200)
+        self.assertRegex(body, r'flopscope_source_up\{source="postgresql://flopscope:[^"]*@127\.0\.0\.1:'
+                         + str(port) + r'/fleet",kind="store"\} 0')
+        self.assertIn(f'flopscope_source_up{{source="{TRACE}",kind="run"}} 1', body)
+        self.assertNotIn("secret", body)
+        with open(self.path("exporter.log")) as f:
+            log = f.read()
+        self.assertIn("flopscope_source_up 0", log)
+        self.assertNotIn("secret", log)
+        # A store URL that cannot be right is still refused at start-up.
+        bad = run("exporter", "--store", "postgres:/nowhere", "--listen", "127.0.0.1:1")
+        self.assertEqual(bad.returncode, 2, bad.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
