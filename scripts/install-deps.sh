@@ -12,8 +12,8 @@ packages=(
   libsqlite3-dev sqlite3 nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev libsimdjson-dev libre2-dev
   # CPU collector and sample models
   libtorch-dev python3 python3-torch python3-torchvision
-  # tests: the GitHub Actions example is read and run step by step
-  python3-yaml
+  # tests: the GitHub Actions example is read and run step by step; diff's growth counted in instructions
+  python3-yaml valgrind
   # LibTorch calls the system libblas.so.3: OpenBLAS, not the 5-10x slower reference BLAS
   libopenblas0-pthread
   # graphs
