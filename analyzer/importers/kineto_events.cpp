@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzer/importers/counters.h"
+#include "analyzer/importers/importer_util.h"
 #include "db/model/dtype.h"
 #include "db/model/module_path.h"
 
@@ -343,8 +344,7 @@ struct KinetoEventReader::Impl {
       } else if (n == 4 && key == "name") {
         // The parser's string buffer survives until the next iterate: views stay valid for this event.
         if (v.get_string().get(e.name)) return "name is not a string";
-        // The run database and every output end a name at a NUL: the event is refused, not cut short.
-        if (e.name.find('\0') != std::string_view::npos) return "name holds a NUL character";
+        if (has_nul(e.name)) return "name holds a NUL character";
       } else if (n == 3 && key == "pid") {
         e.pid = id_of(v);
       } else if (n == 3 && key == "tid") {
@@ -529,8 +529,7 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
     case Cat::kMemcpy:
     case Cat::kMemset:
     case Cat::kRange:
-      // Device ids are small numbers: one past int (a crafted 9e18) is refused, never shown wrapped.
-      if (e.args.device != kNone && (e.args.device < 0 || e.args.device > INT_MAX)) {
+      if (e.args.device != kNone && !device_id_ok(e.args.device)) {
         return bad("device id out of range");
       }
       return impl_->add_activity(c, e);

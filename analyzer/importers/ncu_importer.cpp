@@ -23,6 +23,7 @@ struct NcuKernel {
   std::string gpu;  // device__attribute_display_name, or "compute capability X.Y" from the raw page's CC
   std::int64_t stream = 0;
   int device = 0;
+  const char* malformed = nullptr;  // why the kernel cannot be kept (device id, name), else nullptr
   std::array<int, 3> grid{0, 0, 0};
   std::array<int, 3> block{0, 0, 0};
   CounterSet counters;
@@ -173,13 +174,20 @@ class NcuImporter final : public Importer {
       auto& k = kernels[static_cast<std::int64_t>(*id)];
       if (k.name.empty()) {
         k.name = row[static_cast<std::size_t>(c_kernel)];
+        if (has_nul(k.name)) k.malformed = "name holds a NUL character";
         if (c_stream >= 0) {
-          if (auto s = parse_locale_number(row[static_cast<std::size_t>(c_stream)]))
+          // In range before the conversion, which is undefined outside it.
+          if (auto s = parse_locale_number(row[static_cast<std::size_t>(c_stream)]); s && std::abs(*s) < 9e18)
             k.stream = static_cast<std::int64_t>(*s);
         }
         if (c_device >= 0) {
-          if (auto d = parse_locale_number(row[static_cast<std::size_t>(c_device)]))
-            k.device = static_cast<int>(*d);
+          if (auto d = parse_locale_number(row[static_cast<std::size_t>(c_device)])) {
+            if (device_id_ok(*d)) {
+              k.device = static_cast<int>(*d);
+            } else {
+              k.malformed = "device id out of range";
+            }
+          }
         }
         if (c_grid >= 0) parse_dim3(row[static_cast<std::size_t>(c_grid)], k.grid);
         if (c_block >= 0) parse_dim3(row[static_cast<std::size_t>(c_block)], k.block);
@@ -208,6 +216,11 @@ class NcuImporter final : public Importer {
     std::int64_t t = 0;
     std::int64_t no_duration = 0;
     for (auto& [id, k] : kernels) {
+      if (k.malformed) {
+        builder.issue(QualityCode::malformed_trace_events,
+                      "kernel ID " + std::to_string(id) + ": " + k.malformed);
+        continue;
+      }
       TraceBuilder::Activity a;
       a.name = builder.intern(k.name);
       a.device = k.device;

@@ -97,6 +97,13 @@ class NsysImporter final : public Importer {
     return {};
   }
 
+  // Why a device row cannot be kept as it is (nullptr: it can).
+  static const char* bad_fields(std::int64_t device, std::string_view name) {
+    if (!device_id_ok(device)) return "device id out of range";
+    if (has_nul(name)) return "name holds a NUL character";
+    return nullptr;
+  }
+
   static Status read_kernels(SqliteReadOnly& db, const std::vector<std::string>& c, TraceBuilder& builder) {
     std::string name_col = has(c, "demangledName") ? "demangledName" : has(c, "shortName") ? "shortName" : "";
     if (name_col.empty() || !has(c, "start") || !has(c, "end")) {
@@ -117,6 +124,10 @@ class NsysImporter final : public Importer {
       // 2.49 s): such a row is skipped and counted.
       if (rows.is_null(0) || rows.is_null(1)) {
         builder.issue(QualityCode::kernel_without_timestamp, "CUPTI_ACTIVITY_KIND_KERNEL: NULL start or end");
+        continue;
+      }
+      if (const char* why = bad_fields(rows.int64(2), rows.is_null(6) ? "" : rows.text(6))) {
+        builder.issue(QualityCode::malformed_trace_events, std::string("CUPTI_ACTIVITY_KIND_KERNEL: ") + why);
         continue;
       }
       TraceBuilder::Activity a;
@@ -186,6 +197,10 @@ class NsysImporter final : public Importer {
         builder.issue(QualityCode::kernel_without_timestamp, std::string(table) + ": NULL start or end");
         continue;
       }
+      if (const char* why = bad_fields(rows.int64(2), "")) {
+        builder.issue(QualityCode::malformed_trace_events, std::string(table) + ": " + why);
+        continue;
+      }
       TraceBuilder::Activity a;
       a.kind = kind;
       a.name = kind == KernelKind::kMemcpy && !rows.is_null(8) ? builder.intern(memcpy_name(rows.int64(8)))
@@ -244,6 +259,10 @@ class NsysImporter final : public Importer {
       auto thread = builder.thread(pid_of(global), tid_of(global));
       std::int64_t start = rows.int64(0), dur = span_ns(rows.int64(0), rows.int64(1));
       std::string_view label = rows.is_null(3) ? std::string_view("<unnamed range>") : rows.text(3);
+      if (has_nul(label)) {
+        builder.issue(QualityCode::malformed_trace_events, "NVTX_EVENTS: name holds a NUL character");
+        continue;
+      }
       if (label.starts_with("aten::")) {
         // torch.autograd.profiler.emit_nvtx: "aten::addmm, seq = 12, op_id = 34, sizes = [...]"
         TraceBuilder::HostOp op;

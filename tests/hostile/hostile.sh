@@ -414,6 +414,45 @@ assert any(q["code"] == "kernel_without_timestamp" for q in doc["data_quality"])
 assert doc["attribution"]["kernels"] == 1, doc["attribution"]
 PY
     ;;
+  nsys_bad_fields)
+    # The Kineto rules for Nsight Systems: a device id of 9e18 and a NUL inside a kernel or NVTX name are
+    # refused with a data-quality row (the id was cast to a negative int; the name cut at the NUL).
+    sql k.sqlite "CREATE TABLE StringIds (id INTEGER, value TEXT);
+      INSERT INTO StringIds VALUES (1, 'gemm'), (2, CAST(X'6576696C006E616D65' AS TEXT));
+      CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, \"end\" INTEGER, deviceId INTEGER, streamId INTEGER,
+        correlationId INTEGER, demangledName INTEGER);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2000000000, 2001000000, 0, 7, 1, 1),
+        (2002000000, 2003000000, 9000000000000000000, 7, 2, 1), (2004000000, 2005000000, 0, 7, 3, 2);"
+    run report k.sqlite --format json -o r.json; expect_ok
+    python3 - r.json <<'PY' || fail "the bad device id or the NUL name was kept"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [q for q in doc["data_quality"] if q["code"] == "malformed_trace_events"]
+assert rows and rows[0]["count"] == 2, doc["data_quality"]
+assert doc["attribution"]["kernels"] == 1, doc["attribution"]
+assert "-" not in json.dumps(doc.get("devices", "")), doc.get("devices")
+PY
+    ;;
+  ncu_bad_fields)
+    # The same rules for Nsight Compute: Device 9e18 (a double converted out of range, undefined) and a NUL
+    # in a kernel name are refused with a data-quality row; the good kernel is kept.
+    python3 - "$here/../fuzz/seeds/ncu/raw.csv" <<'PY' || fail "cannot write the input"
+import sys
+head, units, row = open(sys.argv[1], encoding="utf-8").read().splitlines()[:3]
+huge = row.replace('"0","7","python"', '"1","7","python"')
+huge = huge.replace('"(64, 2, 1)","0"', '"(64, 2, 1)","9e18"')
+nul = row.replace('"0","7","python"', '"2","7","python"').replace('"gemm"', '"ge\0mm"')
+open("bad.csv", "w", encoding="utf-8").write("\n".join([head, units, row, huge, nul]) + "\n")
+PY
+    run report bad.csv --format json -o r.json; expect_ok
+    python3 - r.json <<'PY' || fail "the bad device id or the NUL name was kept"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [q for q in doc["data_quality"] if q["code"] == "malformed_trace_events"]
+assert rows and rows[0]["count"] == 2, doc["data_quality"]
+assert doc["attribution"]["kernels"] == 1, doc["attribution"]
+PY
+    ;;
   *) fail "unknown case" ;;
 esac
 echo "ok $name"
