@@ -14,6 +14,18 @@ python3 "$here/make_inputs.py" in || exit 1
 source "$here/hostile_lib.sh"
 sql() { python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()' "$@"; }
 good_db() { run import in/good.json -o good.db -q; expect_ok; }
+# FILE has three kernels, two with a bad device id or name: both refused in one row, one kernel kept.
+two_of_three_refused() {
+  run report "$1" --format json -o r.json; expect_ok
+  python3 - r.json <<'PY' || fail "the bad device id or the NUL name was kept"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [q for q in doc["data_quality"] if q["code"] == "malformed_trace_events"]
+assert rows and rows[0]["count"] == 2, doc["data_quality"]
+assert doc["attribution"]["kernels"] == 1, doc["attribution"]
+assert "-" not in json.dumps(doc.get("devices", "")), doc.get("devices")
+PY
+}
 needs_profile() { "$bin" profile --help >/dev/null 2>&1 || { echo "no profile command in this build"; exit 77; }; }
 
 case $name in
@@ -423,16 +435,7 @@ PY
         correlationId INTEGER, demangledName INTEGER);
       INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2000000000, 2001000000, 0, 7, 1, 1),
         (2002000000, 2003000000, 9000000000000000000, 7, 2, 1), (2004000000, 2005000000, 0, 7, 3, 2);"
-    run report k.sqlite --format json -o r.json; expect_ok
-    python3 - r.json <<'PY' || fail "the bad device id or the NUL name was kept"
-import json, sys
-doc = json.load(open(sys.argv[1]))
-rows = [q for q in doc["data_quality"] if q["code"] == "malformed_trace_events"]
-assert rows and rows[0]["count"] == 2, doc["data_quality"]
-assert doc["attribution"]["kernels"] == 1, doc["attribution"]
-assert "-" not in json.dumps(doc.get("devices", "")), doc.get("devices")
-PY
-    ;;
+    two_of_three_refused k.sqlite ;;
   ncu_bad_fields)
     # The same rules for Nsight Compute: Device 9e18 (a double converted out of range, undefined) and a NUL
     # in a kernel name are refused with a data-quality row; the good kernel is kept.
@@ -444,15 +447,7 @@ huge = huge.replace('"(64, 2, 1)","0"', '"(64, 2, 1)","9e18"')
 nul = row.replace('"0","7","python"', '"2","7","python"').replace('"gemm"', '"ge\0mm"')
 open("bad.csv", "w", encoding="utf-8").write("\n".join([head, units, row, huge, nul]) + "\n")
 PY
-    run report bad.csv --format json -o r.json; expect_ok
-    python3 - r.json <<'PY' || fail "the bad device id or the NUL name was kept"
-import json, sys
-doc = json.load(open(sys.argv[1]))
-rows = [q for q in doc["data_quality"] if q["code"] == "malformed_trace_events"]
-assert rows and rows[0]["count"] == 2, doc["data_quality"]
-assert doc["attribution"]["kernels"] == 1, doc["attribution"]
-PY
-    ;;
+    two_of_three_refused bad.csv ;;
   *) fail "unknown case" ;;
 esac
 echo "ok $name"
