@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 
 #include "analyzer/weights/tensor_stats.h"
@@ -166,9 +165,12 @@ TEST(Safetensors, HeaderLengthStartingWithABraceIsNotAnIndex) {
   EXPECT_EQ(r->tensors[0].name, "w");
 }
 
-// Header parsing is one pass: 200,000 tensors (once over two minutes) parse well within a test's time.
-TEST(Safetensors, ManyTensorsParseInOnePass) {
-  constexpr int kTensors = 200000;
+// A header of many tensors parses whole and in order. Its growth with the tensor count (once quadratic:
+// 200,000 tensors took over two minutes) is measured by the scaling benchmark's "tensor count" series
+// (tests/bench/scaling), not timed here: a unit test's time depends on the machine and its load (under the
+// sanitizers this took 20 s).
+TEST(Safetensors, ManyTensorsParseWholeAndInOrder) {
+  constexpr int kTensors = 50000;
   std::string header = "{";
   for (int i = 0; i < kTensors; ++i) {
     header += (i ? "," : "") + std::string("\"t") + std::to_string(i) + R"(":{"dtype":"F32","shape":[1],)" +
@@ -177,13 +179,13 @@ TEST(Safetensors, ManyTensorsParseInOnePass) {
   header += "}";
   const std::string bytes = safetensors_bytes(header, std::string(4 * kTensors, '\0'));
   std::vector<TensorLocation> tensors;
-  const auto start = std::chrono::steady_clock::now();
   Status st =
       parse_safetensors({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}, "m", &tensors);
-  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(tensors.size(), static_cast<std::size_t>(kTensors));
-  EXPECT_LT(seconds, 10.0);
+  ASSERT_EQ(tensors.size(), static_cast<std::size_t>(kTensors));
+  EXPECT_EQ(tensors.back().name, "t" + std::to_string(kTensors - 1));
+  EXPECT_EQ(tensors.back().storage.size(), 4u);
+  EXPECT_EQ(tensors.back().storage.data() - tensors.front().storage.data(), 4 * (kTensors - 1));
 }
 
 }  // namespace
