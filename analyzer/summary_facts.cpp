@@ -7,6 +7,7 @@
 
 #include "analyzer/fact_rows.h"
 #include "analyzer/iterations.h"
+#include "analyzer/op_category.h"
 #include "analyzer/summary.h"
 #include "analyzer/summary_tree.h"
 
@@ -278,7 +279,8 @@ void FactWalk::count_calls() {
 
 // Ops whose FLOPs nobody knows: no formula and no FLOPs counted below them. Communication ops (every kernel
 // under them a communication kernel: NCCL all-reduce) do no FLOPs by convention, as their kernels are left
-// out of coverage: they are no gap and make no module's FLOPs a lower bound.
+// out of coverage: they are no gap and make no module's FLOPs a lower bound (a module whose only unknown op
+// is a collective has complete FLOPs).
 void FactWalk::find_gaps() {
   std::vector<char> compute_below(n_ops_, 0), comm_below(n_ops_, 0);
   for (const FactKernel& k : kernels_) {
@@ -290,8 +292,17 @@ void FactWalk::find_gaps() {
       below[static_cast<std::size_t>(j)] = 1;
     }
   }
+  // A collective named as one (record_param_comms, c10d::allreduce_, nccl:all_reduce: op_category) is
+  // communication too when no kernel of it was recorded (a CPU run, a trace without its NCCL kernels).
+  std::unordered_map<std::uint32_t, bool> comm_name;
+  auto named_communication = [&](std::uint32_t name) {
+    auto it = comm_name.find(name);
+    if (it == comm_name.end())
+      it = comm_name.emplace(name, op_category(rows_.text(name)) == OpCategory::kCommunication).first;
+    return it->second;
+  };
   for (std::size_t i = 0; i < n_ops_; ++i) {
-    const bool communication = comm_below[i] && !compute_below[i];
+    const bool communication = !compute_below[i] && (comm_below[i] || named_communication(ops_[i].name));
     is_gap_[i] = ops_[i].flops_source == FlopsSource::kNone && !has_counted_below_[i] && !communication;
   }
 }

@@ -41,8 +41,11 @@ struct CoverageView {
   double counted_share = 1;          // ops_with_formula / ops_total (1 with no ops)
   bool every_op_has_formula = true;  // nothing missing: not just "no gap"
   bool no_gap = true;                // no op carries FLOPs nobody counted (coverage_gaps empty)
-  // One sentence for people, e.g. "every op has a FLOPs formula", or "no coverage gap: the 25 ops without a
-  // formula have their work counted by ops inside them".
+  // The count and the sentence after it, both from this one rule so they never disagree: "479 of 479 ops
+  // have a formula or sit inside one (100.0%)", then "every op has a FLOPs formula", or "no coverage gap:
+  // the 25 ops without a formula have their work counted by ops inside them, or are communication (no
+  // FLOPs by convention)".
+  std::string count;
   std::string sentence;
 };
 

@@ -99,12 +99,16 @@ const char* to_string(TimeStatus s) {
       return "slower";
     case TimeStatus::kNotAssessable:
       return "not_assessable";
+    case TimeStatus::kSingleSample:
+      return "single_sample";
   }
   return "?";
 }
 
 TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t,
                           bool significant) {
+  if (a.samples == 1 || b.samples == 1)
+    return a.samples > 0 && b.samples > 0 ? TimeStatus::kSingleSample : TimeStatus::kUntested;
   if (a.samples < kMinIterationsForStats || b.samples < kMinIterationsForStats) return TimeStatus::kUntested;
   if (!t.assessable) return TimeStatus::kNotAssessable;
   if (!significant) return TimeStatus::kUnchanged;

@@ -32,7 +32,8 @@ bool costs_differ(const SideCost& a, const SideCost& b, const DiffOptions& o);
 inline constexpr int kMinIterationsForStats = 3;
 
 // faster / slower when significant (compare_time already applied the minimum effect), else unchanged;
-// untested when a side has too few iterations; not assessable when compare_time said so.
+// single sample when a side has one iteration (the other at least one), untested when a side has 2 or
+// none; not assessable when compare_time said so.
 TimeStatus time_status_of(const LatencyStats& a, const LatencyStats& b, const MedianDifference& t,
                           bool significant);
 

@@ -17,6 +17,7 @@
 #include "analyzer/diff/diff_status.h"
 #include "analyzer/diff/summary_sentence.h"
 #include "analyzer/latency.h"
+#include "analyzer/op_category.h"
 #include "analyzer/outputs/output_compare.h"
 #include "analyzer/summary.h"
 #include "analyzer/weights/tensor_similarity.h"
@@ -32,11 +33,15 @@ namespace flopscope {
 inline constexpr int kDiffJsonVersion = 3;
 
 // Time status, kept apart from structure: a change counts only when significant, at least
-// min_time_change relative and min_time_change_ns absolute. kUntested: too few iterations, or present on
-// one side only. kNotAssessable: a side's iterations come from fewer than 3 processes, so no test can
-// include the variance between runs (use `diff --rounds` or `trace --repeat`; analyzer/diff/between_runs.h).
-enum class TimeStatus { kUntested, kUnchanged, kFaster, kSlower, kNotAssessable };
+// min_time_change relative and min_time_change_ns absolute. kUntested: present on one side only, or a side
+// has 2 iterations. kSingleSample: both sides timed, one of them in a single iteration (a trace of one
+// forward pass): the difference is shown as measured, with no interval and no claim of significance.
+// kNotAssessable: a side's iterations come from fewer than 3 processes, so no test can include the variance
+// between runs (use `diff --rounds` or `trace --repeat`; analyzer/diff/between_runs.h).
+enum class TimeStatus { kUntested, kUnchanged, kFaster, kSlower, kNotAssessable, kSingleSample };
 const char* to_string(TimeStatus s);
+// How every view words kSingleSample beside the difference.
+inline constexpr const char* kSingleSampleText = "single sample, no interval";
 
 // What a module's parameters look like in one run. kNone: the module owns no parameters in that run.
 // kErased: gone, with no tensor of B holding their content; kMoved: gone from this module, but every one of
@@ -122,6 +127,8 @@ struct OpDiff {
   std::string module_path;
   std::string name;
   std::string signature;
+  OpCategory category = OpCategory::kOther;  // op_category(name)
+  bool orphan_kernels = false;  // "kernel NAME": kernels no known op launched (summed apart in reports)
   DiffStatus status = DiffStatus::kUnchanged;  // structural
   SideCost a, b;
   MedianDifference time_diff;
@@ -156,6 +163,27 @@ struct RunTotals {
   std::int64_t param_bytes = 0;
 };
 
+// One op category (op_category.h) in A and B, per iteration, over every op-signature row of that category
+// (kernels of no op by their own name). Time is the rows' mean per iteration on the diff's clock, shown only
+// on device time (`timed`): nested host ops' times overlap, so host time does not add up by category. Shares
+// are of the side's device time per iteration (mean): all kernel time, the sum over the categories.
+struct CategoryDiff {
+  OpCategory category = OpCategory::kOther;
+  int signatures_a = 0, signatures_b = 0;
+  double time_a = 0, time_b = 0;
+  double flops_a = 0, flops_b = 0;
+  double share_a = 0, share_b = 0;
+};
+
+struct CategorySummary {
+  bool timed = false;              // device time on both sides: time and shares are meaningful
+  double time_a = 0, time_b = 0;   // the shares' denominators: device time per iteration (mean)
+  std::vector<CategoryDiff> rows;  // every category, in OpCategory order
+  // Kernels no known op launched ("kernel NAME" rows): left out of the ranked op list, summed here.
+  int orphan_signatures_a = 0, orphan_signatures_b = 0;
+  double orphan_time_a = 0, orphan_time_b = 0;
+};
+
 struct RunDiff {
   RunInfo info_a, info_b;
   bool gpu_time = false;  // times are device (kernel) times
@@ -164,8 +192,11 @@ struct RunDiff {
   bool time_significant = false;
   TimeStatus time_status = TimeStatus::kUntested;
   std::vector<ModuleDiff> modules;  // A's pre-order, then modules only in B in B's pre-order
-  std::vector<OpDiff> ops;          // changed first, by |time delta|
-  std::vector<ParamDiff> params;    // A's order, then parameters only in B
+  // By |time delta| (P50 B - P50 A, an absent side counting 0), largest first; rows with no time, FLOPs or
+  // bytes on either side last (ranked_op below).
+  std::vector<OpDiff> ops;
+  CategorySummary categories;
+  std::vector<ParamDiff> params;  // A's order, then parameters only in B
   std::vector<std::string> warnings;
   std::int64_t common_modules = 0;  // excluding the root
   // Modules whose ops could not be attributed exactly in A or B (data-quality error of the run), as paths
@@ -191,11 +222,16 @@ inline Clock time_clock(const RunDiff& d) {
   return d.gpu_time ? Clock::kDevice : Clock::kHost;
 }
 
+// An op row the ranked op list shows: not a row of orphan kernels, and some time, FLOPs or bytes on a side.
+bool ranked_op(const OpDiff& o);
+
 // "VANISHED: no ops in B (A: 64 ops, ...); weights ERASED": the wording every front end shows.
 std::string describe_verdict(const ModuleDiff& m);
 // "-0.91 ms (95% CI [-0.95 ms, -0.88 ms]), faster", "+1.2 us (not tested)", "no change",
 // "+822 ms (not assessable across processes (use --rounds / trace --repeat))".
 std::string describe_time_change(const MedianDifference& t, bool significant);
+// The same with the row's status: "+81.3 µs (single sample, no interval)" for kSingleSample.
+std::string describe_time_change(const MedianDifference& t, bool significant, TimeStatus status);
 // How module PATH (A's path, or B's own) was paired: evidence, score, runner-up, moved tensors (--explain).
 StatusOr<std::string> explain_module(const RunDiff& d, const std::string& path);
 // "2 VANISHED, 1 DORMANT, 54 UNCHANGED" (none: "none").

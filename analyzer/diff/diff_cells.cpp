@@ -15,12 +15,17 @@ std::string side_flops_text(const SideCost& s) {
   return s.flops_known ? flops_text(s.flops) : "?";
 }
 
+bool listed_op(const OpDiff& o) {
+  return ranked_op(o) && (o.status != DiffStatus::kUnchanged || o.b.time.p50 != o.a.time.p50);
+}
+
 std::string time_delta_text(const MedianDifference& t, TimeStatus status, bool both_sides) {
   if (!both_sides || status == TimeStatus::kUntested) return "";
   std::string s = (t.diff >= 0 ? "+" : "-") + time_text(std::fabs(t.diff));
   if (status == TimeStatus::kFaster || status == TimeStatus::kSlower)
     s += std::string(" ") + to_string(status);
   if (status == TimeStatus::kNotAssessable) s += " n/a";
+  if (status == TimeStatus::kSingleSample) s += " (single sample)";
   return s;
 }
 

@@ -37,7 +37,7 @@ std::string end_to_end_text(const RunDiff& d) {
     time += fmt::format(", mean of per-process medians ({} and {} processes) {} -> {}", d.a.processes,
                         d.b.processes, time_text(d.time_diff.median_a), time_text(d.time_diff.median_b));
   }
-  parts.push_back(time + ": " + describe_time_change(d.time_diff, d.time_significant));
+  parts.push_back(time + ": " + describe_time_change(d.time_diff, d.time_significant, d.time_status));
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];
   return out;

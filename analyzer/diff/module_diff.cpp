@@ -203,7 +203,11 @@ ProcessSplit compare_totals(RunDiff& d, const RunData& a, const RunSummary& sa, 
   d.b.processes = processes.b.count;
   d.time_diff = compare_time(d.a.time, d.b.time, options, processes, &d.time_significant);
   d.time_status = time_status_of(d.a.time, d.b.time, d.time_diff, d.time_significant);
-  if (d.a.time.samples < kMinIterationsForStats || d.b.time.samples < kMinIterationsForStats) {
+  if (d.time_status == TimeStatus::kSingleSample) {
+    d.warnings.push_back(
+        "a run has a single iteration: time differences are single samples with no interval, not tested for "
+        "significance");
+  } else if (d.a.time.samples < kMinIterationsForStats || d.b.time.samples < kMinIterationsForStats) {
     d.warnings.push_back("fewer than " + std::to_string(kMinIterationsForStats) +
                          " iterations in a run: time differences are not tested for significance");
   } else if (!processes.assessable()) {
@@ -407,7 +411,7 @@ class ModuleRows {
     }
     m.verdict = verdict_of(m);
     if (m.time_status != TimeStatus::kUntested && (m.a.present && m.b.present)) {
-      m.time_text = describe_time_change(m.time_diff, m.time_significant);
+      m.time_text = describe_time_change(m.time_diff, m.time_significant, m.time_status);
     }
     if (m.time_status == TimeStatus::kSlower) ++d_.modules_slower;
     if (m.time_status == TimeStatus::kFaster) ++d_.modules_faster;
@@ -507,6 +511,7 @@ RunDiff diff_runs(const RunData& a, const RunSummary& sa, const RunData& b, cons
 
   d.ops = op_rows.get();
   for (const auto& o : d.ops) ++d.ops_by_status[static_cast<int>(o.status)];
+  d.categories = summarize_categories(d.ops, d.gpu_time);
   d.sentence = summary_sentence(d);
   return d;
 }

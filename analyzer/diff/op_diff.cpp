@@ -15,6 +15,7 @@
 #include "analyzer/diff/compare.h"
 #include "analyzer/diff/op_key_index.h"
 #include "analyzer/iterations.h"
+#include "analyzer/op_category.h"
 
 namespace flopscope {
 namespace {
@@ -168,6 +169,8 @@ void take_names(OpDiff& d, const SideRow& r) {
   d.module_path = r.key.path;
   d.name = r.key.name;
   d.signature = r.key.signature;
+  d.category = op_category(d.name);
+  d.orphan_kernels = is_orphan_kernel_row(d.name);
 }
 
 int rank(DiffStatus s) {
@@ -175,6 +178,49 @@ int rank(DiffStatus s) {
 }
 
 }  // namespace
+
+bool ranked_op(const OpDiff& o) {
+  if (o.orphan_kernels) return false;
+  auto costs = [](const SideCost& s) { return s.present && (s.time.max > 0 || s.flops > 0 || s.bytes > 0); };
+  return costs(o.a) || costs(o.b);
+}
+
+CategorySummary summarize_categories(const std::vector<OpDiff>& ops, bool gpu_time) {
+  CategorySummary out;
+  out.timed = gpu_time;
+  out.rows.resize(kOpCategoryCount);
+  for (int c = 0; c < kOpCategoryCount; ++c) out.rows[static_cast<std::size_t>(c)].category = OpCategory(c);
+  for (const OpDiff& o : ops) {
+    CategoryDiff& row = out.rows[static_cast<std::size_t>(o.category)];
+    // Means add up over rows (the P50s of a sum need not): the shares of a side sum to 100%. Host times
+    // of nested ops overlap: left at 0.
+    const double ta = o.a.present && gpu_time ? o.a.time.mean : 0;
+    const double tb = o.b.present && gpu_time ? o.b.time.mean : 0;
+    if (o.a.present) {
+      ++row.signatures_a;
+      row.time_a += ta;
+      row.flops_a += o.a.flops;
+      out.time_a += ta;
+    }
+    if (o.b.present) {
+      ++row.signatures_b;
+      row.time_b += tb;
+      row.flops_b += o.b.flops;
+      out.time_b += tb;
+    }
+    if (o.orphan_kernels) {
+      out.orphan_signatures_a += o.a.present ? 1 : 0;
+      out.orphan_signatures_b += o.b.present ? 1 : 0;
+      out.orphan_time_a += ta;
+      out.orphan_time_b += tb;
+    }
+  }
+  for (CategoryDiff& row : out.rows) {
+    row.share_a = out.time_a > 0 ? row.time_a / out.time_a : 0;
+    row.share_b = out.time_b > 0 ? row.time_b / out.time_b : 0;
+  }
+  return out;
+}
 
 std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const RunData& b,
                              const SidePaths& paths_b, const DiffOptions& options,
@@ -220,21 +266,24 @@ std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const R
     take_names(d, rb);
     d.status = DiffStatus::kNew;
   }
-  // Sorted by index (status, |time delta| first, from a compact array), then moved once: an OpDiff is large.
-  // The keys of distinct rows never tie, so the order is the same whatever order the rows came in.
+  // Sorted by index (ranked rows first, then |time delta|, then status, from a compact array), then moved
+  // once: an OpDiff is large. The keys of distinct rows never tie, so the order is the same whatever order
+  // the rows came in. An absent side's time is 0 (its P50 is), so a vanished row moves by all its time.
   struct SortKey {
-    int rank;
+    bool ranked;
     double dt;
+    int rank;
     std::uint32_t row;
   };
   std::vector<SortKey> order(unsorted.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) {
     const OpDiff& x = unsorted[i];
-    order[i] = {rank(x.status), std::fabs(x.b.time.p50 - x.a.time.p50), i};
+    order[i] = {ranked_op(x), std::fabs(x.b.time.p50 - x.a.time.p50), rank(x.status), i};
   }
   std::sort(order.begin(), order.end(), [&](const SortKey& i, const SortKey& j) {
-    if (i.rank != j.rank) return i.rank < j.rank;
+    if (i.ranked != j.ranked) return i.ranked;
     if (i.dt != j.dt) return i.dt > j.dt;
+    if (i.rank != j.rank) return i.rank < j.rank;
     const OpDiff& x = unsorted[i.row];
     const OpDiff& y = unsorted[j.row];
     return std::tie(x.module_path, x.name, x.signature) < std::tie(y.module_path, y.name, y.signature);

@@ -37,4 +37,7 @@ std::vector<OpDiff> diff_ops(const RunData& a, const SidePaths& paths_a, const R
                              const ProcessSplit& processes, bool gpu_time, const RunTotals& totals_a,
                              const RunTotals& totals_b);
 
+// The category table of a diff (RunDiff::categories) from its op rows.
+CategorySummary summarize_categories(const std::vector<OpDiff>& ops, bool gpu_time);
+
 }  // namespace flopscope

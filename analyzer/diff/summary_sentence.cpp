@@ -83,6 +83,8 @@ std::string end_to_end_text(const RunDiff& d) {
   if (d.a.time.samples == 0 || d.b.time.samples == 0) return out;
   out += fmt::format(", {} time ", d.gpu_time ? "device" : "host");
   const MedianDifference& t = d.time_diff;
+  if (d.time_status == TimeStatus::kSingleSample)
+    return out + signed_text(t.diff, time_text) + " (" + kSingleSampleText + ")";
   if (d.time_status == TimeStatus::kUntested) {
     return out + signed_text(t.diff, time_text) + " (fewer than " + std::to_string(kMinIterationsForStats) +
            " iterations: not tested)";

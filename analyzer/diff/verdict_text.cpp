@@ -85,6 +85,11 @@ std::string describe_time_change(const MedianDifference& t, bool significant) {
   return out + (t.diff < 0 ? ", faster" : ", slower");
 }
 
+std::string describe_time_change(const MedianDifference& t, bool significant, TimeStatus status) {
+  if (status != TimeStatus::kSingleSample) return describe_time_change(t, significant);
+  return (t.diff >= 0 ? "+" : "-") + time_text(std::fabs(t.diff)) + " (" + kSingleSampleText + ")";
+}
+
 namespace {
 
 // A wrapper level's row holds its subtree's cost, which the rows below it carry already: not its own.

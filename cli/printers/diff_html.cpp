@@ -102,9 +102,14 @@ std::string render_diff_html(const RunDiff& d, const std::vector<GateResult>& ga
   out += fmt::format("<h2>Modules ({})</h2>\n", html_escape(module_counts_text(d)));
   out += module_table(d, o).to_html();
   std::size_t more = 0;
-  out += fmt::format("<h2>Op signatures ({})</h2>\n", html_escape(status_counts(d.ops_by_status)));
+  out += fmt::format("<h2>Op signatures ({})</h2>\n<p>{}</p>\n", html_escape(status_counts(d.ops_by_status)),
+                     html_escape(op_ranking_text(d)));
   out += op_table(d, o, &more).to_html();
-  if (more > 0) out += fmt::format("<p>{} more changed op signatures not shown.</p>\n", more);
+  if (more > 0) out += fmt::format("<p>{} more op signatures not shown.</p>\n", more);
+  if (const std::string orphans = orphan_kernels_text(d); !orphans.empty())
+    out += "<p>" + html_escape(orphans) + "</p>\n";
+  out += "<h2>Op categories</h2>\n<p>" + html_escape(category_heading(d)) + "</p>\n" +
+         category_table(d).to_html();
   if (!d.warnings.empty()) {
     out += "<h2>Warnings</h2>\n<ul>\n";
     for (const auto& w : d.warnings) out += "<li>" + html_escape(w) + "</li>\n";

@@ -210,11 +210,47 @@ void module(JsonWriter& w, const ModuleDiff& m) {
 void op(JsonWriter& w, const OpDiff& o) {
   w.begin_object();
   sides(w, o.a, o.b);
+  w.member("category", to_string(o.category));
   w.member("module_path", o.module_path);
   w.member("name", o.name);
+  w.member("orphan_kernels", o.orphan_kernels);
+  w.member("ranked", ranked_op(o));
   w.member("signature", o.signature);
   w.member("status", to_string(o.status));
   row_time_change(w, o.a, o.b, o.time_diff, o.time_significant, o.time_status);
+  w.end_object();
+}
+
+// The category table: per category A and B, and the denominators of the shares.
+void categories(JsonWriter& w, const CategorySummary& c) {
+  w.begin_object();
+  w.key("orphan_kernels");
+  w.begin_object();
+  w.member("signatures_a", c.orphan_signatures_a);
+  w.member("signatures_b", c.orphan_signatures_b);
+  w.member("time_a_ns", c.orphan_time_a);
+  w.member("time_b_ns", c.orphan_time_b);
+  w.end_object();
+  w.key("rows");
+  w.begin_array();
+  for (const CategoryDiff& r : c.rows) {
+    w.begin_object();
+    w.member("category", to_string(r.category));
+    w.member("flops_a", r.flops_a);
+    w.member("flops_b", r.flops_b);
+    w.member("share_a", r.share_a);
+    w.member("share_b", r.share_b);
+    w.member("signatures_a", r.signatures_a);
+    w.member("signatures_b", r.signatures_b);
+    w.member("time_a_ns", r.time_a);
+    w.member("time_b_ns", r.time_b);
+    w.end_object();
+  }
+  w.end_array();
+  w.member("share_of", "device time per iteration (mean)");
+  w.member("time_a_ns", c.time_a);
+  w.member("time_b_ns", c.time_b);
+  w.member("timed", c.timed);
   w.end_object();
 }
 
@@ -354,6 +390,8 @@ Status write_diff_json(const RunDiff& d, const std::vector<GateResult>& gates, c
   w.end_array();
   w.key("b");
   run(w, d.info_b, d.b);
+  w.key("categories");
+  categories(w, d.categories);
   w.key("end_to_end");
   end_to_end(w, d);
   bool passed = true;

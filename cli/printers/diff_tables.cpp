@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include "analyzer/analysis/report_view.h"
 #include "analyzer/diff/diff_cells.h"
 #include "analyzer/work_text.h"
 
@@ -40,25 +43,73 @@ TextTable module_table(const RunDiff& d, const DiffReportOptions& o) {
 
 TextTable op_table(const RunDiff& d, const DiffReportOptions& o, std::size_t* more) {
   TextTable t;
-  t.header = {"module",  "op",      "signature", "status", "calls A",   "calls B",
-              "FLOPs A", "FLOPs B", "time A",    "time B", "time delta"};
-  t.right_align = {false, false, false, false, true, true, true, true, true, true, true};
-  std::size_t shown = 0, changed = 0;
+  t.header = {"module",  "op",      "category", "signature", "status", "calls A",
+              "calls B", "FLOPs A", "FLOPs B",  "time A",    "time B", "time delta"};
+  t.right_align = {false, false, false, false, false, true, true, true, true, true, true, true};
+  std::size_t shown = 0, ranked = 0;
+  // d.ops is ranked by the engine: |time delta| first, orphan-kernel and zero-cost rows after the rest.
   for (const auto& op : d.ops) {
-    if (op.status == DiffStatus::kUnchanged && op.time_status != TimeStatus::kSlower &&
-        op.time_status != TimeStatus::kFaster)
-      continue;
-    ++changed;
+    if (!listed_op(op)) continue;
+    ++ranked;
     if (shown >= o.top_ops) continue;
     ++shown;
     std::string sig = op.signature.size() > 60 ? op.signature.substr(0, 57) + "..." : op.signature;
-    t.rows.push_back({op.module_path.empty() ? "(model)" : op.module_path, op.name, sig, to_string(op.status),
-                      side_num(op.a, op.a.ops, format_count), side_num(op.b, op.b.ops, format_count),
-                      side_flops_text(op.a), side_flops_text(op.b), side_time_text(op.a),
-                      side_time_text(op.b),
+    t.rows.push_back({op.module_path.empty() ? "(model)" : op.module_path, op.name, to_string(op.category),
+                      sig, to_string(op.status), side_num(op.a, op.a.ops, format_count),
+                      side_num(op.b, op.b.ops, format_count), side_flops_text(op.a), side_flops_text(op.b),
+                      side_time_text(op.a), side_time_text(op.b),
                       time_delta_text(op.time_diff, op.time_status, op.a.present && op.b.present)});
   }
-  *more = changed - shown;
+  *more = ranked - shown;
+  return t;
+}
+
+std::string op_ranking_text(const RunDiff& d) {
+  return fmt::format("ranked by |time delta| of P50 {} time per iteration", d.gpu_time ? "device" : "host");
+}
+
+std::string orphan_kernels_text(const RunDiff& d) {
+  const CategorySummary& c = d.categories;
+  if (c.orphan_signatures_a == 0 && c.orphan_signatures_b == 0) return "";
+  return fmt::format("kernels no known op launched (not ranked): A {} ({}), B {} ({})",
+                     count_of(c.orphan_signatures_a, "kernel name"), time_text(c.orphan_time_a),
+                     count_of(c.orphan_signatures_b, "kernel name"), time_text(c.orphan_time_b));
+}
+
+std::string category_heading(const RunDiff& d) {
+  if (!d.categories.timed)
+    return "FLOPs per iteration by op category (no time: host times of nested ops overlap, so they do not "
+           "add "
+           "up by category)";
+  return fmt::format(
+      "Op categories: device time per iteration (mean) and FLOPs; share {} of each side (A {}, "
+      "B {})",
+      to_string(ShareOf::kDeviceTimePerIteration), time_text(d.categories.time_a),
+      time_text(d.categories.time_b));
+}
+
+TextTable category_table(const RunDiff& d) {
+  TextTable t;
+  const bool timed = d.categories.timed;
+  t.header = {"category", "signatures A", "signatures B", "FLOPs A", "FLOPs B"};
+  if (timed) {
+    for (const char* h : {"time A", "time B", "time delta", "dev% A", "dev% B"}) t.header.emplace_back(h);
+  }
+  t.right_align.assign(t.header.size(), true);
+  t.right_align[0] = false;
+  for (const CategoryDiff& r : d.categories.rows) {
+    if (r.signatures_a == 0 && r.signatures_b == 0) continue;
+    std::vector<std::string> row = {to_string(r.category), format_count(r.signatures_a),
+                                    format_count(r.signatures_b), flops_text(r.flops_a),
+                                    flops_text(r.flops_b)};
+    if (timed) {
+      const double delta = r.time_b - r.time_a;
+      row.insert(row.end(), {time_text(r.time_a), time_text(r.time_b),
+                             (delta >= 0 ? "+" : "-") + time_text(std::fabs(delta)), percent_text(r.share_a),
+                             percent_text(r.share_b)});
+    }
+    t.rows.push_back(std::move(row));
+  }
   return t;
 }
 

@@ -46,10 +46,11 @@ std::string render_diff_table(const RunDiff& d, const std::vector<GateResult>& g
   if (!mt.rows.empty()) out += mt.to_text();
   std::size_t more = 0;
   TextTable ot = op_table(d, o, &more);
-  out += fmt::format("\nOp signatures: {}\n", status_counts(d.ops_by_status));
+  out += fmt::format("\nOp signatures: {}; {}\n", status_counts(d.ops_by_status), op_ranking_text(d));
   if (!ot.rows.empty()) out += ot.to_text();
-  if (more > 0)
-    out += fmt::format("({} more changed op signatures; --top N or --format json lists them)\n", more);
+  if (more > 0) out += fmt::format("({} more op signatures; --top N or --format json lists them)\n", more);
+  if (const std::string orphans = orphan_kernels_text(d); !orphans.empty()) out += orphans + "\n";
+  out += "\n" + category_heading(d) + "\n" + category_table(d).to_text();
   if (!gates.empty()) out += "\nGates:\n" + gate_table(gates).to_text();
   for (const auto& w : d.warnings) out += "warning: " + terminal_safe(w, false) + "\n";
   return out;
@@ -86,10 +87,15 @@ std::string render_diff_markdown(const RunDiff& d, const std::vector<GateResult>
   TextTable ot = op_table(d, o, &more);
   out += fmt::format("\n### Op signatures ({})\n\n", status_counts(d.ops_by_status));
   if (!ot.rows.empty()) {
-    out += "<details><summary>changed op signatures</summary>\n\n" + ot.to_markdown();
+    out += "<details><summary>op signatures " + markdown_escape(op_ranking_text(d)) + "</summary>\n\n" +
+           ot.to_markdown();
     if (more > 0) out += fmt::format("\n{} more not shown.\n", more);
     out += "\n</details>\n";
   }
+  if (const std::string orphans = orphan_kernels_text(d); !orphans.empty())
+    out += "\n" + markdown_escape(orphans) + "\n";
+  out += "\n### Op categories\n\n" + markdown_escape(category_heading(d)) + "\n\n" +
+         category_table(d).to_markdown();
   if (!d.warnings.empty()) {
     out += "\n### Warnings\n\n";
     for (const auto& w : d.warnings) out += "- " + markdown_escape(w) + "\n";

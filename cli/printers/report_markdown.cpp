@@ -86,8 +86,7 @@ std::string top_ops_markdown(const ReportView& view, bool gpu) {
 
 std::string coverage_markdown(const RunSummary& s, const CoverageView& coverage, bool gpu) {
   std::string out;
-  out += fmt::format("\n**FLOPs coverage**: {} of {} ops have a formula or sit inside one ({}); {}\n",
-                     coverage.ops_with_formula, coverage.ops_total, percent_text(coverage.counted_share),
+  out += fmt::format("\n**FLOPs coverage**: {}; {}\n", coverage.count,
                      coverage.no_gap ? coverage.sentence : "the ops below carry FLOPs nobody counted");
   if (!s.coverage_gaps.empty()) {
     out += gpu ? "\n**Ops whose FLOPs are unknown** (not zero: no formula, or its arguments are "

@@ -148,6 +148,27 @@ TEST(DeviceTime, ACommunicationOpIsNoGapAndMakesNoLowerBound) {
   EXPECT_FALSE(s.modules[static_cast<std::size_t>(s.find("tp"))].flops_complete);
 }
 
+TEST(DeviceTime, ACollectiveByNameIsNoGapWithoutItsKernels) {
+  // record_param_comms as the HTA traces hold it: no kernel under it (the NCCL kernel hangs elsewhere), and
+  // a CPU run's c10d op, which launches none. Communication by name: the module's FLOPs stay exact.
+  for (const bool gpu : {true, false}) {
+    RunData r;
+    r.info.device = gpu ? "NVIDIA H100 80GB HBM3" : "cpu";
+    r.modules = {{0, kNoId, "", "Model"}, {1, 0, "tp", "RowParallelLinear"}};
+    r.ops.push_back(op(0, "aten::linear", 1, kNoId, 0, 100, 1000, FlopsSource::kFormula));
+    r.ops.push_back(
+        op(1, gpu ? "record_param_comms" : "c10d::allreduce_", 1, kNoId, 100, 50, 0, FlopsSource::kNone));
+    if (gpu) r.kernels.push_back(kernel("gemm", 0, 1, 1000, 20));
+    RunSummary s = summarize(r);
+    EXPECT_TRUE(s.modules[static_cast<std::size_t>(s.find("tp"))].flops_complete) << gpu;
+    EXPECT_TRUE(s.coverage_gaps.empty()) << gpu;
+    // Any other op without a formula is still a gap and makes the module's FLOPs a lower bound.
+    r.ops[1].name = "vllm::moe_forward";
+    s = summarize(r);
+    EXPECT_FALSE(s.modules[static_cast<std::size_t>(s.find("tp"))].flops_complete) << gpu;
+  }
+}
+
 TEST(DeviceTime, CommunicationKernelNamesMatchInAnyCaseWithinTheirFirst512Bytes) {
   EXPECT_TRUE(is_communication_kernel("MULTIMEM_ALL_REDUCE"));
   EXPECT_TRUE(is_communication_kernel("kernel_SendRecv"));

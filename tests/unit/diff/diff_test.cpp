@@ -263,7 +263,28 @@ TEST(Diff, FewIterationsAreNotTested) {
   RunDiff d = diff_runs(make_run(Variant::kV1, one), make_run(Variant::kV1, slow));
   EXPECT_FALSE(d.time_significant);
   ASSERT_FALSE(d.warnings.empty());
-  EXPECT_NE(d.warnings[0].find("iterations"), std::string::npos);
+  EXPECT_NE(d.warnings[0].find("single iteration"), std::string::npos) << d.warnings[0];
+  // One iteration: the difference is shown as measured, labelled, with no interval and no direction.
+  EXPECT_EQ(d.time_status, TimeStatus::kSingleSample);
+  EXPECT_GT(d.time_diff.diff, 0);
+  EXPECT_TRUE(std::isnan(d.time_diff.ci_low));
+  const ModuleDiff& mlp = module(d, "layers.0.mlp");
+  EXPECT_EQ(mlp.time_status, TimeStatus::kSingleSample);
+  EXPECT_NE(mlp.time_text.find("(single sample, no interval)"), std::string::npos) << mlp.time_text;
+  EXPECT_EQ(mlp.time_text.front(), '+');
+  for (const auto& o : d.ops) {
+    if (o.a.present && o.b.present) {
+      EXPECT_EQ(o.time_status, TimeStatus::kSingleSample) << o.name;
+    }
+  }
+  // Two iterations: still too few for a test, and no single sample either.
+  FixtureOptions two;
+  two.iterations = 2;
+  FixtureOptions slow_two = two;
+  slow_two.time_scale = 2;
+  d = diff_runs(make_run(Variant::kV1, two), make_run(Variant::kV1, slow_two));
+  EXPECT_EQ(d.time_status, TimeStatus::kUntested);
+  EXPECT_NE(d.warnings[0].find("fewer than 3 iterations"), std::string::npos) << d.warnings[0];
 }
 
 TEST(Diff, RenamedTreeMatchesThroughTheDroppedLevelOrAMap) {

@@ -274,7 +274,7 @@ TEST_F(DumpVsCli, OpsOfAGpuTraceAreTheReportsOpGroups) {
 
 TimeStatus time_status_named(const std::string& s) {
   for (TimeStatus t : {TimeStatus::kUntested, TimeStatus::kUnchanged, TimeStatus::kFaster,
-                       TimeStatus::kSlower, TimeStatus::kNotAssessable})
+                       TimeStatus::kSlower, TimeStatus::kNotAssessable, TimeStatus::kSingleSample})
     if (s == to_string(t)) return t;
   ADD_FAILURE() << "unknown time status " << s;
   return TimeStatus::kUntested;
