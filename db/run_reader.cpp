@@ -95,8 +95,7 @@ Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
       "id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, block_x, block_y, "
       "block_z, correlation, iteration, op_id, module_id, graph_id, graph_node_id, has_counters, flops_fp64, "
       "flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes, "
-      "tensor_pipe_inst, "
-      "dram_bytes",
+      "tensor_pipe_inst, dram_bytes, launch_name, launch_start_ns, launch_duration_ns, launch_thread",
       out, [](Statement& s, KernelRecord& k) {
         k.id = s.id(0);
         k.kind = kernel_kind_from_string(s.str(1));
@@ -124,6 +123,10 @@ Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
         k.bytes = s.real(27);
         k.tensor_pipe_inst = s.real(28);
         k.dram_bytes = s.real(29);
+        k.launch.name = s.str(30);
+        k.launch.start_ns = s.int64(31);
+        k.launch.duration_ns = s.int64(32);
+        k.launch.thread = s.int64(33);
         return Status();
       });
 }

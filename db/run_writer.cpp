@@ -63,7 +63,8 @@ constexpr std::string_view kInsertKernel =
     "block_x, "
     "block_y, block_z, correlation, iteration, op_id, module_id, graph_id, graph_node_id, has_counters, "
     "flops_fp64, flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes, "
-    "tensor_pipe_inst, dram_bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "tensor_pipe_inst, dram_bytes, launch_name, launch_start_ns, launch_duration_ns, launch_thread) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertParam =
     "INSERT INTO param (id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, "
     "sha256, sketch, sum) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
@@ -241,7 +242,8 @@ class SqliteRunSink final : public RunSink {
               .id(k.op_id)
               .id(k.module_id)(k.graph_id)(k.graph_node_id)(k.has_counters)(k.flops_fp64)(k.flops_fp32)(
                   k.flops_fp16)(k.tensor_ops)(k.dram_bytes_read)(k.dram_bytes_written)(k.l2_bytes)(k.bytes)(
-                  k.tensor_pipe_inst)(k.dram_bytes);
+                  k.tensor_pipe_inst)(k.dram_bytes)
+              .text(k.launch.name)(k.launch.start_ns)(k.launch.duration_ns)(k.launch.thread);
         });
   }
 

@@ -5,8 +5,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "analyzer/peaks.h"
 #include "db/model/text_escape.h"
 
 namespace flopscope {
@@ -64,14 +69,98 @@ struct Writer {
 constexpr int kHostPid = 0;
 constexpr int kDevicePidBase = 100;  // device d shows as process 100 + d
 
-void write_header(Writer& w, const RunInfo& info) {
+// The devices the kernels ran on (device 0 for a GPU run without kernels; none for a CPU run).
+std::set<int> device_ids(const RunData& run) {
+  std::set<int> ids;
+  for (const auto& k : run.kernels) ids.insert(k.device);
+  if (ids.empty() && !run.info.device.empty() && run.info.device != "cpu") ids.insert(0);
+  return ids;
+}
+
+// Kineto's top-level "deviceProperties": the device name the import reads back (so the roofline finds its
+// peak again), with the peak rates flopscope's table gives it. A run that joined several names ("A; B") gives
+// them to the devices in id order, the last name to any device past them.
+void write_device_properties(Writer& w, const RunData& run) {
+  std::vector<std::string> names;
+  for (std::size_t start = 0; start < run.info.device.size();) {
+    std::size_t end = run.info.device.find("; ", start);
+    names.push_back(
+        run.info.device.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    start = end == std::string::npos ? run.info.device.size() : end + 2;
+  }
+  const std::set<int> ids = device_ids(run);
+  if (names.empty() || ids.empty()) return;
+  w.out += "\"deviceProperties\":[";
+  std::size_t i = 0;
+  for (int id : ids) {
+    const std::string& name = names[std::min(i, names.size() - 1)];
+    w.out += fmt::format("{}{{\"id\":{},\"name\":", i ? "," : "", id);
+    append_json_string(w.out, name);
+    if (auto peak = peak_for_device(name)) {
+      w.out += fmt::format(",\"flopscope peak FLOP/s (dense 16-bit)\":{},\"flopscope peak bytes/s\":{},",
+                           peak->flops_per_s, peak->bytes_per_s);
+      w.out += "\"flopscope peak source\":";
+      append_json_string(w.out, peak->source);
+    }
+    w.out += '}';
+    ++i;
+  }
+  w.out += "],";
+}
+
+void write_header(Writer& w, const RunData& run) {
+  const RunInfo& info = run.info;
   w.out += "{\"schemaVersion\":1,\"displayTimeUnit\":\"ns\",\"traceName\":";
   append_json_string(w.out, info.source_path);
   w.out += ",\"flopscope\":{\"tool_version\":";
   append_json_string(w.out, info.tool_version);
   w.out += ",\"device\":";
   append_json_string(w.out, info.device);
-  w.out += "},\"traceEvents\":[";
+  w.out += "},";
+  write_device_properties(w, run);
+  w.out += "\"traceEvents\":[";
+}
+
+void write_metadata_event(Writer& w, const char* name, int pid, std::int64_t tid, const char* key,
+                          const std::string& value_json) {
+  w.begin();
+  w.out += fmt::format("{{\"ph\":\"M\",\"name\":\"{}\",\"pid\":{},\"tid\":{},\"args\":{{\"{}\":{}}}}}", name,
+                       pid, tid, key, value_json);
+}
+
+std::string json_string(const std::string& text) {
+  std::string out;
+  append_json_string(out, text);
+  return out;
+}
+
+// Process and thread names and their order, as Perfetto and HTA show them: the host first, its threads in
+// id order, then each device with its streams in id order.
+void write_metadata(Writer& w, const RunData& run) {
+  std::set<std::int64_t> threads;
+  for (const auto& op : run.ops) threads.insert(op.thread);
+  for (const auto& k : run.kernels)
+    if (k.launch.known()) threads.insert(k.launch.thread);
+  const std::string host = run.info.host.empty() ? "host" : "host " + run.info.host;
+  write_metadata_event(w, "process_name", kHostPid, 0, "name", json_string(host));
+  write_metadata_event(w, "process_sort_index", kHostPid, 0, "sort_index", "0");
+  int order = 0;
+  for (std::int64_t t : threads) {
+    write_metadata_event(w, "thread_name", kHostPid, t, "name", json_string(fmt::format("thread {}", t)));
+    write_metadata_event(w, "thread_sort_index", kHostPid, t, "sort_index", std::to_string(order++));
+  }
+  std::map<int, std::set<std::int64_t>> streams;
+  for (const auto& k : run.kernels) streams[k.device].insert(k.stream);
+  for (const auto& [device, ids] : streams) {
+    const int pid = kDevicePidBase + device;
+    write_metadata_event(w, "process_name", pid, 0, "name", json_string(fmt::format("GPU {}", device)));
+    write_metadata_event(w, "process_sort_index", pid, 0, "sort_index", std::to_string(1 + device));
+    for (std::int64_t stream : ids) {
+      write_metadata_event(w, "thread_name", pid, stream, "name",
+                           json_string(fmt::format("stream {}", stream)));
+      write_metadata_event(w, "thread_sort_index", pid, stream, "sort_index", std::to_string(stream));
+    }
+  }
 }
 
 // The outermost ops per (iteration, thread), and each iteration's first start and last end.
@@ -210,22 +299,49 @@ void write_kernel_counters(Writer& w, const KernelRecord& k) {
       measured_dram_bytes(k), k.dram_bytes_read, k.dram_bytes_written, k.tensor_pipe_inst);
 }
 
-// The launch sits in the middle of the op that issued the kernel (the importer links it to that op), with a
-// flow arrow from the launch to the kernel.
-void write_kernel_launch(Writer& w, const KernelRecord& k, const OpRecord& o) {
-  const std::int64_t launch_ts = o.start_ns + o.duration_ns / 2;
-  const char* launch = k.kind == KernelKind::kKernel   ? "cudaLaunchKernel"
-                       : k.kind == KernelKind::kMemcpy ? "cudaMemcpyAsync"
-                                                       : "cudaMemsetAsync";
-  w.begin();
-  w.out += fmt::format(
-      "{{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":0,"
-      "\"args\":{{\"correlation\":{},\"External id\":{}}}}}",
-      launch, kHostPid, o.thread, us(launch_ts), k.correlation, o.id);
+// The runtime call of a kernel as the source recorded it; for a run that recorded none (a run database
+// from before schema 14, a CUPTI collection without the call), a zero-length call in the middle of the op
+// that issued the kernel, where the importer links it back to that op. nullopt when neither is known.
+struct LaunchCall {
+  std::string_view name;
+  std::int64_t start_ns = 0, duration_ns = 0, thread = 0;
+  Id op_id = kNoId;
+};
+
+std::optional<LaunchCall> launch_call(const KernelRecord& k,
+                                      const std::unordered_map<Id, const OpRecord*>& ops) {
+  if (k.correlation == 0) return std::nullopt;
+  const char* by_kind = k.kind == KernelKind::kKernel   ? "cudaLaunchKernel"
+                        : k.kind == KernelKind::kMemcpy ? "cudaMemcpyAsync"
+                                                        : "cudaMemsetAsync";
+  auto op = ops.find(k.op_id);
+  const Id op_id = op == ops.end() ? kNoId : op->second->id;
+  if (k.launch.known()) {
+    const std::string_view name = k.launch.name.empty() ? std::string_view(by_kind) : k.launch.name;
+    return LaunchCall{name, k.launch.start_ns, k.launch.duration_ns, k.launch.thread, op_id};
+  }
+  if (op == ops.end()) return std::nullopt;
+  const OpRecord& o = *op->second;
+  return LaunchCall{by_kind, o.start_ns + o.duration_ns / 2, 0, o.thread, o.id};
+}
+
+// The runtime call (once per correlation: a graph launch replays many kernels) and a flow arrow from it to
+// the kernel, which HTA and Perfetto pair by the correlation id.
+void write_kernel_launch(Writer& w, const KernelRecord& k, const LaunchCall& call,
+                         bool first_of_correlation) {
+  if (first_of_correlation) {
+    w.begin();
+    w.out += "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":";
+    append_json_string(w.out, std::string(call.name));
+    w.out += fmt::format(",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"args\":{{\"correlation\":{}",
+                         kHostPid, call.thread, us(call.start_ns), us(call.duration_ns), k.correlation);
+    if (call.op_id != kNoId) w.out += fmt::format(",\"External id\":{}", call.op_id);
+    w.out += "}}";
+  }
   w.begin();
   w.out += fmt::format(
       "{{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":{}}}",
-      k.correlation, kHostPid, o.thread, us(launch_ts));
+      k.correlation, kHostPid, call.thread, us(call.start_ns));
   w.begin();
   w.out += fmt::format(
       "{{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":{},\"pid\":{},\"tid\":{},"
@@ -233,17 +349,20 @@ void write_kernel_launch(Writer& w, const KernelRecord& k, const OpRecord& o) {
       k.correlation, kDevicePidBase + k.device, k.stream, us(k.start_ns));
 }
 
-// Kernels on their device and stream, each with a launch inside the op that issued it and a flow arrow.
+// Kernels on their device and stream, each with its runtime call and a flow arrow.
 void write_kernels(Writer& w, const RunData& run, ChromeTraceStats& st) {
   std::unordered_map<Id, const OpRecord*> op_by_id;
   for (const auto& op : run.ops) op_by_id[op.id] = &op;
+  std::unordered_set<std::int64_t> calls_written;
   for (const auto& k : run.kernels) {
     write_kernel_event(w, k);
     ++st.kernels;
     if (k.has_counters) write_kernel_counters(w, k);
-    auto op = op_by_id.find(k.op_id);
-    if (op == op_by_id.end() || k.correlation == 0) continue;
-    write_kernel_launch(w, k, *op->second);
+    const std::optional<LaunchCall> call = launch_call(k, op_by_id);
+    if (!call) continue;
+    const bool first = calls_written.insert(k.correlation).second;
+    if (first) ++st.runtime_calls;
+    write_kernel_launch(w, k, *call, first);
   }
 }
 
@@ -253,7 +372,8 @@ std::string chrome_trace_json(const RunData& run, ChromeTraceStats* stats) {
   ChromeTraceStats st;
   Writer w;
   w.out.reserve(256 * (run.ops.size() + 2 * run.kernels.size()) + 4096);
-  write_header(w, run.info);
+  write_header(w, run);
+  write_metadata(w, run);
   HostLayout host = host_layout(run);
   write_module_ranges(w, run, host, st);
   write_iterations(w, host, st);

@@ -1,5 +1,6 @@
-// A run as a Chrome trace (the JSON that Perfetto, chrome://tracing and the PyTorch profiler use): ops,
-// kernels, module call ranges, iterations, counters and launch -> kernel flow arrows. Module ranges use the
+// A run as a Chrome trace (the JSON that Perfetto, chrome://tracing, HTA and the PyTorch profiler read): ops,
+// kernels, their runtime calls as recorded, module call ranges, iterations, counters, launch -> kernel flow
+// arrows, process and thread names, and the device in Kineto's "deviceProperties". Module ranges use the
 // names flopscope's Python companion writes ("flopscope.module <Class> <path>"), so the file loads back
 // through the Kineto importer with the same module paths.
 #pragma once
@@ -16,6 +17,7 @@ struct ChromeTraceStats {
   std::size_t kernels = 0;
   std::size_t module_ranges = 0;
   std::size_t iterations = 0;
+  std::size_t runtime_calls = 0;  // kernel launches (cuda_runtime events), one per correlation id
 };
 
 // The whole trace as JSON text.

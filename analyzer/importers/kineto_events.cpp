@@ -441,6 +441,7 @@ struct KinetoEventReader::Impl {
     const Args& args = e.args;
     if (args.correlation == kNone) return;
     TraceBuilder::Launch launch{thread_of(e), e.ts, e.dur, args.correlation, args.external_id, e.pid};
+    launch.name = builder.intern(e.name);
     // cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch: kernels with this correlation are graph replays.
     launch.graph = e.name.find("GraphLaunch") != std::string_view::npos;
     if (launch.graph) launch.api = builder.intern(e.name);

@@ -88,6 +88,7 @@ struct TraceBuilder::Linked {
   std::vector<std::int32_t> act_op;
   std::vector<Id> act_module;
   std::vector<int> act_iteration;
+  std::vector<std::int32_t> act_launch;  // the launch of each activity, -1 when none was found
   std::unordered_map<std::uint64_t, FlopsResult> flops_cache;
   // Module of the innermost scope containing a time on a thread (for launches without an op).
   std::vector<std::size_t> scope_begin;
@@ -605,9 +606,11 @@ void TraceBuilder::link_activities(Linked& linked) {
   linked.act_op.assign(n, -1);
   linked.act_module.assign(n, kNoId);
   linked.act_iteration.assign(n, 0);
+  linked.act_launch.assign(n, -1);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& a = activities_[i];
     const std::int32_t launch = launch_of(a, x);
+    linked.act_launch[i] = launch;
     if (launch >= 0 && launches_[static_cast<std::size_t>(launch)].graph && !x.captured.empty() &&
         link_replay(linked, x, i, launch, counts)) {
       continue;
@@ -749,9 +752,11 @@ void TraceBuilder::make_kernel(const Linked& linked, std::size_t i, const std::v
                                KernelRecord& k) const {
   const auto& a = activities_[i];
   {
-    std::string name = std::move(k.name);
+    std::string name = std::move(k.name), launch = std::move(k.launch.name);
     k = KernelRecord{};
     k.name = std::move(name);
+    k.launch.name = std::move(launch);
+    k.launch.name.clear();
   }
   k.id = static_cast<Id>(i);
   k.kind = a.kind;
@@ -769,6 +774,13 @@ void TraceBuilder::make_kernel(const Linked& linked, std::size_t i, const std::v
   k.graph_id = a.graph_id;
   k.graph_node_id = a.graph_node_id;
   k.bytes = a.bytes;
+  if (const std::int32_t l = linked.act_launch[i]; l >= 0) {
+    const Launch& launch = launches_[static_cast<std::size_t>(l)];
+    k.launch.name.assign(str(launch.name));
+    k.launch.start_ns = launch.start_ns - linked.origin;
+    k.launch.duration_ns = launch.duration_ns;
+    k.launch.thread = threads_[launch.thread].tid;
+  }
   if (a.counters >= 0) {
     const auto& c = counters_[static_cast<std::size_t>(a.counters)];
     k.has_counters = true;

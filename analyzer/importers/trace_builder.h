@@ -88,6 +88,7 @@ class TraceBuilder {
     bool captured = false;     // recorded while capturing a graph (capture trace)
     std::uint32_t kernel = 0;  // interned kernel name of a captured launch (0 = not given)
     std::uint32_t api = 0;     // interned runtime call of a graph launch, e.g. "hipGraphLaunch"
+    std::uint32_t name = 0;    // interned runtime call, kept with the kernels it launched (0 = not given)
   };
   struct Activity {
     KernelKind kind = KernelKind::kKernel;

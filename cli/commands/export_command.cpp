@@ -1,6 +1,6 @@
-// flopscope export RUN --chrome-trace OUT.json[.gz]: hands a run to Perfetto / chrome://tracing (ops,
-// kernels, module ranges named by path, iterations, counters, launch -> kernel arrows). Loads back through
-// `import`.
+// flopscope export RUN --chrome-trace OUT.json[.gz]: hands a run to Perfetto / chrome://tracing / HTA (ops,
+// kernels with their runtime calls, module ranges named by path, iterations, counters, launch -> kernel
+// arrows, the device). Loads back through `import`.
 #include <cstdio>
 #include <string>
 
@@ -38,8 +38,11 @@ class ExportCommand final : public Command {
       text = std::move(*packed);
     }
     if (Status s = write_file_atomically(output_, text, force_); !s.ok()) return report_error(s);
-    std::fprintf(stderr, "flopscope: wrote %s: %zu ops, %zu kernels, %zu module ranges, %zu iterations\n",
-                 output_.c_str(), stats.ops, stats.kernels, stats.module_ranges, stats.iterations);
+    std::fprintf(stderr,
+                 "flopscope: wrote %s: %zu ops, %zu kernels, %zu runtime calls, %zu module ranges, %zu "
+                 "iterations\n",
+                 output_.c_str(), stats.ops, stats.kernels, stats.runtime_calls, stats.module_ranges,
+                 stats.iterations);
     return kExitOk;
   }
 

@@ -99,6 +99,16 @@ enum class KernelKind { kKernel, kMemcpy, kMemset };
 const char* to_string(KernelKind kind);
 KernelKind kernel_kind_from_string(const std::string& s);
 
+// The host runtime call that launched a kernel (cudaLaunchKernel, cudaMemcpyAsync, cudaGraphLaunch, ...), on
+// the host clock from the run's start; duration_ns -1 when the source recorded none (the call is unknown).
+struct RuntimeCall {
+  std::string name;
+  std::int64_t start_ns = 0;
+  std::int64_t duration_ns = -1;
+  std::int64_t thread = 0;
+  bool known() const { return duration_ns >= 0; }
+};
+
 struct KernelRecord {
   Id id = kNoId;
   KernelKind kind = KernelKind::kKernel;
@@ -127,6 +137,7 @@ struct KernelRecord {
   double dram_bytes_written = 0;
   double l2_bytes = 0;
   double bytes = 0;  // memcpy / memset size
+  RuntimeCall launch;
 };
 
 // Measured DRAM traffic of a kernel: the total column, or the split for records that only set that.

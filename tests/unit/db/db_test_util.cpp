@@ -97,6 +97,7 @@ RunData sample_run() {
   k.dram_bytes_written = 6e6;
   k.l2_bytes = 7.75e7;
   k.bytes = 0.125;
+  k.launch = {"cuLaunchKernelEx", 123456788000000, 12250, 31337};
   KernelRecord copy;
   copy.id = 101;
   copy.kind = KernelKind::kMemcpy;
@@ -240,7 +241,7 @@ void expect_equal(const OpRecord& a, const OpRecord& b) {
 void expect_equal(const KernelRecord& a, const KernelRecord& b) {
   const auto& [id, kind, name, device, stream, start, duration, grid, block, correlation, iteration, op,
                module, graph, graph_node, has_counters, fp64, fp32, fp16, tensor, tensor_inst, dram,
-               dram_read, dram_written, l2, bytes] = a;
+               dram_read, dram_written, l2, bytes, launch] = a;
   SCOPED_TRACE("kernel " + std::to_string(id));
   EXPECT_EQ(id, b.id);
   EXPECT_EQ(kind, b.kind);
@@ -268,6 +269,10 @@ void expect_equal(const KernelRecord& a, const KernelRecord& b) {
   EXPECT_EQ(dram_written, b.dram_bytes_written);
   EXPECT_EQ(l2, b.l2_bytes);
   EXPECT_EQ(bytes, b.bytes);
+  EXPECT_EQ(launch.name, b.launch.name);
+  EXPECT_EQ(launch.start_ns, b.launch.start_ns);
+  EXPECT_EQ(launch.duration_ns, b.launch.duration_ns);
+  EXPECT_EQ(launch.thread, b.launch.thread);
 }
 
 void expect_equal(const ParamRecord& a, const ParamRecord& b) {

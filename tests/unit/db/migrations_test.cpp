@@ -195,6 +195,19 @@ TEST(Migrations, Version4MovesNcuTensorInstructionsAndTotalDramOutOfTheWrongColu
   EXPECT_EQ(cupti->kernels[0].dram_bytes, 64);
 }
 
+TEST(Migrations, Version14LeavesTheRuntimeCallOfOlderKernelsUnknown) {
+  if (schema_steps().size() < 14) GTEST_SKIP() << "no version 14";
+  TempDir dir;
+  // A version-3 kernel row, migrated through 4..14: no call was stored, so none is made up (an export then
+  // writes no recorded launch for it).
+  auto run = read_old_run(dir.file("old.db"), 3, "kineto", v3_kernel(1, 0, 0, 0));
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_EQ(run->kernels.size(), 1u);
+  EXPECT_FALSE(run->kernels[0].launch.known());
+  EXPECT_EQ(run->kernels[0].launch.duration_ns, -1);
+  EXPECT_EQ(run->kernels[0].launch.name, "");
+}
+
 TEST(Migrations, Version6GivesOldQualityRowsTheCodeOfTheirText) {
   if (schema_steps().size() < 6) GTEST_SKIP() << "no version 6";
   TempDir dir;
