@@ -26,7 +26,8 @@ Status read_info(Database& db, RunInfo& info) {
   FS_RETURN_IF_ERROR(for_each_row(db, "run",
                                   "SELECT tool_version, source_kind, source_path, source_sha256, device, "
                                   "host, input_spec, iterations, warmup, "
-                                  "threads, created_unix_ns, command_line FROM run ORDER BY id LIMIT 1",
+                                  "threads, created_unix_ns, command_line, iterations_from FROM run "
+                                  "ORDER BY id LIMIT 1",
                                   [&](Statement& s) {
                                     found = true;
                                     info.tool_version = s.str(0);
@@ -41,6 +42,7 @@ Status read_info(Database& db, RunInfo& info) {
                                     info.threads = s.int32(9);
                                     info.created_unix_ns = s.int64(10);
                                     info.command_line = s.str(11);
+                                    info.iterations_from = s.str(12);
                                     return Status();
                                   }));
   if (!found) return Corrupt(db.path() + ": run database has no run row (an incomplete write?)");
@@ -95,8 +97,7 @@ Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
       "id, kind, name, device, stream, start_ns, duration_ns, grid_x, grid_y, grid_z, block_x, block_y, "
       "block_z, correlation, iteration, op_id, module_id, graph_id, graph_node_id, has_counters, flops_fp64, "
       "flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes, "
-      "tensor_pipe_inst, "
-      "dram_bytes",
+      "tensor_pipe_inst, dram_bytes, launch_start_ns, launch_duration_ns",
       out, [](Statement& s, KernelRecord& k) {
         k.id = s.id(0);
         k.kind = kernel_kind_from_string(s.str(1));
@@ -124,6 +125,8 @@ Status read_kernels(Database& db, std::vector<KernelRecord>& out) {
         k.bytes = s.real(27);
         k.tensor_pipe_inst = s.real(28);
         k.dram_bytes = s.real(29);
+        k.launch_start_ns = s.int64(30);
+        k.launch_duration_ns = s.int64(31);
         return Status();
       });
 }
@@ -292,6 +295,13 @@ StatusOr<RunData> read_run_database(const std::string& path, const RunReadOption
   }
   if (!stored) run.aggregates = aggregate_rows(run.ops, run.kernels);  // the migration's part in C++
   return run;
+}
+
+StatusOr<std::vector<KernelRecord>> read_run_kernels(const std::string& path) {
+  FS_ASSIGN_OR_RETURN(Database db, open_run_database(path, schema_steps(), nullptr));
+  std::vector<KernelRecord> kernels;
+  FS_RETURN_IF_ERROR(read_kernels(db, kernels));
+  return kernels;
 }
 
 }  // namespace flopscope

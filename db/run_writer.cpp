@@ -49,7 +49,8 @@ std::string insert_rows(std::string_view single, std::size_t rows) {
 
 constexpr std::string_view kInsertRun =
     "INSERT INTO run (id, tool_version, source_kind, source_path, source_sha256, device, host, input_spec, "
-    "iterations, warmup, threads, created_unix_ns, command_line) VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "iterations, warmup, threads, created_unix_ns, command_line, iterations_from) "
+    "VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertModule =
     "INSERT INTO module_node (id, parent_id, name, relative, type) VALUES (?,?,?,?,?)";
 constexpr std::string_view kInsertOp =
@@ -63,7 +64,8 @@ constexpr std::string_view kInsertKernel =
     "block_x, "
     "block_y, block_z, correlation, iteration, op_id, module_id, graph_id, graph_node_id, has_counters, "
     "flops_fp64, flops_fp32, flops_fp16, tensor_ops, dram_bytes_read, dram_bytes_written, l2_bytes, bytes, "
-    "tensor_pipe_inst, dram_bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "tensor_pipe_inst, dram_bytes, launch_start_ns, launch_duration_ns) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertParam =
     "INSERT INTO param (id, name, module_id, dtype, shape, numel, bytes, l2, max_abs, nonzero_fraction, "
     "sha256, sketch, sum) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
@@ -190,7 +192,8 @@ class SqliteRunSink final : public RunSink {
     begun_ = true;
     return insert(*statements_.run, [&](Binder& b) {
       b(i.tool_version)(to_string(i.source_kind))(i.source_path)(i.source_sha256)(i.device)(i.host)(
-          i.input_spec)(i.iterations)(i.warmup)(i.threads)(i.created_unix_ns)(i.command_line);
+          i.input_spec)(i.iterations)(i.warmup)(i.threads)(i.created_unix_ns)(i.command_line)(
+          i.iterations_from);
     });
   }
 
@@ -241,7 +244,7 @@ class SqliteRunSink final : public RunSink {
               .id(k.op_id)
               .id(k.module_id)(k.graph_id)(k.graph_node_id)(k.has_counters)(k.flops_fp64)(k.flops_fp32)(
                   k.flops_fp16)(k.tensor_ops)(k.dram_bytes_read)(k.dram_bytes_written)(k.l2_bytes)(k.bytes)(
-                  k.tensor_pipe_inst)(k.dram_bytes);
+                  k.tensor_pipe_inst)(k.dram_bytes)(k.launch_start_ns)(k.launch_duration_ns);
         });
   }
 

@@ -88,6 +88,7 @@ struct TraceBuilder::Linked {
   std::vector<std::int32_t> act_op;
   std::vector<Id> act_module;
   std::vector<int> act_iteration;
+  std::vector<std::int32_t> act_launch;  // index into launches_, -1 when none
   std::unordered_map<std::uint64_t, FlopsResult> flops_cache;
   // Module of the innermost scope containing a time on a thread (for launches without an op).
   std::vector<std::size_t> scope_begin;
@@ -605,9 +606,11 @@ void TraceBuilder::link_activities(Linked& linked) {
   linked.act_op.assign(n, -1);
   linked.act_module.assign(n, kNoId);
   linked.act_iteration.assign(n, 0);
+  linked.act_launch.assign(n, -1);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& a = activities_[i];
     const std::int32_t launch = launch_of(a, x);
+    linked.act_launch[i] = launch;
     if (launch >= 0 && launches_[static_cast<std::size_t>(launch)].graph && !x.captured.empty() &&
         link_replay(linked, x, i, launch, counts)) {
       continue;
@@ -682,6 +685,7 @@ void TraceBuilder::compute_flops(Linked& linked) {
 
 Status TraceBuilder::finish(RunSink& sink, Progress* progress) {
   FS_RETURN_IF_ERROR(limit_error_);  // a limit hit while reading: nothing is written
+  FS_RETURN_IF_ERROR(find_iterations());
   add_graph_launch_ops();
   sort_inputs();
   Linked linked;
@@ -769,6 +773,10 @@ void TraceBuilder::make_kernel(const Linked& linked, std::size_t i, const std::v
   k.graph_id = a.graph_id;
   k.graph_node_id = a.graph_node_id;
   k.bytes = a.bytes;
+  if (const std::int32_t l = linked.act_launch[i]; l >= 0) {
+    k.launch_start_ns = launches_[static_cast<std::size_t>(l)].start_ns - linked.origin;
+    k.launch_duration_ns = launches_[static_cast<std::size_t>(l)].duration_ns;
+  }
   if (a.counters >= 0) {
     const auto& c = counters_[static_cast<std::size_t>(a.counters)];
     k.has_counters = true;
@@ -879,6 +887,7 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
   std::vector<Activity>().swap(activities_);
   std::vector<Launch>().swap(launches_);
   std::vector<Scope>().swap(scopes_);
+  std::vector<Scope>().swap(annotations_);
   std::vector<std::vector<OpArg>>().swap(args_);
   decltype(args_index_)().swap(args_index_);
   return sink.finish();

@@ -57,6 +57,9 @@ struct RunInfo {
   int threads = 0;
   std::int64_t created_unix_ns = 0;
   std::string command_line;
+  // How the iterations of an imported trace were found ("ProfilerStep#", "repeated top-level module calls",
+  // "--iteration-marker 'x'", ...); "" when the capture ran them itself (profile, trace) or found none.
+  std::string iterations_from;
 };
 
 struct ModuleRecord {
@@ -127,6 +130,10 @@ struct KernelRecord {
   double dram_bytes_written = 0;
   double l2_bytes = 0;
   double bytes = 0;  // memcpy / memset size
+  // The runtime call that launched it (cudaLaunchKernel, ...), host clock, from the run's start; -1 when the
+  // trace has none (orphans, Nsight Compute rows, runs profiled on the CPU).
+  std::int64_t launch_start_ns = -1;
+  std::int64_t launch_duration_ns = 0;
 };
 
 // Measured DRAM traffic of a kernel: the total column, or the split for records that only set that.
