@@ -27,7 +27,8 @@ RunData sample_run() {
             2,
             8,
             1'767'225'600'123'456'789,
-            "flopscope profile 'it''s.pt' --iters 5"};
+            "flopscope profile 'it''s.pt' --iters 5",
+            "--iteration-marker 'it''s'"};
   r.modules = {{0, kNoId, "", "SonnetMini"},
                {1, 0, "layers", "ModuleList"},
                {2, 1, "layers.0", "Block"},
@@ -97,6 +98,8 @@ RunData sample_run() {
   k.dram_bytes_written = 6e6;
   k.l2_bytes = 7.75e7;
   k.bytes = 0.125;
+  k.launch_start_ns = 8'000'000'123;
+  k.launch_duration_ns = 4'567;
   KernelRecord copy;
   copy.id = 101;
   copy.kind = KernelKind::kMemcpy;
@@ -184,7 +187,7 @@ RunData sample_run() {
 }
 
 void expect_equal(const RunInfo& a, const RunInfo& b) {
-  const auto& [tool, kind, path, sha, device, host, input, iters, warmup, threads, created, cmd] = a;
+  const auto& [tool, kind, path, sha, device, host, input, iters, warmup, threads, created, cmd, from] = a;
   EXPECT_EQ(tool, b.tool_version);
   EXPECT_EQ(kind, b.source_kind);
   EXPECT_EQ(path, b.source_path);
@@ -197,6 +200,7 @@ void expect_equal(const RunInfo& a, const RunInfo& b) {
   EXPECT_EQ(threads, b.threads);
   EXPECT_EQ(created, b.created_unix_ns);
   EXPECT_EQ(cmd, b.command_line);
+  EXPECT_EQ(from, b.iterations_from);
 }
 
 void expect_equal(const ModuleRecord& a, const ModuleRecord& b) {
@@ -240,7 +244,7 @@ void expect_equal(const OpRecord& a, const OpRecord& b) {
 void expect_equal(const KernelRecord& a, const KernelRecord& b) {
   const auto& [id, kind, name, device, stream, start, duration, grid, block, correlation, iteration, op,
                module, graph, graph_node, has_counters, fp64, fp32, fp16, tensor, tensor_inst, dram,
-               dram_read, dram_written, l2, bytes] = a;
+               dram_read, dram_written, l2, bytes, launch_start, launch_duration] = a;
   SCOPED_TRACE("kernel " + std::to_string(id));
   EXPECT_EQ(id, b.id);
   EXPECT_EQ(kind, b.kind);
@@ -268,6 +272,8 @@ void expect_equal(const KernelRecord& a, const KernelRecord& b) {
   EXPECT_EQ(dram_written, b.dram_bytes_written);
   EXPECT_EQ(l2, b.l2_bytes);
   EXPECT_EQ(bytes, b.bytes);
+  EXPECT_EQ(launch_start, b.launch_start_ns);
+  EXPECT_EQ(launch_duration, b.launch_duration_ns);
 }
 
 void expect_equal(const ParamRecord& a, const ParamRecord& b) {
