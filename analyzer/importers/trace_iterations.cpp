@@ -3,7 +3,7 @@
 // and the heatmap had one column. The rules, first that applies:
 //   1. --iteration-marker REGEX: every outermost host range whose name matches;
 //   2. ProfilerStep#N ranges (read by the importer as they come);
-//   3. a user annotation (record_function, NVTX) that repeats: the repeated name with the most time;
+//   3. a user annotation (record_function) that repeats: the repeated name whose ranges hold the most ops;
 //   4. CUDA-graph replays: each launch of the first graph replayed starts an iteration;
 //   5. repeated calls of the top-level module (the outermost module range, one name, two calls or more).
 // Ranges of rules 3-5 start iterations: an op between two of them belongs to the earlier one, as with steps.
@@ -106,25 +106,39 @@ bool TraceBuilder::iterations_from_marker() {
 }
 
 bool TraceBuilder::iterations_from_annotations() {
-  // Per name: its ranges, and their time. A name inside another repeated one has less time than it.
   std::map<std::uint32_t, std::vector<Range>> by_name;
   for (const Scope& a : annotations_) {
     if (thread_capture_[a.thread] == 0)
       by_name[a.instance].push_back({a.thread, a.start_ns, a.duration_ns, a.instance});
   }
+  // A pass of the model runs ops: of the names that repeat, the one whose ranges hold the most ops (then
+  // the most time). A benchmark's cache flush between passes repeats too, and may take longer.
+  std::vector<std::int64_t> op_starts;
+  for (const HostOp& o : ops_) {
+    if (thread_capture_[o.thread] == 0) op_starts.push_back(o.start_ns);
+  }
+  std::sort(op_starts.begin(), op_starts.end());
+  auto ops_in = [&](const Range& r) {
+    auto first = std::lower_bound(op_starts.begin(), op_starts.end(), r.start);
+    auto last = std::upper_bound(first, op_starts.end(), r.start + r.duration);
+    return static_cast<std::int64_t>(last - first);
+  };
   std::uint32_t best = 0;
-  std::int64_t best_time = -1;
+  std::pair<std::int64_t, std::int64_t> best_score{-1, -1};  // (ops, time)
   for (auto& [name, ranges] : by_name) {
     ranges = outermost(std::move(ranges));  // a name nested in itself counts once
     if (ranges.size() < 2) continue;
-    std::int64_t time = 0;
-    for (const Range& r : ranges) time += r.duration;
-    if (time > best_time) {
+    std::pair<std::int64_t, std::int64_t> score{0, 0};
+    for (const Range& r : ranges) {
+      score.first += ops_in(r);
+      score.second += r.duration;
+    }
+    if (score > best_score) {
       best = name;
-      best_time = time;
+      best_score = score;
     }
   }
-  if (best_time < 0) return false;
+  if (best_score.first < 0) return false;
   const auto& ranges = by_name[best];
   for (std::size_t i = 0; i < ranges.size(); ++i) {
     iterations_.push_back(
