@@ -11,7 +11,15 @@
 namespace flopscope {
 
 const char* to_string(IterationBound b) {
-  return b == IterationBound::kHost ? "host-bound" : "device-bound";
+  switch (b) {
+    case IterationBound::kHost:
+      return "host-bound";
+    case IterationBound::kBlocked:
+      return "blocked";
+    case IterationBound::kDevice:
+      break;
+  }
+  return "device-bound";
 }
 
 namespace {
@@ -46,7 +54,13 @@ IterationActivity measure(int iteration, Gathered& g) {
     a.launch_delay_p50_ns = percentile_sorted(g.delays, 50);
     a.launch_delay_max_ns = g.delays.back();
   }
-  a.bound = a.idle_share() > kHostBoundIdleShare ? IterationBound::kHost : IterationBound::kDevice;
+  if (a.idle_share() <= kHostBoundIdleShare) {
+    a.bound = IterationBound::kDevice;
+  } else {
+    // Without launch calls in the trace nothing says work was queued: the device waited for the host.
+    const bool queued = a.launched > 0 && a.launch_delay_p50_ns > kQueuedLaunchDelayNs;
+    a.bound = queued ? IterationBound::kBlocked : IterationBound::kHost;
+  }
   return a;
 }
 
@@ -76,6 +90,7 @@ IterationActivityReport iteration_activity(std::span<const KernelRecord> kernels
       r.any_launch = true;
     }
     if (a.bound == IterationBound::kHost) ++r.host_bound;
+    if (a.bound == IterationBound::kBlocked) ++r.blocked;
     if (r.iterations.size() == 1 || a.idle_share() > r.idle_share_max) {
       r.idle_share_max = a.idle_share();
       r.worst_idle_iteration = a.iteration;
@@ -90,6 +105,12 @@ IterationActivityReport iteration_activity(std::span<const KernelRecord> kernels
   return r;
 }
 
+std::string bound_rule_text() {
+  return "host-bound: device idle > " + percent_text(kHostBoundIdleShare) +
+         " of the span and launch delay P50 <= " + time_text(kQueuedLaunchDelayNs) +
+         "; blocked: as idle, with longer launch delays";
+}
+
 std::string iteration_activity_summary(const IterationActivityReport& r) {
   if (r.empty()) return "";
   const auto n = static_cast<long long>(r.iterations.size());
@@ -99,9 +120,9 @@ std::string iteration_activity_summary(const IterationActivityReport& r) {
   out += r.any_launch ? "launch delay P50 " + time_text(r.launch_delay_p50_ns) + ", worst " +
                             time_text(r.launch_delay_max_ns) + "; "
                       : "launch delay unknown (no launch calls in the trace); ";
-  out += std::to_string(n - static_cast<long long>(r.host_bound)) + " device-bound, " +
-         std::to_string(r.host_bound) + " host-bound (host-bound: device idle > " +
-         percent_text(kHostBoundIdleShare) + " of the span)";
+  out += std::to_string(n - static_cast<long long>(r.host_bound + r.blocked)) + " device-bound, " +
+         std::to_string(r.host_bound) + " host-bound, " + std::to_string(r.blocked) + " blocked (" +
+         bound_rule_text() + ")";
   return out;
 }
 

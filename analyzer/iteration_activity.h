@@ -18,12 +18,15 @@
 
 namespace flopscope {
 
-enum class IterationBound { kDevice, kHost };
-const char* to_string(IterationBound b);  // "device-bound", "host-bound"
+enum class IterationBound { kDevice, kHost, kBlocked };
+const char* to_string(IterationBound b);  // "device-bound", "host-bound", "blocked"
 
-// The rule: an iteration is host-bound when the device was idle for more than this share of its span
-// (the device waited for work the host had not launched yet), device-bound otherwise.
+// The rule: device-bound when the device was idle for at most this share of the iteration's span. More
+// idle than that is host-bound when the kernels started soon after their launch call (median launch delay
+// at most kQueuedLaunchDelayNs: nothing was queued, the device waited for the host to launch), and blocked
+// otherwise (launched work waited while the device idled: a synchronisation, another stream or rank).
 inline constexpr double kHostBoundIdleShare = 0.5;
+inline constexpr double kQueuedLaunchDelayNs = 100'000;
 
 struct IterationActivity {
   int iteration = 0;               // the iteration number, as op.iteration and kernel.iteration
@@ -49,6 +52,7 @@ struct IterationActivityReport {
   double launch_delay_p50_ns = 0;
   double launch_delay_max_ns = 0;
   std::size_t host_bound = 0;
+  std::size_t blocked = 0;
   bool any_launch = false;  // some activity had its launch call (Kineto, Nsight Systems); else no delays
   bool empty() const { return iterations.empty(); }
 };
@@ -57,7 +61,9 @@ struct IterationActivityReport {
 IterationActivityReport iteration_activity(std::span<const KernelRecord> kernels);
 
 // The summary line: "device idle P50 23.1% of the iteration span, worst 41.0% (iteration 3); launch delay
-// P50 12.3 µs, worst 40.0 µs; 5 device-bound, 0 host-bound (host-bound: idle > 50% of the span)".
+// P50 12.3 µs, worst 40 µs; 5 device-bound, 0 host-bound, 0 blocked (...the rule...)".
 std::string iteration_activity_summary(const IterationActivityReport& r);
+// The verdict's rule in words, for every format.
+std::string bound_rule_text();
 
 }  // namespace flopscope

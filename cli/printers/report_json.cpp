@@ -99,14 +99,15 @@ ordered_json activity_json(const IterationActivityReport* r) {
   }
   return {
       {"clock", "device (span, busy, idle); launch delay: kernel start - end of its launch call"},
-      {"host_bound_rule", "device idle > 50% of the iteration span"},
+      {"bound_rule", bound_rule_text()},
       {"iterations", std::move(rows)},
       {"idle_share_p50", r->idle_share_p50},
       {"idle_share_max", r->idle_share_max},
       {"worst_idle_iteration", r->worst_idle_iteration},
       {"launch_delay_p50_ns", r->any_launch ? ordered_json(r->launch_delay_p50_ns) : ordered_json(nullptr)},
       {"launch_delay_max_ns", r->any_launch ? ordered_json(r->launch_delay_max_ns) : ordered_json(nullptr)},
-      {"host_bound", r->host_bound}};
+      {"host_bound", r->host_bound},
+      {"blocked", r->blocked}};
 }
 
 ordered_json modules_json(const RunSummary& s) {

@@ -89,9 +89,11 @@ TEST(IterationActivity, BusyAndIdleAddUpToTheSpan) {
   EXPECT_NEAR(r.idle_share_max, 70.0 / 120.0, 1e-12);
   EXPECT_NEAR(r.idle_share_p50, 10.0 / 60.0, 1e-12);
   EXPECT_DOUBLE_EQ(r.launch_delay_max_ns, 65'000);
-  EXPECT_EQ(iteration_activity_summary(r),
-            "device idle P50 16.7% of the iteration span, worst 58.3% (iteration 3); launch delay P50 5 µs, "
-            "worst 65 µs; 4 device-bound, 1 host-bound (host-bound: device idle > 50.0% of the span)");
+  EXPECT_EQ(
+      iteration_activity_summary(r),
+      "device idle P50 16.7% of the iteration span, worst 58.3% (iteration 3); launch delay P50 5 µs, "
+      "worst 65 µs; 4 device-bound, 1 host-bound, 0 blocked (host-bound: device idle > 50.0% of the span and "
+      "launch delay P50 <= 100 µs; blocked: as idle, with longer launch delays)");
 }
 
 // Three replays of graph 7 (each a cudaGraphLaunch whose kernels carry graph id 7), no steps, no modules.
@@ -138,7 +140,13 @@ TEST(TraceIterations, RealTraces) {
   EXPECT_EQ(rank->info.iterations, 2);
   const IterationActivityReport r = iteration_activity(rank->kernels);
   EXPECT_EQ(r.iterations.size(), 2U);
-  for (const IterationActivity& a : r.iterations) EXPECT_EQ(a.busy_ns + a.idle_ns, a.span_ns);
+  for (const IterationActivity& a : r.iterations) {
+    EXPECT_EQ(a.busy_ns + a.idle_ns, a.span_ns);
+    // Over half idle, yet kernels waited milliseconds after their launch: blocked, not host-bound.
+    EXPECT_GT(a.idle_share(), 0.5);
+    EXPECT_GT(a.launch_delay_p50_ns, 1e6);
+    EXPECT_EQ(a.bound, IterationBound::kBlocked);
+  }
 
   auto alexnet = testing::import_file(
       testing::fixture("kineto/hta__alexnet_a100__benchmark_result_2869224_1695835535_trace.json.gz"));
