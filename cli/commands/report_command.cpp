@@ -81,6 +81,10 @@ class ReportCommand final : public Command {
         return report_error(
             InvalidArgument(graph_capture_ + ": --graph-capture takes one run, not several ranks"));
       }
+      if (!iteration_marker_.empty()) {
+        return report_error(
+            InvalidArgument(paths_[0] + ": --iteration-marker takes one trace, not several ranks"));
+      }
       return run_ranks();
     }
     if (!output_.empty() && output_ != "-") {
