@@ -32,6 +32,9 @@ struct RunReadOptions {
 // rows. Errors name the file: missing, not SQLite, not a run database, corrupt, too new.
 StatusOr<RunData> read_run_database(const std::string& path, const RunReadOptions& options = {});
 
+// A run database's kernel rows alone (the per-iteration device activity of a run read without its rows).
+StatusOr<std::vector<KernelRecord>> read_run_kernels(const std::string& path);
+
 // True when the file starts with the SQLite header (cheap sniff, no open).
 bool looks_like_sqlite(const std::string& path);
 

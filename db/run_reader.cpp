@@ -26,7 +26,8 @@ Status read_info(Database& db, RunInfo& info) {
   FS_RETURN_IF_ERROR(for_each_row(db, "run",
                                   "SELECT tool_version, source_kind, source_path, source_sha256, device, "
                                   "host, input_spec, iterations, warmup, "
-                                  "threads, created_unix_ns, command_line FROM run ORDER BY id LIMIT 1",
+                                  "threads, created_unix_ns, command_line, iterations_from FROM run "
+                                  "ORDER BY id LIMIT 1",
                                   [&](Statement& s) {
                                     found = true;
                                     info.tool_version = s.str(0);
@@ -41,6 +42,7 @@ Status read_info(Database& db, RunInfo& info) {
                                     info.threads = s.int32(9);
                                     info.created_unix_ns = s.int64(10);
                                     info.command_line = s.str(11);
+                                    info.iterations_from = s.str(12);
                                     return Status();
                                   }));
   if (!found) return Corrupt(db.path() + ": run database has no run row (an incomplete write?)");
@@ -295,6 +297,13 @@ StatusOr<RunData> read_run_database(const std::string& path, const RunReadOption
   }
   if (!stored) run.aggregates = aggregate_rows(run.ops, run.kernels);  // the migration's part in C++
   return run;
+}
+
+StatusOr<std::vector<KernelRecord>> read_run_kernels(const std::string& path) {
+  FS_ASSIGN_OR_RETURN(Database db, open_run_database(path, schema_steps(), nullptr));
+  std::vector<KernelRecord> kernels;
+  FS_RETURN_IF_ERROR(read_kernels(db, kernels));
+  return kernels;
 }
 
 }  // namespace flopscope

@@ -49,7 +49,8 @@ std::string insert_rows(std::string_view single, std::size_t rows) {
 
 constexpr std::string_view kInsertRun =
     "INSERT INTO run (id, tool_version, source_kind, source_path, source_sha256, device, host, input_spec, "
-    "iterations, warmup, threads, created_unix_ns, command_line) VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "iterations, warmup, threads, created_unix_ns, command_line, iterations_from) "
+    "VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertModule =
     "INSERT INTO module_node (id, parent_id, name, relative, type) VALUES (?,?,?,?,?)";
 constexpr std::string_view kInsertOp =
@@ -191,7 +192,8 @@ class SqliteRunSink final : public RunSink {
     begun_ = true;
     return insert(*statements_.run, [&](Binder& b) {
       b(i.tool_version)(to_string(i.source_kind))(i.source_path)(i.source_sha256)(i.device)(i.host)(
-          i.input_spec)(i.iterations)(i.warmup)(i.threads)(i.created_unix_ns)(i.command_line);
+          i.input_spec)(i.iterations)(i.warmup)(i.threads)(i.created_unix_ns)(i.command_line)(
+          i.iterations_from);
     });
   }
 

@@ -8,26 +8,31 @@ namespace flopscope {
 
 namespace {
 
-StatusOr<RunData> load_from(const std::string& path, const std::string& graph_capture,
+StatusOr<RunData> load_from(const std::string& path, const TraceOptions& trace,
                             const RunReadOptions& read = {}) {
-  if (!graph_capture.empty()) {
+  ImportOptions options;
+  options.graph_capture = trace.graph_capture;
+  options.iteration_marker = trace.iteration_marker;
+  if (!trace.graph_capture.empty()) {
     if (looks_like_sqlite(path)) {
       return InvalidArgument(path + ": --graph-capture applies to PyTorch profiler traces, not SQLite files");
     }
     MemoryRunSink sink;
-    ImportOptions options;
-    options.graph_capture = graph_capture;
     FS_RETURN_IF_ERROR(import_trace(path, sink, options));
     return std::move(sink.data());
   }
   if (looks_like_sqlite(path)) {
     auto run = read_run_database(path, read);
+    if (run.ok() && !trace.iteration_marker.empty()) {
+      return InvalidArgument(path +
+                             ": --iteration-marker applies to traces; a run database's iterations were "
+                             "found when it was imported (import the trace again with the marker)");
+    }
     if (run.ok()) return run;
     // Not a run database: it may be an Nsight Systems export. Damaged or too-new run databases keep
     // their own message.
     if (run.status().code() != StatusCode::kInvalidArgument) return run.status();
     MemoryRunSink sink;
-    ImportOptions options;
     Status imported = import_trace(path, sink, options);
     if (imported.ok()) return std::move(sink.data());
     if (imported.code() != StatusCode::kInvalidArgument) return imported;
@@ -35,7 +40,6 @@ StatusOr<RunData> load_from(const std::string& path, const std::string& graph_ca
                            ": SQLite, but neither a flopscope run database nor an Nsight Systems export");
   }
   MemoryRunSink sink;
-  ImportOptions options;
   FS_RETURN_IF_ERROR(import_trace(path, sink, options));
   return std::move(sink.data());
 }
@@ -51,11 +55,19 @@ bool is_run_database(const std::string& path) {
 }
 
 StatusOr<RunData> load_run_totals(const std::string& path) {
-  return load_from(path, "", {.raw_rows = false});
+  return load_from(path, {}, {.raw_rows = false});
 }
 
 StatusOr<RunData> load_run_summary(const std::string& path) {
-  return load_from(path, "", {.raw_rows = false, .need_summary_facts = true});
+  return load_from(path, {}, {.raw_rows = false, .need_summary_facts = true});
+}
+
+StatusOr<RunData> load_run_totals(const std::string& path, const TraceOptions& trace) {
+  return load_from(path, trace, {.raw_rows = false});
+}
+
+StatusOr<RunData> load_run_summary(const std::string& path, const TraceOptions& trace) {
+  return load_from(path, trace, {.raw_rows = false, .need_summary_facts = true});
 }
 
 StatusOr<RunData> load_stored_run_totals(const std::string& path) {
@@ -64,11 +76,15 @@ StatusOr<RunData> load_stored_run_totals(const std::string& path) {
 }
 
 StatusOr<RunData> load_run(const std::string& path) {
-  return load_run(path, "");
+  return load_from(path, {});
 }
 
 StatusOr<RunData> load_run(const std::string& path, const std::string& graph_capture) {
-  return load_from(path, graph_capture);
+  return load_from(path, {graph_capture, ""});
+}
+
+StatusOr<RunData> load_run(const std::string& path, const TraceOptions& trace) {
+  return load_from(path, trace);
 }
 
 }  // namespace flopscope

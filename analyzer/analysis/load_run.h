@@ -10,7 +10,17 @@
 
 namespace flopscope {
 
+// What a trace read directly takes from the command line (import takes the same in ImportOptions).
+struct TraceOptions {
+  std::string graph_capture;     // --graph-capture: a Kineto trace of the run's CUDA-graph capture
+  std::string iteration_marker;  // --iteration-marker: a regular expression naming the iteration ranges
+};
+
 StatusOr<RunData> load_run(const std::string& path);
+// With trace options; a run database refuses them (its iterations were decided when it was imported).
+StatusOr<RunData> load_run(const std::string& path, const TraceOptions& trace);
+StatusOr<RunData> load_run_totals(const std::string& path, const TraceOptions& trace);
+StatusOr<RunData> load_run_summary(const std::string& path, const TraceOptions& trace);
 // The same, for a Kineto trace with the trace of its CUDA-graph capture (see ImportOptions::graph_capture);
 // graph_capture empty is load_run(path). A run database cannot take a capture.
 StatusOr<RunData> load_run(const std::string& path, const std::string& graph_capture);

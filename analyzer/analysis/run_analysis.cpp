@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "analyzer/analysis/load_run.h"
+#include "db/run_database.h"
 
 namespace flopscope {
 
@@ -23,12 +24,13 @@ StatusOr<RunAnalysis> RunAnalysis::open(const std::string& path, const AnalysisN
   s->label = path;
   s->summary_options = needs.totals_only ? totals_summary_options(needs.summary) : needs.summary;
   const bool rows = needs.rows || !needs.graph_capture.empty();
+  const TraceOptions trace{needs.graph_capture, needs.iteration_marker};
   if (rows) {
-    FS_ASSIGN_OR_RETURN(s->run, load_run(path, needs.graph_capture));
+    FS_ASSIGN_OR_RETURN(s->run, load_run(path, trace));
   } else if (needs.totals_only) {
-    FS_ASSIGN_OR_RETURN(s->run, load_run_totals(path));
+    FS_ASSIGN_OR_RETURN(s->run, load_run_totals(path, trace));
   } else {
-    FS_ASSIGN_OR_RETURN(s->run, load_run_summary(path));
+    FS_ASSIGN_OR_RETURN(s->run, load_run_summary(path, trace));
   }
   if (s->run.raw_rows) {
     s->contents = RunContents::kRows;
@@ -56,6 +58,7 @@ RunData& RunAnalysis::edit_run() {
   s.timeline.reset();
   s.flames.clear();
   s.heatmaps.clear();
+  s.activity.reset();
   return s.run;
 }
 
@@ -114,6 +117,19 @@ const HeatmapData& RunAnalysis::heatmap(std::size_t top_n) const {
   if (it == state_->heatmaps.end())
     it = state_->heatmaps.emplace(top_n, heatmap_data(summary(), top_n)).first;
   return it->second;
+}
+
+StatusOr<const IterationActivityReport*> RunAnalysis::iteration_activity() const {
+  State& s = *state_;
+  if (s.activity) return &*s.activity;
+  if (s.contents == RunContents::kRows || !summary().has_kernels) {
+    s.activity = flopscope::iteration_activity(s.run.kernels);
+  } else {
+    // The summary facts hold no kernel intervals: the kernel rows alone are read (not the ops).
+    FS_ASSIGN_OR_RETURN(std::vector<KernelRecord> kernels, read_run_kernels(s.label));
+    s.activity = flopscope::iteration_activity(kernels);
+  }
+  return &*s.activity;
 }
 
 StatusOr<const TimelineIndex*> RunAnalysis::timeline() const {

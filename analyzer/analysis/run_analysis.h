@@ -16,6 +16,7 @@
 #include "analyzer/analysis/timeline_index.h"
 #include "analyzer/clock.h"
 #include "analyzer/heatmap.h"
+#include "analyzer/iteration_activity.h"
 #include "analyzer/kernel_table.h"
 #include "analyzer/summary.h"
 #include "analyzer/totals_summary.h"
@@ -39,7 +40,8 @@ struct AnalysisNeeds {
   bool rows = false;          // kernels(), candidates(), op groups, flame, roofline, timeline, graph, export
   bool totals_only = false;   // per-module and per-op-signature totals and times only (a diff, a heatmap)
   std::string graph_capture;  // a Kineto trace's CUDA-graph capture (--graph-capture); implies rows
-  SummaryOptions summary;     // top ops, peak override
+  std::string iteration_marker;  // --iteration-marker for a trace read directly (an error for a database)
+  SummaryOptions summary;        // top ops, peak override
 };
 
 // What a flame graph (module icicle) shows: widths by a metric, from a root module drawn full width.
@@ -88,6 +90,13 @@ class RunAnalysis {
   // The latency heatmap (needs only the module tree): the top_n modules by self time, per iteration, on
   // the run's clock.
   const HeatmapData& heatmap(std::size_t top_n) const;
+  // Per iteration: device span, busy and idle time, launch delay, host- or device-bound
+  // (analyzer/iteration_activity). Reads a run database's kernel rows when only its summary was read; empty
+  // for a run without kernels.
+  StatusOr<const IterationActivityReport*> iteration_activity() const;
+  // How the iterations of an imported trace were found (RunInfo::iterations_from), "" when the capture ran
+  // them itself.
+  const std::string& iterations_from() const { return state_->run.info.iterations_from; }
 
  private:
   struct State {
@@ -103,6 +112,7 @@ class RunAnalysis {
     mutable std::optional<TimelineIndex> timeline;
     mutable std::map<std::pair<graphs::CostMetric, std::string>, graphs::Icicle> flames;
     mutable std::map<std::size_t, HeatmapData> heatmaps;  // by top_n
+    mutable std::optional<IterationActivityReport> activity;
   };
   explicit RunAnalysis(std::shared_ptr<State> s) : state_(std::move(s)) {}
   Status need_rows(const char* what) const;

@@ -24,6 +24,9 @@ struct ImportOptions {
   // Kineto trace recorded while the run's CUDA graph was captured: kernels replayed from the graph are
   // attributed to the ops and modules of their captured launches (PyTorch profiler traces only).
   std::string graph_capture;
+  // --iteration-marker: a regular expression; each outermost host range whose name matches is one iteration
+  // (Kineto and Nsight Systems traces; see TraceBuilder::set_iteration_marker).
+  std::string iteration_marker;
 };
 
 class Importer {

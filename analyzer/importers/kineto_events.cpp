@@ -388,6 +388,7 @@ struct KinetoEventReader::Impl {
     if (capture) return false;  // the capture's phases and steps are not this run's
     if (!e.name.starts_with("ProfilerStep#")) {
       builder.issue(QualityCode::user_annotations_as_ranges, e.name);
+      builder.add_annotation({thread_of(e), e.ts, e.dur, builder.intern(e.name), 0});
       return false;
     }
     return true;

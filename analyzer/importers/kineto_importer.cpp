@@ -36,6 +36,8 @@ class KinetoImporter final : public Importer {
     FS_ASSIGN_OR_RETURN(ByteSource source, ByteSource::open(path));
     auto hash = hash_file_async(path);
     TraceBuilder builder(make_run_info(path, SourceKind::kKineto, options));
+    if (!options.iteration_marker.empty())
+      FS_RETURN_IF_ERROR(builder.set_iteration_marker(options.iteration_marker));
     for (const auto& m : options.modules) builder.module(m.path, m.type);
     KinetoEventReader reader(builder);
     JsonTraceStream stream(source);

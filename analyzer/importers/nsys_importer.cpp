@@ -68,6 +68,8 @@ class NsysImporter final : public Importer {
     TraceBuilder::Options builder_options;
     builder_options.single_top_scope_is_root = false;
     TraceBuilder builder(make_run_info(path, SourceKind::kNsys, options), builder_options);
+    if (!options.iteration_marker.empty())
+      FS_RETURN_IF_ERROR(builder.set_iteration_marker(options.iteration_marker));
 
     FS_RETURN_IF_ERROR(read_gpu_info(db, builder));
     if (!kernel_cols.empty()) FS_RETURN_IF_ERROR(read_kernels(db, kernel_cols, builder));

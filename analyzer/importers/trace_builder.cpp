@@ -685,6 +685,7 @@ void TraceBuilder::compute_flops(Linked& linked) {
 
 Status TraceBuilder::finish(RunSink& sink, Progress* progress) {
   FS_RETURN_IF_ERROR(limit_error_);  // a limit hit while reading: nothing is written
+  FS_RETURN_IF_ERROR(find_iterations());
   add_graph_launch_ops();
   sort_inputs();
   Linked linked;
@@ -891,6 +892,7 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
   std::vector<Activity>().swap(activities_);
   std::vector<Launch>().swap(launches_);
   std::vector<Scope>().swap(scopes_);
+  std::vector<Scope>().swap(annotations_);
   std::vector<std::vector<OpArg>>().swap(args_);
   decltype(args_index_)().swap(args_index_);
   return sink.finish();

@@ -154,6 +154,14 @@ class TraceBuilder {
   void add_scope(const Scope& scope) {
     if (admit(scope.start_ns, scope.duration_ns)) scopes_.push_back(scope);
   }
+  // A user annotation (record_function range) other than a profiler step: a candidate iteration marker.
+  void add_annotation(const Scope& range) {
+    if (times_ok(range.start_ns, range.duration_ns)) annotations_.push_back(range);
+  }
+  // --iteration-marker: every outermost host range (op, annotation, module range) whose name matches the
+  // ECMAScript regular expression is one iteration, whatever else the trace marks. An error naming the
+  // source when it is not a regular expression.
+  Status set_iteration_marker(const std::string& regex);
   // A profiler step; `thread` is the thread it ran on (-1: unknown). Steps on several threads may overlap
   // (a model called from a thread pool): an op then belongs to the step of its own thread.
   void add_iteration(std::int64_t number, std::int64_t start_ns, std::int64_t duration_ns,
@@ -205,6 +213,14 @@ class TraceBuilder {
 
   // Results of the attribution passes, index-aligned with the sorted ops / activities.
   struct Linked;
+  // Iterations when the trace has no profiler steps, or --iteration-marker overrides them, in this order:
+  // marker, ProfilerStep#, a repeated annotation, CUDA-graph replays, repeated top-level module calls
+  // (trace_iterations.cpp). Records the rule in info_.iterations_from.
+  Status find_iterations();
+  bool iterations_from_marker();
+  bool iterations_from_annotations();
+  bool iterations_from_graph_replays();
+  bool iterations_from_top_scopes();
   void sort_inputs();
   void add_graph_launch_ops();
   void build_modules(Linked& linked);
@@ -256,6 +272,8 @@ class TraceBuilder {
   std::vector<HostOp> ops_;
   std::vector<Scope> scopes_;
   std::vector<Iteration> iterations_;
+  std::vector<Scope> annotations_;  // user annotations (instance: the range's name)
+  std::string marker_;              // --iteration-marker, "" when not given
   // Per thread with steps: (start, index into iterations_) in start order.
   std::vector<std::vector<std::pair<std::int64_t, int>>> thread_iterations_;
   std::vector<Launch> launches_;

@@ -26,6 +26,9 @@ class HeatmapCommand final : public Command {
         ->required();
     app.add_option("--top", top_, "Number of modules (rows), slowest first (default 20)")
         ->check(CLI::Range(1, 500));
+    app.add_option("--iteration-marker", iteration_marker_,
+                   "For a trace: each outermost host range whose name matches this regular expression is one "
+                   "iteration (one column)");
     app.add_option("--size", size_, "Picture size WIDTHxHEIGHT in pixels (default 1400x900)");
     app.add_flag("-f,--force", force_, "Overwrite the output file");
   }
@@ -45,6 +48,7 @@ class HeatmapCommand final : public Command {
     // or aggregates, without the op and kernel rows.
     AnalysisNeeds needs;
     needs.totals_only = true;
+    needs.iteration_marker = iteration_marker_;
     StatusOr<RunAnalysis> run = RunAnalysis::open(path_, needs);
     if (!run.ok()) return report_error(run.status());
     const HeatmapData& data = run->heatmap(static_cast<std::size_t>(top_));
@@ -76,7 +80,7 @@ class HeatmapCommand final : public Command {
   }
 
  private:
-  std::string path_, output_, size_ = "1400x900";
+  std::string path_, output_, size_ = "1400x900", iteration_marker_;
   int top_ = 20;
   bool force_ = false;
 };

@@ -95,6 +95,10 @@ class ImportCommand final : public Command {
         "--graph-capture", graph_capture_,
         "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
         "the graph are attributed to the ops and modules of the capture (one input)");
+    sub.add_option("--iteration-marker", iteration_marker_,
+                   "Each outermost host range (op, annotation, module range) whose name matches this regular "
+                   "expression is one iteration (default: ProfilerStep#, else a repeated annotation, "
+                   "CUDA-graph replays, repeated top-level module calls)");
   }
 
   int run() override {
@@ -190,6 +194,8 @@ class ImportCommand final : public Command {
     options.command_line = "flopscope import " + in;
     options.graph_capture = graph_capture_;
     if (!graph_capture_.empty()) options.command_line += " --graph-capture " + graph_capture_;
+    options.iteration_marker = iteration_marker_;
+    if (!iteration_marker_.empty()) options.command_line += " --iteration-marker '" + iteration_marker_ + "'";
     std::string mapped;
     if (weights_) {
       // The module tree is renamed as a whole, so the run is collected first and written after.
@@ -230,6 +236,7 @@ class ImportCommand final : public Command {
   std::string weights_path_;
   std::optional<WeightsReport> weights_;
   std::string graph_capture_;
+  std::string iteration_marker_;
   bool force_ = false;
   bool quiet_ = false;
 };

@@ -64,6 +64,10 @@ class ReportCommand final : public Command {
         "--graph-capture", graph_capture_,
         "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
         "the graph are attributed to the ops and modules of the capture");
+    app.add_option("--iteration-marker", iteration_marker_,
+                   "For a trace: each outermost host range (op, annotation, module range) whose name matches "
+                   "this regular expression is one iteration (default: ProfilerStep#, else a repeated "
+                   "annotation, CUDA-graph replays, repeated top-level module calls)");
     app.add_option("-o,--output", output_, "Write the report to a file instead of stdout");
     app.add_flag("-f,--force", force_, "Overwrite the output file");
   }
@@ -76,6 +80,10 @@ class ReportCommand final : public Command {
       if (!graph_capture_.empty()) {
         return report_error(
             InvalidArgument(graph_capture_ + ": --graph-capture takes one run, not several ranks"));
+      }
+      if (!iteration_marker_.empty()) {
+        return report_error(
+            InvalidArgument(paths_[0] + ": --iteration-marker takes one trace, not several ranks"));
       }
       return run_ranks();
     }
@@ -98,12 +106,16 @@ class ReportCommand final : public Command {
     AnalysisNeeds needs;
     needs.rows = kernels_ || candidates_ || format_ == "json";
     needs.graph_capture = graph_capture_;
+    needs.iteration_marker = iteration_marker_;
     needs.summary = so;
     StatusOr<RunAnalysis> analysis = RunAnalysis::open(paths_[0], needs);
     if (!analysis.ok()) return report_error(analysis.status());
     options_.kernels = kernels_;
     const RunData& run = analysis->run();
     const RunSummary& s = analysis->summary();
+    auto activity = analysis->iteration_activity();
+    if (!activity.ok()) return report_error(activity.status());
+    options_.activity = *activity;
     std::string text;
     std::optional<CandidateReport> candidates;
     if (candidates_) {
@@ -149,7 +161,7 @@ class ReportCommand final : public Command {
   }
 
   std::vector<std::string> paths_;
-  std::string sort_ = "model", format_ = "table", output_, peak_, graph_capture_;
+  std::string sort_ = "model", format_ = "table", output_, peak_, graph_capture_, iteration_marker_;
   ReportOptions options_;
   CandidateOptions candidate_options_;
   bool candidates_ = false;

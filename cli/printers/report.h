@@ -6,12 +6,13 @@
 
 #include "analyzer/activations/candidate_verify.h"
 #include "analyzer/activations/candidates.h"
+#include "analyzer/iteration_activity.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 
 namespace flopscope::cli {
 
-inline constexpr int kReportJsonVersion = 6;
+inline constexpr int kReportJsonVersion = 7;
 
 enum class SortKey { kModel, kFlops, kTime, kBytes };
 
@@ -21,7 +22,14 @@ struct ReportOptions {
   std::size_t top_ops = 15;
   bool full_coverage = false;  // list every op name without a formula (else the top 10)
   bool kernels = false;        // add the per-kernel-name table (JSON: kernels[])
+  // Per-iteration device activity (RunAnalysis::iteration_activity); null or empty: no such section.
+  const IterationActivityReport* activity = nullptr;
 };
+
+// ", from ProfilerStep#" when the run says how its iterations were found, else "".
+std::string iterations_found_text(const RunInfo& info);
+// The per-iteration section (a table, or Markdown): one row per iteration, then the summary line.
+std::string iteration_activity_text(const IterationActivityReport& r, bool markdown);
 
 // Module indices in display order: pre-order, children sorted by the key, cut at the depth.
 std::vector<int> module_order(const RunSummary& s, const ReportOptions& o);

@@ -74,7 +74,40 @@ ordered_json run_json(const RunInfo& i) {
           {"warmup", i.warmup},
           {"threads", i.threads},
           {"created_unix_ns", i.created_unix_ns},
-          {"command_line", i.command_line}};
+          {"command_line", i.command_line},
+          {"iterations_from", i.iterations_from}};
+}
+
+// Per-iteration device activity (analyzer/iteration_activity.h); null for a run without kernels.
+ordered_json activity_json(const IterationActivityReport* r) {
+  if (r == nullptr || r->empty()) return nullptr;
+  ordered_json rows = ordered_json::array();
+  for (const IterationActivity& a : r->iterations) {
+    const bool delay = a.launched > 0;
+    rows.push_back(
+        {{"iteration", a.iteration},
+         {"start_ns", a.start_ns},
+         {"span_ns", a.span_ns},
+         {"busy_ns", a.busy_ns},
+         {"idle_ns", a.idle_ns},
+         {"idle_share_of_span", a.idle_share()},
+         {"activities", a.activities},
+         {"launched", a.launched},
+         {"launch_delay_p50_ns", delay ? ordered_json(a.launch_delay_p50_ns) : ordered_json(nullptr)},
+         {"launch_delay_max_ns", delay ? ordered_json(a.launch_delay_max_ns) : ordered_json(nullptr)},
+         {"bound", to_string(a.bound)}});
+  }
+  return {
+      {"clock", "device (span, busy, idle); launch delay: kernel start - end of its launch call"},
+      {"bound_rule", bound_rule_text()},
+      {"iterations", std::move(rows)},
+      {"idle_share_p50", r->idle_share_p50},
+      {"idle_share_max", r->idle_share_max},
+      {"worst_idle_iteration", r->worst_idle_iteration},
+      {"launch_delay_p50_ns", r->any_launch ? ordered_json(r->launch_delay_p50_ns) : ordered_json(nullptr)},
+      {"launch_delay_max_ns", r->any_launch ? ordered_json(r->launch_delay_max_ns) : ordered_json(nullptr)},
+      {"host_bound", r->host_bound},
+      {"blocked", r->blocked}};
 }
 
 ordered_json modules_json(const RunSummary& s) {
@@ -271,6 +304,7 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
   j["total"] = cost_json(s.total, s.tensor_factor);
   j["iteration_time_ns"] = stats_json(s.iteration_time);
   j["iteration_gpu_time_ns"] = s.has_kernels ? stats_json(s.iteration_gpu_time) : ordered_json(nullptr);
+  j["iteration_activity"] = activity_json(o.activity);
   j["modules"] = modules_json(s);
   const ReportView view = make_report_view(s, o.top_ops);  // one rule for every format
   j["top_ops_share_of"] = to_string(view.op_share_of);

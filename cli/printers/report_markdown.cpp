@@ -115,8 +115,8 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
   // Kernels with counters and no ops (Nsight Compute): the measured work is the only work there is.
   const bool measured_only = s.ops_total == 0 && (s.total.measured_flops > 0 || s.total.dram_bytes > 0);
   out += fmt::format(
-      "{} iterations on {}; input {}. Total per iteration: **{}**, {} moved, P50 {} / P99 {}.\n\n",
-      s.iterations,
+      "{} iterations{} on {}; input {}. Total per iteration: **{}**, {} moved, P50 {} / P99 {}.\n\n",
+      s.iterations, markdown_escape(iterations_found_text(run.info)),
       markdown_escape(run.info.device.empty() ? to_string(run.info.source_kind) : run.info.device),
       markdown_code(run.info.input_spec, false),
       measured_only ? flops_text(s.total.measured_flops + s.total.tensor_flops) + " measured"
@@ -128,6 +128,7 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
   if (gpu)
     out += "Times below are device time (kernels); host op time P50 " + time_text(s.iteration_time.p50) +
            ".\n\n";
+  if (o.activity != nullptr) out += iteration_activity_text(*o.activity, true);
   out += module_table_markdown(s, o);
   const ReportView view = make_report_view(s, o.top_ops);  // shares and "unknown": one rule for every format
   out += top_ops_markdown(view, gpu) + coverage_markdown(s, view.coverage, gpu);

@@ -29,7 +29,7 @@ std::string header_text(const RunData& run, const RunSummary& s) {
                      short_hash(i.source_sha256));
   if (!i.device.empty()) out += fmt::format("device     {}\n", i.device);
   if (!i.input_spec.empty()) out += fmt::format("input      {}\n", i.input_spec);
-  out += fmt::format("iterations {} measured", s.iterations);
+  out += fmt::format("iterations {} measured{}", s.iterations, iterations_found_text(i));
   if (i.warmup > 0) out += fmt::format(", {} warmup", i.warmup);
   if (i.threads > 0) out += fmt::format(", {} threads", i.threads);
   out += "\n";
@@ -197,8 +197,9 @@ std::string quality_text(const RunSummary& s) {
 std::string render_report_table(const RunData& run, const RunSummary& s, const ReportOptions& o) {
   const bool gpu = run_clock(s) == Clock::kDevice;
   const ReportView view = make_report_view(s, o.top_ops);
-  std::string out = header_text(run, s) + module_table_text(s, o) + top_ops_text(view, gpu) +
-                    coverage_text(s, view.coverage, o, gpu);
+  std::string out = header_text(run, s);
+  if (o.activity != nullptr) out += iteration_activity_text(*o.activity, false);
+  out += module_table_text(s, o) + top_ops_text(view, gpu) + coverage_text(s, view.coverage, o, gpu);
   if (gpu) out += device_text(s);
   return out + quality_text(s);
 }

@@ -57,6 +57,9 @@ struct RunInfo {
   int threads = 0;
   std::int64_t created_unix_ns = 0;
   std::string command_line;
+  // How the iterations of an imported trace were found ("ProfilerStep#", "repeated top-level module calls",
+  // "--iteration-marker 'x'", ...); "" when the capture ran them itself (profile, trace) or found none.
+  std::string iterations_from;
 };
 
 struct ModuleRecord {

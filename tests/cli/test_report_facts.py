@@ -16,6 +16,19 @@ VARIANTS = [[], ["--format", "md"], ["--format", "csv"], ["--sort", "flops", "--
             ["--coverage", "--peak", "1e14:1e12"]]
 
 
+def without_iteration_section(report):
+    """The report without its per-iteration device section (from "per iteration (" to its summary line)."""
+    out, skipping = [], False
+    for line in report.split("\n"):
+        if line.startswith("per iteration ("):
+            skipping = True
+        if not skipping:
+            out.append(line)
+        if skipping and line.startswith("summary "):
+            skipping = False
+    return "\n".join(out)
+
+
 class ReportFactsTest(CliTestCase):
     def test_imported_run_reports_as_its_trace(self):
         self.assertGreaterEqual(len(TRACES), 8)
@@ -42,7 +55,11 @@ class ReportFactsTest(CliTestCase):
         with sqlite3.connect(db) as c:
             c.execute("UPDATE op SET duration_ns = duration_ns * 1000")
             c.execute("UPDATE kernel SET duration_ns = duration_ns * 1000")
-        self.assertEqual(before, run("report", db, check=True).stdout)
+        after = run("report", db, check=True).stdout
+        # Everything but the per-iteration device section comes from the facts; that section reads the
+        # kernel rows (their intervals are not among the facts), and so sees the change.
+        self.assertEqual(without_iteration_section(before), without_iteration_section(after))
+        self.assertNotEqual(before, after)
         # The kernel table reads the rows: it sees the change.
         self.assertNotEqual(run("report", db, "--kernels", check=True).stdout.split("\n")[-30:],
                             before.split("\n")[-30:])

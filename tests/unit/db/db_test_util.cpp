@@ -27,7 +27,8 @@ RunData sample_run() {
             2,
             8,
             1'767'225'600'123'456'789,
-            "flopscope profile 'it''s.pt' --iters 5"};
+            "flopscope profile 'it''s.pt' --iters 5",
+            "--iteration-marker 'it''s'"};
   r.modules = {{0, kNoId, "", "SonnetMini"},
                {1, 0, "layers", "ModuleList"},
                {2, 1, "layers.0", "Block"},
@@ -185,7 +186,7 @@ RunData sample_run() {
 }
 
 void expect_equal(const RunInfo& a, const RunInfo& b) {
-  const auto& [tool, kind, path, sha, device, host, input, iters, warmup, threads, created, cmd] = a;
+  const auto& [tool, kind, path, sha, device, host, input, iters, warmup, threads, created, cmd, from] = a;
   EXPECT_EQ(tool, b.tool_version);
   EXPECT_EQ(kind, b.source_kind);
   EXPECT_EQ(path, b.source_path);
@@ -198,6 +199,7 @@ void expect_equal(const RunInfo& a, const RunInfo& b) {
   EXPECT_EQ(threads, b.threads);
   EXPECT_EQ(created, b.created_unix_ns);
   EXPECT_EQ(cmd, b.command_line);
+  EXPECT_EQ(from, b.iterations_from);
 }
 
 void expect_equal(const ModuleRecord& a, const ModuleRecord& b) {

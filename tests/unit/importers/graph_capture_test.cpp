@@ -19,12 +19,9 @@ constexpr const char* kCapture = "kineto/tracelens__vllm_decode_full__graph_capt
 constexpr std::int64_t kGraphLaunch = 505113;  // the hipGraphLaunch's correlation in the execution trace
 
 StatusOr<RunData> import_with_capture(const std::string& path, const std::string& capture) {
-  MemoryRunSink sink;
   ImportOptions options;
-  options.progress = false;
   options.graph_capture = capture;
-  FS_RETURN_IF_ERROR(import_trace(path, sink, options));
-  return std::move(sink.data());
+  return testing::import_file(path, options);
 }
 
 const OpRecord* op_by_id(const RunData& run, Id id) {

@@ -18,8 +18,11 @@ std::string fixture(const std::string& relative) {
 }
 
 StatusOr<RunData> import_file(const std::string& path) {
+  return import_file(path, ImportOptions());
+}
+
+StatusOr<RunData> import_file(const std::string& path, ImportOptions options) {
   MemoryRunSink sink;
-  ImportOptions options;
   options.progress = false;
   FS_RETURN_IF_ERROR(import_trace(path, sink, options));
   if (!sink.finished()) return Internal("sink not finished");

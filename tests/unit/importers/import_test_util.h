@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "analyzer/importers/importer.h"
 #include "db/model/run_data.h"
 #include "db/model/status.h"
 
@@ -10,6 +11,8 @@ namespace flopscope::testing {
 
 std::string fixture(const std::string& relative);  // tests/data/<relative>
 StatusOr<RunData> import_file(const std::string& path);
+// With options (a graph capture, an iteration marker); progress is turned off.
+StatusOr<RunData> import_file(const std::string& path, ImportOptions options);
 // A fresh temporary directory for one test.
 std::string temp_dir();
 void write_text(const std::string& path, const std::string& text);
