@@ -11,7 +11,7 @@
 
 namespace flopscope::cli {
 
-inline constexpr int kReportJsonVersion = 6;
+inline constexpr int kReportJsonVersion = 7;
 
 enum class SortKey { kModel, kFlops, kTime, kBytes };
 
