@@ -25,6 +25,7 @@ void add(ParamCount& to, const ParamCount& c) {
 }  // namespace
 
 std::vector<ModuleParams> module_params(const RunSummary& s, const std::vector<ParamRecord>& params) {
+  if (params.empty()) return {};
   std::vector<ModuleParams> out(s.modules.size());
   if (s.modules.empty()) return out;
   std::unordered_map<std::string_view, std::size_t> by_path;
@@ -50,6 +51,13 @@ std::vector<ModuleParams> module_params(const RunSummary& s, const std::vector<P
     if (parent >= 0) add(out[static_cast<std::size_t>(parent)].total, out[i].total);
   }
   return out;
+}
+
+ParamCells param_cells(const std::vector<ModuleParams>& params, std::size_t module) {
+  if (module >= params.size()) return {"-", "-", "-"};
+  const ModuleParams& p = params[module];
+  return {param_count_text(p.total.elements), param_count_text(p.own.elements),
+          bytes_text(static_cast<double>(p.total.bytes))};
 }
 
 std::string param_count_text(std::int64_t elements) {

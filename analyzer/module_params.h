@@ -24,8 +24,16 @@ struct ModuleParams {
 
 // One entry per module of `s`, indexed like s.modules. A tensor belongs to the module its name's parent
 // path names, or to the nearest module of the summary above it when that one has no row (the root when
-// none). A tied tensor is counted under each of its names, as the run records it.
+// none). A tied tensor is counted under each of its names, as the run records it. Empty when the run
+// recorded no parameter at all (a trace without weights): the counts are unknown, not zero.
 std::vector<ModuleParams> module_params(const RunSummary& s, const std::vector<ParamRecord>& params);
+
+// The three cells every format prints: elements with children, own elements, bytes with children ("-"
+// each when the run recorded no parameter).
+struct ParamCells {
+  std::string total, own, bytes;
+};
+ParamCells param_cells(const std::vector<ModuleParams>& params, std::size_t module);
 
 // "1.06 M" elements: the count for people, three significant digits.
 std::string param_count_text(std::int64_t elements);

@@ -104,7 +104,9 @@ ordered_json modules_json(const RunData& run, const RunSummary& s) {
          {"share_flops", m.share_flops},
          {"share_time", m.share_time},
          {"device_rates", s.has_kernels ? rates_json(m.rates, m.gpu_time.mean, true) : ordered_json(nullptr)},
-         {"params", {{"own", param_json(params[i].own)}, {"total", param_json(params[i].total)}}}});
+         {"params", params.empty() ? ordered_json(nullptr)
+                                   : ordered_json{{"own", param_json(params[i].own)},
+                                                  {"total", param_json(params[i].total)}}}});
   }
   return modules;
 }

@@ -44,9 +44,8 @@ std::string module_table_markdown(const RunData& run, const RunSummary& s, const
                        m.calls, lower_bound_flops_text(m.inclusive.flops, m.flops_complete),
                        flops_text(m.self.flops), bytes_text(m.inclusive.bytes()), m.inclusive.intensity(),
                        time_text(t.p50), percentile_text(t, 99), percent_text(m.share_time));
-    const ModuleParams& p = params[static_cast<std::size_t>(idx)];
-    out += fmt::format(" {} | {} | {} |", param_count_text(p.total.elements),
-                       param_count_text(p.own.elements), bytes_text(static_cast<double>(p.total.bytes)));
+    const ParamCells p = param_cells(params, static_cast<std::size_t>(idx));
+    out += fmt::format(" {} | {} | {} |", p.total, p.own, p.bytes);
     if (gpu) {
       RatesText r = rates_text(m.rates, m.gpu_time.mean, true, !m.flops_complete);
       above_roof = above_roof || r.above_roof;

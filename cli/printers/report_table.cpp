@@ -87,14 +87,13 @@ std::string module_table_text(const RunData& run, const RunSummary& s, const Rep
     std::string type = terminal_safe(m.type, false);
     if (type.size() > 20) type = type.substr(0, 19) + "~";
     std::string flops = (m.flops_complete ? "" : ">=") + si_text(m.inclusive.flops, "");
-    const ModuleParams& p = params[static_cast<std::size_t>(idx)];
+    const ParamCells p = param_cells(params, static_cast<std::size_t>(idx));
     out += fmt::format(
         "{:<{}}  {:<20} {:>6.1f} {:>13} {:>11} {:>10} {:>7.1f} {:>10} {:>10} {:>10} {:>6} {:>8} {:>10} "
         "{:>11}",
         module_label(m), name_w, type, m.calls, flops, si_text(m.self.flops, ""),
         si_text(m.inclusive.bytes(), ""), m.inclusive.intensity(), time_text(t.p50), percentile_text(t, 90),
-        percentile_text(t, 99), percent_text(m.share_time), param_count_text(p.total.elements),
-        param_count_text(p.own.elements), bytes_text(static_cast<double>(p.total.bytes)));
+        percentile_text(t, 99), percent_text(m.share_time), p.total, p.own, p.bytes);
     if (gpu) {
       RatesText r = rates_text(m.rates, m.gpu_time.mean, true, !m.flops_complete);
       above_roof = above_roof || r.above_roof;

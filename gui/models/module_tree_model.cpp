@@ -187,10 +187,10 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
       return QString::number(v, 'f', 2);
     case kShare:
       return QString::number(100 * v, 'f', 1) + QLatin1Char('%');
-    case kParams:
-      return q(param_count_text(static_cast<std::int64_t>(v)));
+    case kParams:  // "-" where the run recorded no parameter: unknown, not zero
+      return paramsOf(n) ? q(param_count_text(static_cast<std::int64_t>(v))) : QStringLiteral("-");
     case kParamBytes:
-      return q(format_bytes(v));
+      return paramsOf(n) ? q(format_bytes(v)) : QStringLiteral("-");
     case kWeights: {
       auto cell = [](WeightState w) {
         return w == WeightState::kNone ? QStringLiteral("-") : QString::fromLatin1(to_string(w));

@@ -60,6 +60,20 @@ TEST(ModuleParams, OwnAndWithChildrenInElementsAndBytes) {
   EXPECT_EQ(p[0].total.bytes, 64 * 32 * 4 + 64 * 2 + 64 + 40);
 }
 
+// A trace without weights recorded no parameter: the counts are unknown, never printed as 0.
+TEST(ModuleParams, NoRecordsIsUnknownNotZero) {
+  const std::vector<ModuleParams> none = module_params(tree(), {});
+  EXPECT_TRUE(none.empty());
+  const ParamCells cells = param_cells(none, 0);
+  EXPECT_EQ(cells.total, "-");
+  EXPECT_EQ(cells.own, "-");
+  EXPECT_EQ(cells.bytes, "-");
+  const std::vector<ModuleParams> one = module_params(tree(), {tensor("embed.weight", "float32", 10, 40)});
+  EXPECT_EQ(param_cells(one, 0).total, "10");
+  EXPECT_EQ(param_cells(one, 1).total, "0");  // a module of a run with weights that holds none: 0
+  EXPECT_EQ(param_cells(one, 0).bytes, "40 B");
+}
+
 TEST(ModuleParams, CountTextHasThreeDigitsAndNoTrailingSpace) {
   EXPECT_EQ(param_count_text(512), "512");
   EXPECT_EQ(param_count_text(1'061'000), "1.06 M");
