@@ -37,7 +37,7 @@ std::string tag_as_is(const std::string& tag) {
 }
 
 std::string candidate_weights_text(const Candidate& c) {
-  return fmt::format("{} params, {}", c.params, bytes_text(c.param_bytes));
+  return fmt::format("{}, {}", count_of(c.params, "param"), bytes_text(c.param_bytes));
 }
 
 std::string never_runs_text(const Candidate& c, const EscapeTag& escape) {

@@ -10,6 +10,7 @@
 #include "analyzer/diff/compare.h"
 #include "analyzer/diff/diff.h"
 #include "analyzer/diff/units.h"
+#include "analyzer/outputs/output_verdict.h"
 #include "db/model/module_path.h"
 
 namespace flopscope {
@@ -40,9 +41,25 @@ std::string signed_text(double v, std::string (*fmt_value)(double)) {
   return (v > 0 ? "+" : "") + fmt_value(v);
 }
 
-// What the group costs per iteration: signed for VANISHED (saved) and NEW (added); DORMANT runs for
-// nothing, so its cost is what it wastes.
+// Whose cost a group's numbers are: the removed modules' in A, the added ones' in B, the dormant ones' in
+// B. The label keeps a reader from quoting it as the measured saving, which is the end-to-end change.
+std::string cost_label(const Group& g) {
+  const bool one = g.members.size() == 1;
+  switch (g.verdict) {
+    case Verdict::kVanished:
+      return one ? "cost in A of the removed module" : "cost in A of the removed modules";
+    case Verdict::kNotRun:
+      return one ? "cost in A of the module B no longer runs" : "cost in A of the modules B no longer runs";
+    case Verdict::kNew:
+      return one ? "cost in B of the added module" : "cost in B of the added modules";
+    default:
+      return one ? "wasted in B by the dormant module" : "wasted in B by the dormant modules";
+  }
+}
+
+// What the group costs per iteration on the side where it runs (unsigned: a cost, not a change).
 std::string cost_text(const Group& g, bool gpu_time) {
+  if (g.verdict == Verdict::kAmbiguous) return "which module of B each is, the evidence does not decide";
   double flops = 0, bytes = 0, time = 0;
   bool timed = true;
   for (const ModuleDiff* m : g.members) {
@@ -53,16 +70,9 @@ std::string cost_text(const Group& g, bool gpu_time) {
     time += s.time.p50;
     timed = timed && s.time.samples > 0;
   }
-  const char* clock = gpu_time ? "device" : "host";
-  if (g.verdict == Verdict::kDormant) {
-    std::string out = "wastes " + flops_text(flops) + ", " + bytes_text(bytes);
-    if (timed) out += fmt::format(", {} {} time", time_text(time), clock);
-    return out + " per iteration";
-  }
-  if (g.verdict == Verdict::kAmbiguous) return "which module of B each is, the evidence does not decide";
-  const double sign = g.verdict == Verdict::kVanished || g.verdict == Verdict::kNotRun ? -1 : 1;
-  std::string out = signed_text(sign * flops, flops_text) + ", " + signed_text(sign * bytes, bytes_text);
-  if (timed) out += fmt::format(", {} {} time", signed_text(sign * time, time_text), clock);
+  std::string out = cost_label(g) + ": " + flops_text(flops) + ", " + bytes_text(bytes);
+  if (timed)
+    return out + fmt::format(", {} per iteration ({} time)", time_text(time), gpu_time ? "device" : "host");
   return out + " per iteration";
 }
 
@@ -72,9 +82,21 @@ std::string relative_text(const char* what, double a, double b, std::string (*fm
   return std::string(what) + " " + format_signed_percent((b - a) / a);
 }
 
+// "-414 ms [95% CI -496 ms, -332 ms], significant (faster)" or "..., not significant".
+std::string measured_time_text(const MedianDifference& t, bool significant) {
+  auto signed_time = [](double v) { return (v < 0 ? "-" : "+") + time_text(std::fabs(v)); };
+  std::string out = signed_time(t.diff);
+  // One of `family` intervals: each is wider, so that all of them hold together with 95%.
+  const std::string level = t.family > 1 ? fmt::format("95% CI jointly over {} tests", t.family) : "95% CI";
+  out += fmt::format(" [{} {}, {}]", level, signed_time(t.ci_low), signed_time(t.ci_high));
+  if (!significant) return out + ", not significant";
+  return out + (t.diff < 0 ? ", significant (faster)" : ", significant (slower)");
+}
+
 std::string end_to_end_text(const RunDiff& d) {
-  std::string out = "end to end: " + relative_text("FLOPs", d.a.flops, d.b.flops, flops_text) + ", " +
-                    relative_text("bytes", d.a.bytes, d.b.bytes, bytes_text);
+  std::string out =
+      "measured end-to-end change: " + relative_text("FLOPs", d.a.flops, d.b.flops, flops_text) + ", " +
+      relative_text("bytes", d.a.bytes, d.b.bytes, bytes_text);
   // Counter runs (Nsight Compute) carry their work as measured FLOPs and DRAM bytes, often with no op to
   // count.
   if (d.a.measured() || d.b.measured())
@@ -85,15 +107,14 @@ std::string end_to_end_text(const RunDiff& d) {
   const MedianDifference& t = d.time_diff;
   if (d.time_status == TimeStatus::kSingleSample)
     return out + signed_text(t.diff, time_text) + " (" + kSingleSampleText + ")";
+  if (d.time_status == TimeStatus::kNotAssessable)
+    return out + signed_text(t.diff, time_text) + ", " + kNotAssessableText;
   if (d.time_status == TimeStatus::kUntested) {
     return out + signed_text(t.diff, time_text) + " (fewer than " + std::to_string(kMinIterationsForStats) +
            " iterations: not tested)";
   }
-  if (d.time_status == TimeStatus::kNotAssessable)
-    return out + signed_text(t.diff, time_text) + ", " + kNotAssessableText;
-  // The interval only where it means something: a significant change.
-  if (d.time_significant) return out + describe_time_change(t, true);
-  return out + signed_text(t.diff, time_text) + ", not significant";
+  if (std::isnan(t.ci_low)) return out + signed_text(t.diff, time_text) + " (not tested)";
+  return out + measured_time_text(t, d.time_significant);
 }
 
 }  // namespace
@@ -137,7 +158,7 @@ SummarySentence summary_sentence(const RunDiff& d) {
     }
     std::string verdict = to_string(g.verdict);
     if (!g.qualifier.empty()) verdict += " (" + g.qualifier + ")";
-    text(verdict + ": " + cost_text(g, d.gpu_time));
+    text(verdict + ", " + cost_text(g, d.gpu_time));
   }
   if (groups.size() > kSentenceGroups) {
     std::size_t more = 0;
@@ -146,6 +167,8 @@ SummarySentence summary_sentence(const RunDiff& d) {
                      more == 1 ? "" : "s"));
   }
   text("; " + end_to_end_text(d));
+  const std::string outputs = output_verdict(d.outputs);
+  if (!outputs.empty()) text("; " + outputs);
   return s;
 }
 

@@ -26,17 +26,18 @@ std::string weights_text(const WeightSide& a, const WeightSide& b, bool changed)
     case WeightState::kNone:
       return "";
     case WeightState::kMoved:
-      return fmt::format("weights MOVED ({} params, each found in B under another name)", a.params);
+      return fmt::format("weights MOVED ({}, each found in B under another name)",
+                         count_of(a.params, "param"));
     case WeightState::kErased:
-      return a.params > 0 ? fmt::format("weights ERASED ({} params, {} in A)", a.params,
+      return a.params > 0 ? fmt::format("weights ERASED ({}, {} in A)", count_of(a.params, "param"),
                                         bytes_text(static_cast<double>(a.bytes)))
                           : "weights ERASED";
     case WeightState::kZeroed:
-      return fmt::format("weights ZEROED ({} params, {})", b.params,
+      return fmt::format("weights ZEROED ({}, {})", count_of(b.params, "param"),
                          bytes_text(static_cast<double>(b.bytes)));
     case WeightState::kActive:
       // "values changed" only when there were values in A to compare with.
-      return fmt::format("weights ACTIVE ({} params, {}{})", b.params,
+      return fmt::format("weights ACTIVE ({}, {}{})", count_of(b.params, "param"),
                          bytes_text(static_cast<double>(b.bytes)),
                          changed && a.params > 0 ? ", values changed" : "");
   }
@@ -110,7 +111,7 @@ std::string describe_verdict(const ModuleDiff& m) {
     case Verdict::kDormant:
       return fmt::format("DORMANT: {} but compute still runs (wastes per iteration: {})",
                          m.weights_b.state == WeightState::kZeroed
-                             ? fmt::format("weights ZEROED ({} params)", m.weights_b.params)
+                             ? "weights ZEROED (" + count_of(m.weights_b.params, "param") + ")"
                              : fmt::format("its result is multiplied by zero ({} = 0)", m.discarded_by),
                          cost_text(m.b));
     case Verdict::kNotRun:

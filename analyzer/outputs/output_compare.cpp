@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "analyzer/outputs/output_verdict.h"
 #include "db/model/dtype.h"
 
 namespace flopscope {
@@ -237,6 +238,23 @@ OutputComparison compare_outputs(const std::vector<OutputRecord>& a, const std::
   }
   c.status = OutputsStatus::kCompared;
   return c;
+}
+
+std::string output_verdict(const OutputComparison& c) {
+  if (c.status == OutputsStatus::kAbsent) return "";
+  if (c.status == OutputsStatus::kNotComparable) return "outputs: " + c.reason;
+  std::string out = "outputs ";
+  if (c.exact)
+    out += "equal to the last bit";
+  else if (!c.max_rel_change)
+    out += "differ (a side was summarized)";
+  else if (*c.max_rel_change == 0)
+    out += "equal in value";
+  else if (*c.max_rel_change <= kEquivalentRelChange)
+    out += "equivalent within " + equivalence_bound(*c.max_rel_change);
+  else
+    out += "CHANGED (relative change " + sci(*c.max_rel_change) + ")";
+  return c.non_finite ? out + ", with NaN/Inf" : out;
 }
 
 std::string output_line(const OutputComparison& c) {

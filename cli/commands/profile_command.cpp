@@ -124,7 +124,8 @@ class ProfileCommand final : public Command {
                  count_of(options_.iterations, "iteration").c_str(),
                  count_of(static_cast<long long>(run.modules.size()), "module").c_str(), run.params.size());
     if (save_outputs_)
-      std::fprintf(stderr, "flopscope: stored the outputs of %zu distinct inputs\n", run.outputs.size());
+      std::fprintf(stderr, "flopscope: stored the outputs of %s\n",
+                   count_of(static_cast<long long>(run.outputs.size()), "distinct input").c_str());
     return kExitOk;
   }
 

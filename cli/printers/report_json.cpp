@@ -3,6 +3,7 @@
 
 #include "analyzer/analysis/report_view.h"
 #include "analyzer/kernel_table.h"
+#include "analyzer/module_params.h"
 #include "analyzer/op_groups.h"
 #include "cli/printers/candidates.h"
 #include "cli/printers/report.h"
@@ -110,9 +111,15 @@ ordered_json activity_json(const IterationActivityReport* r) {
       {"blocked", r->blocked}};
 }
 
-ordered_json modules_json(const RunSummary& s) {
+ordered_json param_json(const ParamCount& c) {
+  return {{"tensors", c.tensors}, {"elements", c.elements}, {"bytes", c.bytes}};
+}
+
+ordered_json modules_json(const RunData& run, const RunSummary& s) {
   ordered_json modules = ordered_json::array();
-  for (const auto& m : s.modules) {
+  const std::vector<ModuleParams> params = module_params(s, run.params);
+  for (std::size_t i = 0; i < s.modules.size(); ++i) {
+    const ModuleSummary& m = s.modules[i];
     modules.push_back(
         {{"path", m.path},
          {"type", m.type},
@@ -129,8 +136,10 @@ ordered_json modules_json(const RunSummary& s) {
          {"unknown_time_share", m.unknown_time_share},
          {"share_flops", m.share_flops},
          {"share_time", m.share_time},
-         {"device_rates",
-          s.has_kernels ? rates_json(m.rates, m.gpu_time.mean, true) : ordered_json(nullptr)}});
+         {"device_rates", s.has_kernels ? rates_json(m.rates, m.gpu_time.mean, true) : ordered_json(nullptr)},
+         {"params", params.empty() ? ordered_json(nullptr)
+                                   : ordered_json{{"own", param_json(params[i].own)},
+                                                  {"total", param_json(params[i].total)}}}});
   }
   return modules;
 }
@@ -305,7 +314,7 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
   j["iteration_time_ns"] = stats_json(s.iteration_time);
   j["iteration_gpu_time_ns"] = s.has_kernels ? stats_json(s.iteration_gpu_time) : ordered_json(nullptr);
   j["iteration_activity"] = activity_json(o.activity);
-  j["modules"] = modules_json(s);
+  j["modules"] = modules_json(run, s);
   const ReportView view = make_report_view(s, o.top_ops);  // one rule for every format
   j["top_ops_share_of"] = to_string(view.op_share_of);
   j["top_ops"] = top_ops_json(view);

@@ -22,9 +22,10 @@ std::string render_kernels_table(const RunData& run, std::size_t limit) {
   constexpr const char* kRow =
       "{:<48} {:<13} {:>7} {:>11} {:>14} {:>12} {:>10} {:>10} {:>10} {:>10} {:>15} {:>11}  {}\n";
   std::string out =
-      "\nkernels by device time (FLOPs and bytes: the analytic count of the op that launched them, or of the "
-      "op around it that the totals count, shared among its compute kernels; copies and memsets: their own "
-      "size; measured: hardware counters; tensor inst: tensor-pipe instructions, not FLOPs)\n";
+      "\nkernels by device time, totals over the whole run (every iteration, and kernels outside them) "
+      "(FLOPs and bytes: the analytic count of the op that launched them, or of the op around it that the "
+      "totals count, shared among its compute kernels; copies and memsets: their own size; measured: "
+      "hardware counters; tensor inst: tensor-pipe instructions, not FLOPs)\n";
   out += fmt::format(fmt::runtime(kRow), "kernel", "kind", "count", "dev time", "grid", "block", "FLOPs",
                      "bytes", "meas FLOPs", "DRAM B", "DRAM read/wr", "tensor inst", "module");
   std::vector<std::string> names;

@@ -4,6 +4,7 @@
 
 #include "analyzer/analysis/report_view.h"
 #include "analyzer/clock.h"
+#include "analyzer/module_params.h"
 #include "analyzer/work_text.h"
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
@@ -18,18 +19,22 @@ std::string indent(int depth) {
 }
 
 // The module table, device time with host time, communication and rates beside it on device runs.
-std::string module_table_markdown(const RunSummary& s, const ReportOptions& o) {
+std::string module_table_markdown(const RunData& run, const RunSummary& s, const ReportOptions& o) {
   const Clock clock = run_clock(s);
   const bool gpu = clock == Clock::kDevice;
   std::string out;
   // With kernels the time columns are device time, with host time, communication and the achieved rates
   // beside them.
-  out += gpu ? "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | dev P50 | dev P99 | time % | "
-               "host P50 "
-               "| comm | FLOP/s dev | B/s dev | bound (dev) |\n"
-               "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
-             : "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | P50 | P99 | time % |\n"
-               "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  // Parameters: elements with children and of the module itself, bytes with children.
+  out +=
+      gpu ? "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | dev P50 | dev P99 | time % | "
+            "params | own params | param bytes | host P50 "
+            "| comm | FLOP/s dev | B/s dev | bound (dev) |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+          : "| module | type | calls | FLOPs | self FLOPs | bytes | FLOP/B | P50 | P99 | time % | params | "
+            "own params | param bytes |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  const std::vector<ModuleParams> params = module_params(s, run.params);
   bool above_roof = false;
   for (int idx : module_order(s, o)) {
     const auto& m = s.modules[static_cast<std::size_t>(idx)];
@@ -39,6 +44,8 @@ std::string module_table_markdown(const RunSummary& s, const ReportOptions& o) {
                        m.calls, lower_bound_flops_text(m.inclusive.flops, m.flops_complete),
                        flops_text(m.self.flops), bytes_text(m.inclusive.bytes()), m.inclusive.intensity(),
                        time_text(t.p50), percentile_text(t, 99), percent_text(m.share_time));
+    const ParamCells p = param_cells(params, static_cast<std::size_t>(idx));
+    out += fmt::format(" {} | {} | {} |", p.total, p.own, p.bytes);
     if (gpu) {
       RatesText r = rates_text(m.rates, m.gpu_time.mean, true, !m.flops_complete);
       above_roof = above_roof || r.above_roof;
@@ -129,7 +136,7 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
     out += "Times below are device time (kernels); host op time P50 " + time_text(s.iteration_time.p50) +
            ".\n\n";
   if (o.activity != nullptr) out += iteration_activity_text(*o.activity, true);
-  out += module_table_markdown(s, o);
+  out += module_table_markdown(run, s, o);
   const ReportView view = make_report_view(s, o.top_ops);  // shares and "unknown": one rule for every format
   out += top_ops_markdown(view, gpu) + coverage_markdown(s, view.coverage, gpu);
   if (gpu) {

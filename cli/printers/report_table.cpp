@@ -4,6 +4,7 @@
 
 #include "analyzer/analysis/report_view.h"
 #include "analyzer/clock.h"
+#include "analyzer/module_params.h"
 #include "analyzer/work_text.h"
 #include "cli/printers/report.h"
 #include "cli/printers/units.h"
@@ -59,9 +60,10 @@ std::string header_text(const RunData& run, const RunSummary& s) {
   return out;
 }
 
-// The module tree with costs and times on the run's clock.
-std::string module_table_text(const RunSummary& s, const ReportOptions& o) {
+// The module tree with costs and times on the run's clock, and the parameters each module holds.
+std::string module_table_text(const RunData& run, const RunSummary& s, const ReportOptions& o) {
   std::string out;
+  const std::vector<ModuleParams> params = module_params(s, run.params);
   const Clock clock = run_clock(s);
   const bool gpu = clock == Clock::kDevice;
   const LatencyStats& it = iteration_time(s, clock);
@@ -71,9 +73,10 @@ std::string module_table_text(const RunSummary& s, const ReportOptions& o) {
     name_w = std::max(name_w, module_label(s.modules[static_cast<std::size_t>(idx)]).size());
   name_w = std::min<std::size_t>(name_w, 60);
   // Time columns are device time when the run has kernels (labelled "dev"), else host op time.
-  out += fmt::format("{:<{}}  {:<20} {:>6} {:>13} {:>11} {:>10} {:>7} {:>10} {:>10} {:>10} {:>6}", "module",
-                     name_w, "type", "calls", "FLOPs", "self FLOPs", "bytes", "FLOP/B",
-                     gpu ? "dev P50" : "P50", gpu ? "dev P90" : "P90", gpu ? "dev P99" : "P99", "time%");
+  out += fmt::format(
+      "{:<{}}  {:<20} {:>6} {:>13} {:>11} {:>10} {:>7} {:>10} {:>10} {:>10} {:>6} {:>8} {:>10} {:>11}",
+      "module", name_w, "type", "calls", "FLOPs", "self FLOPs", "bytes", "FLOP/B", gpu ? "dev P50" : "P50",
+      gpu ? "dev P90" : "P90", gpu ? "dev P99" : "P99", "time%", "params", "own params", "param bytes");
   out += gpu ? fmt::format(" {:>10} {:>10} {:>11} {:>9} {:>14}\n", "host P50", "comm", "FLOP/s dev",
                            "B/s dev", "bound (dev)")
              : "\n";
@@ -84,10 +87,13 @@ std::string module_table_text(const RunSummary& s, const ReportOptions& o) {
     std::string type = terminal_safe(m.type, false);
     if (type.size() > 20) type = type.substr(0, 19) + "~";
     std::string flops = (m.flops_complete ? "" : ">=") + si_text(m.inclusive.flops, "");
-    out += fmt::format("{:<{}}  {:<20} {:>6.1f} {:>13} {:>11} {:>10} {:>7.1f} {:>10} {:>10} {:>10} {:>6}",
-                       module_label(m), name_w, type, m.calls, flops, si_text(m.self.flops, ""),
-                       si_text(m.inclusive.bytes(), ""), m.inclusive.intensity(), time_text(t.p50),
-                       percentile_text(t, 90), percentile_text(t, 99), percent_text(m.share_time));
+    const ParamCells p = param_cells(params, static_cast<std::size_t>(idx));
+    out += fmt::format(
+        "{:<{}}  {:<20} {:>6.1f} {:>13} {:>11} {:>10} {:>7.1f} {:>10} {:>10} {:>10} {:>6} {:>8} {:>10} "
+        "{:>11}",
+        module_label(m), name_w, type, m.calls, flops, si_text(m.self.flops, ""),
+        si_text(m.inclusive.bytes(), ""), m.inclusive.intensity(), time_text(t.p50), percentile_text(t, 90),
+        percentile_text(t, 99), percent_text(m.share_time), p.total, p.own, p.bytes);
     if (gpu) {
       RatesText r = rates_text(m.rates, m.gpu_time.mean, true, !m.flops_complete);
       above_roof = above_roof || r.above_roof;
@@ -199,7 +205,7 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   const ReportView view = make_report_view(s, o.top_ops);
   std::string out = header_text(run, s);
   if (o.activity != nullptr) out += iteration_activity_text(*o.activity, false);
-  out += module_table_text(s, o) + top_ops_text(view, gpu) + coverage_text(s, view.coverage, o, gpu);
+  out += module_table_text(run, s, o) + top_ops_text(view, gpu) + coverage_text(s, view.coverage, o, gpu);
   if (gpu) out += device_text(s);
   return out + quality_text(s);
 }

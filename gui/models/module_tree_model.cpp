@@ -29,6 +29,10 @@ void ModuleTreeModel::setSession(SessionPtr session) {
   beginResetModel();
   session_ = std::move(session);
   row_in_parent_.clear();
+  params_a_.clear();
+  params_b_.clear();
+  if (session_ && session_->a) params_a_ = module_params(session_->a->summary, session_->a->data.params);
+  if (session_ && session_->b) params_b_ = module_params(session_->b->summary, session_->b->data.params);
   if (session_) {
     const auto& nodes = session_->diff.nodes;
     row_in_parent_.assign(nodes.size(), 0);
@@ -93,6 +97,12 @@ const ModuleSummary* ModuleTreeModel::summaryOf(const DiffNode& n) const {
   return nullptr;
 }
 
+const ModuleParams* ModuleTreeModel::paramsOf(const DiffNode& n) const {
+  if (n.a >= 0 && static_cast<std::size_t>(n.a) < params_a_.size()) return &params_a_[n.a];
+  if (n.b >= 0 && static_cast<std::size_t>(n.b) < params_b_.size()) return &params_b_[n.b];
+  return nullptr;
+}
+
 double ModuleTreeModel::number(const DiffNode& n, int column) const {
   const ModuleSummary* m = summaryOf(n);
   if (!m) return 0;
@@ -122,6 +132,10 @@ double ModuleTreeModel::number(const DiffNode& n, int column) const {
       return m->inclusive.intensity();
     case kShare:
       return m->share_time;
+    case kParams:
+      return paramsOf(n) ? static_cast<double>(paramsOf(n)->total.elements) : 0.0;
+    case kParamBytes:
+      return paramsOf(n) ? static_cast<double>(paramsOf(n)->total.bytes) : 0.0;
     case kBehaviour: {
       if (n.a < 0) return 0;
       const Candidate* c = session_->a->candidate(n.path);
@@ -173,6 +187,10 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
       return QString::number(v, 'f', 2);
     case kShare:
       return QString::number(100 * v, 'f', 1) + QLatin1Char('%');
+    case kParams:  // "-" where the run recorded no parameter: unknown, not zero
+      return paramsOf(n) ? q(param_count_text(static_cast<std::int64_t>(v))) : QStringLiteral("-");
+    case kParamBytes:
+      return paramsOf(n) ? q(format_bytes(v)) : QStringLiteral("-");
     case kWeights: {
       auto cell = [](WeightState w) {
         return w == WeightState::kNone ? QStringLiteral("-") : QString::fromLatin1(to_string(w));
@@ -228,6 +246,12 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
       return node;
     case Qt::ToolTipRole: {
       QString tip = n.path.empty() ? QStringLiteral("(model)") : q(n.path);
+      if ((index.column() == kParams || index.column() == kParamBytes) && paramsOf(n)) {
+        const ParamCount& own = paramsOf(n)->own;
+        tip += QStringLiteral("\nits own parameters and buffers: %1 elements in %2, %3")
+                   .arg(q(param_count_text(own.elements)), q(count_of(own.tensors, "tensor")),
+                        q(format_bytes(static_cast<double>(own.bytes))));
+      }
       if (!session_->diff.verdict_text(n).empty())
         tip += QLatin1Char('\n') + q(session_->diff.verdict_text(n));
       return tip;
@@ -261,6 +285,10 @@ QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, i
     if (section >= kSelfP50 && section <= kInclP99 && section != kHostInclP50)
       return device ? tr("Device (kernel) time per iteration") : tr("Host op time per iteration");
     if (section == kHostInclP50) return tr("Host op time per iteration (the CPU side of a GPU run)");
+    if (section == kParams)
+      return tr(
+          "Parameter and buffer elements of the module and its children (a tied tensor under each name)");
+    if (section == kParamBytes) return tr("Bytes of those parameters and buffers, by their dtype");
     if (section == kShare)
       return device ? tr("Share of the device time per iteration")
                     : tr("Share of the host time per iteration");
@@ -268,9 +296,10 @@ QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, i
   }
   if (role != Qt::DisplayRole) return {};
   static const char* const names[kColumnCount] = {
-      "Module",        "Type",           "Calls",      "Self P50",       "Self P99",        "Incl. P50",
-      "Incl. P99",     "Host incl. P50", "FLOPs",      "Measured FLOPs", "Bytes",           "FLOP/byte",
-      "Share of time", "Weights",        "Behaves as", "Status",         "\u0394 time P50", "\u0394 FLOPs"};
+      "Module",    "Type",       "Calls",          "Self P50",        "Self P99",
+      "Incl. P50", "Incl. P99",  "Host incl. P50", "FLOPs",           "Measured FLOPs",
+      "Bytes",     "FLOP/byte",  "Share of time",  "Params",          "Param bytes",
+      "Weights",   "Behaves as", "Status",         "\u0394 time P50", "\u0394 FLOPs"};
   QString name = QString::fromUtf8(names[section]);
   if (device &&
       ((section >= kSelfP50 && section <= kInclP99 && section != kHostInclP50) || section == kDeltaTime))

@@ -1,13 +1,14 @@
 // The module tree as a Qt item model: one row per module (the union of both runs in diff mode), columns
-// for calls, self/inclusive time P50/P99, FLOPs (analytic and measured), bytes, intensity, share and
-// weights; in diff mode also status and deltas. Times are on the session's clock (device time for GPU
-// runs, analyzer/clock.h) with host time in its own labelled column. Display text is formatted; kSortRole
-// gives the number.
+// for calls, self/inclusive time P50/P99, FLOPs (analytic and measured), bytes, intensity, share,
+// parameters (count and bytes, with the children's) and weights; in diff mode also status and deltas. Times
+// are on the session's clock (device time for GPU runs, analyzer/clock.h) with host time in its own labelled
+// column. Display text is formatted; kSortRole gives the number.
 #pragma once
 
 #include <QAbstractItemModel>
 #include <vector>
 
+#include "analyzer/module_params.h"
 #include "gui/models/session.h"
 
 namespace flopscope::gui {
@@ -30,6 +31,8 @@ class ModuleTreeModel : public QAbstractItemModel {
     kBytes,
     kIntensity,
     kShare,
+    kParams,      // parameter and buffer elements, with the children's (the tooltip says the module's own)
+    kParamBytes,  // their bytes, with the children's
     kWeights,
     kBehaviour,  // elimination candidates: zero-like / identity-like (runs recorded with --activations)
     kStatus,     // diff mode only from here
@@ -62,8 +65,12 @@ class ModuleTreeModel : public QAbstractItemModel {
   double number(const DiffNode& n, int column) const;
   QVariant text(const DiffNode& n, int column) const;
 
+  // The core's parameter counts of the module a row shows (A's where it has the module, else B's).
+  const ModuleParams* paramsOf(const DiffNode& n) const;
+
   SessionPtr session_;
   std::vector<int> row_in_parent_;
+  std::vector<ModuleParams> params_a_, params_b_;  // indexed like each run's summary.modules
 };
 
 }  // namespace flopscope::gui

@@ -40,8 +40,12 @@ void append_details(QString& html, const LoadedRun& run, const std::string& path
     return;
   }
   // Ops: the core's op groups of this module (module + name + signature, `report --format json` op_groups),
-  // in the cells `flopscope-gui --dump ops` prints.
-  html += QStringLiteral("<p><b>Ops</b> (%1 kinds)</p>").arg(d.ops.size());
+  // in the cells `flopscope-gui --dump ops` prints. Ops are per iteration and per call, kernels summed over
+  // the whole run (kernel_table): each section and header says which.
+  const int iterations = std::max(1, run.summary.iterations);
+  const QString whole_run = iterations == 1 ? QStringLiteral("whole run: 1 iteration")
+                                            : QStringLiteral("whole run: all %1 iterations").arg(iterations);
+  html += QStringLiteral("<p><b>Ops</b> (%1 kinds; per iteration and per call)</p>").arg(d.ops.size());
   if (!d.ops.empty()) {
     html += QStringLiteral("<table cellspacing=0 cellpadding=2><tr>");
     for (const QString& c : op_group_header()) html += QStringLiteral("<th>%1</th>").arg(c.toHtmlEscaped());
@@ -58,13 +62,16 @@ void append_details(QString& html, const LoadedRun& run, const std::string& path
   }
   // Kernels: the core's kernel table in the cells of `report --kernels` (analytic FLOPs of the launching
   // ops, ">=" or "unknown" where some have no formula; measured counters when recorded).
-  html += QStringLiteral("<p><b>Kernels</b> (%1 kinds)</p>").arg(d.kernels.size());
+  html += QStringLiteral("<p><b>Kernels</b> (%1 kinds; totals, %2)</p>").arg(d.kernels.size()).arg(whole_run);
   if (!d.kernels.empty()) {
     const int columns[] = {KernelTableModel::kName, KernelTableModel::kCount, KernelTableModel::kDeviceTime,
                            KernelTableModel::kFlops, KernelTableModel::kMeasuredFlops};
     html += QStringLiteral("<table cellspacing=0 cellpadding=2><tr>");
-    for (int c : columns)
-      html += QStringLiteral("<th>%1</th>").arg(KernelTableModel::header(c).toHtmlEscaped());
+    for (int c : columns) {
+      const QString scope =
+          c == KernelTableModel::kName ? QString() : QStringLiteral("<br>(%1)").arg(whole_run);
+      html += QStringLiteral("<th>%1%2</th>").arg(KernelTableModel::header(c).toHtmlEscaped(), scope);
+    }
     html += QStringLiteral("</tr>");
     for (std::size_t i = 0; i < d.kernels.size() && i < 40; ++i) {
       html += QStringLiteral("<tr>");

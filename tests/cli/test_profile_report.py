@@ -143,6 +143,25 @@ class ProfileReport(CliTestCase):
             self.assertLess(max_abs, 1e-5, name)  # the tiny weights of v1
             self.assertGreater(max_abs, 0, name)
 
+    def test_parameters_per_module_are_the_records_summed(self):
+        con = sqlite3.connect(self.db)
+        records = con.execute("select name, numel, bytes from param").fetchall()
+        con.close()
+        modules = {m["path"]: m["params"] for m in self.report["modules"]}
+        proj = modules["layers.0.attn.q_proj"]
+        own = [(n, e, b) for n, e, b in records if n.rsplit(".", 1)[0] == "layers.0.attn.q_proj"]
+        self.assertEqual(proj["own"]["tensors"], len(own))
+        self.assertEqual(proj["own"]["elements"], sum(e for _, e, _ in own))
+        self.assertEqual(proj["own"]["bytes"], sum(b for _, _, b in own))
+        # With children: the block holds every tensor named under it; the model holds them all.
+        under = [(e, b) for n, e, b in records if n.startswith("layers.0.")]
+        self.assertEqual(modules["layers.0"]["total"]["elements"], sum(e for e, _ in under))
+        self.assertEqual(modules["layers.0"]["own"]["elements"], 0)
+        self.assertEqual(modules[""]["total"]["bytes"], sum(b for _, _, b in records))
+        table = run("report", self.db, check=True).stdout
+        self.assertIn("own params", table)
+        self.assertIn("param bytes", table)
+
     def test_table_report_shows_module_rows(self):
         out = run("report", self.db, check=True).stdout
         self.assertIn("layers.3.attn.position_adaptive_bias", out)

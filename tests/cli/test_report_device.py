@@ -75,7 +75,7 @@ class ReportDeviceTest(CliTestCase):
 #The LM head : 41.3 us of 309 us device time per iteration, 107 TFLOP / s, memory - bound.
         self.assertRegex(top[1], r"^aten::linear .* 13\.3% +41\.3 µs +107 T +971 G +memory 29\.0%$")
         md = report(H100, "--format", "md")
-        self.assertIn("| dev P50 | dev P99 | time % | host P50 | comm | FLOP/s dev | B/s dev | bound (dev) |", md)
+        self.assertIn("| dev P50 | dev P99 | time % | params | own params | param bytes | host P50 | comm | FLOP/s dev | B/s dev | bound (dev) |", md)
         self.assertIn("**Top ops** (per iteration)", md)
         self.assertIn("| dev% (of device time per iteration) |", md)
         self.assertRegex(md, r"\| `aten::linear` \| `BertOnlyMLMHead.BertLMPredictionHead.Linear` \| 1.0 \| "

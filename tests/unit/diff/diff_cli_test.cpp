@@ -82,7 +82,7 @@ TEST_F(DiffCli, VerdictsInTheTable) {
       << v2.out;
   EXPECT_NE(v2.out.find("weights ERASED"), std::string::npos);
   Result v2z = run("diff " + path("v1.db") + " " + path("v2z.db"));
-  EXPECT_NE(v2z.out.find("DORMANT: weights ZEROED (1 params) but compute still runs"), std::string::npos)
+  EXPECT_NE(v2z.out.find("DORMANT: weights ZEROED (1 param) but compute still runs"), std::string::npos)
       << v2z.out;
   Result self = run("diff " + path("v1.db") + " " + path("v1.db") + " --format json");
   EXPECT_EQ(self.code, 0);
@@ -94,8 +94,11 @@ TEST_F(DiffCli, VerdictsInTheTable) {
 // summary.sentence, for v1 -> v2 (vanished) and v1 -> v2z (dormant).
 TEST_F(DiffCli, SummarySentenceFirst) {
   for (auto [b, start] :
-       {std::pair{"v2.db", "2 x position_adaptive_bias VANISHED (weights ERASED): -"},
-        std::pair{"v2z.db", "2 x position_adaptive_bias DORMANT (weights ZEROED): wastes "}}) {
+       {std::pair{"v2.db",
+                  "2 x position_adaptive_bias VANISHED (weights ERASED), cost in A of the removed modules: "},
+        std::pair{
+            "v2z.db",
+            "2 x position_adaptive_bias DORMANT (weights ZEROED), wasted in B by the dormant modules: "}}) {
     Result text = run("diff " + path("v1.db") + " " + path(b));
     Result json = run("diff " + path("v1.db") + " " + path(b) + " --format json");
     ASSERT_EQ(text.code, 0) << text.err;

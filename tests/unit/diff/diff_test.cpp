@@ -428,20 +428,23 @@ TEST(Gates, MessagesInHumanUnits) {
       << results[3].message;
 }
 
-// The one sentence every view opens with: what vanished or went dormant and what it saves or costs.
+// The one sentence every view opens with: what vanished or went dormant and what it cost where it ran,
+// labelled as such, then the measured end-to-end change: the cost in A is never offered as the saving.
 TEST(SummarySentence, NamesTheChangeAndItsCost) {
   RunDiff v2 = diff_runs(make_run(Variant::kV1), make_run(Variant::kV2));
   const std::string s2 = v2.sentence.text();
   const auto& b0 = module(v2, kBias);
   const auto& b1 = module(v2, "layers.1.attn.position_adaptive_bias");
   EXPECT_EQ(
-      s2.rfind(
-          "2 x position_adaptive_bias VANISHED (weights ERASED): " + flops_text(-(b0.a.flops + b1.a.flops)) +
-              ", " + bytes_text(-(b0.a.bytes + b1.a.bytes)) + ", " +
-              time_text(-(b0.a.time.p50 + b1.a.time.p50)) + " host time per iteration; end to end: FLOPs -",
-          0),
+      s2.rfind("2 x position_adaptive_bias VANISHED (weights ERASED), cost in A of the removed modules: " +
+                   flops_text(b0.a.flops + b1.a.flops) + ", " + bytes_text(b0.a.bytes + b1.a.bytes) + ", " +
+                   time_text(b0.a.time.p50 + b1.a.time.p50) +
+                   " per iteration (host time); measured end-to-end change: FLOPs -",
+               0),
       0u)
       << s2;
+  // Neither runs' outputs were stored: the sentence says nothing of them.
+  EXPECT_EQ(s2.find("outputs"), std::string::npos) << s2;
   // The module name is the part front ends show as code.
   ASSERT_GE(v2.sentence.parts.size(), 2u);
   EXPECT_TRUE(v2.sentence.parts[1].module);
@@ -449,23 +452,31 @@ TEST(SummarySentence, NamesTheChangeAndItsCost) {
 
   RunDiff v2z = diff_runs(make_run(Variant::kV1), make_run(Variant::kV2z));
   const std::string sz = v2z.sentence.text();
-  EXPECT_EQ(sz.rfind("2 x position_adaptive_bias DORMANT (weights ZEROED): wastes ", 0), 0u) << sz;
-  EXPECT_NE(sz.find("end to end: FLOPs unchanged, bytes unchanged, host time "), std::string::npos) << sz;
+  EXPECT_EQ(
+      sz.rfind("2 x position_adaptive_bias DORMANT (weights ZEROED), wasted in B by the dormant modules: ",
+               0),
+      0u)
+      << sz;
+  EXPECT_NE(sz.find("measured end-to-end change: FLOPs unchanged, bytes unchanged, host time "),
+            std::string::npos)
+      << sz;
 
   // The other way round the modules are NEW and cost what they add.
   RunDiff back = diff_runs(make_run(Variant::kV2), make_run(Variant::kV1));
-  EXPECT_EQ(back.sentence.text().rfind("2 x position_adaptive_bias NEW (weights ACTIVE): +" +
-                                           flops_text(b0.a.flops + b1.a.flops) + ", +",
-                                       0),
-            0u)
+  EXPECT_EQ(
+      back.sentence.text().rfind("2 x position_adaptive_bias NEW (weights ACTIVE), cost in B of the added "
+                                 "modules: " +
+                                     flops_text(b0.a.flops + b1.a.flops) + ", ",
+                                 0),
+      0u)
       << back.sentence.text();
 
   RunData a = make_run(Variant::kV1);
-  EXPECT_EQ(
-      diff_runs(a, a).sentence.text().rfind("No module vanished, appeared or went dormant; end to end: FLOPs "
-                                            "unchanged, bytes unchanged, host time ",
-                                            0),
-      0u);
+  EXPECT_EQ(diff_runs(a, a).sentence.text().rfind(
+                "No module vanished, appeared or went dormant; measured end-to-end "
+                "change: FLOPs unchanged, bytes unchanged, host time ",
+                0),
+            0u);
   // A significant end-to-end change carries its interval (three processes a side).
   FixtureOptions three;
   three.iterations = 9;
@@ -474,8 +485,8 @@ TEST(SummarySentence, NamesTheChangeAndItsCost) {
   slow.time_scale = 1.5;
   const std::string ss =
       diff_runs(make_run(Variant::kV1, three), make_run(Variant::kV1, slow)).sentence.text();
-  EXPECT_NE(ss.find("(95% CI ["), std::string::npos) << ss;
-  EXPECT_NE(ss.find("slower"), std::string::npos) << ss;
+  EXPECT_NE(ss.find(" [95% CI +"), std::string::npos) << ss;
+  EXPECT_NE(ss.find("], significant (slower)"), std::string::npos) << ss;
   // One process a side: the point estimate, labelled, never "slower".
   slow.processes = 1;
   const std::string one = diff_runs(a, make_run(Variant::kV1, slow)).sentence.text();
@@ -483,6 +494,29 @@ TEST(SummarySentence, NamesTheChangeAndItsCost) {
       << one;
   EXPECT_EQ(one.find("slower"), std::string::npos) << one;
   EXPECT_EQ(one.find("-0 "), std::string::npos) << one;
+}
+
+// With outputs stored on both sides the sentence closes with how they compare, so a reader of the headline
+// knows whether the removal changed what the model returns.
+TEST(SummarySentence, ClosesWithTheOutputComparison) {
+  RunData a = make_run(Variant::kV1), b = make_run(Variant::kV2);
+  auto record = [](std::vector<double> values, std::string hash) {
+    OutputTensor t;
+    t.name = "0";
+    t.dtype = "float32";
+    t.shape = {2};
+    t.values = std::move(values);
+    t.sha256 = std::move(hash);
+    fill_output_statistics(t);
+    return OutputRecord{0, "in", "", {t}};
+  };
+  a.outputs = {record({1.0, 2.0}, "same")};
+  b.outputs = {record({1.0, 2.0}, "same")};
+  const std::string equal = diff_runs(a, b).sentence.text();
+  EXPECT_TRUE(equal.ends_with("; outputs equal to the last bit")) << equal;
+  b.outputs = {record({1.0, 3.0}, "other")};  // |3 - 2| over max |A| = 2
+  const std::string changed = diff_runs(a, b).sentence.text();
+  EXPECT_TRUE(changed.ends_with("; outputs CHANGED (relative change 5.0e-1)")) << changed;
 }
 
 TEST(Gates, GlobMatchesAcrossDots) {

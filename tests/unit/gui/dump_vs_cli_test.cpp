@@ -16,6 +16,7 @@
 #include "analyzer/diff/diff_cells.h"
 #include "analyzer/format.h"
 #include "analyzer/kernel_table.h"
+#include "analyzer/module_params.h"
 #include "analyzer/work_text.h"
 #include "db/model/text_escape.h"
 #include "tests/unit/gui/fixture_runs.h"
@@ -178,6 +179,15 @@ void expect_tree_matches_report(const Table& tree, const json& report, bool devi
         << path;
     const json& t = device_clock ? m["gpu_time_ns"] : m["time_ns"]["inclusive"];
     EXPECT_EQ(row.at(p50), time_text(t["p50"].get<double>())) << path;
+    // Parameters with the children's, as the report counts them ("-" where the run recorded none).
+    if (m["params"].is_null()) {
+      EXPECT_EQ(row.at("Params"), "-") << path;
+      EXPECT_EQ(row.at("Param bytes"), "-") << path;
+    } else {
+      const json& params = m["params"]["total"];
+      EXPECT_EQ(row.at("Params"), param_count_text(params["elements"].get<std::int64_t>())) << path;
+      EXPECT_EQ(row.at("Param bytes"), bytes_text(params["bytes"].get<double>())) << path;
+    }
   }
   if (!report["coverage"]["flops_complete"].get<bool>()) {
     EXPECT_TRUE(lower_bound_seen);

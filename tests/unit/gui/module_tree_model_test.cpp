@@ -278,7 +278,7 @@ TEST(ModuleTreeModel, BehavesAsColumnShowsModulesThatNeverRun) {
   ASSERT_TRUE(idle.isValid() && busy.isValid());
   EXPECT_EQ(idle.siblingAtColumn(ModuleTreeModel::kCalls).data().toString(), QStringLiteral("0"));
   EXPECT_EQ(idle.siblingAtColumn(ModuleTreeModel::kBehaviour).data().toString(),
-            QStringLiteral("never runs on these inputs (1 params, 256 B)"));
+            QStringLiteral("never runs on these inputs (1 param, 256 B)"));
   EXPECT_DOUBLE_EQ(idle.siblingAtColumn(ModuleTreeModel::kBehaviour).data(kSortRole).toDouble(), 1.0);
   EXPECT_TRUE(busy.siblingAtColumn(ModuleTreeModel::kBehaviour).data().toString().isEmpty());
 }

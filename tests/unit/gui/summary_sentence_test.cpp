@@ -97,12 +97,16 @@ void expect_same_sentence_everywhere(Variant vb, const std::string& starts_with)
 }
 
 TEST(SummarySentenceEverywhere, V1AgainstV2) {
-  expect_same_sentence_everywhere(Variant::kV2, "2 x position_adaptive_bias VANISHED (weights ERASED): -");
+  expect_same_sentence_everywhere(
+      Variant::kV2,
+      "2 x position_adaptive_bias VANISHED (weights ERASED), cost in A of the removed modules: ");
 }
 
 TEST(SummarySentenceEverywhere, V1AgainstV2z) {
-  expect_same_sentence_everywhere(Variant::kV2z,
-                                  "2 x position_adaptive_bias DORMANT (weights ZEROED): wastes ");
+  expect_same_sentence_everywhere(
+      Variant::kV2z,
+      "2 x position_adaptive_bias DORMANT (weights ZEROED), wasted in B by the dormant "
+      "modules: ");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string_view>
 
+#include "analyzer/outputs/output_verdict.h"
 #include "db/model/sha256.h"
 
 namespace flopscope {
@@ -47,6 +48,8 @@ TEST(OutputCompare, EqualToTheLastBit) {
   EXPECT_EQ(c.top1_agree, 2);
   EXPECT_EQ(c.top1_total, 2);
   EXPECT_EQ(output_line(c), "outputs: equal to the last bit (top-1 agreement 2/2)");
+  EXPECT_EQ(output_verdict(c), "outputs equal to the last bit");
+  EXPECT_EQ(output_verdict(OutputComparison{}), "");  // nothing stored: the sentence says nothing
 }
 
 TEST(OutputCompare, TinyChangeIsEquivalentWithinItsPowerOfTen) {
@@ -64,6 +67,7 @@ TEST(OutputCompare, TinyChangeIsEquivalentWithinItsPowerOfTen) {
   EXPECT_NEAR(*c.max_rel_change, 1.6e-7, 1e-12);
   EXPECT_EQ(output_line(c),
             "outputs: max |Δ| 3.2e-7 (relative 1.6e-7), top-1 agreement 2/2: equivalent within 1e-6");
+  EXPECT_EQ(output_verdict(c), "outputs equivalent within 1e-6");
 }
 
 TEST(OutputCompare, LargeChangeMovesTop1AndIsChanged) {
@@ -75,6 +79,7 @@ TEST(OutputCompare, LargeChangeMovesTop1AndIsChanged) {
   EXPECT_EQ(c.top1_total, 2);
   EXPECT_DOUBLE_EQ(*c.max_rel_change, 2.5);
   EXPECT_EQ(output_line(c), "outputs: max |Δ| 5.0e0 (relative 2.5e0), top-1 agreement 1/2: CHANGED");
+  EXPECT_EQ(output_verdict(c), "outputs CHANGED (relative change 2.5e0)");
 }
 
 TEST(OutputCompare, ShapeOrDtypeMismatchIsNotComparable) {
