@@ -215,7 +215,7 @@ QString MainWindow::shortcutsText() const {
   for (QAction* menu : menuBar()->actions()) {
     if (!menu->menu()) continue;
     for (QAction* a : menu->menu()->actions()) {
-      if (a->shortcut().isEmpty()) continue;
+      if (a->shortcut().isEmpty() || !a->isVisible()) continue;  // Ranks only for a distributed run
       lines << QStringLiteral("%1\t%2").arg(
           a->shortcut().toString(QKeySequence::NativeText),
           QString(a->text()).remove(QLatin1Char('&')).remove(QChar(0x2026)));
