@@ -278,6 +278,10 @@ struct Writer {
       t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\">dashed box or frame: VANISHED from B</td></tr>";
       t +=
           "<tr><td colspan=\"2\" border=\"0\" align=\"left\">edges: red dashed VANISHED, green NEW</td></tr>";
+      // node_label writes B's costs, A's only on VANISHED nodes (which B lacks); Δ is B minus A.
+      if (view.has_costs)
+        t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\">costs on nodes: run B's (VANISHED: run "
+             "A's); \xCE\x94 = B \xE2\x88\x92 A</td></tr>";
       if (!view.dormant_modules.empty())
         t += "<tr><td colspan=\"2\" border=\"0\" align=\"left\"><font color=\"" +
              std::string(kDormantBorder) +

@@ -98,6 +98,21 @@ std::string grid_svg(const RooflinePlot& plot, const Frame& f) {
   return svg;
 }
 
+// A text's box on the plot, for placing labels that do not overlap.
+struct Box {
+  double x0, y0, x1, y1;
+  bool overlaps(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
+
+// The peak label's text, and its box at the plot's default 12 px font (about 6.8 px a character).
+std::string peak_label(const DevicePeak& pk) {
+  return si_text(pk.flops_per_s, "FLOP/s") + " peak; ridge " + si_text(pk.ridge(), "FLOP/B");
+}
+Box peak_label_box(const DevicePeak& pk, const Frame& f) {
+  const double x = f.x.at(pk.ridge()) + 6, y = f.y.at(pk.flops_per_s) + 16;
+  return {x, y - 11, x + 6.8 * static_cast<double>(peak_label(pk).size()), y + 4};
+}
+
 // The roof: bandwidth slope up to the ridge, then the compute ceiling.
 std::string roof_svg(const DevicePeak& pk, const Frame& f) {
   const Axis &ax = f.x, &ay = f.y;
@@ -111,10 +126,9 @@ std::string roof_svg(const DevicePeak& pk, const Frame& f) {
       ax.at(x0c), ay.at(y0), ax.at(ridge), ay.at(pk.flops_per_s), ax.at(x1), ay.at(pk.flops_per_s),
       xml_escape(pk.name + ": " + si_text(pk.flops_per_s, "FLOP/s") + ", " + si_text(pk.bytes_per_s, "B/s") +
                  "; ridge at " + si_text(ridge, "FLOP/B")));
-  svg +=
-      fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#b22222\">{}</text>\n", ax.at(ridge) + 6,
-                  ay.at(pk.flops_per_s) + 16,
-                  xml_escape(si_text(pk.flops_per_s, "FLOP/s") + " peak; ridge " + si_text(ridge, "FLOP/B")));
+  const Box b = peak_label_box(pk, f);
+  svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#b22222\">{}</text>\n", b.x0, b.y1 - 4,
+                     xml_escape(peak_label(pk)));
   return svg;
 }
 
@@ -124,30 +138,34 @@ double radius_of(const RooflinePlot& plot, const RooflinePoint& p) {
   return 3 + 11 * std::sqrt(share);
 }
 
-// Labels of the costliest points, each placed only where it overlaps no label placed before it (right of
-// the circle, or left of it near the right edge): one entry per point, "" for the unlabelled.
-std::vector<std::string> point_labels(const RooflinePlot& plot, const Frame& f) {
-  struct Box {
-    double x0, y0, x1, y1;
-  };
-  std::vector<Box> placed;
+// Labels of the costliest points, placed greedily: the first of right, left, above and below the circle
+// that stays inside the plot and overlaps neither the peak label (`taken`) nor a label placed before it;
+// a point with no such place goes unlabelled (its tooltip still names it). Names longer than 44 characters
+// lose their middle (elide_middle keeps the layer number at the end). One entry per point, "" for none.
+std::vector<std::string> point_labels(const RooflinePlot& plot, const Frame& f, std::vector<Box> taken) {
   std::vector<std::string> label_svg(plot.points.size());
-  for (std::size_t n = 0; n < plot.points.size() && placed.size() < 10; ++n) {
+  int labelled = 0;
+  for (std::size_t n = 0; n < plot.points.size() && labelled < 10; ++n) {
     const RooflinePoint& p = plot.points[n];
     const double r = radius_of(plot, p);
-    std::string text = p.path.empty() ? std::string("(model)") : p.path;
-    if (text.size() > 44) text = "\xE2\x80\xA6" + text.substr(text.size() - 43);
+    const std::string text = elide_middle(p.path.empty() ? std::string("(model)") : p.path, 44);
     const double w = 6.2 * static_cast<double>(text.size()), cx = f.x.at(p.intensity),
                  cy = f.y.at(p.achieved);
-    const bool left = cx + r + 2 + w > f.width - kRight;
-    Box b{left ? cx - r - 2 - w : cx + r + 2, cy - 9, left ? cx - r - 2 : cx + r + 2 + w, cy + 5};
-    bool overlaps = false;
-    for (const Box& o : placed)
-      overlaps = overlaps || (b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1);
-    if (overlaps) continue;
-    placed.push_back(b);
-    label_svg[n] = fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\">{}</text>", b.x0, cy + 4,
-                               xml_escape(text));
+    const Box candidates[] = {{cx + r + 2, cy - 9, cx + r + 2 + w, cy + 5},
+                              {cx - r - 2 - w, cy - 9, cx - r - 2, cy + 5},
+                              {cx - w / 2, cy - r - 16, cx + w / 2, cy - r - 2},
+                              {cx - w / 2, cy + r + 2, cx + w / 2, cy + r + 16}};
+    for (const Box& b : candidates) {
+      const bool inside =
+          b.x0 >= kLeft && b.x1 <= f.width - kRight && b.y0 >= kTop && b.y1 <= f.height - kBottom;
+      if (!inside || std::any_of(taken.begin(), taken.end(), [&](const Box& o) { return b.overlaps(o); }))
+        continue;
+      taken.push_back(b);
+      ++labelled;
+      label_svg[n] = fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\">{}</text>", b.x0, b.y1 - 1,
+                                 xml_escape(text));
+      break;
+    }
   }
   return label_svg;
 }
@@ -170,7 +188,9 @@ std::string roofline_svg(const RooflinePlot& plot, const std::string& title, int
   if (roof) svg += roof_svg(*plot.peak, f);
 
   // Points, the costliest drawn last (on top).
-  const std::vector<std::string> label_svg = point_labels(plot, f);
+  std::vector<Box> taken;
+  if (roof) taken.push_back(peak_label_box(*plot.peak, f));
+  const std::vector<std::string> label_svg = point_labels(plot, f, std::move(taken));
   for (std::size_t n = plot.points.size(); n-- > 0;) {
     const RooflinePoint& p = plot.points[n];
     const char* fill = p.attainable <= 0 ? "#7f7f7f" : p.memory_bound ? "#1f77b4" : "#ff7f0e";

@@ -7,6 +7,7 @@
 
 #include "graphs/heatmap_dot.h"
 #include "gui/models/colors.h"
+#include "gui/models/elide_text.h"
 #include "gui/models/format.h"
 
 namespace flopscope::gui {
@@ -100,8 +101,7 @@ void paint_cells(QPainter& p, const HeatmapData& data, const HeatmapGeometry& g,
                 fm.height());
     if (r % every == 0) {
       p.setPen(r == options.selected_row ? QColor(0, 0, 0) : QColor(60, 60, 60));
-      p.drawText(label, Qt::AlignRight | Qt::AlignVCenter,
-                 fm.elidedText(q(row.path), Qt::ElideLeft, label.width()));
+      p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, elide_to_width(q(row.path), fm, label.width()));
     }
     for (int c = 0; c < g.columns; ++c) {
       double v = data.value(static_cast<std::size_t>(r), static_cast<std::size_t>(c));

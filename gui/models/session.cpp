@@ -76,7 +76,8 @@ std::shared_ptr<Session> build_session(std::shared_ptr<const LoadedRun> a, std::
   auto s = std::make_shared<Session>();
   s->diff =
       b ? diff_tree(a->summary, a->data, b->summary, b->data, options) : single_run_tree(a->summary, a->data);
-  (void)a->analysis.timeline();  // built here, on the loader's thread, when not yet (a rank's run)
+  (void)a->analysis.timeline();         // built here, on the loader's thread, when not yet (a rank's run)
+  if (b) (void)b->analysis.timeline();  // the Timeline tab's switch shows run B too
   s->graph = op_graph(*a);
   if (b) {
     // The diff graph `flopscope graph --diff` draws: one pairing (maps, alignment) and the engine's

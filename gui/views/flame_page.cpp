@@ -1,6 +1,7 @@
 #include "gui/views/flame_page.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -8,6 +9,8 @@
 #include <QPushButton>
 #include <QToolTip>
 #include <QVBoxLayout>
+
+#include "gui/models/elide_text.h"
 
 namespace flopscope::gui {
 namespace {
@@ -73,10 +76,9 @@ void FlameWidget::paintEvent(QPaintEvent*) {
     if (r.width() < 24) continue;
     const QString full =
         QStringLiteral("%1  %2").arg(QString::fromStdString(c.label), QString::fromStdString(c.value_text));
-    QString text =
-        fm.horizontalAdvance(full) + 6 <= r.width()
-            ? full
-            : fm.elidedText(QString::fromStdString(c.label), Qt::ElideRight, static_cast<int>(r.width()) - 6);
+    QString text = fm.horizontalAdvance(full) + 6 <= r.width()
+                       ? full
+                       : elide_to_width(QString::fromStdString(c.label), fm, static_cast<int>(r.width()) - 6);
     p.setPen(Qt::black);
     p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
   }
@@ -104,6 +106,7 @@ void FlameWidget::mouseDoubleClickEvent(QMouseEvent* event) {
 
 FlamePage::FlamePage(QWidget* parent)
     : QWidget(parent),
+      run_(new QComboBox(this)),
       metric_(new QComboBox(this)),
       whole_(new QPushButton(tr("Whole model"), this)),
       caption_(new QLabel(this)),
@@ -111,8 +114,12 @@ FlamePage::FlamePage(QWidget* parent)
   metric_->addItem(tr("Time"), static_cast<int>(graphs::CostMetric::kTime));
   metric_->addItem(tr("FLOPs"), static_cast<int>(graphs::CostMetric::kFlops));
   metric_->addItem(tr("Bytes"), static_cast<int>(graphs::CostMetric::kBytes));
+  run_->addItem(tr("Run A"));
+  run_->addItem(tr("Run B"));
+  run_->hide();
   caption_->setWordWrap(true);
   auto* bar = new QHBoxLayout;
+  bar->addWidget(run_);
   bar->addWidget(new QLabel(tr("Width by:"), this));
   bar->addWidget(metric_);
   bar->addWidget(whole_);
@@ -121,9 +128,10 @@ FlamePage::FlamePage(QWidget* parent)
   layout->addLayout(bar);
   layout->addWidget(widget_, 1);
   connect(metric_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+  connect(run_, &QComboBox::currentIndexChanged, this, [this] { zoomTo(QString()); });
   connect(whole_, &QPushButton::clicked, this, [this] { zoomTo(QString()); });
   connect(widget_, &FlameWidget::cellClicked, this, [this](int m) {
-    QString path = QString::fromStdString(session_->a->summary.modules[static_cast<std::size_t>(m)].path);
+    QString path = QString::fromStdString(shownRun().summary.modules[static_cast<std::size_t>(m)].path);
     widget_->setSelectedPath(path);
     Q_EMIT moduleSelected(path);
   });
@@ -136,12 +144,20 @@ FlamePage::FlamePage(QWidget* parent)
 void FlamePage::setSession(SessionPtr session) {
   session_ = std::move(session);
   root_ = 0;
+  run_->blockSignals(true);
+  run_->setCurrentIndex(0);
+  run_->blockSignals(false);
+  run_->setVisible(session_ && session_->is_diff());
   rebuild();
+}
+
+const LoadedRun& FlamePage::shownRun() const {
+  return run_->currentIndex() == 1 && session_->b ? *session_->b : *session_->a;
 }
 
 bool FlamePage::zoomTo(const QString& path) {
   if (!session_) return false;
-  int index = path.isEmpty() ? 0 : session_->a->summary.find(path.toStdString());
+  int index = path.isEmpty() ? 0 : shownRun().summary.find(path.toStdString());
   if (index < 0) return false;
   root_ = index;
   rebuild();
@@ -154,7 +170,7 @@ void FlamePage::selectModule(const QString& path) {
 
 void FlamePage::rebuild() {
   if (!session_) return;
-  const LoadedRun& run = *session_->a;
+  const LoadedRun& run = shownRun();
   const RunSummary& summary = run.summary;
   // The cells `flopscope flame` draws for the same run, metric and root (the analysis facade's).
   FlameRequest request;
@@ -169,6 +185,11 @@ void FlamePage::rebuild() {
                                    root_ == 0 ? tr("the whole model") : QString::fromStdString(request.root),
                                    QString::fromStdString(icicle.root_text))
                         : QString::fromStdString(found.status().message());
+  if (session_->is_diff())
+    caption = tr("Run %1 (%2): ")
+                  .arg(&run == session_->a.get() ? QStringLiteral("A") : QStringLiteral("B"),
+                       QFileInfo(run.path).fileName()) +
+              caption;
   for (const auto& note : icicle.notes) caption += QStringLiteral("\nnote: ") + QString::fromStdString(note);
   caption_->setText(caption);
   whole_->setEnabled(root_ != 0);

@@ -1,5 +1,6 @@
-// Flame page: the module icicle of run A (graphs::icicle_layout, the cells `flopscope flame` writes), widths
-// by time, FLOPs or bytes. Click a module to select it everywhere, double-click to zoom into it.
+// Flame page: the module icicle of one run (graphs::icicle_layout, the cells `flopscope flame` writes),
+// widths by time, FLOPs or bytes; in diff mode a switch picks run A or run B. Click a module to select it
+// everywhere, double-click to zoom into it.
 #pragma once
 
 #include <QWidget>
@@ -50,6 +51,8 @@ class FlamePage : public QWidget {
   explicit FlamePage(QWidget* parent = nullptr);
   void setSession(SessionPtr session);
   FlameWidget* flameWidget() const { return widget_; }
+  // Which run is drawn: 0 for A, 1 for B (diff mode only; the switch is hidden otherwise).
+  QComboBox* runSelector() const { return run_; }
   // Draws `path` full width ("" for the whole model); false when the run has no such module.
   bool zoomTo(const QString& path);
 
@@ -61,8 +64,10 @@ class FlamePage : public QWidget {
 
  private:
   void rebuild();
+  const LoadedRun& shownRun() const;
   SessionPtr session_;
   int root_ = 0;
+  QComboBox* run_;
   QComboBox* metric_;
   QPushButton* whole_;
   QLabel* caption_;

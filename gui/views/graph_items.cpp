@@ -22,16 +22,30 @@ bool has_style(const std::string& style, const char* word) {
 }
 
 // Graphviz sized the boxes for Helvetica at the DOT font size in points, one point per scene unit. Qt may
-// pick a wider face for "Helvetica" than Graphviz measured with, so text shrinks until it fits `width`.
-QFont layout_font(double size, const QString& text, double width) {
+// pick a wider or taller face for "Helvetica" than Graphviz measured with, so text shrinks until every line
+// fits `room` across and all lines fit it down: labels stay inside their node's border.
+QFont layout_font(double size, const QString& text, const QSizeF& room) {
   QFont f(QStringLiteral("Helvetica"));
   f.setPixelSize(std::max(1, static_cast<int>(std::lround(size))));
   double widest = 0;
   const QFontMetricsF metrics(f);
-  for (const QString& line : text.split(QLatin1Char('\n')))
-    widest = std::max(widest, metrics.horizontalAdvance(line));
-  if (widest > width && width > 0) f.setPixelSize(std::max(5, static_cast<int>(size * width / widest)));
+  const QStringList lines = text.split(QLatin1Char('\n'));
+  for (const QString& line : lines) widest = std::max(widest, metrics.horizontalAdvance(line));
+  const double tall = metrics.lineSpacing() * static_cast<double>(lines.size());
+  double shrink = 1;
+  if (widest > room.width() && room.width() > 0) shrink = room.width() / widest;
+  if (tall > room.height() && room.height() > 0) shrink = std::min(shrink, room.height() / tall);
+  if (shrink < 1) f.setPixelSize(std::max(5, static_cast<int>(size * shrink)));
   return f;
+}
+
+// Where a node's label goes: inside the border, and for an oval inside the rectangle the ellipse holds
+// (its sides over sqrt(2), a little more room than that since label lines are short at the top and bottom).
+QRectF label_room(const QRectF& node, bool oval) {
+  if (!oval) return node.adjusted(3, 2, -3, -2);
+  const double k = 0.78;
+  return QRectF(node.center().x() - node.width() * k / 2, node.center().y() - node.height() * k / 2,
+                node.width() * k, node.height() * k);
 }
 
 QString diff_text(DiffStatus d) {
@@ -127,8 +141,18 @@ void GraphNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*
     p->drawRect(rect_);
   }
   p->setPen(font_color_);
-  p->setFont(layout_font(font_size_, label_, rect_.width() - 4));
-  p->drawText(rect_, Qt::AlignCenter, label_);
+  p->setFont(labelFont());
+  p->drawText(label_room(collapsed_ ? rect_.adjusted(0, 4, -4, 0) : rect_, oval_), Qt::AlignCenter, label_);
+}
+
+QFont GraphNodeItem::labelFont() const {
+  return layout_font(font_size_, label_,
+                     label_room(collapsed_ ? rect_.adjusted(0, 4, -4, 0) : rect_, oval_).size());
+}
+
+QRectF GraphNodeItem::labelRect() const {
+  const QRectF room = label_room(collapsed_ ? rect_.adjusted(0, 4, -4, 0) : rect_, oval_);
+  return QFontMetricsF(labelFont()).boundingRect(room, Qt::AlignCenter, label_);
 }
 
 GraphClusterItem::GraphClusterItem(const graphs::LaidOutCluster& cluster, Toggle toggle)
@@ -168,7 +192,7 @@ void GraphClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidg
   p->setPen(QColor(0, 0, 0));
   const QString title = QStringLiteral("\u25be ") + label_;
   const QRectF band = header_.adjusted(6, 0, -6, 0);
-  p->setFont(layout_font(font_size_, title, band.width()));
+  p->setFont(layout_font(font_size_, title, band.size()));
   p->drawText(band, Qt::AlignLeft | Qt::AlignVCenter, title);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QBrush>
+#include <QFont>
 #include <QGraphicsItem>
 #include <QPainterPath>
 #include <QPen>
@@ -28,6 +29,10 @@ class GraphNodeItem : public QGraphicsItem {
   QColor fill() const { return fill_; }
   QColor border() const { return border_; }
   QString label() const { return label_; }
+  QRectF nodeRect() const { return rect_; }
+  // Where paint draws the label and the font it draws it in: inside the node's border.
+  QRectF labelRect() const;
+  QFont labelFont() const;
   void setHighlighted(bool on);
   bool isHighlighted() const { return highlighted_; }
 

@@ -60,6 +60,7 @@ GraphPage::GraphPage(QWidget* parent)
     if (!session_) return;
     collapsed_ = defaultCollapsed(session_->graph, 60);
     rebuild();
+    fit();  // the smaller graph, whole
   });
   auto* fit_button = new QPushButton(tr("Fit"), this);
   connect(fit_button, &QPushButton::clicked, this, &GraphPage::fit);
@@ -124,7 +125,14 @@ void GraphPage::expandAll() {
 
 void GraphPage::fit() {
   if (scene_->items().isEmpty()) return;
-  view_->fitInView(scene_->itemsBoundingRect().adjusted(-10, -10, 10, 10), Qt::KeepAspectRatio);
+  const QRectF bounds = scene_->itemsBoundingRect().adjusted(-10, -10, 10, 10);
+  view_->fitInView(bounds, Qt::KeepAspectRatio);
+  // A long graph fitted whole is a strip of specks: below the smallest zoom whose labels still read, keep
+  // that zoom and scroll, from the graph's inputs at the top.
+  if (view_->transform().m11() >= kMinReadableZoom) return;
+  view_->resetTransform();
+  view_->scale(kMinReadableZoom, kMinReadableZoom);
+  view_->centerOn(bounds.center().x(), bounds.top() + view_->viewport()->height() / (2 * kMinReadableZoom));
 }
 
 bool GraphPage::fitChanges() {
@@ -167,7 +175,8 @@ void GraphPage::showTop() {
   if (fitChanges()) return;
   // Legible first: fit the width (never above 100% nor below 50%), starting at the graph's inputs.
   const QRectF bounds = scene_->itemsBoundingRect();
-  double s = std::clamp((view_->viewport()->width() - 20) / std::max(bounds.width(), 1.0), 0.5, 1.0);
+  double s =
+      std::clamp((view_->viewport()->width() - 20) / std::max(bounds.width(), 1.0), kMinReadableZoom, 1.0);
   if (bounds.height() * s < view_->viewport()->height()) {
     fit();
     if (view_->transform().m11() > 1.0) view_->resetTransform();
@@ -278,6 +287,8 @@ void GraphPage::rebuild() {
                      .arg(session_->graph.nodes.size())
                      .arg(view_graph_.nodes.size())
                      .arg(collapsed_nodes));
+  if (session_->is_diff() && view_graph_.has_costs)
+    info_->setText(info_->text() + tr(" Costs on nodes are run B's (run A's on VANISHED nodes)."));
   if (!highlighted_.isEmpty()) highlightModule(highlighted_);
 }
 

@@ -50,7 +50,9 @@ class GraphPage : public QWidget {
   void toggleCluster(const std::string& path);
   void expandAll();
   Status exportTo(const QString& path);
-  void fit();      // the whole graph
+  // The whole graph, or where that would shrink labels below kMinReadableZoom, that zoom from the top.
+  void fit();
+  static constexpr double kMinReadableZoom = 0.5;  // 10 px labels read as 5 px
   void showTop();  // legible zoom: on the changes in diff mode, else from the inputs down
   // Diff mode: zooms (100-150%) to the nodes that changed and the DORMANT modules; false when none.
   bool fitChanges();

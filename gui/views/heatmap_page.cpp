@@ -12,6 +12,8 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include "analyzer/format.h"
+#include "analyzer/heatmap.h"
 #include "gui/models/roles.h"
 #include "gui/views/export.h"
 
@@ -21,6 +23,18 @@ namespace {
 
 QString iterations_text(int n) {
   return n == 1 ? QStringLiteral("1 iteration") : QStringLiteral("%1 iterations").arg(n);
+}
+
+// With fewer iterations than a histogram needs, a column per iteration shows no variation: the colours
+// compare modules with each other, on the colour bar's scale, and the note says so.
+QString few_iterations_note(int iterations) {
+  if (iterations >= kMinHistogramSamples) return {};
+  return HeatmapPage::tr(
+             "%1: too few to colour a spread across iterations (%2 or more needed). Each colour "
+             "is one module's time on the colour bar's scale (logarithmic, from the smallest to "
+             "the largest cell): read the bar's values, not the hues.")
+      .arg(QString::fromStdString(count_of(iterations, "iteration")))
+      .arg(kMinHistogramSamples);
 }
 
 }  // namespace
@@ -108,7 +122,10 @@ HeatmapPage::HeatmapPage(QWidget* parent)
       model_(new HeatmapModel(this)),
       widget_(new HeatmapWidget(this)),
       widget_b_(new HeatmapWidget(this)),
-      top_n_(new QSpinBox(this)) {
+      top_n_(new QSpinBox(this)),
+      note_(new QLabel(this)) {
+  note_->setWordWrap(true);
+  note_->hide();
   top_n_->setRange(1, 200);
   top_n_->setValue(20);
   top_n_->setPrefix(tr("top "));
@@ -142,7 +159,12 @@ HeatmapPage::HeatmapPage(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(bar);
+  layout->addWidget(note_);
   layout->addLayout(pictures, 1);
+}
+
+QString HeatmapPage::noteText() const {
+  return note_->isHidden() ? QString() : note_->text();
 }
 
 void HeatmapPage::setSession(SessionPtr session) {
@@ -152,6 +174,11 @@ void HeatmapPage::setSession(SessionPtr session) {
 
 void HeatmapPage::rebuild() {
   if (!session_) return;
+  const int iterations = session_->is_diff()
+                             ? std::min(session_->a->summary.iterations, session_->b->summary.iterations)
+                             : session_->a->summary.iterations;
+  note_->setText(few_iterations_note(iterations));
+  note_->setVisible(!note_->text().isEmpty());
   const auto top_n = static_cast<std::size_t>(top_n_->value());
   const QString name_a = QFileInfo(session_->a->path).fileName();
   if (session_->is_diff()) {

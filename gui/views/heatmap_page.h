@@ -11,6 +11,7 @@
 #include "gui/models/heatmap_painter.h"
 #include "gui/models/session.h"
 
+class QLabel;
 class QSpinBox;
 
 namespace flopscope::gui {
@@ -64,6 +65,8 @@ class HeatmapPage : public QWidget {
   // Writes what the page shows by extension: .png or .svg (both runs side by side in diff mode) or .csv
   // (the matrix; both runs with a run column in diff mode).
   Status exportTo(const QString& path) const;
+  // The line above the pictures when the run has too few iterations for colours across them ("" else).
+  QString noteText() const;
 
  public Q_SLOTS:
   void selectModule(const QString& path);
@@ -78,6 +81,7 @@ class HeatmapPage : public QWidget {
   HeatmapWidget* widget_;
   HeatmapWidget* widget_b_;
   QSpinBox* top_n_;
+  QLabel* note_;      // why the colours do not show a spread: too few iterations
   HeatmapPair pair_;  // diff mode: what the two widgets show
 };
 

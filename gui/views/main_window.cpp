@@ -19,6 +19,7 @@
 #include <QTabWidget>
 #include <iterator>
 
+#include "analyzer/format.h"
 #include "gui/views/diff_page.h"
 #include "gui/views/flame_page.h"
 #include "gui/views/graph_page.h"
@@ -173,6 +174,10 @@ void MainWindow::buildMenus() {
     a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
     a->setData(QString::fromLatin1(kViewNames[i]));
   }
+  view_menu_ = view;
+  syncViewMenu();
+  view->addSeparator();
+  view->addAction(tr("Data &quality\u2026"), this, &MainWindow::showQuality);
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this,
                   [this] { QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText()); });
@@ -185,12 +190,32 @@ void MainWindow::buildMenus() {
   });
 }
 
+void MainWindow::syncViewMenu() {
+  for (QAction* a : view_menu_->actions())
+    for (int i = 0; i < static_cast<int>(std::size(kViewNames)) && i < tabs_->count(); ++i)
+      if (a->data().toString() == QLatin1String(kViewNames[i])) a->setVisible(tabs_->isTabVisible(i));
+}
+
+QString MainWindow::qualityText() const {
+  return quality_->text();
+}
+
+void MainWindow::showQuality() {
+  QMessageBox::information(
+      this, tr("Data quality"),
+      quality_list_.isEmpty()
+          ? tr("No data-quality rows: nothing was estimated, dropped or unmatched.")
+          : tr("Rows from the runs' data-quality tables (file: [severity] id \u00d7count: what, detail); "
+               "`flopscope report` prints the same:\n\n%1")
+                .arg(quality_list_));
+}
+
 QString MainWindow::shortcutsText() const {
   QStringList lines;
   for (QAction* menu : menuBar()->actions()) {
     if (!menu->menu()) continue;
     for (QAction* a : menu->menu()->actions()) {
-      if (a->shortcut().isEmpty()) continue;
+      if (a->shortcut().isEmpty() || !a->isVisible()) continue;  // Ranks only for a distributed run
       lines << QStringLiteral("%1\t%2").arg(
           a->shortcut().toString(QKeySequence::NativeText),
           QString(a->text()).remove(QLatin1Char('&')).remove(QChar(0x2026)));
@@ -242,6 +267,7 @@ void MainWindow::setSession(SessionPtr session) {
   diff_->setSession(session_);
   ranks_->setSession(session_);
   tabs_->setTabVisible(tabs_->indexOf(ranks_), session_->has_ranks());
+  syncViewMenu();
   QStringList paths;
   if (session_->ranks) {
     for (const auto& t : session_->ranks->report.ranks) paths << QString::fromStdString(t.path);
@@ -250,12 +276,12 @@ void MainWindow::setSession(SessionPtr session) {
     if (session_->b) paths << session_->b->path;
   }
   addRecent(paths);
-  std::int64_t issues = 0;
+  std::int64_t by_severity[3] = {0, 0, 0};  // info rows are notes, warnings and errors problems
   QStringList lines;
   for (const auto* run : {session_->a.get(), session_->b.get()}) {
     if (!run) continue;
     for (const auto& qi : run->summary.quality) {
-      if (qi.severity != Severity::kInfo) issues += qi.count;  // info rows are notes, not problems
+      by_severity[static_cast<int>(qi.severity)] += qi.count;
       lines << QStringLiteral("%1: [%2] %3 \u00d7%4: %5 %6")
                    .arg(QFileInfo(run->path).fileName(), QString::fromLatin1(to_string(qi.severity)),
                         QString::fromUtf8(qi.id().data(), static_cast<qsizetype>(qi.id().size())))
@@ -264,8 +290,15 @@ void MainWindow::setSession(SessionPtr session) {
                         QString::fromStdString(qi.detail));
     }
   }
-  quality_->setText(issues ? tr("%1 data-quality issues").arg(issues) : tr("no data-quality issues"));
-  quality_->setToolTip(lines.join(QLatin1Char('\n')));
+  const std::int64_t errors = by_severity[static_cast<int>(Severity::kError)],
+                     warnings = by_severity[static_cast<int>(Severity::kWarning)];
+  auto counted = [](std::int64_t n, const char* noun) { return QString::fromStdString(count_of(n, noun)); };
+  quality_->setText(errors + warnings == 0
+                        ? tr("no data-quality problems")
+                        : tr("data quality: %1, %2 (View \u203a Data quality)")
+                              .arg(counted(errors, "error"), counted(warnings, "warning")));
+  quality_list_ = lines.join(QLatin1Char('\n'));
+  quality_->setToolTip(quality_list_);
   stage_->setText(tr("%1: %2 modules, %3 ops, %4 kernels")
                       .arg(session_->title())
                       .arg(session_->a->data.modules.size())

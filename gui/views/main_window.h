@@ -53,6 +53,9 @@ class MainWindow : public QMainWindow {
   DiffPage* diffPage() const { return diff_; }
   RanksPage* ranksPage() const { return ranks_; }
   QString lastError() const { return last_error_; }
+  // The status bar's data-quality line and the list View > Data quality shows.
+  QString qualityText() const;
+  QString qualityList() const { return quality_list_; }
   QStringList recentFiles() const;
   // Every menu shortcut with what it does, as the Help menu lists it (built from the actions themselves).
   QString shortcutsText() const;
@@ -78,6 +81,9 @@ class MainWindow : public QMainWindow {
   void refreshRecentMenu();
   void showError(const QString& message);
   void selectEverywhere(const QString& path, QObject* origin);
+  void showQuality();
+  // View menu entries only for the tabs shown (Ranks only for a distributed run).
+  void syncViewMenu();
 
   SessionPtr session_;
   RunLoader* loader_;
@@ -91,6 +97,8 @@ class MainWindow : public QMainWindow {
   DiffPage* diff_;
   RanksPage* ranks_;
   QMenu* recent_menu_ = nullptr;
+  QMenu* view_menu_ = nullptr;
+  QString quality_list_;
   QProgressBar* progress_;
   QLabel* stage_;
   QPushButton* cancel_;

@@ -1,5 +1,7 @@
 #include "gui/views/timeline_page.h"
 
+#include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -11,7 +13,11 @@
 namespace flopscope::gui {
 
 TimelinePage::TimelinePage(QWidget* parent)
-    : QWidget(parent), widget_(new TimelineWidget(this)), info_(new QLabel(this)) {
+    : QWidget(parent), run_(new QComboBox(this)), widget_(new TimelineWidget(this)), info_(new QLabel(this)) {
+  run_->addItem(tr("Run A"));
+  run_->addItem(tr("Run B"));
+  run_->hide();
+  connect(run_, &QComboBox::currentIndexChanged, this, &TimelinePage::showRun);
   auto zoom = [this](double factor) {
     std::int64_t t0 = widget_->rangeBegin(), t1 = widget_->rangeEnd();
     double mid = (static_cast<double>(t0) + static_cast<double>(t1)) / 2,
@@ -25,12 +31,13 @@ TimelinePage::TimelinePage(QWidget* parent)
   auto* first = new QPushButton(tr("First iteration"), this);
   connect(first, &QPushButton::clicked, this, [this] {
     if (session_)
-      widget_->setRange(session_->timeline().first_iteration_begin(),
-                        session_->timeline().first_iteration_end());
+      widget_->setRange(widget_->timelineIndex().first_iteration_begin(),
+                        widget_->timelineIndex().first_iteration_end());
   });
   auto* all = new QPushButton(tr("Whole run"), this);
   connect(all, &QPushButton::clicked, widget_, &TimelineWidget::resetZoom);
   auto* bar = new QHBoxLayout;
+  bar->addWidget(run_);
   bar->addWidget(in);
   bar->addWidget(out);
   bar->addWidget(first);
@@ -43,16 +50,26 @@ TimelinePage::TimelinePage(QWidget* parent)
 }
 
 void TimelinePage::setSession(SessionPtr session) {
-  if (session)
-    info_->setText(
-        tr("%1 events in %2 lanes over %3. Wheel: zoom, drag: pan, hover: details; grey boxes merge "
-           "events narrower than a pixel.")
-            .arg(session->timeline().event_count())
-            .arg(session->timeline().lanes().size())
-            .arg(QString::fromStdString(
-                format_ns(static_cast<double>(session->timeline().end() - session->timeline().begin())))));
-  session_ = session;
-  widget_->setSession(std::move(session));
+  session_ = std::move(session);
+  run_->blockSignals(true);
+  run_->setCurrentIndex(0);
+  run_->blockSignals(false);
+  run_->setVisible(session_ && session_->is_diff());
+  showRun();
+}
+
+void TimelinePage::showRun() {
+  widget_->setSession(session_, run_->currentIndex() == 1);
+  if (!session_) return;
+  const LoadedRun& run = run_->currentIndex() == 1 && session_->b ? *session_->b : *session_->a;
+  const auto& tl = widget_->timelineIndex();
+  info_->setText(
+      tr("%1%2 events in %3 lanes over %4. Wheel: zoom, drag: pan, hover: details; grey boxes merge "
+         "events narrower than a pixel.")
+          .arg(session_->is_diff() ? QFileInfo(run.path).fileName() + QStringLiteral(": ") : QString())
+          .arg(tl.event_count())
+          .arg(tl.lanes().size())
+          .arg(QString::fromStdString(format_ns(static_cast<double>(tl.end() - tl.begin())))));
 }
 
 }  // namespace flopscope::gui

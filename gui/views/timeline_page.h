@@ -1,10 +1,12 @@
-// Timeline page: the timeline with zoom buttons and what is on screen.
+// Timeline page: the timeline with zoom buttons and what is on screen; in diff mode a switch picks run A or
+// B.
 #pragma once
 
 #include <QWidget>
 
 #include "gui/models/session.h"
 
+class QComboBox;
 class QLabel;
 
 namespace flopscope::gui {
@@ -18,9 +20,12 @@ class TimelinePage : public QWidget {
   explicit TimelinePage(QWidget* parent = nullptr);
   void setSession(SessionPtr session);
   TimelineWidget* timeline() const { return widget_; }
+  QComboBox* runSelector() const { return run_; }
 
  private:
+  void showRun();
   SessionPtr session_;
+  QComboBox* run_;
   TimelineWidget* widget_;
   QLabel* info_;
 };

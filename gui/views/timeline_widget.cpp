@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gui/models/elide_text.h"
 #include "gui/models/format.h"
 
 namespace flopscope::gui {
@@ -35,19 +36,25 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   setMinimumSize(400, 200);
 }
 
-void TimelineWidget::setSession(SessionPtr session) {
+void TimelineWidget::setSession(SessionPtr session, bool run_b) {
   session_ = std::move(session);
+  run_ = !session_ ? nullptr : run_b && session_->b ? session_->b.get() : session_->a.get();
   module_paths_.clear();
-  if (session_)
-    for (const auto& m : session_->a->data.modules) module_paths_[m.id] = m.path;
-  if (session_)
-    setRange(session_->timeline().first_iteration_begin(), session_->timeline().first_iteration_end());
+  if (run_)
+    for (const auto& m : run_->data.modules) module_paths_[m.id] = m.path;
+  if (session_) setRange(timelineIndex().first_iteration_begin(), timelineIndex().first_iteration_end());
+}
+
+const TimelineIndex& TimelineWidget::timelineIndex() const {
+  static const TimelineIndex kNone;
+  if (!run_) return kNone;
+  StatusOr<const TimelineIndex*> t = run_->analysis.timeline();
+  return t.ok() ? **t : kNone;
 }
 
 void TimelineWidget::resetZoom() {
   if (session_)
-    setRange(session_->timeline().begin(),
-             std::max(session_->timeline().end(), session_->timeline().begin() + 1));
+    setRange(timelineIndex().begin(), std::max(timelineIndex().end(), timelineIndex().begin() + 1));
 }
 
 void TimelineWidget::setRange(std::int64_t t0, std::int64_t t1) {
@@ -75,7 +82,7 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   p.fillRect(rect(), Qt::white);
   painted_ = 0;
   if (!session_) return;
-  const auto& tl = session_->timeline();
+  const auto& tl = timelineIndex();
   const QRect plot = plotRect();
   const double px = nsPerPixel();
   p.setPen(QColor(90, 90, 90));
@@ -94,7 +101,7 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
     p.setPen(Qt::black);
     p.fillRect(QRect(0, y, width(), kLaneH), lane % 2 ? QColor(248, 248, 250) : QColor(255, 255, 255));
     p.drawText(QRect(4, y, kLabelW - 8, kLaneH), Qt::AlignVCenter | Qt::AlignLeft,
-               QString::fromStdString(tl.lanes()[lane].label));
+               elide_to_width(QString::fromStdString(tl.lanes()[lane].label), p.fontMetrics(), kLabelW - 8));
     tl.query(lane, t0_, t1_, px, spans);
     p.save();
     p.setClipRect(QRect(plot.left(), y, plot.width(), kLaneH));
@@ -109,7 +116,8 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
         if (r.width() > 40) {
           p.setPen(Qt::black);
           p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                     QString::fromStdString(tl.names()[static_cast<std::size_t>(s.name)]));
+                     elide_to_width(QString::fromStdString(tl.names()[static_cast<std::size_t>(s.name)]),
+                                    p.fontMetrics(), static_cast<int>(r.width()) - 5));
         }
       }
       ++painted_;
@@ -195,18 +203,17 @@ QRect TimelineWidget::laneRect(std::size_t lane) const {
 }
 
 std::int64_t TimelineWidget::timeOrigin() const {
-  return session_ ? session_->timeline().begin() : 0;
+  return session_ ? timelineIndex().begin() : 0;
 }
 
 QString TimelineWidget::tooltipAt(const QPoint& pos) const {
   if (!session_) return {};
   const int x = pos.x();
   int lane = laneAt(pos.y());
-  if (lane < 0 || x < plotRect().left() ||
-      static_cast<std::size_t>(lane) >= session_->timeline().lanes().size())
+  if (lane < 0 || x < plotRect().left() || static_cast<std::size_t>(lane) >= timelineIndex().lanes().size())
     return {};
   const std::int64_t t = to_time(static_cast<double>(t0_) + (x - plotRect().left()) * nsPerPixel());
-  const auto& tl = session_->timeline();
+  const auto& tl = timelineIndex();
   std::int64_t e =
       tl.event_at(static_cast<std::size_t>(lane), t, static_cast<std::int64_t>(nsPerPixel() * 2));
   if (e < 0) return {};

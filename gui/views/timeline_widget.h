@@ -16,7 +16,8 @@ class TimelineWidget : public QWidget {
 
  public:
   explicit TimelineWidget(QWidget* parent = nullptr);
-  void setSession(SessionPtr session);
+  // Shows run A of the session, or run B when `run_b` (diff mode).
+  void setSession(SessionPtr session, bool run_b = false);
   void setRange(std::int64_t t0, std::int64_t t1);
   void resetZoom();
   std::int64_t rangeBegin() const { return t0_; }
@@ -25,6 +26,8 @@ class TimelineWidget : public QWidget {
   std::size_t lastPaintedSpans() const { return painted_; }
   // The zero of every time shown (axis labels and tooltips): the start of the first event.
   std::int64_t timeOrigin() const;
+  // The shown run's timeline (empty without a session or in a preview).
+  const TimelineIndex& timelineIndex() const;
   // Where a lane's events are drawn, and what hovering at `pos` shows ("" over nothing).
   QRect laneRect(std::size_t lane) const;
   QString tooltipAt(const QPoint& pos) const;
@@ -50,6 +53,7 @@ class TimelineWidget : public QWidget {
   QRect plotRect() const;
 
   SessionPtr session_;
+  const LoadedRun* run_ = nullptr;  // session_->a or session_->b
   std::unordered_map<Id, std::string> module_paths_;
   std::int64_t t0_ = 0, t1_ = 1;
   int drag_x_ = -1;

@@ -2,6 +2,8 @@
 // the subtree's minus the children's, the roof from the peak, honest notes, and escaped SVG text.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "graphs/roofline_plot.h"
 
 namespace flopscope::graphs {
@@ -97,6 +99,55 @@ TEST(Roofline, SvgHasOneCirclePerPointAndEscapesNames) {
   EXPECT_NE(svg.find("&lt;script&gt;"), std::string::npos);
   EXPECT_NE(svg.find("roof &amp; co"), std::string::npos);
   EXPECT_NE(svg.find("<polyline"), std::string::npos);  // the roof
+}
+
+// Text boxes as roofline_svg estimates them (6.8 px a character at 12 px, 6.2 at 11 px).
+struct TextBox {
+  std::string text;
+  double x0, y0, x1, y1;
+};
+std::vector<TextBox> text_boxes(const std::string& svg, const std::string& attributes, double char_width) {
+  std::vector<TextBox> boxes;
+  const std::regex text("<text x=\"([0-9.]+)\" y=\"([0-9.]+)\" " + attributes + ">([^<]+)</text>");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), text); it != std::sregex_iterator(); ++it) {
+    const double x = std::stod((*it)[1]), y = std::stod((*it)[2]);
+    const std::string t = (*it)[3];
+    boxes.push_back({t, x, y - 11, x + char_width * static_cast<double>(t.size()), y + 3});
+  }
+  return boxes;
+}
+
+TEST(Roofline, PointLabelsStayOffThePeakLabelAndEachOther) {
+  RunSummary s = host_run();
+  // mm just under the compute roof, right of the ridge: where the peak's label is written.
+  s.modules[1].self.bytes_read = 5e7;  // 20 FLOP/B
+  s.modules[1].self_time.values = IterationSeries::from_dense(std::vector<double>{1.1e6, 1.1e6});
+  s.modules[2].path = "encoder.layers.17.mlp.dense_h_to_4h_with_a_long_name.activation_fn";
+  RooflinePlot plot = roofline_plot(s, DevicePeak{"test", 1e12, 1e11, "unit test"});
+  const std::string svg = roofline_svg(plot, "t");
+  const auto peak = text_boxes(svg, "fill=\"#b22222\"", 6.8);
+  ASSERT_EQ(peak.size(), 1u) << svg;
+  auto labels = text_boxes(svg, "font-size=\"11\"", 6.2);
+  ASSERT_EQ(labels.size(), 2u) << svg;  // both points labelled
+  EXPECT_EQ(labels[1].text, "mm");      // drawn last: the costliest
+  // The long name loses its middle, not its layer number.
+  EXPECT_NE(labels[0].text.find("encoder.layers."), std::string::npos) << labels[0].text;
+  EXPECT_NE(labels[0].text.find("activation_fn"), std::string::npos) << labels[0].text;
+  EXPECT_LE(labels[0].text.size(), 44u);
+  auto overlap = [](const TextBox& a, const TextBox& b) {
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+  };
+  // The case is a real one: mm's label right of its circle (the only place tried before) hits the peak's.
+  std::smatch circle;
+  const std::string last = svg.substr(svg.rfind("<circle"));
+  ASSERT_TRUE(
+      std::regex_search(last, circle, std::regex("cx=\"([0-9.]+)\" cy=\"([0-9.]+)\" r=\"([0-9.]+)\"")));
+  const double cx = std::stod(circle[1]), cy = std::stod(circle[2]), r = std::stod(circle[3]);
+  EXPECT_TRUE(overlap({"mm", cx + r + 2, cy - 9, cx + r + 2 + 6.2 * 2, cy + 5}, peak[0])) << svg;
+  labels.push_back(peak[0]);
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    for (std::size_t j = i + 1; j < labels.size(); ++j)
+      EXPECT_FALSE(overlap(labels[i], labels[j])) << labels[i].text << " / " << labels[j].text << "\n" << svg;
 }
 
 }  // namespace

@@ -214,7 +214,7 @@ TEST(Interaction, StatusBarListsDataQualityByCode) {
   w.setSession(fixture_session(Variant::kV1));
   QString tip;
   for (auto* label : w.statusBar()->findChildren<QLabel*>()) {
-    if (label->text().contains(QStringLiteral("data-quality"))) tip = label->toolTip();
+    if (label->text().startsWith(QStringLiteral("data quality"))) tip = label->toolTip();
   }
   EXPECT_TRUE(tip.contains(
       QStringLiteral("[warning] ops_without_flops_formula \u00d71: ops without a FLOPs formula")))
