@@ -122,26 +122,31 @@ class ExporterCommand final : public Command {
       return report_error(Unsupported("--store: this build has no fleet store client (libpq)"));
     }
     if (once_ && textfile_dir_.empty()) return report_error(InvalidArgument("--once needs --textfile DIR"));
-    // Every source must read once before anything is served or written.
-    StatusOr<std::string> first = render(true);
+    // Every source must read once before anything is served or written (a store that is down only stops
+    // --once, which writes one file and exits: it fails rather than write the store as down).
+    StatusOr<std::string> first = render(once_ ? Strict::kEverySource : Strict::kFilesOnly);
     if (!first.ok()) return report_error(first.status());
     return textfile_dir_.empty() ? serve(*first) : write_textfiles(*first);
   }
 
  private:
+  // At start-up the first failure is the error, so that a mistyped path is a usage error, not a silent 0;
+  // kFilesOnly lets a store that is down start as down: a server that is restarting is the store's state,
+  // not the user's mistake, and an exporter that refused to start would leave every other source
+  // unscraped until someone restarts it.
+  enum class Strict { kNo, kFilesOnly, kEverySource };
+
   // Every source, each on its own: one that cannot be read is exported as flopscope_source_up 0 (its
-  // reason on stderr when it changes) and the others are served as usual. `strict`: the first failure is
-  // the error (at start-up, so that a mistyped path is a usage error, not a silent 0), except a store that
-  // is down: a server that is restarting is the store's state, not the user's mistake, and an exporter
-  // that refused to start would leave every other source unscraped until someone restarts it.
-  StatusOr<std::string> render(bool strict = false) {
+  // reason on stderr when it changes) and the others are served as usual.
+  StatusOr<std::string> render(Strict strict = Strict::kNo) {
     std::lock_guard lock(mutex_);
     std::vector<ExpositionSource> out;
     for (auto& s : sources_) {
       auto e = s.read(store_timeout_s_);
       if (!e.ok()) {
         const bool store_down = s.kind == "store" && e.status().code() == StatusCode::kUnavailable;
-        if (strict && !store_down) return e.status();
+        if (strict == Strict::kEverySource || (strict == Strict::kFilesOnly && !store_down))
+          return e.status();
         const std::string why = terminal_safe(redact_passwords(e.status().message()), false);
         if (why != s.last_error) {
           std::fprintf(stderr, "flopscope: warning: %s (flopscope_source_up 0)\n", why.c_str());

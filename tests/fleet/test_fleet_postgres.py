@@ -194,7 +194,8 @@ class FleetStoreTest(CliTestCase):
         run("push", H100, "--to", url, check=True)
         out = self.path("textfile")
         os.mkdir(out)
-        # --once needs every source at start; the served exporter isolates a store that times out.
+        # --once needs every source at start (exit 2, nothing written); the served exporter starts with the
+        # store down and isolates it (test_exporter_faults).
         self.hold_lock(db, 30)
         start = time.monotonic()
         proc = run("exporter", "--store", url, "--textfile", out, "--once", "--store-timeout", "2")
@@ -202,6 +203,7 @@ class FleetStoreTest(CliTestCase):
         print(f"exporter --once behind a held lock: exit {proc.returncode} after {took:.1f} s")
         self.assertUsageError(proc, "(lock_timeout)" if "lock_timeout" in proc.stderr else "(statement_timeout)")
         self.assertLess(took, 10)
+        self.assertEqual(os.listdir(out), [])
 
     def test_a_locked_store_is_down_and_the_scrape_answered(self):
         from test_exporter_faults import scrape
