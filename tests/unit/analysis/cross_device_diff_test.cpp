@@ -54,7 +54,9 @@ TEST(CrossDeviceDiff, OpsRankedByTimeDeltaWithASingleSampleStatus) {
   EXPECT_EQ(time_delta_text(top.time_diff, top.time_status, true), "+22 µs (single sample)");
   // No aten::empty (no time, FLOPs or bytes on either side) is ranked.
   for (const OpDiff& o : d.ops) {
-    if (o.name == "aten::empty") EXPECT_FALSE(ranked_op(o)) << o.module_path;
+    if (o.name == "aten::empty") {
+      EXPECT_FALSE(ranked_op(o)) << o.module_path;
+    }
   }
 }
 
