@@ -106,7 +106,7 @@ void FlameWidget::mouseDoubleClickEvent(QMouseEvent* event) {
 
 FlamePage::FlamePage(QWidget* parent)
     : QWidget(parent),
-      run_(new QComboBox(this)),
+      run_(new RunSwitch(this)),
       metric_(new QComboBox(this)),
       whole_(new QPushButton(tr("Whole model"), this)),
       caption_(new QLabel(this)),
@@ -114,9 +114,6 @@ FlamePage::FlamePage(QWidget* parent)
   metric_->addItem(tr("Time"), static_cast<int>(graphs::CostMetric::kTime));
   metric_->addItem(tr("FLOPs"), static_cast<int>(graphs::CostMetric::kFlops));
   metric_->addItem(tr("Bytes"), static_cast<int>(graphs::CostMetric::kBytes));
-  run_->addItem(tr("Run A"));
-  run_->addItem(tr("Run B"));
-  run_->hide();
   caption_->setWordWrap(true);
   auto* bar = new QHBoxLayout;
   bar->addWidget(run_);
@@ -144,15 +141,12 @@ FlamePage::FlamePage(QWidget* parent)
 void FlamePage::setSession(SessionPtr session) {
   session_ = std::move(session);
   root_ = 0;
-  run_->blockSignals(true);
-  run_->setCurrentIndex(0);
-  run_->blockSignals(false);
-  run_->setVisible(session_ && session_->is_diff());
+  run_->reset(session_);
   rebuild();
 }
 
 const LoadedRun& FlamePage::shownRun() const {
-  return run_->currentIndex() == 1 && session_->b ? *session_->b : *session_->a;
+  return run_->run(*session_);
 }
 
 bool FlamePage::zoomTo(const QString& path) {

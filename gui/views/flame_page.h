@@ -7,6 +7,7 @@
 
 #include "graphs/icicle.h"
 #include "gui/models/session.h"
+#include "gui/views/run_switch.h"
 
 class QComboBox;
 class QLabel;
@@ -67,7 +68,7 @@ class FlamePage : public QWidget {
   const LoadedRun& shownRun() const;
   SessionPtr session_;
   int root_ = 0;
-  QComboBox* run_;
+  RunSwitch* run_;
   QComboBox* metric_;
   QPushButton* whole_;
   QLabel* caption_;

@@ -54,13 +54,10 @@ void SvgView::paintEvent(QPaintEvent*) {
 
 RooflinePage::RooflinePage(QWidget* parent)
     : QWidget(parent),
-      run_(new QComboBox(this)),
+      run_(new RunSwitch(this)),
       caption_(new QLabel(this)),
       view_(new SvgView(this)),
       table_(new QTableWidget(this)) {
-  run_->addItem(tr("Run A"));
-  run_->addItem(tr("Run B"));
-  run_->hide();
   connect(run_, &QComboBox::currentIndexChanged, this, &RooflinePage::rebuild);
   caption_->setWordWrap(true);
   caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -96,17 +93,14 @@ RooflinePage::RooflinePage(QWidget* parent)
 
 void RooflinePage::setSession(SessionPtr session) {
   session_ = std::move(session);
-  run_->blockSignals(true);
-  run_->setCurrentIndex(0);
-  run_->blockSignals(false);
-  run_->setVisible(session_ && session_->is_diff());
+  run_->reset(session_);
   rebuild();
 }
 
 void RooflinePage::rebuild() {
   table_->setRowCount(0);
   if (!session_) return;
-  const LoadedRun& run = run_->currentIndex() == 1 && session_->b ? *session_->b : *session_->a;
+  const LoadedRun& run = run_->run(*session_);
   // The roof and the points `flopscope roofline` plots (the analysis facade's; the run's peak: table or
   // override).
   plot_ = run.analysis.roofline();

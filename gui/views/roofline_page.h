@@ -7,8 +7,8 @@
 
 #include "graphs/roofline_plot.h"
 #include "gui/models/session.h"
+#include "gui/views/run_switch.h"
 
-class QComboBox;
 class QLabel;
 class QSvgRenderer;
 class QTableWidget;
@@ -52,7 +52,7 @@ class RooflinePage : public QWidget {
   SessionPtr session_;
   graphs::RooflinePlot plot_;
   QByteArray svg_;
-  QComboBox* run_;
+  RunSwitch* run_;
   QLabel* caption_;
   SvgView* view_;
   QTableWidget* table_;

@@ -13,10 +13,7 @@
 namespace flopscope::gui {
 
 TimelinePage::TimelinePage(QWidget* parent)
-    : QWidget(parent), run_(new QComboBox(this)), widget_(new TimelineWidget(this)), info_(new QLabel(this)) {
-  run_->addItem(tr("Run A"));
-  run_->addItem(tr("Run B"));
-  run_->hide();
+    : QWidget(parent), run_(new RunSwitch(this)), widget_(new TimelineWidget(this)), info_(new QLabel(this)) {
   connect(run_, &QComboBox::currentIndexChanged, this, &TimelinePage::showRun);
   auto zoom = [this](double factor) {
     std::int64_t t0 = widget_->rangeBegin(), t1 = widget_->rangeEnd();
@@ -51,17 +48,14 @@ TimelinePage::TimelinePage(QWidget* parent)
 
 void TimelinePage::setSession(SessionPtr session) {
   session_ = std::move(session);
-  run_->blockSignals(true);
-  run_->setCurrentIndex(0);
-  run_->blockSignals(false);
-  run_->setVisible(session_ && session_->is_diff());
+  run_->reset(session_);
   showRun();
 }
 
 void TimelinePage::showRun() {
-  widget_->setSession(session_, run_->currentIndex() == 1);
+  widget_->setSession(session_, run_->showsB());
   if (!session_) return;
-  const LoadedRun& run = run_->currentIndex() == 1 && session_->b ? *session_->b : *session_->a;
+  const LoadedRun& run = run_->run(*session_);
   const auto& tl = widget_->timelineIndex();
   info_->setText(
       tr("%1%2 events in %3 lanes over %4. Wheel: zoom, drag: pan, hover: details; grey boxes merge "

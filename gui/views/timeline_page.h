@@ -5,8 +5,8 @@
 #include <QWidget>
 
 #include "gui/models/session.h"
+#include "gui/views/run_switch.h"
 
-class QComboBox;
 class QLabel;
 
 namespace flopscope::gui {
@@ -25,7 +25,7 @@ class TimelinePage : public QWidget {
  private:
   void showRun();
   SessionPtr session_;
-  QComboBox* run_;
+  RunSwitch* run_;
   TimelineWidget* widget_;
   QLabel* info_;
 };
