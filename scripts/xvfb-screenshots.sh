@@ -3,7 +3,8 @@
 # xcb platform, and ImageMagick's `import -window root` (the screen as a user sees it, title bar included).
 # Usage: scripts/xvfb-screenshots.sh BUILD_DIR OUT_DIR [WIDTHxHEIGHT ...]
 # Needs Debian's xvfb, openbox, xdotool and imagemagick. Writes OUT_DIR/CASE-VIEW-WIDTHxHEIGHT.png for the
-# fixture runs v1 vs v2 and the imported H100 Kineto trace (CASES adds v1-v2z), on a screen of each size given
+# fixture runs v1 vs v2 and the imported H100 Kineto trace (CASES adds v1-v2z, and demo: the demo's own v1 and v2
+# runs in DEMO_DIR, default out/demo), on a screen of each size given
 # (default 1366x768 and 1920x1080: the window sizes itself to the screen, MainWindow::initialSize).
 # Without them, OFFSCREEN=1 renders each window with `flopscope-gui --screenshot` (Qt's offscreen platform,
 # no title bar) at the size MainWindow::initialSize picks for that screen; it says so on each file's line.
@@ -27,6 +28,7 @@ work=$(mktemp -d)
 xvfb= wm=
 trap 'kill $wm $xvfb 2>/dev/null || true; rm -rf "$work"' EXIT
 "$build/tests/unit/gui/gui_write_fixtures" "$work"
+demo=$(realpath -m "${DEMO_DIR:-$root/out/demo}")
 h100="$root/tests/data/kineto/tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz"
 
 export DISPLAY=:${XVFB_DISPLAY:-97}
@@ -90,6 +92,7 @@ for screen in "${screens[@]}"; do
         v1-v2) shot v1-v2 "$view" "$work/v1.db" "$work/v2.db" ;;
         v1-v2z) shot v1-v2z "$view" "$work/v1.db" "$work/v2z.db" ;;
         h100) shot h100 "$view" "$h100" ;;
+        demo) shot demo "$view" "$demo/v1.db" "$demo/v2.db" ;;
       esac
     done
   done
