@@ -4,6 +4,7 @@
 
 #include "analyzer/analysis/report_view.h"
 #include "analyzer/clock.h"
+#include "analyzer/format.h"
 #include "analyzer/module_params.h"
 #include "analyzer/work_text.h"
 #include "cli/printers/report.h"
@@ -113,21 +114,29 @@ std::string top_ops_text(const ReportView& view, bool gpu) {
   std::string out;
   if (!view.top_ops.empty()) {
     // With kernels: host and device time side by side, the share of device time, and the achieved rates.
+    // The op column fits the longest name (aten::scaled_dot_product_attention is 34), up to 48 characters; a
+    // longer one is cut in the middle so its end still tells it apart. Rows stay aligned either way.
+    std::vector<std::string> names;
+    for (const TopOpView& row : view.top_ops) names.push_back(terminal_safe(row.op->name, false));
+    std::size_t op_w = 28;
+    for (const std::string& n : names) op_w = std::max(op_w, std::min<std::size_t>(n.size(), 48));
+    names = elide_distinct(names, op_w);
     out += fmt::format(
-        "\ntop ops (per iteration; {} {})\n{:<28} {:<44} {:>6} {:>11} {:>11} {:>7}{}\n",
-        share_column(view.op_share_of), to_string(view.op_share_of), "op", "module", "calls", "FLOPs",
+        "\ntop ops (per iteration; {} {})\n{:<{}} {:<44} {:>6} {:>11} {:>11} {:>7}{}\n",
+        share_column(view.op_share_of), to_string(view.op_share_of), "op", op_w, "module", "calls", "FLOPs",
         "host time", share_column(view.op_share_of),
         gpu ? fmt::format(" {:>11} {:>11} {:>9} {:>14}", "dev time", "FLOP/s dev", "B/s dev", "bound (dev)")
             : "");
     bool above_roof = false;
-    for (const TopOpView& row : view.top_ops) {
+    for (std::size_t k = 0; k < view.top_ops.size(); ++k) {
+      const TopOpView& row = view.top_ops[k];
       const OpSummary& op = *row.op;
       std::string mod = op.module_path.empty() ? "(model)" : terminal_safe(op.module_path, false);
-      if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);
+      if (mod.size() > 44) mod = "~" + mod.substr(mod.size() - 43);  // the end tells layers apart
       RatesText r = rates_text(op.rates, op.device_time_ns, row.flops_known, false);
       above_roof = above_roof || (gpu && r.above_roof);
-      out += fmt::format("{:<28} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", terminal_safe(op.name, false), mod,
-                         op.calls, row.flops_known ? si_text(op.flops, "") : std::string("unknown"),
+      out += fmt::format("{:<{}} {:<44} {:>6.1f} {:>11} {:>11} {:>7}{}\n", names[k], op_w, mod, op.calls,
+                         row.flops_known ? si_text(op.flops, "") : std::string("unknown"),
                          time_text(op.time_ns), view.share_denominator_ns > 0 ? percent_text(row.share) : "",
                          gpu ? fmt::format(" {:>11} {:>11} {:>9} {:>14}", time_text(op.device_time_ns),
                                            r.flops, r.bytes, r.bound)

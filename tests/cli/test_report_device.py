@@ -49,6 +49,22 @@ class ReportDeviceTest(CliTestCase):
 #Ops without kernels have no device rates.
         self.assertTrue(all(g["device_rates"] is None for g in r["op_groups"] if g["device_time_ns"] == 0))
 
+    def test_top_ops_rows_stay_aligned_with_long_op_names(self):
+        # aten::scaled_dot_product_attention (34 characters) once pushed its row's columns right of the header's.
+        lines = report(H100).splitlines()
+        start = next(i for i, l in enumerate(lines) if l.startswith("top ops ("))
+        header, rows = lines[start + 1], []
+        for line in lines[start + 2:]:
+            if not line.strip():
+                break
+            rows.append(line)
+        self.assertTrue(any(r.startswith("aten::scaled_dot_product_attention ") for r in rows), rows)
+        calls_end = header.index("calls") + len("calls")
+        module_start = header.index("module")
+        for row in rows:
+            self.assertRegex(row[:calls_end], r" \d+\.\d$", f"calls column moved:\n{header}\n{row}")
+            self.assertEqual(row[module_start - 1], " ", f"op column overflows into module:\n{header}\n{row}")
+
     def test_a_share_above_the_roof_is_marked_and_explained(self):
 #Under a roof of 0.5 TB / s the bert trace's memory-bound modules move more analytic bytes per second
 #than the roof allows : marked "^" and explained under the table, never printed as a plain 140 %.
