@@ -12,7 +12,8 @@ CLI::Option* add_iteration_marker_option(CLI::App& app, std::string& marker) {
                   "this regular expression is one iteration (default: ProfilerStep#, else a repeated "
                   "annotation, CUDA-graph replays, repeated top-level module calls); a run database keeps "
                   "the iterations found when it was imported")
-      ->check(CLI::Validator(iteration_marker_problem, "REGEX", "regular expression"));
+      ->check(CLI::Validator(iteration_marker_problem, "", "regular expression"))
+      ->type_name("REGEX");
 }
 
 }  // namespace flopscope::cli
