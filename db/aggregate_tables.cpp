@@ -1,7 +1,10 @@
 #include "db/aggregate_tables.h"
 
 #include <cstring>
+#include <unordered_map>
 
+#include "db/json_columns.h"
+#include "db/model/op_signature.h"
 #include "db/table_reader.h"
 
 namespace flopscope {
@@ -38,6 +41,34 @@ Status decode_times(const sqlite::Database& db, std::string_view table, std::str
     ns = static_cast<std::int64_t>(v);
   }
   return {};
+}
+
+std::string row_key(Id module_id, std::string_view name, std::string_view signature) {
+  std::string key = std::to_string(module_id);
+  key.append(1, '\x1f').append(name).append(1, '\x1f').append(signature);
+  return key;
+}
+
+// op_aggregate has no column for the FLOPs of nested ops (their work is in the op above them, so no
+// total uses them; the diff's op table shows them so that such a row does not read "0"). They are summed
+// here from the op rows that have some, which are few: a stored column would need a schema step.
+Status add_nested_flops(sqlite::Database& db, RunAggregates& a) {
+  std::unordered_map<std::string, std::size_t> row_of;
+  row_of.reserve(a.ops.size());
+  for (std::size_t i = 0; i < a.ops.size(); ++i)
+    row_of.try_emplace(row_key(a.ops[i].module_id, a.ops[i].name, a.ops[i].signature), i);
+  std::vector<OpArg> args;
+  return for_each_row(db, "op",
+                      "SELECT module_id, name, input_dims, input_types, concrete_inputs, flops FROM op "
+                      "WHERE flops_source = 'nested' AND flops > 0",
+                      [&](sqlite::Statement& s) {
+                        args.clear();
+                        Status decoded = decode_op_args(s.text(2), s.text(3), s.text(4), args);
+                        if (!decoded.ok()) return Corrupt(db.path() + ": op: " + decoded.message());
+                        auto it = row_of.find(row_key(s.id(0), s.text(1), signature_of(args)));
+                        if (it != row_of.end()) a.ops[it->second].nested_flops += s.real(5);
+                        return Status();
+                      });
 }
 
 }  // namespace
@@ -128,7 +159,7 @@ Status read_aggregates(sqlite::Database& db, RunAggregates& a) {
                                                ? decode_times(db, "module_aggregate", s.blob(17), r.device_ns)
                                                : host;
                                   }));
-  return for_each_row(
+  FS_RETURN_IF_ERROR(for_each_row(
       db, "op_aggregate",
       "SELECT module_id, name, signature, calls, counted, flops, bytes, kernels, host_ns, device_ns "
       "FROM op_aggregate ORDER BY rowid",
@@ -144,7 +175,8 @@ Status read_aggregates(sqlite::Database& db, RunAggregates& a) {
         r.kernels = s.int64(7);
         Status host = decode_times(db, "op_aggregate", s.blob(8), r.host_ns);
         return host.ok() ? decode_times(db, "op_aggregate", s.blob(9), r.device_ns) : host;
-      });
+      }));
+  return add_nested_flops(db, a);
 }
 
 }  // namespace flopscope

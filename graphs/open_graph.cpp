@@ -58,16 +58,21 @@ OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string 
   return graph;
 }
 
-StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run_out) {
+StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run_out,
+                                const std::string& iteration_marker) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return NotFound(path + ": no such file");
   OpGraph graph;
   if (is_torchscript_model(path)) {
+    if (!iteration_marker.empty()) {
+      return InvalidArgument(path + ": --iteration-marker applies to traces, not to a TorchScript model");
+    }
     FS_ASSIGN_OR_RETURN(ExtractedGraph extracted, extract_torchscript_graph(path));
     graph = make_op_graph(extracted.nodes, extracted.edges, extracted.modules);
     if (run_out != nullptr) run_out->modules = extracted.modules;
   } else {
-    FS_ASSIGN_OR_RETURN(RunData run, load_run(path));
+    FS_ASSIGN_OR_RETURN(
+        RunData run, load_run(path, TraceOptions{.graph_capture = {}, .iteration_marker = iteration_marker}));
     if (Status s = complete_graph_from_source(run, path); !s.ok()) {
       return InvalidArgument(
           path +

@@ -25,7 +25,9 @@ OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string 
 // The graph of `path` with costs per iteration when it is a run: FLOPs, time and bytes on nodes and
 // module clusters. The title is the file name. With `run`, also what the graph was drawn from (a model's
 // file: its modules only), for aligning two versions' module paths (analyzer/diff/align.h).
-StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run = nullptr);
+// `iteration_marker`: --iteration-marker for a trace read directly (an error for a model or run database).
+StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run = nullptr,
+                                const std::string& iteration_marker = "");
 
 // Rewrites every module path of the graph (nodes, module types and costs), e.g. to the paths a diff
 // aligned it to; node identities follow.

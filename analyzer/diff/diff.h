@@ -76,6 +76,7 @@ struct SideCost {
   double ops = 0;
   double kernels = 0;
   double flops = 0;
+  double nested_flops = 0;  // of ops inside a counted op: their work is in that op's flops, so never summed
   double bytes = 0;
   bool flops_known = true;  // false: no op of this row has a FLOPs count (no formula, no counter)
   LatencyStats time;      // per-iteration time (GPU time when both runs have kernels, host op time otherwise)

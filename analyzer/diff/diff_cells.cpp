@@ -12,7 +12,10 @@ std::string side_time_text(const SideCost& s) {
 
 std::string side_flops_text(const SideCost& s) {
   if (!s.present) return "-";
-  return s.flops_known ? flops_text(s.flops) : "?";
+  if (s.nested_flops <= 0) return s.flops_known ? flops_text(s.flops) : "?";
+  // The work of ops inside a counted op is that op's: labelled, so a row never reads as costing nothing.
+  const std::string nested = flops_text(s.nested_flops) + " nested";
+  return s.flops > 0 ? flops_text(s.flops) + " + " + nested : nested;
 }
 
 bool listed_op(const OpDiff& o) {

@@ -8,8 +8,10 @@
 
 namespace flopscope {
 
-std::string side_time_text(const SideCost& s);   // P50 per iteration, "-" when absent or never timed
-std::string side_flops_text(const SideCost& s);  // "-" when absent, "?" when no op of it has a count
+std::string side_time_text(const SideCost& s);  // P50 per iteration, "-" when absent or never timed
+// "-" when absent, "?" when no op of it has a count; FLOPs of ops inside a counted op as "9.83 GFLOPs nested"
+// (after the row's own, "1 GFLOPs + 9.83 GFLOPs nested", when some of its calls count and some are inside).
+std::string side_flops_text(const SideCost& s);
 // Time is its own status: "+1.2 ms slower", "+3.0 µs" (no significant change), "+3.0 µs n/a" (not
 // assessable across processes), "+3.0 µs (single sample)" (a side of one iteration: no interval), "" when
 // untested or when one side is absent (a vanished module's time

@@ -81,7 +81,7 @@ namespace {
 struct SideRow {
   OpKey key;
   std::size_t hash = 0;
-  double calls = 0, flops = 0, bytes = 0, kernels = 0;
+  double calls = 0, flops = 0, nested_flops = 0, bytes = 0, kernels = 0;
   bool counted = false;
   std::uint32_t match = OpKeyIndex::kAbsent;  // the other side's row
 };
@@ -138,6 +138,7 @@ void gather(const RunData& run, const SidePaths& paths, bool gpu_time, SideRows&
     a.calls += static_cast<double>(o.calls);
     a.counted = a.counted || o.counted;
     a.flops += o.flops;
+    a.nested_flops += o.nested_flops;
     a.bytes += o.bytes;
     a.kernels += static_cast<double>(o.kernels);
     double* t = out.times.data() + static_cast<std::size_t>(r) * n_it;
@@ -155,6 +156,7 @@ SideCost side(const SideRows& rows, std::uint32_t r, double total_time, double t
   s.ops = a.calls * per;
   s.kernels = a.kernels * per;
   s.flops = a.flops * per;
+  s.nested_flops = a.nested_flops * per;
   s.bytes = a.bytes * per;
   s.flops_known = a.counted;
   const auto n_it = static_cast<std::size_t>(rows.iterations);

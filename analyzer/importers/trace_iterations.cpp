@@ -12,6 +12,7 @@
 #include <regex>
 #include <unordered_map>
 
+#include "analyzer/importers/iteration_marker.h"
 #include "analyzer/importers/trace_builder.h"
 
 namespace flopscope {
@@ -76,15 +77,8 @@ std::string quoted(const std::string& s) {
 }  // namespace
 
 Status TraceBuilder::set_iteration_marker(const std::string& regex) {
-  if (regex.empty()) {
-    return InvalidArgument(info_.source_path + ": --iteration-marker needs a regular expression");
-  }
-  try {
-    std::regex check(regex);
-  } catch (const std::regex_error& e) {
-    return InvalidArgument(info_.source_path + ": --iteration-marker " + quoted(regex) +
-                           " is not a regular expression (" + e.what() + ")");
-  }
+  if (std::string problem = iteration_marker_problem(regex); !problem.empty())
+    return InvalidArgument(info_.source_path + ": --iteration-marker " + problem);
   marker_ = regex;
   return {};
 }

@@ -16,6 +16,7 @@
 #include "cli/background_sink.h"
 #include "cli/command.h"
 #include "cli/fleet_hooks.h"
+#include "cli/iteration_marker_option.h"
 #include "cli/multi_rank.h"
 #include "cli/path_map_options.h"
 #include "cli/printers/diff_report.h"
@@ -54,6 +55,7 @@ class DiffCommand final : public Command {
     app.add_option("--threads", threads_,
                    "Intra-op threads when profiling a model (default: one per CPU core)")
         ->check(CLI::Range(0, 1024));
+    add_iteration_marker_option(app, iteration_marker_);
     app.add_option("--rounds", rounds_,
                    "When A and B are both models: profile them in N alternating rounds (A B A B ...) of "
                    "--iterations/N iterations each, so machine drift hits both alike (default 1: A, then B)")
@@ -120,6 +122,10 @@ class DiffCommand final : public Command {
       svg = std::move(s).value();
     }
     if (baseline_url_.empty() && names_two_rank_sets(paths_)) {
+      if (!iteration_marker_.empty()) {
+        return report_error(
+            InvalidArgument(paths_[0] + ": --iteration-marker takes two traces, not several ranks"));
+      }
       return run_rank_diff(paths_, options_, gates_, report_, format_);
     }
     if (paths_.size() > 2) return report_error(InvalidArgument("diff takes two runs, A and B"));
@@ -147,6 +153,7 @@ class DiffCommand final : public Command {
             InvalidArgument("--rounds interleaves profiling: A and B must both be TorchScript models (.pt), "
                             "not runs or traces"));
       }
+      if (!iteration_marker_.empty()) return report_error(model_marker_error(path_a_));
       if (iterations_ < rounds_) {
         return report_error(InvalidArgument("--rounds " + std::to_string(rounds_) +
                                             " needs --iterations of at least " + std::to_string(rounds_) +
@@ -268,17 +275,26 @@ class DiffCommand final : public Command {
     return join_weights(*b, weights_b_);
   }
 
+  // A model profiled here runs the passes --iterations asks for: there is no trace to find them in.
+  static Status model_marker_error(const std::string& path) {
+    return InvalidArgument(path +
+                           ": --iteration-marker applies to traces; a TorchScript model profiled here "
+                           "runs --iterations passes");
+  }
+
   StatusOr<RunAnalysis> load(const std::string& path, const std::string& weights) {
     StatusOr<RunAnalysis> analysis = Internal("unset");
     if (baseline_ && path == path_a_) {
       analysis = RunAnalysis::of(std::move(*baseline_), path, totals_summary_options());
     } else if (is_torchscript_model(path)) {
+      if (!iteration_marker_.empty()) return model_marker_error(path);
       StatusOr<RunData> run = profile(path, iterations_);
       if (!run.ok()) return run.status();
       analysis = RunAnalysis::of(std::move(run).value(), path, totals_summary_options());
     } else {
       AnalysisNeeds needs;
       needs.totals_only = true;  // a run database's aggregates: diff needs no op or kernel row
+      needs.iteration_marker = iteration_marker_;
       analysis = RunAnalysis::open(path, needs);
     }
     if (!analysis.ok()) return analysis;
@@ -318,6 +334,7 @@ class DiffCommand final : public Command {
   int baseline_median_ = 0;
   std::optional<RunData> baseline_;
   std::string md_path_, json_path_, junit_path_, html_path_, graph_path_;
+  std::string iteration_marker_;
   PathMapOptions path_maps_;
   std::vector<std::string> inputs_;
   int iterations_ = 10;

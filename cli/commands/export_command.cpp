@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <string>
 
+#include "analyzer/analysis/load_run.h"
 #include "analyzer/export/chrome_trace.h"
 #include "cli/command.h"
+#include "cli/iteration_marker_option.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
 
@@ -18,6 +20,7 @@ class ExportCommand final : public Command {
     app.add_option("run", path_, "Run database or trace file")->required();
     app.add_option("--chrome-trace", output_, "Chrome trace JSON to write (.json, or .json.gz compressed)")
         ->required();
+    add_iteration_marker_option(app, iteration_marker_);
     app.add_flag("-f,--force", force_, "Overwrite the output file");
   }
 
@@ -26,7 +29,8 @@ class ExportCommand final : public Command {
     if (!gz && !output_.ends_with(".json"))
       return report_error(InvalidArgument(output_ + ": a Chrome trace is written as .json or .json.gz"));
     if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
-    StatusOr<RunData> run = open_run(path_);
+    StatusOr<RunData> run =
+        load_run(path_, TraceOptions{.graph_capture = {}, .iteration_marker = iteration_marker_});
     if (!run.ok()) return report_error(run.status());
     if (run->ops.empty() && run->kernels.empty())
       return report_error(InvalidArgument(path_ + ": the run has no ops and no kernels to export"));
@@ -47,7 +51,7 @@ class ExportCommand final : public Command {
   }
 
  private:
-  std::string path_, output_;
+  std::string path_, output_, iteration_marker_;
   bool force_ = false;
 };
 

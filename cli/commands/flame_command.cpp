@@ -4,7 +4,9 @@
 #include <filesystem>
 
 #include "analyzer/analysis/run_analysis.h"
+#include "analyzer/format.h"
 #include "cli/command.h"
+#include "cli/iteration_marker_option.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
 #include "graphs/icicle.h"
@@ -21,6 +23,7 @@ class FlameCommand final : public Command {
         ->default_val("time")
         ->check(CLI::IsMember({"time", "flops", "bytes"}));
     app.add_option("--root", root_, "Module path drawn full width (zoom); default the whole model");
+    add_iteration_marker_option(app, iteration_marker_);
     app.add_option("--width", width_, "Picture width in pixels")
         ->default_val(1600)
         ->check(CLI::Range(400, 20000));
@@ -32,7 +35,9 @@ class FlameCommand final : public Command {
       return report_error(InvalidArgument(output_ + ": the flame graph is written as SVG (use a .svg name)"));
     if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
     // The module tree's costs are all a flame graph draws: the facade reads the stored summary facts.
-    StatusOr<RunAnalysis> run = RunAnalysis::open(path_);
+    AnalysisNeeds needs;
+    needs.iteration_marker = iteration_marker_;
+    StatusOr<RunAnalysis> run = RunAnalysis::open(path_, needs);
     if (!run.ok()) return report_error(run.status());
     FlameRequest request;
     request.metric = metric_ == "flops"   ? graphs::CostMetric::kFlops
@@ -46,13 +51,15 @@ class FlameCommand final : public Command {
     Status st =
         write_file_atomically(output_, graphs::icicle_svg(*icicle, run->summary(), title, width_), force_);
     if (!st.ok()) return report_error(st);
-    std::fprintf(stderr, "flopscope: wrote %s: %zu modules, widths by %s\n", output_.c_str(),
-                 icicle->cells.size(), icicle->measure.c_str());
+    // The widths are per iteration: how many iterations they are over is part of what was drawn.
+    std::fprintf(stderr, "flopscope: wrote %s: %zu modules, widths by %s (%s)\n", output_.c_str(),
+                 icicle->cells.size(), icicle->measure.c_str(),
+                 count_of(run->summary().iterations, "iteration").c_str());
     return kExitOk;
   }
 
  private:
-  std::string path_, output_, metric_ = "time", root_;
+  std::string path_, output_, metric_ = "time", root_, iteration_marker_;
   int width_ = 1600;
   bool force_ = false;
 };

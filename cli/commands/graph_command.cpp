@@ -7,6 +7,7 @@
 #include "analyzer/diff/diff.h"
 #include "analyzer/totals_summary.h"
 #include "cli/command.h"
+#include "cli/iteration_marker_option.h"
 #include "cli/path_map_options.h"
 #include "db/model/atomic_file.h"
 #include "db/model/progress.h"
@@ -51,6 +52,7 @@ class GraphCommand : public Command {
     sub.add_option("--color-by", color_by_, "Heat colour: flops, time or bytes (per iteration; runs only)")
         ->default_val("flops")
         ->check(CLI::IsMember({"flops", "time", "bytes"}));
+    add_iteration_marker_option(sub, iteration_marker_);
     sub.add_option("-o,--output", output_, "Output file: .dot, .svg, .pdf or .png")->required();
     sub.add_flag("-f,--force", force_, "Overwrite the output file");
     path_maps_.add_to(sub, "module paths of --diff");
@@ -74,12 +76,12 @@ class GraphCommand : public Command {
     if (Status s = path_maps_.fill(path_options); !s.ok()) return report_error(s);
     Progress progress("graph", 3);
     RunData run, other_run;
-    auto graph = open_op_graph(input_, &run);
+    auto graph = open_op_graph(input_, &run, iteration_marker_);
     if (!graph.ok()) return report_error(graph.status());
     std::vector<std::string> maps;
     int dormant = 0;
     if (!other_.empty()) {
-      auto other = open_op_graph(other_, &other_run);
+      auto other = open_op_graph(other_, &other_run, iteration_marker_);
       if (!other.ok()) return report_error(other.status());
       // Two runs: the engine's diff of them (its pairing and its DORMANT verdicts). A model file has no run
       // to judge: its modules are paired by weights and structure only.
@@ -127,6 +129,7 @@ class GraphCommand : public Command {
   std::size_t max_nodes_ = kDefaultMaxNodes;
   std::string color_by_ = "flops";
   std::string output_;
+  std::string iteration_marker_;
   bool force_ = false;
   PathMapOptions path_maps_;
 };

@@ -10,6 +10,7 @@
 #include "analyzer/heatmap.h"
 #include "analyzer/summary.h"
 #include "cli/command.h"
+#include "cli/iteration_marker_option.h"
 #include "db/model/atomic_file.h"
 #include "graphs/heatmap_dot.h"
 #include "graphs/output_format.h"
@@ -26,9 +27,7 @@ class HeatmapCommand final : public Command {
         ->required();
     app.add_option("--top", top_, "Number of modules (rows), slowest first (default 20)")
         ->check(CLI::Range(1, 500));
-    app.add_option("--iteration-marker", iteration_marker_,
-                   "For a trace: each outermost host range whose name matches this regular expression is one "
-                   "iteration (one column)");
+    add_iteration_marker_option(app, iteration_marker_);
     app.add_option("--size", size_, "Picture size WIDTHxHEIGHT in pixels (default 1400x900)");
     app.add_flag("-f,--force", force_, "Overwrite the output file");
   }

@@ -17,6 +17,7 @@
 #include "analyzer/weights/weights.h"
 #include "analyzer/work_text.h"
 #include "cli/command.h"
+#include "cli/iteration_marker_option.h"
 #include "db/model/atomic_file.h"
 #include "db/model/input_file.h"
 #include "db/model/temp_files.h"
@@ -95,10 +96,7 @@ class ImportCommand final : public Command {
         "--graph-capture", graph_capture_,
         "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
         "the graph are attributed to the ops and modules of the capture (one input)");
-    sub.add_option("--iteration-marker", iteration_marker_,
-                   "Each outermost host range (op, annotation, module range) whose name matches this regular "
-                   "expression is one iteration (default: ProfilerStep#, else a repeated annotation, "
-                   "CUDA-graph replays, repeated top-level module calls)");
+    add_iteration_marker_option(sub, iteration_marker_);
   }
 
   int run() override {

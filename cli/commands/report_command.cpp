@@ -8,6 +8,7 @@
 #include "analyzer/summary.h"
 #include "cli/candidate_verify.h"
 #include "cli/command.h"
+#include "cli/iteration_marker_option.h"
 #include "cli/multi_rank.h"
 #include "cli/printers/candidates.h"
 #include "cli/printers/rank_report.h"
@@ -64,10 +65,7 @@ class ReportCommand final : public Command {
         "--graph-capture", graph_capture_,
         "PyTorch profiler trace recorded while the run's CUDA graph was captured: kernels replayed from "
         "the graph are attributed to the ops and modules of the capture");
-    app.add_option("--iteration-marker", iteration_marker_,
-                   "For a trace: each outermost host range (op, annotation, module range) whose name matches "
-                   "this regular expression is one iteration (default: ProfilerStep#, else a repeated "
-                   "annotation, CUDA-graph replays, repeated top-level module calls)");
+    add_iteration_marker_option(app, iteration_marker_);
     app.add_option("-o,--output", output_, "Write the report to a file instead of stdout");
     app.add_flag("-f,--force", force_, "Overwrite the output file");
   }

@@ -7,6 +7,7 @@
 #include "analyzer/format.h"
 #include "analyzer/peaks.h"
 #include "cli/command.h"
+#include "cli/iteration_marker_option.h"
 #include "cli/run_input.h"
 #include "db/model/atomic_file.h"
 #include "graphs/roofline_plot.h"
@@ -22,6 +23,7 @@ class RooflineCommand final : public Command {
     app.add_option("--peak", peak_,
                    "The roof as FLOPS:BYTES_PER_S (e.g. 989e12:3.35e12); default the device's entry in the "
                    "peak table, none for CPU runs");
+    add_iteration_marker_option(app, iteration_marker_);
     app.add_option("--width", width_, "Picture width in pixels")
         ->default_val(1000)
         ->check(CLI::Range(400, 20000));
@@ -42,6 +44,7 @@ class RooflineCommand final : public Command {
     // Per-module costs and times are all a roofline plots: the facade reads the stored summary facts.
     AnalysisNeeds needs;
     needs.summary = options;
+    needs.iteration_marker = iteration_marker_;
     StatusOr<RunAnalysis> run = RunAnalysis::open(path_, needs);
     if (!run.ok()) return report_error(run.status());
     const graphs::RooflinePlot& plot = run->roofline();
@@ -53,15 +56,16 @@ class RooflineCommand final : public Command {
     std::string title = "Roofline: " + std::filesystem::path(path_).filename().string();
     Status st = write_file_atomically(output_, graphs::roofline_svg(plot, title, width_, height), force_);
     if (!st.ok()) return report_error(st);
-    std::fprintf(stderr, "flopscope: wrote %s: %s; x %s, y over %s%s\n", output_.c_str(),
+    std::fprintf(stderr, "flopscope: wrote %s: %s; x %s, y over %s (%s)%s\n", output_.c_str(),
                  count_of(static_cast<long long>(plot.points.size()), "module").c_str(),
                  plot.bytes_kind.c_str(), plot.clock.c_str(),
+                 count_of(run->summary().iterations, "iteration").c_str(),
                  plot.peak ? (", roof " + plot.peak->name).c_str() : ", no roof (--peak sets one)");
     return kExitOk;
   }
 
  private:
-  std::string path_, output_, peak_;
+  std::string path_, output_, peak_, iteration_marker_;
   int width_ = 1000;
   bool force_ = false;
 };

@@ -19,6 +19,7 @@ void side(JsonWriter& w, const SideCost& s) {
   w.member("flops", s.flops);
   w.member("flops_known", s.flops_known);
   w.member("kernels", s.kernels);
+  w.member("nested_flops", s.nested_flops);
   w.member("ops", s.ops);
   w.member("share_flops", s.share_flops);
   w.member("share_time", s.share_time);

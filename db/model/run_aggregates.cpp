@@ -132,6 +132,8 @@ struct AggregateBuilder::State {
       m.bytes_written += op.bytes_written;
       a.flops += op.flops;
       a.bytes += op.bytes_read + op.bytes_written;
+    } else if (op.flops_source == FlopsSource::kNested) {
+      a.nested_flops += op.flops;
     }
     if (op.parent_op_id == kNoId) add_time(m.host_ns, op.iteration, op.duration_ns);
     add_time(a.host_ns, op.iteration, op.duration_ns);

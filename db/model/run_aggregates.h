@@ -41,6 +41,7 @@ struct OpAggregate {
   std::int64_t calls = 0;
   bool counted = false;         // some op here has a FLOPs source other than none
   double flops = 0, bytes = 0;  // ops counted toward totals; bytes read + written
+  double nested_flops = 0;      // ops inside a counted op (flops_source nested): shown, never in totals
   std::int64_t kernels = 0;     // kernels launched by these ops, orphans too
   IterationTimes host_ns{};     // every op's duration (nested ones too)
   IterationTimes device_ns{};   // kernels in iterations

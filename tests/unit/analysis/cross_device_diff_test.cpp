@@ -2,6 +2,7 @@
 // |time delta|, a single-sample time status, and the category table, from the core.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -84,6 +85,35 @@ TEST(CrossDeviceDiff, CategoryTableAddsUpToEachSidesDeviceTime) {
   EXPECT_GT(by[OpCategory::kAttention]->time_b, by[OpCategory::kAttention]->time_a);
   EXPECT_LT(by[OpCategory::kGemm]->time_b, by[OpCategory::kGemm]->time_a);
   EXPECT_GT(by[OpCategory::kGemm]->flops_a, 0.5 * d.a.flops);
+}
+
+// aten::addmm runs inside aten::linear, which counts the GEMM's FLOPs: the addmm rows count none toward
+// the totals but show their work labelled as nested (a bare "0 FLOPs" read as a bug), and the op rows' own
+// FLOPs still add up to the run's total, so nothing is counted twice.
+TEST(CrossDeviceDiff, NestedOpsShowTheirFlopsLabelledAndCountOnce) {
+  const RunDiff d = cross_device_diff();
+  int addmm = 0;
+  double own_a = 0, nested_a = 0;
+  for (const OpDiff& o : d.ops) {
+    if (!o.a.present) continue;
+    own_a += o.a.flops;
+    nested_a += o.a.nested_flops;
+    if (o.name != "aten::addmm") continue;
+    ++addmm;
+    EXPECT_EQ(o.a.flops, 0) << o.module_path;
+    EXPECT_GT(o.a.nested_flops, 0) << o.module_path;
+    const std::string cell = side_flops_text(o.a);
+    EXPECT_TRUE(cell.ends_with("FLOPs nested")) << o.module_path << ": " << cell;
+    // The linear above it in the same module counts the same GEMM (plus its bias).
+    auto linear = std::find_if(d.ops.begin(), d.ops.end(), [&](const OpDiff& l) {
+      return l.name == "aten::linear" && l.module_path == o.module_path && l.a.present;
+    });
+    ASSERT_NE(linear, d.ops.end()) << o.module_path;
+    EXPECT_NEAR(linear->a.flops, o.a.nested_flops, 0.01 * linear->a.flops) << o.module_path;
+  }
+  EXPECT_GT(addmm, 0);
+  EXPECT_NEAR(own_a, d.a.flops, 1e-9 * d.a.flops);
+  EXPECT_GT(nested_a, 0.5 * d.a.flops);  // GEMMs are most of BERT's work: all of it nested under linear
 }
 
 // Kernels no op launched are summed apart, not ranked; ops with no cost on either side are not ranked.

@@ -100,6 +100,7 @@ void expect_same_side(const SideCost& a, const SideCost& b, const std::string& w
   EXPECT_EQ(a.ops, b.ops) << what;
   EXPECT_EQ(a.kernels, b.kernels) << what;
   EXPECT_EQ(a.flops, b.flops) << what;
+  EXPECT_EQ(a.nested_flops, b.nested_flops) << what;
   EXPECT_EQ(a.bytes, b.bytes) << what;
   EXPECT_EQ(a.flops_known, b.flops_known) << what;
   EXPECT_EQ(a.share_time, b.share_time) << what;
@@ -241,6 +242,11 @@ TEST(Aggregates, DiffFromAggregatesEqualsDiffFromRows) {
     SCOPED_TRACE(kernels ? "with kernels" : "host only");
     EXPECT_FALSE(full.ops.empty());
     expect_same_diff(full, lean);
+    // with_kernels adds a nested op: its FLOPs reach the lean read through the op rows that have some.
+    if (kernels) {
+      EXPECT_TRUE(std::any_of(lean.ops.begin(), lean.ops.end(),
+                              [](const OpDiff& o) { return o.a.present && o.a.nested_flops > 0; }));
+    }
   }
 }
 
@@ -291,6 +297,7 @@ TEST(Aggregates, OlderFileGetsItsAggregatesComputedFromItsRows) {
   for (std::size_t i = 0; i < fresh.aggregates.ops.size(); ++i) {
     EXPECT_EQ(old->aggregates.ops[i].signature, fresh.aggregates.ops[i].signature);
     EXPECT_EQ(old->aggregates.ops[i].calls, fresh.aggregates.ops[i].calls);
+    EXPECT_EQ(old->aggregates.ops[i].nested_flops, fresh.aggregates.ops[i].nested_flops);
     EXPECT_EQ(old->aggregates.ops[i].host_ns, fresh.aggregates.ops[i].host_ns);
     EXPECT_EQ(old->aggregates.ops[i].device_ns, fresh.aggregates.ops[i].device_ns);
   }
