@@ -69,6 +69,9 @@ def db_facts(db):
         q = lambda sql: c.execute(sql).fetchall()
         return {
             "device": q("SELECT device FROM run")[0][0],
+            # The export carries the nn.Module frames and the module ranges named by path for the same calls:
+            # the tree is built once, from the paths.
+            "modules": q("SELECT path FROM module ORDER BY path"),
             "kernels": q("SELECT count(*), sum(duration_ns) FROM kernel")[0],
             "launches": q("SELECT count(DISTINCT correlation), sum(launch_duration_ns) FROM "
                           "(SELECT DISTINCT correlation, launch_duration_ns FROM kernel "
