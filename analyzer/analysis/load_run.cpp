@@ -90,8 +90,9 @@ StatusOr<RunData> load_run(const std::string& path) {
   return load_from(path, {});
 }
 
-StatusOr<RunData> load_run_with_extras(const std::string& path, TraceExtras& extras) {
-  return load_from(path, {}, {}, &extras);
+StatusOr<RunData> load_run_with_extras(const std::string& path, const TraceOptions& trace,
+                                       TraceExtras& extras) {
+  return load_from(path, trace, {}, &extras);
 }
 
 StatusOr<RunData> load_run(const std::string& path, const std::string& graph_capture) {

@@ -20,7 +20,8 @@ struct TraceOptions {
 StatusOr<RunData> load_run(const std::string& path);
 // With the trace's host events and device properties as recorded (export): from the run database's
 // host_event table (schema 016), or from the trace imported here.
-StatusOr<RunData> load_run_with_extras(const std::string& path, TraceExtras& extras);
+StatusOr<RunData> load_run_with_extras(const std::string& path, const TraceOptions& trace,
+                                       TraceExtras& extras);
 // With trace options; a run database refuses them (its iterations were decided when it was imported).
 StatusOr<RunData> load_run(const std::string& path, const TraceOptions& trace);
 StatusOr<RunData> load_run_totals(const std::string& path, const TraceOptions& trace);

@@ -27,7 +27,7 @@ class ExportCommand final : public Command {
       return report_error(InvalidArgument(output_ + ": a Chrome trace is written as .json or .json.gz"));
     if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
     TraceExtras extras;
-    StatusOr<RunData> run = load_run_with_extras(path_, extras);
+    StatusOr<RunData> run = load_run_with_extras(path_, {}, extras);
     if (!run.ok()) return report_error(run.status());
     if (run->ops.empty() && run->kernels.empty())
       return report_error(InvalidArgument(path_ + ": the run has no ops and no kernels to export"));
