@@ -32,6 +32,7 @@ class SummaryFactsSink final : public RunSink {
   }
   Status add_outputs(std::span<const OutputRecord> o) override { return inner_.add_outputs(o); }
   Status add_summary_facts(const SummaryFacts&) override { return {}; }  // computed here, at finish()
+  Status add_trace_extras(const TraceExtras& e) override { return inner_.add_trace_extras(e); }
   Status finish() override;
   // The facts written at finish(): what `import` states about the run (kernel attribution) is what `report`
   // reads back, by the same rule.

@@ -84,6 +84,10 @@ constexpr std::string_view kInsertOutput =
     "INSERT INTO output_tensor (call, position, input_hash, input_tag, name, dtype, shape, summarized, "
     "sha256, "
     "max_abs, mean, rms, nan_count, inf_count, argmax, value) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+constexpr std::string_view kInsertHostEvent =
+    "INSERT INTO host_event (id, category, name, start_ns, duration_ns, thread, correlation, python_id, "
+    "python_parent_id) VALUES (?,?,?,?,?,?,?,?,?)";
+constexpr std::string_view kInsertDeviceProperties = "INSERT INTO trace_device_properties (json) VALUES (?)";
 constexpr std::string_view kInsertQuality =
     "INSERT INTO data_quality (code, what, count, severity, detail) VALUES (?,?,?,?,?)";
 
@@ -180,7 +184,9 @@ class SqliteRunSink final : public RunSink {
                              {&statements_.activation, kInsertActivation},
                              {&statements_.discarded, kInsertDiscarded},
                              {&statements_.iteration_process, kInsertIterationProcess},
-                             {&statements_.output, kInsertOutput}}) {
+                             {&statements_.output, kInsertOutput},
+                             {&statements_.host_event, kInsertHostEvent},
+                             {&statements_.device_properties, kInsertDeviceProperties}}) {
       FS_ASSIGN_OR_RETURN(Statement s, db_.prepare(sql));
       *stmt = std::make_unique<Statement>(std::move(s));
     }
@@ -307,6 +313,23 @@ class SqliteRunSink final : public RunSink {
           insert(*statements_.iteration_process, [&](Binder& b) { b(p.iteration)(p.process); }));
     }
     return {};
+  }
+
+  Status add_trace_extras(const TraceExtras& extras) override {
+    std::int64_t id = 0;
+    for (const HostEventRecord& e : extras.host_events) {
+      FS_RETURN_IF_ERROR(insert(*statements_.host_event, [&](Binder& b) {
+        b(id++).text(e.category).text(e.name)(e.start_ns)(e.duration_ns)(e.thread);
+        for (std::int64_t v : {e.correlation, e.python_id, e.python_parent_id}) {
+          if (v < 0)
+            b.null();
+          else
+            b(v);
+        }
+      }));
+    }
+    if (extras.device_properties.empty()) return {};
+    return insert(*statements_.device_properties, [&](Binder& b) { b.text(extras.device_properties); });
   }
 
   Status add_outputs(std::span<const OutputRecord> records) override {
@@ -445,7 +468,7 @@ class SqliteRunSink final : public RunSink {
 
   struct Statements {
     std::unique_ptr<Statement> run, module, op, kernel, op_rows, kernel_rows, param, graph_node, graph_edge,
-        quality, activation, discarded, iteration_process, output;
+        quality, activation, discarded, iteration_process, output, host_event, device_properties;
   };
 
   std::string path_;

@@ -11,7 +11,7 @@ add_custom_command(
 
 add_library(flopscope_db STATIC
   sqlite/sqlite.cpp migrations.cpp json_columns.cpp sketch_column.cpp run_open.cpp run_reader.cpp run_writer.cpp
-  aggregate_tables.cpp summary_tables.cpp output_columns.cpp
+  aggregate_tables.cpp summary_tables.cpp output_columns.cpp trace_extras_table.cpp
   module_names.cpp ${flopscope_schema_cpp})
 target_link_libraries(flopscope_db PUBLIC flopscope_model PRIVATE SQLite::SQLite3
                       Threads::Threads flopscope_warnings)

@@ -3,13 +3,19 @@
 #include "analyzer/importers/importer.h"
 #include "db/model/run_sink.h"
 #include "db/run_database.h"
+#include "db/trace_extras_table.h"
 
 namespace flopscope {
 
 namespace {
 
+// extras, when given, receives the trace extras (db/model/trace_extras.h) of what was read.
 StatusOr<RunData> load_from(const std::string& path, const TraceOptions& trace,
-                            const RunReadOptions& read = {}) {
+                            const RunReadOptions& read = {}, TraceExtras* extras = nullptr) {
+  const auto imported = [&](MemoryRunSink& sink) -> StatusOr<RunData> {
+    if (extras) *extras = std::move(sink.extras());
+    return std::move(sink.data());
+  };
   ImportOptions options;
   options.graph_capture = trace.graph_capture;
   options.iteration_marker = trace.iteration_marker;
@@ -19,7 +25,7 @@ StatusOr<RunData> load_from(const std::string& path, const TraceOptions& trace,
     }
     MemoryRunSink sink;
     FS_RETURN_IF_ERROR(import_trace(path, sink, options));
-    return std::move(sink.data());
+    return imported(sink);
   }
   if (looks_like_sqlite(path)) {
     auto run = read_run_database(path, read);
@@ -28,20 +34,25 @@ StatusOr<RunData> load_from(const std::string& path, const TraceOptions& trace,
                              ": --iteration-marker applies to traces; a run database's iterations were "
                              "found when it was imported (import the trace again with the marker)");
     }
+    if (run.ok() && extras) {
+      StatusOr<TraceExtras> stored = read_trace_extras(path);
+      if (!stored.ok()) return stored.status();
+      *extras = std::move(*stored);
+    }
     if (run.ok()) return run;
     // Not a run database: it may be an Nsight Systems export. Damaged or too-new run databases keep
     // their own message.
     if (run.status().code() != StatusCode::kInvalidArgument) return run.status();
     MemoryRunSink sink;
-    Status imported = import_trace(path, sink, options);
-    if (imported.ok()) return std::move(sink.data());
-    if (imported.code() != StatusCode::kInvalidArgument) return imported;
+    Status status = import_trace(path, sink, options);
+    if (status.ok()) return imported(sink);
+    if (status.code() != StatusCode::kInvalidArgument) return status;
     return InvalidArgument(path +
                            ": SQLite, but neither a flopscope run database nor an Nsight Systems export");
   }
   MemoryRunSink sink;
   FS_RETURN_IF_ERROR(import_trace(path, sink, options));
-  return std::move(sink.data());
+  return imported(sink);
 }
 
 }  // namespace
@@ -77,6 +88,11 @@ StatusOr<RunData> load_stored_run_totals(const std::string& path) {
 
 StatusOr<RunData> load_run(const std::string& path) {
   return load_from(path, {});
+}
+
+StatusOr<RunData> load_run_with_extras(const std::string& path, const TraceOptions& trace,
+                                       TraceExtras& extras) {
+  return load_from(path, trace, {}, &extras);
 }
 
 StatusOr<RunData> load_run(const std::string& path, const std::string& graph_capture) {

@@ -7,6 +7,7 @@
 
 #include "db/model/run_data.h"
 #include "db/model/status.h"
+#include "db/model/trace_extras.h"
 
 namespace flopscope {
 
@@ -17,6 +18,10 @@ struct TraceOptions {
 };
 
 StatusOr<RunData> load_run(const std::string& path);
+// With the trace's host events and device properties as recorded (export): from the run database's
+// host_event table (schema 016), or from the trace imported here.
+StatusOr<RunData> load_run_with_extras(const std::string& path, const TraceOptions& trace,
+                                       TraceExtras& extras);
 // With trace options; a run database refuses them (its iterations were decided when it was imported).
 StatusOr<RunData> load_run(const std::string& path, const TraceOptions& trace);
 StatusOr<RunData> load_run_totals(const std::string& path, const TraceOptions& trace);

@@ -1,6 +1,7 @@
 #include "analyzer/export/chrome_trace.h"
 
 #include <fmt/format.h>
+#include <simdjson.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -108,7 +109,40 @@ void write_device_properties(Writer& w, const RunData& run) {
   w.out += "],";
 }
 
-void write_header(Writer& w, const RunData& run) {
+// The source trace's own deviceProperties entries, every field as recorded, each with the peak rates
+// flopscope's table gives its device unless an earlier export already added them. False when `json` is not
+// an array of objects (then the entries are made from the run's device name).
+bool write_kept_device_properties(Writer& w, const std::string& json) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  simdjson::dom::array entries;
+  if (parser.parse(json).get(doc) || doc.get_array().get(entries)) return false;
+  std::string out = "\"deviceProperties\":[";
+  bool first = true;
+  for (simdjson::dom::element entry : entries) {
+    simdjson::dom::object fields;
+    if (entry.get_object().get(fields)) return false;
+    std::string text = simdjson::minify(fields);
+    std::string_view name;
+    std::optional<DevicePeak> peak;
+    if (!fields["name"].get_string().get(name)) peak = peak_for_device(std::string(name));
+    if (peak && fields["flopscope peak source"].error() == simdjson::NO_SUCH_FIELD) {
+      text.pop_back();  // the closing brace
+      if (text.size() > 1) text += ',';
+      text += fmt::format("\"flopscope peak FLOP/s (dense 16-bit)\":{},\"flopscope peak bytes/s\":{},",
+                          peak->flops_per_s, peak->bytes_per_s);
+      text += "\"flopscope peak source\":";
+      append_json_string(text, peak->source);
+      text += '}';
+    }
+    out += (first ? "" : ",") + text;
+    first = false;
+  }
+  w.out += out + "],";
+  return true;
+}
+
+void write_header(Writer& w, const RunData& run, const TraceExtras* extras) {
   const RunInfo& info = run.info;
   w.out += "{\"schemaVersion\":1,\"displayTimeUnit\":\"ns\",\"traceName\":";
   append_json_string(w.out, info.source_path);
@@ -117,7 +151,9 @@ void write_header(Writer& w, const RunData& run) {
   w.out += ",\"device\":";
   append_json_string(w.out, info.device);
   w.out += "},";
-  write_device_properties(w, run);
+  if (!extras || extras->device_properties.empty() ||
+      !write_kept_device_properties(w, extras->device_properties))
+    write_device_properties(w, run);
   w.out += "\"traceEvents\":[";
 }
 
@@ -136,9 +172,11 @@ std::string json_string(const std::string& text) {
 
 // Process and thread names and their order, as Perfetto and HTA show them: the host first, its threads in
 // id order, then each device with its streams in id order.
-void write_metadata(Writer& w, const RunData& run) {
+void write_metadata(Writer& w, const RunData& run, const TraceExtras* extras) {
   std::set<std::int64_t> threads;
   for (const auto& op : run.ops) threads.insert(op.thread);
+  if (extras)
+    for (const auto& e : extras->host_events) threads.insert(e.thread);
   for (const auto& k : run.kernels)
     if (k.launch.known()) threads.insert(k.launch.thread);
   const std::string host = run.info.host.empty() ? "host" : "host " + run.info.host;
@@ -325,13 +363,20 @@ std::optional<LaunchCall> launch_call(const KernelRecord& k,
   return LaunchCall{by_kind, o.start_ns + o.duration_ns / 2, 0, o.thread, o.id};
 }
 
+// Kineto's category of a launching call, from CUDA's naming: driver API calls are "cu" and a capital
+// (cuLaunchKernel, from Triton and torch.compile), runtime API calls "cuda..." (and HIP's "hip...").
+const char* launch_category(std::string_view name) {
+  const bool driver = name.size() > 2 && name.starts_with("cu") && name[2] >= 'A' && name[2] <= 'Z';
+  return driver ? "cuda_driver" : "cuda_runtime";
+}
+
 // The runtime call (once per correlation: a graph launch replays many kernels) and a flow arrow from it to
 // the kernel, which HTA and Perfetto pair by the correlation id.
 void write_kernel_launch(Writer& w, const KernelRecord& k, const LaunchCall& call,
                          bool first_of_correlation) {
   if (first_of_correlation) {
     w.begin();
-    w.out += "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":";
+    w.out += fmt::format("{{\"ph\":\"X\",\"cat\":\"{}\",\"name\":", launch_category(call.name));
     append_json_string(w.out, std::string(call.name));
     w.out += fmt::format(",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"args\":{{\"correlation\":{}",
                          kHostPid, call.thread, us(call.start_ns), us(call.duration_ns), k.correlation);
@@ -366,19 +411,45 @@ void write_kernels(Writer& w, const RunData& run, ChromeTraceStats& st) {
   }
 }
 
+// The host events the source recorded besides ops and launches: Python frames with their ids, runtime calls
+// that launched nothing, each with its recorded start, duration and thread.
+void write_host_events(Writer& w, const TraceExtras& extras, ChromeTraceStats& st) {
+  for (const HostEventRecord& e : extras.host_events) {
+    const bool python = e.category == "python_function";
+    w.begin();
+    w.out += "{\"ph\":\"X\",\"cat\":";
+    append_json_string(w.out, e.category.empty() ? std::string("cuda_runtime") : e.category);
+    w.out += ",\"name\":";
+    append_json_string(w.out, e.name);
+    w.out += fmt::format(",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"args\":{{", kHostPid, e.thread,
+                         us(e.start_ns), us(e.duration_ns));
+    if (python) {
+      const auto id = [](std::int64_t v) { return v < 0 ? std::string("null") : std::to_string(v); };
+      w.out +=
+          fmt::format("\"Python parent id\":{},\"Python id\":{}", id(e.python_parent_id), id(e.python_id));
+      ++st.python_events;
+    } else {
+      if (e.correlation >= 0) w.out += fmt::format("\"correlation\":{}", e.correlation);
+      ++st.other_runtime_calls;
+    }
+    w.out += "}}";
+  }
+}
+
 }  // namespace
 
-std::string chrome_trace_json(const RunData& run, ChromeTraceStats* stats) {
+std::string chrome_trace_json(const RunData& run, ChromeTraceStats* stats, const TraceExtras* extras) {
   ChromeTraceStats st;
   Writer w;
   w.out.reserve(256 * (run.ops.size() + 2 * run.kernels.size()) + 4096);
-  write_header(w, run);
-  write_metadata(w, run);
+  write_header(w, run, extras);
+  write_metadata(w, run, extras);
   HostLayout host = host_layout(run);
   write_module_ranges(w, run, host, st);
   write_iterations(w, host, st);
   write_ops(w, run, st);
   write_kernels(w, run, st);
+  if (extras) write_host_events(w, *extras, st);
   w.out += "\n]}\n";
   if (stats) *stats = st;
   return std::move(w.out);

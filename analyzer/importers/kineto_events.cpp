@@ -80,7 +80,8 @@ struct Args {
   double bytes = 0;
   std::string_view dims, types, concrete;  // raw JSON arrays
   std::string_view hierarchy;
-  std::string_view kernel;  // a launch's kernel name (args "kernel")
+  std::string_view kernel;                                   // a launch's kernel name (args "kernel")
+  std::int64_t python_id = kNone, python_parent_id = kNone;  // a Python frame's (null: a root frame)
   CounterSet counters;
 };
 
@@ -176,6 +177,10 @@ Args parse_args(od::object obj, bool& error) {
       a.types = raw_array(v);
     } else if (n == 15 && key == "Concrete Inputs") {
       a.concrete = raw_array(v);
+    } else if (n == 9 && key == "Python id") {
+      get_id(v, a.python_id);
+    } else if (n == 16 && key == "Python parent id") {
+      get_id(v, a.python_parent_id);
     } else if (n == 16 && key == "Module Hierarchy") {
       std::string_view s;
       if (!v.get_string().get(s)) a.hierarchy = s;
@@ -423,8 +428,25 @@ struct KinetoEventReader::Impl {
     b.add_op(op);
   }
 
-  // "nn.Module: Linear_3": a module call named by its class and instance.
+  // A host event kept for export only (TraceBuilder::HostEvent); the capture trace's are not this run's.
+  void add_host_event(const Event& e, std::int64_t correlation) {
+    if (capture) return;
+    TraceBuilder::HostEvent h;
+    h.thread = thread_of(e);
+    h.start_ns = e.ts;
+    h.duration_ns = e.dur;
+    h.category = builder.intern(e.cat);
+    h.name = builder.intern(e.name);
+    h.correlation = correlation;
+    h.python_id = e.args.python_id;
+    h.python_parent_id = e.args.python_parent_id;
+    builder.add_host_event(h);
+  }
+
+  // A Python frame, kept for export; "nn.Module: Linear_3" is also a module call named by its class and
+  // instance.
   void add_python_scope(const Event& e) {
+    add_host_event(e, kNone);
     constexpr std::string_view prefix = "nn.Module: ";
     if (!e.name.starts_with(prefix)) return;
     auto instance = e.name.substr(prefix.size());
@@ -435,14 +457,17 @@ struct KinetoEventReader::Impl {
                     [](char ch) { return ch >= '0' && ch <= '9'; })) {
       type = type.substr(0, us);
     }
-    builder.add_scope({thread_of(e), e.ts, e.dur, builder.intern(instance), builder.intern(type)});
+    TraceBuilder::Scope scope{thread_of(e), e.ts, e.dur, builder.intern(instance), builder.intern(type)};
+    scope.python = true;
+    builder.add_scope(scope);
   }
 
   void add_launch(const Event& e) {
     const Args& args = e.args;
-    if (args.correlation == kNone) return;
+    if (args.correlation == kNone) return add_host_event(e, kNone);  // launched nothing it could name
     TraceBuilder::Launch launch{thread_of(e), e.ts, e.dur, args.correlation, args.external_id, e.pid};
     launch.name = builder.intern(e.name);
+    launch.category = builder.intern(e.cat);
     // cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch: kernels with this correlation are graph replays.
     launch.graph = e.name.find("GraphLaunch") != std::string_view::npos;
     if (launch.graph) launch.api = builder.intern(e.name);
@@ -560,6 +585,7 @@ void KinetoEventReader::field(std::string_view key, std::string_view raw, std::s
     std::string joined;
     for (const auto& n : names) joined += (joined.empty() ? "" : "; ") + n;
     if (!joined.empty()) b.info().device = joined;
+    b.set_device_properties(simdjson::minify(e));  // every field, for export
   } else if (key == "baseTimeNanoseconds") {
     std::int64_t base = 0;
     auto [p, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), base);

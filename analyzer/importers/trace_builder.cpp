@@ -685,6 +685,7 @@ void TraceBuilder::compute_flops(Linked& linked) {
 
 Status TraceBuilder::finish(RunSink& sink, Progress* progress) {
   FS_RETURN_IF_ERROR(limit_error_);  // a limit hit while reading: nothing is written
+  drop_python_scopes_beside_paths();
   FS_RETURN_IF_ERROR(find_iterations());
   add_graph_launch_ops();
   sort_inputs();
@@ -886,11 +887,15 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
   std::vector<QualityIssue> quality;
   for (const auto& [code, q] : issues_) quality.push_back(q);
   FS_RETURN_IF_ERROR(sink.add_quality(quality));
+  collect_trace_extras(linked.origin, linked.act_launch);
+  if (!extras_.host_events.empty() || !extras_.device_properties.empty())
+    FS_RETURN_IF_ERROR(sink.add_trace_extras(extras_));
   // Every row is with the sink: the builder's tables go before the sink finishes, so that what finishing
   // takes (summary facts, index builds) does not stack on them (20 MB of a 100k-kernel import's peak).
   std::vector<HostOp>().swap(ops_);
   std::vector<Activity>().swap(activities_);
   std::vector<Launch>().swap(launches_);
+  std::vector<HostEventRecord>().swap(extras_.host_events);
   std::vector<Scope>().swap(scopes_);
   std::vector<Scope>().swap(annotations_);
   std::vector<std::vector<OpArg>>().swap(args_);

@@ -33,6 +33,7 @@
 #include "db/model/records.h"
 #include "db/model/run_sink.h"
 #include "db/model/status.h"
+#include "db/model/trace_extras.h"
 
 namespace flopscope {
 
@@ -76,6 +77,9 @@ class TraceBuilder {
     // instance is already the module's dotted path (flopscope's Python companion names each call by its
     // named_modules() path), so it is taken as given instead of being derived from the nesting.
     bool is_path = false;
+    // An "nn.Module:" Python frame: left out of the module tree when the trace also names module calls by
+    // path (an export of flopscope's, recorded with its Python stack, carries both for the same calls).
+    bool python = false;
   };
   struct Launch {
     ThreadId thread = 0;
@@ -83,12 +87,25 @@ class TraceBuilder {
     std::int64_t duration_ns = 0;
     std::int64_t correlation = 0;
     std::int64_t external_id = kNone;
-    std::int64_t process = 0;  // correlation ids are per process
-    bool graph = false;        // a CUDA graph launch: its kernels are replays of a captured graph
-    bool captured = false;     // recorded while capturing a graph (capture trace)
-    std::uint32_t kernel = 0;  // interned kernel name of a captured launch (0 = not given)
-    std::uint32_t api = 0;     // interned runtime call of a graph launch, e.g. "hipGraphLaunch"
-    std::uint32_t name = 0;    // interned runtime call, kept with the kernels it launched (0 = not given)
+    std::int64_t process = 0;    // correlation ids are per process
+    bool graph = false;          // a CUDA graph launch: its kernels are replays of a captured graph
+    bool captured = false;       // recorded while capturing a graph (capture trace)
+    std::uint32_t kernel = 0;    // interned kernel name of a captured launch (0 = not given)
+    std::uint32_t api = 0;       // interned runtime call of a graph launch, e.g. "hipGraphLaunch"
+    std::uint32_t name = 0;      // interned runtime call, kept with the kernels it launched (0 = not given)
+    std::uint32_t category = 0;  // interned source category (cuda_runtime, cuda_driver, ...), for export
+  };
+  // A host event kept only for export (db/model/trace_extras.h): a Python frame, or a runtime call without
+  // a correlation id.
+  struct HostEvent {
+    ThreadId thread = 0;
+    std::int64_t start_ns = 0;
+    std::int64_t duration_ns = 0;
+    std::uint32_t category = 0;  // interned
+    std::uint32_t name = 0;      // interned
+    std::int64_t correlation = kNone;
+    std::int64_t python_id = kNone;
+    std::int64_t python_parent_id = kNone;
   };
   struct Activity {
     KernelKind kind = KernelKind::kKernel;
@@ -176,6 +193,11 @@ class TraceBuilder {
   void add_activity(const Activity& activity) {
     if (admit(activity.start_ns, activity.duration_ns)) activities_.push_back(activity);
   }
+  void add_host_event(const HostEvent& event) {
+    if (admit(event.start_ns, event.duration_ns)) host_events_.push_back(event);
+  }
+  // The source's deviceProperties, minified JSON, kept whole for export.
+  void set_device_properties(std::string json) { extras_.device_properties = std::move(json); }
   std::int32_t add_counters(const Counters& c) {
     counters_.push_back(c);
     return static_cast<std::int32_t>(counters_.size() - 1);
@@ -245,6 +267,12 @@ class TraceBuilder {
   // The step of an op's own thread that began last at or before t, when that thread has steps; else by time.
   int iteration_of_op(ThreadId thread, std::int64_t t) const;
   Status write(RunSink& sink, const Linked& linked, Progress* progress);
+  // "nn.Module:" frames go when companion-named module ranges are present (Scope::python).
+  void drop_python_scopes_beside_paths();
+  // The host events and the runtime calls that launched no device activity, times from the run's origin,
+  // in start order (trace_host_events.cpp).
+  // act_launch: the launch of each activity, -1 when none.
+  void collect_trace_extras(std::int64_t origin, const std::vector<std::int32_t>& act_launch);
   // Fill the record (`op`, `k`) completely, reusing the memory of its strings and vectors (records of a
   // written batch are refilled for the next one: no allocation per row).
   void make_op(const Linked& linked, std::uint32_t i, Id id, const std::vector<Id>& op_id,
@@ -279,6 +307,8 @@ class TraceBuilder {
   std::vector<Launch> launches_;
   std::vector<Activity> activities_;
   std::vector<Counters> counters_;
+  std::vector<HostEvent> host_events_;
+  TraceExtras extras_;
   std::vector<std::int32_t> scope_parent_;
   std::vector<ModuleRecord> modules_;
   // Module ids by the hash of their path: the paths are kept once, in modules_ (a map keyed by path was a

@@ -29,13 +29,14 @@ class ExportCommand final : public Command {
     if (!gz && !output_.ends_with(".json"))
       return report_error(InvalidArgument(output_ + ": a Chrome trace is written as .json or .json.gz"));
     if (Status s = check_output_path(output_, force_); !s.ok()) return report_error(s);
-    StatusOr<RunData> run =
-        load_run(path_, TraceOptions{.graph_capture = {}, .iteration_marker = iteration_marker_});
+    TraceExtras extras;
+    StatusOr<RunData> run = load_run_with_extras(
+        path_, TraceOptions{.graph_capture = {}, .iteration_marker = iteration_marker_}, extras);
     if (!run.ok()) return report_error(run.status());
     if (run->ops.empty() && run->kernels.empty())
       return report_error(InvalidArgument(path_ + ": the run has no ops and no kernels to export"));
     ChromeTraceStats stats;
-    std::string text = chrome_trace_json(*run, &stats);
+    std::string text = chrome_trace_json(*run, &stats, &extras);
     if (gz) {
       StatusOr<std::string> packed = gzip_text(text);
       if (!packed.ok()) return report_error(packed.status());
@@ -43,10 +44,10 @@ class ExportCommand final : public Command {
     }
     if (Status s = write_file_atomically(output_, text, force_); !s.ok()) return report_error(s);
     std::fprintf(stderr,
-                 "flopscope: wrote %s: %zu ops, %zu kernels, %zu runtime calls, %zu module ranges, %zu "
-                 "iterations\n",
-                 output_.c_str(), stats.ops, stats.kernels, stats.runtime_calls, stats.module_ranges,
-                 stats.iterations);
+                 "flopscope: wrote %s: %zu ops, %zu kernels, %zu runtime calls (%zu launched kernels), %zu "
+                 "Python frames, %zu module ranges, %zu iterations\n",
+                 output_.c_str(), stats.ops, stats.kernels, stats.runtime_calls + stats.other_runtime_calls,
+                 stats.runtime_calls, stats.python_events, stats.module_ranges, stats.iterations);
     return kExitOk;
   }
 

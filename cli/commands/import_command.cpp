@@ -55,6 +55,7 @@ class CountingSink final : public RunSink {
     for (const auto& issue : q) warnings += issue.severity != Severity::kInfo ? issue.count : 0;
     return to_.add_quality(q);
   }
+  Status add_trace_extras(const TraceExtras& e) override { return to_.add_trace_extras(e); }
   Status finish() override { return to_.finish(); }
 
   std::size_t modules = 0, ops = 0, activities = 0, kernels = 0;

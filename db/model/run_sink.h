@@ -6,6 +6,7 @@
 
 #include "db/model/run_data.h"
 #include "db/model/status.h"
+#include "db/model/trace_extras.h"
 
 namespace flopscope {
 
@@ -39,6 +40,11 @@ class RunSink {
   // What summarize() derives from the rows (analyzer/summary_facts), given after every row: a sink that
   // cannot store it drops it (it is derived, and readers derive it again from the rows).
   virtual Status add_summary_facts(const SummaryFacts&) { return {}; }
+  // A trace's events that only an export writes back (db/model/trace_extras.h), given once, before
+  // finish(). A sink that cannot store them says so, as for activations.
+  virtual Status add_trace_extras(const TraceExtras&) {
+    return Unsupported("this run sink does not store a trace's host events");
+  }
   // Makes the run visible (for a file: renames the temporary file into place). Without finish(), a
   // destroyed sink leaves nothing behind.
   virtual Status finish() = 0;
@@ -71,6 +77,10 @@ class MemoryRunSink final : public RunSink {
     data_.summary_facts = f;
     return {};
   }
+  Status add_trace_extras(const TraceExtras& e) override {
+    extras_ = e;
+    return {};
+  }
   Status finish() override {
     finished_ = true;
     return {};
@@ -78,6 +88,7 @@ class MemoryRunSink final : public RunSink {
 
   bool finished() const { return finished_; }
   RunData& data() { return data_; }
+  TraceExtras& extras() { return extras_; }
 
  private:
   template <typename T>
@@ -86,6 +97,7 @@ class MemoryRunSink final : public RunSink {
     return {};
   }
   RunData data_;
+  TraceExtras extras_;
   bool finished_ = false;
 };
 

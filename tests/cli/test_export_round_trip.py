@@ -1,6 +1,8 @@
 """flopscope export --chrome-trace of a bundled H100 trace, imported again, is the same run: the runtime calls
 that launched kernels (count, names, total host time), kernels (count, device time), the device name (so the
-roofline finds its peak) and the report's totals (FLOPs, bytes, device time). No LibTorch needed."""
+roofline finds its peak) and the report's totals (FLOPs, bytes, device time). The trace was recorded with its
+Python stack: every python_function event and every runtime call, launching or not, comes back with its
+start, duration and thread, and the deviceProperties entries with every field. No LibTorch needed."""
 import gzip
 import json
 import os
@@ -30,11 +32,46 @@ def launch_calls(doc):
             if e.get("cat") in RUNTIME_CATS and e.get("args", {}).get("correlation") in device}
 
 
+def kernel_origin(doc):
+    """The first kernel's start (us as written): host and device events of one trace share a clock, and each
+    file counts from its own origin, so starts are compared from it."""
+    return min(float(e["ts"]) for e in doc["traceEvents"] if e.get("cat") == "kernel")
+
+
+def python_frames(doc):
+    """Every python_function event: (start from the first kernel, duration, thread, name, Python id, parent),
+    in us as written, sorted."""
+    t0 = kernel_origin(doc)
+    return sorted((round(float(e["ts"]) - t0, 3), float(e["dur"]), int(e["tid"]), e["name"],
+                   e["args"].get("Python id"), e["args"].get("Python parent id"))
+                  for e in doc["traceEvents"] if e.get("cat") == "python_function" and e.get("ph") == "X")
+
+
+def runtime_calls(doc):
+    """Every runtime call, launching or not: (category, name, start from the first kernel, duration, thread,
+    correlation), sorted."""
+    t0 = kernel_origin(doc)
+    return sorted((e["cat"], e["name"], round(float(e["ts"]) - t0, 3), float(e["dur"]), int(e["tid"]),
+                   e.get("args", {}).get("correlation", -1))
+                  for e in doc["traceEvents"] if e.get("cat") in RUNTIME_CATS and e.get("ph") == "X")
+
+
+def stored_host_events(db):
+    """The host_event rows, starts from the first kernel's (each import has its own origin)."""
+    with sqlite3.connect(db) as c:
+        t0 = c.execute("SELECT min(start_ns) FROM kernel WHERE kind = 'kernel'").fetchone()[0]
+        return c.execute("SELECT category, name, start_ns - ?, duration_ns, thread, correlation, python_id, "
+                         "python_parent_id FROM host_event ORDER BY id", (t0,)).fetchall()
+
+
 def db_facts(db):
     with sqlite3.connect(db) as c:
         q = lambda sql: c.execute(sql).fetchall()
         return {
             "device": q("SELECT device FROM run")[0][0],
+            # The export carries the nn.Module frames and the module ranges named by path for the same calls:
+            # the tree is built once, from the paths.
+            "modules": q("SELECT path FROM module ORDER BY path"),
             "kernels": q("SELECT count(*), sum(duration_ns) FROM kernel")[0],
             "launches": q("SELECT count(DISTINCT correlation), sum(launch_duration_ns) FROM "
                           "(SELECT DISTINCT correlation, launch_duration_ns FROM kernel "
@@ -81,6 +118,41 @@ class ExportRoundTrip(CliTestCase):
         ks, ke = kernel_ts(events(H100)), kernel_ts(events(self.trace))
         for corr, (_, ts, _) in source.items():
             self.assertAlmostEqual(ks[corr] - ts, ke[corr] - export[corr][1], places=3, msg=corr)
+
+    def test_python_frames_keep_their_starts_durations_threads_and_ids(self):
+        source, export = python_frames(events(H100)), python_frames(events(self.trace))
+        print(f"python_function events: source {len(source)}, export {len(export)}; total duration "
+              f"{round(sum(f[1] for f in source), 3)} us -> {round(sum(f[1] for f in export), 3)} us")
+        self.assertEqual(len(source), 1385)
+        self.assertEqual(export, source)
+
+    def test_every_runtime_call_comes_back_launching_or_not(self):
+        source, export = runtime_calls(events(H100)), runtime_calls(events(self.trace))
+        names = lambda calls: sorted({c[1] for c in calls})
+        print(f"runtime events (cuda_runtime + cuda_driver): source {len(source)}, export {len(export)}; "
+              f"names {names(source)}")
+        self.assertEqual(len(source), 132)
+        self.assertIn("cudaStreamSynchronize", names(export))
+        self.assertEqual(export, source)
+
+    def test_reimport_keeps_the_host_events(self):
+        a, back = stored_host_events(self.a), stored_host_events(self.back)
+        print(f"host_event rows: {len(a)} -> {len(back)}")
+        self.assertGreater(len(a), 1385)
+        self.assertEqual(back, a)
+
+    def test_device_properties_kept_whole(self):
+        source = events(H100)["deviceProperties"]
+        export = events(self.trace)["deviceProperties"]
+        self.assertEqual(len(export), len(source))
+        for s, e in zip(source, export):
+            print(f"deviceProperties: {len(s)} fields in the source, {len(e)} in the export")
+            self.assertEqual({k: e[k] for k in s}, s)
+        # Exported again from the re-import: the same entries (flopscope's peak fields added once).
+        again = self.path("again.json")
+        run("export", self.back, "--chrome-trace", again, check=True)
+        with open(again) as f:
+            self.assertEqual(json.load(f)["deviceProperties"], export)
 
     def test_reimport_keeps_kernels_launches_and_device(self):
         a, back = db_facts(self.a), db_facts(self.back)

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <tuple>
 
 #include "db/run_database.h"
+#include "db/trace_extras_table.h"
 #include "db_test_util.h"
 
 namespace flopscope {
@@ -23,6 +25,43 @@ TEST(RunDatabaseRoundTrip, EveryFieldOfEveryRecord) {
   ASSERT_TRUE(back.ok()) << back.status().message();
   testing::expect_equal(run, *back);
   EXPECT_EQ(dir.listing(), std::vector<std::string>{"run.db"});  // no temporary file left
+}
+
+TEST(RunDatabaseRoundTrip, TraceExtrasKeepEveryField) {
+  TempDir dir;
+  const std::string path = dir.file("extras.db");
+  TraceExtras extras;
+  extras.host_events.push_back({"python_function", "model.py(12): forward \"q\"", -1500, 2500, 7, -1, 3, 1});
+  extras.host_events.push_back({"python_function", "<string>(1): <module>", -2000, 9000, 0, -1, 1, -1});
+  extras.host_events.push_back({"cuda_runtime", "cudaStreamSynchronize", 40000, 12250, 7, 8198, -1, -1});
+  extras.device_properties = R"([{"id":0,"name":"NVIDIA H100 80GB HBM3","numSms":132,"warpSize":32}])";
+  {
+    auto sink = create_run_database(path, false);
+    ASSERT_TRUE(sink.ok()) << sink.status().message();
+    ASSERT_TRUE((*sink)->begin(testing::sample_run().info).ok());
+    ASSERT_TRUE((*sink)->add_trace_extras(extras).ok());
+    ASSERT_TRUE((*sink)->finish().ok());
+  }
+  auto back = read_trace_extras(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back->host_events.size(), extras.host_events.size());
+  for (std::size_t i = 0; i < extras.host_events.size(); ++i) {
+    const HostEventRecord &a = extras.host_events[i], &b = back->host_events[i];
+    EXPECT_EQ(std::tie(a.category, a.name, a.start_ns, a.duration_ns, a.thread, a.correlation, a.python_id,
+                       a.python_parent_id),
+              std::tie(b.category, b.name, b.start_ns, b.duration_ns, b.thread, b.correlation, b.python_id,
+                       b.python_parent_id))
+        << i;
+  }
+  EXPECT_EQ(back->device_properties, extras.device_properties);
+
+  // A run without them (every capture, every file before schema 16) reads back none.
+  const std::string plain = dir.file("plain.db");
+  ASSERT_TRUE(testing::write_run_file(plain, testing::sample_run()));
+  auto none = read_trace_extras(plain);
+  ASSERT_TRUE(none.ok()) << none.status().message();
+  EXPECT_TRUE(none->host_events.empty());
+  EXPECT_TRUE(none->device_properties.empty());
 }
 
 TEST(RunDatabaseRoundTrip, RowsInsertedInGroupsKeepEveryField) {
