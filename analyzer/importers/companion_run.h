@@ -75,6 +75,7 @@ class CompanionSink final : public RunSink {
   Status add_quality(std::span<const QualityIssue> q) override { return inner_.add_quality(q); }
   Status add_activations(std::span<const ActivationRecord> a) override { return inner_.add_activations(a); }
   Status add_discarded(std::span<const DiscardedOpRecord> d) override { return inner_.add_discarded(d); }
+  Status add_memory_events(std::span<const MemoryEvent> m) override { return inner_.add_memory_events(m); }
   Status finish() override;
   // The iterations the run holds: the trace's profiler steps (known once begin() ran).
   int stored_iterations() const { return stored_iterations_; }

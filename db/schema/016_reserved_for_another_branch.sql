@@ -1,0 +1,2 @@
+-- Version 16 belongs to another branch's change, merged separately. This empty step only keeps the versions
+-- consecutive on this branch (embed_schema.cmake requires it); the merge replaces it with that step.
