@@ -61,7 +61,8 @@ TEST(Schema, DocumentedTablesAreTheTablesOfARun) {
                                           "summary_gap",
                                           "summary_timeline",
                                           "iteration_process",
-                                          "output_tensor"};
+                                          "output_tensor",
+                                          "memory_event"};
   EXPECT_EQ(tables_in(path), expected);
   EXPECT_EQ(documented_tables(), expected);
   // Whole module paths for SQL users: the view of version 9 (docs/schema.md names it with module_node).
