@@ -53,13 +53,17 @@ std::string trace() {
   return e + "]}";
 }
 
-std::string write_trace() {
-  auto dir = std::filesystem::temp_directory_path() / ("memory_usage_test." + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / "trace.json").string();
-  std::ofstream(path) << trace();
-  return path;
-}
+// The trace in a folder of its own, removed with it.
+struct TraceFile {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("memory_usage_test." + std::to_string(::getpid()));
+  std::string path = (dir / "trace.json").string();
+  TraceFile() {
+    std::filesystem::create_directories(dir);
+    std::ofstream(path) << trace();
+  }
+  ~TraceFile() { std::filesystem::remove_all(dir); }
+};
 
 std::size_t module_index(const RunSummary& s, const std::string& path) {
   for (std::size_t i = 0; i < s.modules.size(); ++i) {
@@ -126,8 +130,8 @@ void expect_figures(const RunAnalysis& run) {
 }
 
 TEST(MemoryUsage, AttributedToTheInnermostOpOfTheEventsThread) {
-  const std::string path = write_trace();
-  StatusOr<RunAnalysis> run = RunAnalysis::open(path);
+  const TraceFile file;
+  StatusOr<RunAnalysis> run = RunAnalysis::open(file.path);
   ASSERT_TRUE(run.ok()) << run.status().message();
   bool malformed = false;
   for (const auto& q : run->run().quality)
@@ -137,10 +141,10 @@ TEST(MemoryUsage, AttributedToTheInnermostOpOfTheEventsThread) {
 }
 
 TEST(MemoryUsage, SameFiguresFromARunDatabaseReadWithoutItsRows) {
-  const std::string path = write_trace();
-  StatusOr<RunAnalysis> trace = RunAnalysis::open(path);
+  const TraceFile file;
+  StatusOr<RunAnalysis> trace = RunAnalysis::open(file.path);
   ASSERT_TRUE(trace.ok()) << trace.status().message();
-  const std::string db = path + ".db";
+  const std::string db = file.path + ".db";
   auto sink = create_run_database(db, true);
   ASSERT_TRUE(sink.ok()) << sink.status().message();
   ASSERT_TRUE(write_run_with_facts(**sink, trace->run()).ok());
