@@ -31,6 +31,7 @@ class SummaryFactsSink final : public RunSink {
     return inner_.add_iteration_processes(p);
   }
   Status add_outputs(std::span<const OutputRecord> o) override { return inner_.add_outputs(o); }
+  Status add_memory_events(std::span<const MemoryEvent> m) override { return inner_.add_memory_events(m); }
   Status add_summary_facts(const SummaryFacts&) override { return {}; }  // computed here, at finish()
   Status add_trace_extras(const TraceExtras& e) override { return inner_.add_trace_extras(e); }
   Status finish() override;

@@ -260,6 +260,26 @@ Status read_outputs(Database& db, std::vector<OutputRecord>& out) {
                       });
 }
 
+// Before version 17 the table is absent (a migrated file has it empty): no memory events.
+Status read_memory_events(Database& db, std::vector<MemoryEvent>& out) {
+  return for_each_row(db, "memory_event",
+                      "SELECT ts_ns, thread, bytes, total_allocated, total_reserved, addr, device_type, "
+                      "device_id FROM memory_event ORDER BY id",
+                      [&](Statement& s) {
+                        MemoryEvent m;
+                        m.ts_ns = s.int64(0);
+                        m.thread = s.int64(1);
+                        m.bytes = s.int64(2);
+                        m.total_allocated = s.int64(3);
+                        m.total_reserved = s.int64(4);
+                        m.addr = s.int64(5);
+                        m.device_type = static_cast<int>(s.int64(6));
+                        m.device_id = static_cast<int>(s.int64(7));
+                        out.push_back(m);
+                        return Status();
+                      });
+}
+
 }  // namespace
 
 StatusOr<RunData> read_run_database(const std::string& path, const RunReadOptions& options) {
@@ -275,6 +295,7 @@ StatusOr<RunData> read_run_database(const std::string& path, const RunReadOption
   FS_RETURN_IF_ERROR(read_discarded(db, run.discarded));
   FS_RETURN_IF_ERROR(read_iteration_processes(db, run.iteration_processes));
   FS_RETURN_IF_ERROR(read_outputs(db, run.outputs));
+  FS_RETURN_IF_ERROR(read_memory_events(db, run.memory_events));
   const bool stored = version >= kAggregatesSchemaVersion;
   if (stored) FS_RETURN_IF_ERROR(read_aggregates(db, run.aggregates));
   if (version >= kSummaryFactsSchemaVersion) {

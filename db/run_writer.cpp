@@ -88,6 +88,9 @@ constexpr std::string_view kInsertHostEvent =
     "INSERT INTO host_event (id, category, name, start_ns, duration_ns, thread, correlation, python_id, "
     "python_parent_id) VALUES (?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertDeviceProperties = "INSERT INTO trace_device_properties (json) VALUES (?)";
+constexpr std::string_view kInsertMemoryEvent =
+    "INSERT INTO memory_event (id, ts_ns, thread, bytes, total_allocated, total_reserved, addr, device_type, "
+    "device_id) VALUES (?,?,?,?,?,?,?,?,?)";
 constexpr std::string_view kInsertQuality =
     "INSERT INTO data_quality (code, what, count, severity, detail) VALUES (?,?,?,?,?)";
 
@@ -186,7 +189,8 @@ class SqliteRunSink final : public RunSink {
                              {&statements_.iteration_process, kInsertIterationProcess},
                              {&statements_.output, kInsertOutput},
                              {&statements_.host_event, kInsertHostEvent},
-                             {&statements_.device_properties, kInsertDeviceProperties}}) {
+                             {&statements_.device_properties, kInsertDeviceProperties},
+                             {&statements_.memory_event, kInsertMemoryEvent}}) {
       FS_ASSIGN_OR_RETURN(Statement s, db_.prepare(sql));
       *stmt = std::make_unique<Statement>(std::move(s));
     }
@@ -359,6 +363,16 @@ class SqliteRunSink final : public RunSink {
     return {};
   }
 
+  Status add_memory_events(std::span<const MemoryEvent> records) override {
+    for (const MemoryEvent& m : records) {
+      FS_RETURN_IF_ERROR(insert(*statements_.memory_event, [&](Binder& b) {
+        b(memory_events_++)(m.ts_ns)(m.thread)(m.bytes)(m.total_allocated)(m.total_reserved)(m.addr)(
+            m.device_type)(m.device_id);
+      }));
+    }
+    return {};
+  }
+
   Status add_summary_facts(const SummaryFacts& facts) override {
     if (finished_) return Internal(path_ + ": write after finish()");
     facts_ = facts;
@@ -468,14 +482,16 @@ class SqliteRunSink final : public RunSink {
 
   struct Statements {
     std::unique_ptr<Statement> run, module, op, kernel, op_rows, kernel_rows, param, graph_node, graph_edge,
-        quality, activation, discarded, iteration_process, output, host_event, device_properties;
+        quality, activation, discarded, iteration_process, output, host_event, device_properties,
+        memory_event;
   };
 
   std::string path_;
   std::string temp_path_;
   bool overwrite_;
   Database db_ = Database::closed();
-  Statements statements_;  // declared after db_: finalised first
+  Statements statements_;           // declared after db_: finalised first
+  std::int64_t memory_events_ = 0;  // memory_event ids given so far
   bool begun_ = false;
   bool finished_ = false;
   Status failed_;  // the first failed insert: every later call returns it

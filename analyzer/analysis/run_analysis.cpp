@@ -132,6 +132,21 @@ StatusOr<const IterationActivityReport*> RunAnalysis::iteration_activity() const
   return &*s.activity;
 }
 
+StatusOr<const MemoryUsage*> RunAnalysis::memory() const {
+  State& s = *state_;
+  if (s.memory) return &*s.memory;
+  if (s.contents == RunContents::kRows || s.run.memory_events.empty()) {
+    s.memory = memory_usage(s.run, summary());
+  } else {
+    // The events belong to ops by time: the op rows are read (the summary stays the one already made).
+    RunReadOptions rows;
+    rows.raw_rows = true;
+    FS_ASSIGN_OR_RETURN(RunData whole, read_run_database(s.label, rows));
+    s.memory = memory_usage(whole, summary());
+  }
+  return &*s.memory;
+}
+
 StatusOr<const TimelineIndex*> RunAnalysis::timeline() const {
   FS_RETURN_IF_ERROR(need_rows("the timeline"));
   if (!state_->timeline) state_->timeline = TimelineIndex::build(state_->run);

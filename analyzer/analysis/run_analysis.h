@@ -18,6 +18,7 @@
 #include "analyzer/heatmap.h"
 #include "analyzer/iteration_activity.h"
 #include "analyzer/kernel_table.h"
+#include "analyzer/memory_usage.h"
 #include "analyzer/summary.h"
 #include "analyzer/totals_summary.h"
 #include "db/model/run_data.h"
@@ -94,6 +95,9 @@ class RunAnalysis {
   // (analyzer/iteration_activity). Reads a run database's kernel rows when only its summary was read; empty
   // for a run without kernels.
   StatusOr<const IterationActivityReport*> iteration_activity() const;
+  // Memory per op and per module from the run's allocator events (analyzer/memory_usage.h): empty when the
+  // run has none. Reads a run database's op rows when only its summary was read.
+  StatusOr<const MemoryUsage*> memory() const;
   // How the iterations of an imported trace were found (RunInfo::iterations_from), "" when the capture ran
   // them itself.
   const std::string& iterations_from() const { return state_->run.info.iterations_from; }
@@ -113,6 +117,7 @@ class RunAnalysis {
     mutable std::map<std::pair<graphs::CostMetric, std::string>, graphs::Icicle> flames;
     mutable std::map<std::size_t, HeatmapData> heatmaps;  // by top_n
     mutable std::optional<IterationActivityReport> activity;
+    mutable std::optional<MemoryUsage> memory;
   };
   explicit RunAnalysis(std::shared_ptr<State> s) : state_(std::move(s)) {}
   Status need_rows(const char* what) const;

@@ -76,6 +76,7 @@ class CompanionSink final : public RunSink {
   Status add_activations(std::span<const ActivationRecord> a) override { return inner_.add_activations(a); }
   Status add_discarded(std::span<const DiscardedOpRecord> d) override { return inner_.add_discarded(d); }
   Status add_trace_extras(const TraceExtras& e) override { return inner_.add_trace_extras(e); }
+  Status add_memory_events(std::span<const MemoryEvent> m) override { return inner_.add_memory_events(m); }
   Status finish() override;
   // The iterations the run holds: the trace's profiler steps (known once begin() ran).
   int stored_iterations() const { return stored_iterations_; }

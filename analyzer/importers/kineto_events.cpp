@@ -83,6 +83,9 @@ struct Args {
   std::string_view kernel;                                   // a launch's kernel name (args "kernel")
   std::int64_t python_id = kNone, python_parent_id = kNone;  // a Python frame's (null: a root frame)
   CounterSet counters;
+  // A "[memory]" instant event's (profile_memory); kNone where absent.
+  std::int64_t mem_bytes = kNone, total_allocated = kNone, total_reserved = kNone, addr = kNone;
+  std::int64_t device_type = kNone, device_id = kNone;
 };
 
 // The key of a field: its text as written when it holds no escape (the keys of real traces), else unescaped
@@ -184,6 +187,18 @@ Args parse_args(od::object obj, bool& error) {
     } else if (n == 16 && key == "Module Hierarchy") {
       std::string_view s;
       if (!v.get_string().get(s)) a.hierarchy = s;
+    } else if (n == 5 && key == "Bytes") {
+      get_id(v, a.mem_bytes);
+    } else if (n == 15 && key == "Total Allocated") {
+      get_id(v, a.total_allocated);
+    } else if (n == 14 && key == "Total Reserved") {
+      get_id(v, a.total_reserved);
+    } else if (n == 4 && key == "Addr") {
+      get_id(v, a.addr);
+    } else if (n == 11 && key == "Device Type") {
+      get_id(v, a.device_type);
+    } else if (n == 9 && key == "Device Id") {
+      get_id(v, a.device_id);
     } else if (n == 6 && key == "kernel") {
       std::string_view s;
       if (!v.get_string().get(s)) a.kernel = s;
@@ -478,6 +493,27 @@ struct KinetoEventReader::Impl {
     builder.add_launch(launch);
   }
 
+  // A "[memory]" instant event: one allocation (Bytes > 0) or free (< 0) by the thread it names. The reason
+  // when it cannot be kept, nullptr otherwise.
+  const char* add_memory(const Event& e) {
+    const Args& a = e.args;
+    if (a.mem_bytes == kNone) return "no Bytes";
+    // c10::DeviceType is a small enum; the CPU's id is -1.
+    if (a.device_type == kNone || a.device_type < 0 || a.device_type > 255) return "no valid Device Type";
+    const std::int64_t id = a.device_id == kNone ? -1 : a.device_id;
+    if (id != -1 && !device_id_ok(id)) return "Device Id out of range";
+    MemoryEvent m;
+    m.ts_ns = e.ts;
+    m.bytes = a.mem_bytes;
+    m.total_allocated = a.total_allocated == kNone ? -1 : a.total_allocated;
+    m.total_reserved = a.total_reserved == kNone ? -1 : a.total_reserved;
+    m.addr = a.addr == kNone ? 0 : a.addr;
+    m.device_type = static_cast<int>(a.device_type);
+    m.device_id = static_cast<int>(id);
+    builder.add_memory_event(m, thread_of(e));
+    return nullptr;
+  }
+
   // A kernel, copy, memset or range-profiler entry.
   void add_activity(Cat c, const Event& e) {
     const Args& args = e.args;
@@ -527,16 +563,26 @@ void KinetoEventReader::event(std::string_view text, std::size_t readable) {
   if (doc.get_object().get(obj)) return bad("not an object");
   Impl::Event e;
   if (const char* why = impl_->read_fields(obj, e)) return bad(why);
-  if (e.ph != "X") return;  // flows, instants, metadata, counters: nothing to attribute
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == ',')) s.remove_suffix(1);
+    return s;
+  };
+  if (e.ph == "i" && e.name == "[memory]") {
+    if (impl_->capture) return;  // the capture's allocations are not this run's
+    auto bad_memory = [&](const char* why) {
+      b.issue(QualityCode::malformed_memory_events,
+              std::string(why) + ": " + std::string(text.substr(0, 120)));
+    };
+    if (!parse_us_to_ns(trim(e.ts_raw), e.ts)) return bad_memory("missing or invalid ts");
+    if (const char* why = impl_->add_memory(e)) return bad_memory(why);
+    return;
+  }
+  if (e.ph != "X") return;  // flows, other instants, metadata, counters: nothing to attribute
   Cat c = category(e.cat);
   if (c == Cat::kOther) return;
   // The companion opens module ranges with torch's C++ range (_RecordFunctionFast, torch >= 2.2), which the
   // profiler files under cpu_op, not user_annotation: the name says what it is.
   if (c == Cat::kOp && e.name.starts_with(kCompanionModulePrefix)) c = Cat::kAnnotation;
-  auto trim = [](std::string_view s) {
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == ',')) s.remove_suffix(1);
-    return s;
-  };
   if (!parse_us_to_ns(trim(e.ts_raw), e.ts)) return bad("missing or invalid ts");
   if (!parse_us_to_ns(trim(e.dur_raw), e.dur) || e.dur < 0) return bad("missing or invalid dur");
   impl_->min_ts = std::min(impl_->min_ts, e.ts);

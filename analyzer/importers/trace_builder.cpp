@@ -884,6 +884,7 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
   producer.join();
   FS_RETURN_IF_ERROR(status);
 
+  FS_RETURN_IF_ERROR(write_memory_events(sink, linked.origin));
   std::vector<QualityIssue> quality;
   for (const auto& [code, q] : issues_) quality.push_back(q);
   FS_RETURN_IF_ERROR(sink.add_quality(quality));
@@ -901,6 +902,22 @@ Status TraceBuilder::write(RunSink& sink, const Linked& linked, Progress* progre
   std::vector<std::vector<OpArg>>().swap(args_);
   decltype(args_index_)().swap(args_index_);
   return sink.finish();
+}
+
+Status TraceBuilder::write_memory_events(RunSink& sink, std::int64_t origin) {
+  if (memory_.empty()) return {};
+  // Stable: events of one instant keep the trace's order (an allocation and the free that follows it).
+  std::stable_sort(memory_.begin(), memory_.end(),
+                   [](const auto& x, const auto& y) { return x.first.ts_ns < y.first.ts_ns; });
+  std::vector<MemoryEvent> events;
+  events.reserve(memory_.size());
+  for (const auto& [m, thread] : memory_) {
+    MemoryEvent& e = events.emplace_back(m);
+    e.ts_ns = m.ts_ns - origin;  // the ops' clock: times_ok kept both far from overflow
+    e.thread = threads_[thread].tid;
+  }
+  decltype(memory_)().swap(memory_);
+  return sink.add_memory_events(events);
 }
 
 }  // namespace flopscope

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "analyzer/flops/registry.h"
+#include "db/model/memory_records.h"
 #include "db/model/records.h"
 #include "db/model/run_sink.h"
 #include "db/model/status.h"
@@ -198,6 +199,11 @@ class TraceBuilder {
   }
   // The source's deviceProperties, minified JSON, kept whole for export.
   void set_device_properties(std::string json) { extras_.device_properties = std::move(json); }
+  // An allocator event (profile_memory) on the trace's clock, its thread from thread(): kept in time order,
+  // moved to the run's origin and written after the rows. None from a capture trace (not this run's).
+  void add_memory_event(const MemoryEvent& m, ThreadId thread) {
+    if (thread_capture_[thread] == 0 && admit(m.ts_ns, 0)) memory_.push_back({m, thread});
+  }
   std::int32_t add_counters(const Counters& c) {
     counters_.push_back(c);
     return static_cast<std::int32_t>(counters_.size() - 1);
@@ -309,6 +315,8 @@ class TraceBuilder {
   std::vector<Counters> counters_;
   std::vector<HostEvent> host_events_;
   TraceExtras extras_;
+  std::vector<std::pair<MemoryEvent, ThreadId>> memory_;
+  Status write_memory_events(RunSink& sink, std::int64_t origin);
   std::vector<std::int32_t> scope_parent_;
   std::vector<ModuleRecord> modules_;
   // Module ids by the hash of their path: the paths are kept once, in modules_ (a map keyed by path was a

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "analyzer/analysis/load_run.h"
+#include "analyzer/format.h"
 #include "analyzer/importers/importer.h"
 #include "analyzer/importers/weight_paths.h"
 #include "analyzer/summary_facts_sink.h"
@@ -56,9 +57,13 @@ class CountingSink final : public RunSink {
     return to_.add_quality(q);
   }
   Status add_trace_extras(const TraceExtras& e) override { return to_.add_trace_extras(e); }
+  Status add_memory_events(std::span<const MemoryEvent> m) override {
+    memory_events += m.size();
+    return to_.add_memory_events(m);
+  }
   Status finish() override { return to_.finish(); }
 
-  std::size_t modules = 0, ops = 0, activities = 0, kernels = 0;
+  std::size_t modules = 0, ops = 0, activities = 0, kernels = 0, memory_events = 0;
   std::int64_t warnings = 0;
 
  private:
@@ -219,9 +224,11 @@ class ImportCommand final : public Command {
       const SummaryFacts& f = facts.facts();
       const WindowKernels w = window_kernels(f.kernels, f.kernel_time_ns, f.orphan_kernels, f.orphan_ns);
       fmt::print(
-          "{} ({}): {} kernels + {} memcpy/memset, {} ops, {} modules; device activities linked to an op "
+          "{} ({}): {} kernels + {} memcpy/memset, {} ops, {} modules{}; device activities linked to an op "
           "{}/{}, attributed to a module {}/{} ({:.1f}% of device time){}{} -> {}\n",
           in, (*importer)->name(), sink.kernels, sink.activities - sink.kernels, sink.ops, sink.modules,
+          sink.memory_events > 0 ? ", " + count_of(static_cast<long long>(sink.memory_events), "memory event")
+                                 : "",
           f.kernels_with_op, w.kernels, f.kernels_with_module, w.kernels,
           pct(f.kernel_time_attributed_ns, w.time_ns), orphans_apart_text(w.orphans),
           sink.warnings > 0 ? fmt::format("; {} data-quality warnings", sink.warnings) : "", out);

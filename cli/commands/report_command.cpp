@@ -114,6 +114,9 @@ class ReportCommand final : public Command {
     auto activity = analysis->iteration_activity();
     if (!activity.ok()) return report_error(activity.status());
     options_.activity = *activity;
+    auto memory = analysis->memory();
+    if (!memory.ok()) return report_error(memory.status());
+    options_.memory = *memory;
     std::string text;
     std::optional<CandidateReport> candidates;
     if (candidates_) {

@@ -7,12 +7,13 @@
 #include "analyzer/activations/candidate_verify.h"
 #include "analyzer/activations/candidates.h"
 #include "analyzer/iteration_activity.h"
+#include "analyzer/memory_usage.h"
 #include "analyzer/summary.h"
 #include "db/model/run_data.h"
 
 namespace flopscope::cli {
 
-inline constexpr int kReportJsonVersion = 7;
+inline constexpr int kReportJsonVersion = 8;
 
 enum class SortKey { kModel, kFlops, kTime, kBytes };
 
@@ -24,12 +25,19 @@ struct ReportOptions {
   bool kernels = false;        // add the per-kernel-name table (JSON: kernels[])
   // Per-iteration device activity (RunAnalysis::iteration_activity); null or empty: no such section.
   const IterationActivityReport* activity = nullptr;
+  // Memory per module and op (RunAnalysis::memory); null or empty: no such section.
+  const MemoryUsage* memory = nullptr;
 };
 
 // ", from ProfilerStep#" when the run says how its iterations were found, else "".
 std::string iterations_found_text(const RunInfo& info);
 // The per-iteration section (a table, or Markdown): one row per iteration, then the summary line.
 std::string iteration_activity_text(const IterationActivityReport& r, bool markdown);
+
+// The Memory section (report_memory.cpp): what is counted where, on which clock; then per device, the top
+// `top` modules and ops by bytes allocated. "" for a run without memory events.
+std::string memory_convention_text(const MemoryUsage& m, int iterations);
+std::string memory_text(const MemoryUsage& m, const RunSummary& s, std::size_t top, bool markdown);
 
 // Module indices in display order: pre-order, children sorted by the key, cut at the depth.
 std::vector<int> module_order(const RunSummary& s, const ReportOptions& o);

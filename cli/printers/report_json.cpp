@@ -111,6 +111,45 @@ ordered_json activity_json(const IterationActivityReport* r) {
       {"blocked", r->blocked}};
 }
 
+ordered_json figures_json(const MemoryFigures& f) {
+  return {{"allocated_bytes", f.allocated},
+          {"freed_bytes", f.freed},
+          {"net_bytes", f.net()},
+          {"allocations", f.allocations},
+          {"frees", f.frees},
+          {"peak_allocated_bytes", f.peak < 0 ? ordered_json(nullptr) : ordered_json(f.peak)}};
+}
+
+// Memory per device, module and op (analyzer/memory_usage.h); null for a run without memory events.
+ordered_json memory_json(const MemoryUsage* m, const RunSummary& s) {
+  if (m == nullptr || m->empty()) return nullptr;
+  ordered_json devices = ordered_json::array();
+  for (std::size_t d = 0; d < m->devices.size(); ++d) {
+    ordered_json row = {{"device", memory_device_name(m->devices[d])}};
+    row.update(figures_json(m->device_totals[d]));
+    row["outside_every_op"] = figures_json(m->unattributed[d]);
+    devices.push_back(std::move(row));
+  }
+  ordered_json modules = ordered_json::array();
+  for (const MemoryModuleRow& r : m->modules) {
+    modules.push_back({{"path", s.modules[r.module].path},
+                       {"device", memory_device_name(m->devices[r.device])},
+                       {"self", figures_json(r.self)},
+                       {"total", figures_json(r.total)}});
+  }
+  ordered_json ops = ordered_json::array();
+  for (const MemoryOpRow& r : m->ops) {
+    ops.push_back({{"name", r.name},
+                   {"device", memory_device_name(m->devices[r.device])},
+                   {"calls", r.ops},
+                   {"self", figures_json(r.self)},
+                   {"total", figures_json(r.total)}});
+  }
+  return {{"clock", "host timestamps"},    {"convention", memory_convention_text(*m, s.iterations)},
+          {"events", m->events},           {"devices", std::move(devices)},
+          {"modules", std::move(modules)}, {"ops", std::move(ops)}};
+}
+
 ordered_json param_json(const ParamCount& c) {
   return {{"tensors", c.tensors}, {"elements", c.elements}, {"bytes", c.bytes}};
 }
@@ -314,6 +353,7 @@ std::string render_report_json(const RunData& run, const RunSummary& s, const Re
   j["iteration_time_ns"] = stats_json(s.iteration_time);
   j["iteration_gpu_time_ns"] = s.has_kernels ? stats_json(s.iteration_gpu_time) : ordered_json(nullptr);
   j["iteration_activity"] = activity_json(o.activity);
+  j["memory"] = memory_json(o.memory, s);
   j["modules"] = modules_json(run, s);
   const ReportView view = make_report_view(s, o.top_ops);  // one rule for every format
   j["top_ops_share_of"] = to_string(view.op_share_of);

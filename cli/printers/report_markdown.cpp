@@ -144,6 +144,7 @@ std::string render_report_markdown(const RunData& run, const RunSummary& s, cons
     std::string facts = device_facts_text(s, "- ");
     out += facts;
   }
+  if (o.memory != nullptr) out += memory_text(*o.memory, s, o.top_ops, true);
   if (!s.quality.empty()) {
     out += "\n**Data quality**\n\n| code | what | count | severity | detail |\n|---|---|---:|---|---|\n";
     for (const auto& q : s.quality) {

@@ -216,6 +216,7 @@ std::string render_report_table(const RunData& run, const RunSummary& s, const R
   if (o.activity != nullptr) out += iteration_activity_text(*o.activity, false);
   out += module_table_text(run, s, o) + top_ops_text(view, gpu) + coverage_text(s, view.coverage, o, gpu);
   if (gpu) out += device_text(s);
+  if (o.memory != nullptr) out += memory_text(*o.memory, s, o.top_ops, false);
   return out + quality_text(s);
 }
 

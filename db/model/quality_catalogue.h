@@ -99,6 +99,8 @@ namespace flopscope {
   X(malformed_trace_events, kWarning, "malformed trace events (skipped)")                                    \
   X(user_annotations_as_ranges, kInfo, "user annotations (record_function ranges) kept as ranges, not ops")  \
   X(range_profiler_entries, kInfo, "range-profiler entries (durations are replay time, not linked to ops)")  \
+  X(malformed_memory_events, kWarning,                                                                       \
+    "memory events (profile_memory) without a valid time, byte count or device (skipped)")                   \
   /* Nsight Compute CSV. */                                                                                  \
   X(metric_unit_unknown, kInfo, "metric values with a unit not understood (taken as is)")                    \
   X(csv_rows_too_few_fields, kWarning, "CSV rows with too few fields (skipped)")                             \

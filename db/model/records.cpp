@@ -59,6 +59,7 @@ Status write_rows(RunSink& sink, const RunData& run) {
   if (!run.iteration_processes.empty())
     FS_RETURN_IF_ERROR(sink.add_iteration_processes(run.iteration_processes));
   if (!run.outputs.empty()) FS_RETURN_IF_ERROR(sink.add_outputs(run.outputs));
+  if (!run.memory_events.empty()) FS_RETURN_IF_ERROR(sink.add_memory_events(run.memory_events));
   return sink.add_quality(run.quality);
 }
 

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "db/model/memory_records.h"
 #include "db/model/output_records.h"
 #include "db/model/quality_catalogue.h"
 #include "db/model/records.h"
@@ -27,6 +28,9 @@ struct RunData {
   std::vector<OutputRecord> outputs;
   // Empty: one process ran every iteration (every run not joined from several).
   std::vector<IterationProcess> iteration_processes;
+  // Allocations and frees of a trace recorded with profile_memory (schema 017), in time order; empty when
+  // the source recorded none.
+  std::vector<MemoryEvent> memory_events;
   // Totals per module and per op signature as stored with the run (schema 007); empty for a run built in
   // memory (an import, a profile), whose analyses use the rows.
   RunAggregates aggregates;

@@ -37,6 +37,10 @@ class RunSink {
   virtual Status add_outputs(std::span<const OutputRecord>) {
     return Unsupported("this run sink does not store model outputs");
   }
+  // Allocator events (a Kineto trace recorded with profile_memory), under the same rule.
+  virtual Status add_memory_events(std::span<const MemoryEvent>) {
+    return Unsupported("this run sink does not store memory events");
+  }
   // What summarize() derives from the rows (analyzer/summary_facts), given after every row: a sink that
   // cannot store it drops it (it is derived, and readers derive it again from the rows).
   virtual Status add_summary_facts(const SummaryFacts&) { return {}; }
@@ -73,6 +77,7 @@ class MemoryRunSink final : public RunSink {
     return append(data_.iteration_processes, p);
   }
   Status add_outputs(std::span<const OutputRecord> o) override { return append(data_.outputs, o); }
+  Status add_memory_events(std::span<const MemoryEvent> m) override { return append(data_.memory_events, m); }
   Status add_summary_facts(const SummaryFacts& f) override {
     data_.summary_facts = f;
     return {};

@@ -23,6 +23,17 @@ QString q(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+// A run's memory figures, or null when it has no memory events (or they cannot be read: the column then
+// shows nothing rather than zeros).
+const MemoryUsage* memory_of(const LoadedRun& run) {
+  StatusOr<const MemoryUsage*> m = run.analysis.memory();
+  return m.ok() && !(*m)->empty() ? *m : nullptr;
+}
+
+}  // namespace
+
 ModuleTreeModel::ModuleTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
 void ModuleTreeModel::setSession(SessionPtr session) {
@@ -33,6 +44,8 @@ void ModuleTreeModel::setSession(SessionPtr session) {
   params_b_.clear();
   if (session_ && session_->a) params_a_ = module_params(session_->a->summary, session_->a->data.params);
   if (session_ && session_->b) params_b_ = module_params(session_->b->summary, session_->b->data.params);
+  memory_a_ = session_ && session_->a ? memory_of(*session_->a) : nullptr;
+  memory_b_ = session_ && session_->b ? memory_of(*session_->b) : nullptr;
   if (session_) {
     const auto& nodes = session_->diff.nodes;
     row_in_parent_.assign(nodes.size(), 0);
@@ -52,6 +65,7 @@ std::vector<int> ModuleTreeModel::shownColumns() const {
   if (session_ && session_->is_diff()) shown.insert(shown.end(), {kStatus, kDeltaTime, kDeltaFlops});
   for (int c = kName + 1; c < kStatus; ++c) {
     if ((c == kMeasuredFlops && !measured) || (c == kHostInclP50 && !host_column)) continue;
+    if (c == kAllocated && memory_a_ == nullptr && memory_b_ == nullptr) continue;
     shown.push_back(c);
   }
   return shown;
@@ -103,6 +117,12 @@ const ModuleParams* ModuleTreeModel::paramsOf(const DiffNode& n) const {
   return nullptr;
 }
 
+std::pair<const MemoryUsage*, std::size_t> ModuleTreeModel::memoryOf(const DiffNode& n) const {
+  if (n.a >= 0) return {memory_a_, static_cast<std::size_t>(n.a)};
+  if (n.b >= 0) return {memory_b_, static_cast<std::size_t>(n.b)};
+  return {nullptr, 0};
+}
+
 double ModuleTreeModel::number(const DiffNode& n, int column) const {
   const ModuleSummary* m = summaryOf(n);
   if (!m) return 0;
@@ -136,6 +156,15 @@ double ModuleTreeModel::number(const DiffNode& n, int column) const {
       return paramsOf(n) ? static_cast<double>(paramsOf(n)->total.elements) : 0.0;
     case kParamBytes:
       return paramsOf(n) ? static_cast<double>(paramsOf(n)->total.bytes) : 0.0;
+    case kAllocated: {
+      const auto [memory, module] = memoryOf(n);
+      double bytes = 0;
+      for (std::size_t d = 0; memory != nullptr && d < memory->devices.size(); ++d) {
+        if (const MemoryFigures* f = memory->module_total(module, d))
+          bytes += static_cast<double>(f->allocated);
+      }
+      return bytes;
+    }
     case kBehaviour: {
       if (n.a < 0) return 0;
       const Candidate* c = session_->a->candidate(n.path);
@@ -191,6 +220,10 @@ QVariant ModuleTreeModel::text(const DiffNode& n, int column) const {
       return paramsOf(n) ? q(param_count_text(static_cast<std::int64_t>(v))) : QStringLiteral("-");
     case kParamBytes:
       return paramsOf(n) ? q(format_bytes(v)) : QStringLiteral("-");
+    case kAllocated: {
+      const auto [memory, module] = memoryOf(n);
+      return memory != nullptr ? q(module_allocated_text(*memory, module)) : QStringLiteral("-");
+    }
     case kWeights: {
       auto cell = [](WeightState w) {
         return w == WeightState::kNone ? QStringLiteral("-") : QString::fromLatin1(to_string(w));
@@ -289,6 +322,11 @@ QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, i
       return tr(
           "Parameter and buffer elements of the module and its children (a tied tensor under each name)");
     if (section == kParamBytes) return tr("Bytes of those parameters and buffers, by their dtype");
+    if (section == kAllocated)
+      return tr(
+          "Bytes allocated while the module's ops ran, with its children's, per device (allocator "
+          "events of profile_memory on host timestamps: an event counts for the innermost op on its "
+          "thread whose interval contains it), over all iterations");
     if (section == kShare)
       return device ? tr("Share of the device time per iteration")
                     : tr("Share of the host time per iteration");
@@ -296,10 +334,11 @@ QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, i
   }
   if (role != Qt::DisplayRole) return {};
   static const char* const names[kColumnCount] = {
-      "Module",    "Type",       "Calls",          "Self P50",        "Self P99",
-      "Incl. P50", "Incl. P99",  "Host incl. P50", "FLOPs",           "Measured FLOPs",
-      "Bytes",     "FLOP/byte",  "Share of time",  "Params",          "Param bytes",
-      "Weights",   "Behaves as", "Status",         "\u0394 time P50", "\u0394 FLOPs"};
+      "Module",      "Type",      "Calls",          "Self P50", "Self P99",
+      "Incl. P50",   "Incl. P99", "Host incl. P50", "FLOPs",    "Measured FLOPs",
+      "Bytes",       "FLOP/byte", "Share of time",  "Params",   "Param bytes",
+      "Allocated",   "Weights",   "Behaves as",     "Status",   "\u0394 time P50",
+      "\u0394 FLOPs"};
   QString name = QString::fromUtf8(names[section]);
   if (device &&
       ((section >= kSelfP50 && section <= kInclP99 && section != kHostInclP50) || section == kDeltaTime))

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <QAbstractItemModel>
+#include <utility>
 #include <vector>
 
+#include "analyzer/memory_usage.h"
 #include "analyzer/module_params.h"
 #include "gui/models/session.h"
 
@@ -33,6 +35,7 @@ class ModuleTreeModel : public QAbstractItemModel {
     kShare,
     kParams,      // parameter and buffer elements, with the children's (the tooltip says the module's own)
     kParamBytes,  // their bytes, with the children's
+    kAllocated,   // bytes allocated while its ops ran, with the children's, per device (shown when recorded)
     kWeights,
     kBehaviour,  // elimination candidates: zero-like / identity-like (runs recorded with --activations)
     kStatus,     // diff mode only from here
@@ -67,10 +70,15 @@ class ModuleTreeModel : public QAbstractItemModel {
 
   // The core's parameter counts of the module a row shows (A's where it has the module, else B's).
   const ModuleParams* paramsOf(const DiffNode& n) const;
+  // The core's memory figures of the run a row shows and the module's index in it (A's where it has the
+  // module, else B's); null when that run has no memory events.
+  std::pair<const MemoryUsage*, std::size_t> memoryOf(const DiffNode& n) const;
 
   SessionPtr session_;
   std::vector<int> row_in_parent_;
   std::vector<ModuleParams> params_a_, params_b_;  // indexed like each run's summary.modules
+  const MemoryUsage* memory_a_ = nullptr;          // RunAnalysis::memory() of each run; null without events
+  const MemoryUsage* memory_b_ = nullptr;
 };
 
 }  // namespace flopscope::gui

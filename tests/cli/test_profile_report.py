@@ -115,7 +115,7 @@ class ProfileReport(CliTestCase):
         with open(golden_path) as f:
             golden = {line.strip() for line in f if line.strip() and not line.startswith("#")}
         self.assertEqual(self.report["schema"], "flopscope.report")
-        self.assertEqual(self.report["version"], 7)
+        self.assertEqual(self.report["version"], 8)
         actual = json_shape(self.report)
         self.assertEqual(actual - golden, set(), "keys not in the documented shape")
         # Keys of array elements are required only where the array is non-empty in this report.

@@ -26,7 +26,7 @@ def report(*args):
 class ReportDeviceTest(CliTestCase):
     def test_json_rates_per_module_top_op_and_group(self):
         r = json.loads(report(H100, "--format", "json"))
-        self.assertEqual(r["version"], 7)
+        self.assertEqual(r["version"], 8)
         head = r["top_ops"][0]
         self.assertEqual(head["module"], "BertOnlyMLMHead.BertLMPredictionHead.Linear")
         rates = head["device_rates"]

@@ -16,16 +16,21 @@ VARIANTS = [[], ["--format", "md"], ["--format", "csv"], ["--sort", "flops", "--
             ["--coverage", "--peak", "1e14:1e12"]]
 
 
-def without_iteration_section(report):
-    """The report without its per-iteration device section (from "per iteration (" to its summary line)."""
-    out, skipping = [], False
+def without_row_sections(report):
+    """The report without the sections that read rows the facts do not hold: the per-iteration device
+    section (from "per iteration (" to its summary line; kernel intervals) and the memory section (from
+    "memory (" to the blank line that ends it; op intervals)."""
+    out, until = [], None
     for line in report.split("\n"):
-        if line.startswith("per iteration ("):
-            skipping = True
-        if not skipping:
+        if until is None and line.startswith("per iteration ("):
+            until = lambda l: l.startswith("summary ")
+        elif until is None and line.startswith("memory ("):
+            until = lambda l: l == ""
+        elif until is not None and until(line):
+            until = None
+            continue
+        if until is None:
             out.append(line)
-        if skipping and line.startswith("summary "):
-            skipping = False
     return "\n".join(out)
 
 
@@ -56,9 +61,9 @@ class ReportFactsTest(CliTestCase):
             c.execute("UPDATE op SET duration_ns = duration_ns * 1000")
             c.execute("UPDATE kernel SET duration_ns = duration_ns * 1000")
         after = run("report", db, check=True).stdout
-        # Everything but the per-iteration device section comes from the facts; that section reads the
-        # kernel rows (their intervals are not among the facts), and so sees the change.
-        self.assertEqual(without_iteration_section(before), without_iteration_section(after))
+        # Everything but the per-iteration device and memory sections comes from the facts; those read the
+        # kernel and op rows (their intervals are not among the facts), and so see the change.
+        self.assertEqual(without_row_sections(before), without_row_sections(after))
         self.assertNotEqual(before, after)
         # The kernel table reads the rows: it sees the change.
         self.assertNotEqual(run("report", db, "--kernels", check=True).stdout.split("\n")[-30:],

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "db/run_database.h"
 
@@ -182,6 +183,21 @@ RunData sample_run() {
   big.values.clear();
   big.summarized = true;
   r.outputs = {{0, "hash-a", "long-prompts", {logits, ids}}, {1, "hash-b", "", {big}}};
+  // profile_memory: an allocation on cuda:0 with the allocator's totals, a free on the CPU without them.
+  MemoryEvent alloc;
+  alloc.ts_ns = 120;
+  alloc.thread = 7;
+  alloc.bytes = 4096;
+  alloc.total_allocated = 8192;
+  alloc.total_reserved = 2097152;
+  alloc.addr = 140000000000;
+  alloc.device_type = 1;
+  alloc.device_id = 0;
+  MemoryEvent free_cpu;
+  free_cpu.ts_ns = 130;
+  free_cpu.thread = 8;
+  free_cpu.bytes = -64;
+  r.memory_events = {alloc, free_cpu};
   return r;
 }
 
@@ -351,7 +367,7 @@ void expect_equal(const RunData& a, const RunData& b) {
   // aggregates, raw_rows and summary_facts are derived from the rows, not stored fields:
   // tests/unit/diff/aggregates_test.cpp and summary_facts_test.cpp.
   const auto& [info, modules, ops, kernels, params, nodes, edges, activations, discarded, quality, outputs,
-               iteration_processes, aggregates, raw_rows, summary_facts] = a;
+               iteration_processes, memory_events, aggregates, raw_rows, summary_facts] = a;
   (void)aggregates;
   (void)raw_rows;
   (void)summary_facts;
@@ -367,6 +383,15 @@ void expect_equal(const RunData& a, const RunData& b) {
   EXPECT_EQ(discarded, b.discarded);
   EXPECT_EQ(iteration_processes, b.iteration_processes);
   EXPECT_EQ(outputs, b.outputs);
+  ASSERT_EQ(memory_events.size(), b.memory_events.size());
+  for (std::size_t i = 0; i < memory_events.size(); ++i) {
+    const MemoryEvent &x = memory_events[i], &y = b.memory_events[i];
+    EXPECT_EQ(std::tie(x.ts_ns, x.thread, x.bytes, x.total_allocated, x.total_reserved, x.addr, x.device_type,
+                       x.device_id),
+              std::tie(y.ts_ns, y.thread, y.bytes, y.total_allocated, y.total_reserved, y.addr, y.device_type,
+                       y.device_id))
+        << "memory event " << i;
+  }
 }
 
 }  // namespace flopscope::testing

@@ -77,6 +77,7 @@ TEST(RunDatabaseRoundTrip, RowsInsertedInGroupsKeepEveryField) {
   run.discarded.clear();
   run.iteration_processes.clear();  // written by write_rows only, which this test does not use
   run.outputs.clear();
+  run.memory_events.clear();
   for (int i = 0; i < 53; ++i) {
     OpRecord o = sample.ops[static_cast<std::size_t>(i) % sample.ops.size()];
     o.id = 1000 + i;

@@ -63,7 +63,8 @@ TEST(Schema, DocumentedTablesAreTheTablesOfARun) {
                                           "iteration_process",
                                           "output_tensor",
                                           "host_event",
-                                          "trace_device_properties"};
+                                          "trace_device_properties",
+                                          "memory_event"};
   EXPECT_EQ(tables_in(path), expected);
   EXPECT_EQ(documented_tables(), expected);
   // Whole module paths for SQL users: the view of version 9 (docs/schema.md names it with module_node).

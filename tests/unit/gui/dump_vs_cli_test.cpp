@@ -209,6 +209,42 @@ TEST_F(DumpVsCli, TreeOfAGpuTraceKeepsTheLowerBound) {
 
 // `report --kernels`: one dumped row per kernel name, in its order, with the CLI's analytic FLOPs (a GEMM
 // kernel's share of its op's FLOPs, not the 0 the GUI once summed from absent counters).
+// A trace with allocator events (profile_memory): the tree's Allocated column is the report's memory figures,
+// each module's bytes allocated with its children's, per device ("-" where nothing was allocated).
+TEST_F(DumpVsCli, AllocatedIsTheReportsMemoryPerModule) {
+  const char* trace = "tracelens__h100__gaunernst_bert-small-uncased__1016001.json.gz";
+  const json report = cli_json("report " + kineto(trace) + " --format json");
+  const Table tree = dump("tree", kineto(trace));
+  expect_tree_matches_report(tree, report, true);
+  const json& memory = report["memory"];
+  ASSERT_TRUE(memory.is_object());
+  const std::size_t devices = memory["devices"].size();
+  ASSERT_EQ(devices, 2U);                       // cuda:0 and the CPU: each cell names its device
+  std::map<std::string, std::string> expected;  // path -> cell, devices in the report's order
+  for (const json& d : memory["devices"]) {
+    for (const json& m : memory["modules"]) {
+      const auto bytes = m["total"]["allocated_bytes"].get<std::int64_t>();
+      if (m["device"] != d["device"] || bytes == 0) continue;
+      std::string& cell = expected[path_text(m["path"].get<std::string>())];
+      cell += (cell.empty() ? "" : ", ") + bytes_text(static_cast<double>(bytes)) + " " +
+              d["device"].get<std::string>();
+    }
+  }
+  ASSERT_FALSE(expected.empty());
+  std::size_t with_bytes = 0;
+  for (const auto& row : tree.rows) {
+    const auto it = expected.find(row.at("Path"));
+    EXPECT_EQ(row.at("Allocated"), it == expected.end() ? "-" : it->second) << row.at("Path");
+    with_bytes += it != expected.end();
+  }
+  EXPECT_EQ(with_bytes, expected.size());
+}
+
+TEST_F(DumpVsCli, NoAllocatedColumnWithoutMemoryEvents) {
+  const Table tree = dump("tree", file("cpu.db"));
+  EXPECT_EQ(std::count(tree.header.begin(), tree.header.end(), "Allocated"), 0);
+}
+
 TEST_F(DumpVsCli, KernelsAreTheReportsKernelTable) {
   const json report = cli_json("report " + kineto(kLowerBoundTrace) + " --kernels --format json");
   const json& kernels = report["kernels"];
