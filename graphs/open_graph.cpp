@@ -9,6 +9,7 @@
 #include "db/model/sha256.h"
 #include "graphs/extract.h"
 #include "graphs/run_costs.h"
+#include "graphs/trace_graph.h"
 
 namespace flopscope::graphs {
 
@@ -51,9 +52,14 @@ Status complete_graph_from_source(RunData& run, const std::string& run_path) {
 }
 
 OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string title) {
-  OpGraph graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
-  attach_run_costs(graph, run);
-  attach_module_costs(graph, summary);
+  OpGraph graph;
+  if (run.graph_nodes.empty() && records_no_graph(run.info.source_kind)) {
+    graph = trace_op_graph(run, summary);
+  } else {
+    graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
+    attach_run_costs(graph, run);
+    attach_module_costs(graph, summary);
+  }
   graph.title = std::move(title);
   return graph;
 }
@@ -68,12 +74,14 @@ StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run_out) {
     if (run_out != nullptr) run_out->modules = extracted.modules;
   } else {
     FS_ASSIGN_OR_RETURN(RunData run, load_run(path));
-    if (Status s = complete_graph_from_source(run, path); !s.ok()) {
+    // A trace's graph is drawn from what ran (trace_graph.h); it has no model to extract one from.
+    const bool from_trace = records_no_graph(run.info.source_kind) && !run.ops.empty();
+    if (Status s = complete_graph_from_source(run, path); !s.ok() && !from_trace) {
       return InvalidArgument(
           path +
           ": this run has no computation graph (no graph_node rows; runs captured by "
-          "`flopscope profile` from a TorchScript model have one, imported traces do not) and "
-          "none could be extracted: " +
+          "`flopscope profile` from a TorchScript model have one, imported traces are drawn from their ops) "
+          "and none could be extracted: " +
           s.message());
     }
     graph = run_op_graph(run, summarize(run), "");

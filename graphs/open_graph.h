@@ -19,7 +19,8 @@ namespace flopscope::graphs {
 Status complete_graph_from_source(RunData& run, const std::string& run_path);
 
 // The graph of an opened run (graph_node/graph_edge rows) with costs per iteration: FLOPs, time and bytes
-// on nodes (matched to op calls) and module clusters (from the summary). Empty when the run has no graph.
+// on nodes (matched to op calls) and module clusters (from the summary). A trace's run, which has no such
+// rows, gets the graph of what ran (trace_graph.h). Empty when the run has neither.
 OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string title);
 
 // The graph of `path` with costs per iteration when it is a run: FLOPs, time and bytes on nodes and
