@@ -51,10 +51,11 @@ Status complete_graph_from_source(RunData& run, const std::string& run_path) {
   return {};
 }
 
-OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string title) {
+OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string title,
+                     std::size_t max_nodes) {
   OpGraph graph;
   if (run.graph_nodes.empty() && records_no_graph(run.info.source_kind)) {
-    graph = trace_op_graph(run, summary);
+    graph = trace_op_graph(run, summary, max_nodes);
   } else {
     graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
     attach_run_costs(graph, run);
@@ -64,7 +65,7 @@ OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string 
   return graph;
 }
 
-StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run_out) {
+StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run_out, std::size_t max_nodes) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return NotFound(path + ": no such file");
   OpGraph graph;
@@ -84,7 +85,7 @@ StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run_out) {
           "and none could be extracted: " +
           s.message());
     }
-    graph = run_op_graph(run, summarize(run), "");
+    graph = run_op_graph(run, summarize(run), "", max_nodes);
     if (run_out != nullptr) *run_out = std::move(run);
   }
   graph.title = std::filesystem::path(path).filename().string();
