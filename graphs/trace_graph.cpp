@@ -21,7 +21,14 @@ struct Drawn {
   std::vector<std::vector<std::size_t>> kernels;    // per drawn op: run.kernels indices, by start
   std::vector<std::size_t> top_of;                  // per run op: its top-level ancestor (itself at the top)
   std::unordered_map<Id, std::string> module_path;  // module id -> path
+  // Per drawn kernel: its ordinal among the iteration's kernels of the same name launched from the same
+  // module, by start (how kernels are matched across iterations, attach_kernel_costs).
+  std::unordered_map<std::size_t, std::size_t> kernel_ordinal;
+  std::size_t kernels_left_out = 0;  // beyond kMaxKernelsPerOp
 };
+
+// A torch.compile region launches a thousand kernels from one op: each op shows its longest few.
+constexpr std::size_t kMaxKernelsPerOp = 8;
 
 // Run op index by op id.
 std::unordered_map<Id, std::size_t> op_index_of(const RunData& run) {
@@ -68,6 +75,11 @@ Drawn pick_iteration(const RunData& run) {
   return d;
 }
 
+std::string module_of(const Drawn& d, Id module_id) {
+  auto it = d.module_path.find(module_id);
+  return it == d.module_path.end() ? "" : it->second;
+}
+
 void attach_kernels(const RunData& run, Drawn& d) {
   const auto index = op_index_of(run);
   std::unordered_map<std::size_t, std::size_t> slot;  // top-level run op -> drawn op
@@ -79,15 +91,27 @@ void attach_kernels(const RunData& run, Drawn& d) {
     auto s = slot.find(d.top_of[op->second]);
     if (s != slot.end()) d.kernels[s->second].push_back(k);
   }
-  for (auto& ks : d.kernels)
-    std::stable_sort(ks.begin(), ks.end(), [&](std::size_t a, std::size_t b) {
-      return run.kernels[a].start_ns < run.kernels[b].start_ns;
-    });
-}
-
-std::string module_of(const Drawn& d, Id module_id) {
-  auto it = d.module_path.find(module_id);
-  return it == d.module_path.end() ? "" : it->second;
+  auto by_start = [&](std::size_t a, std::size_t b) {
+    return run.kernels[a].start_ns < run.kernels[b].start_ns;
+  };
+  std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> by_key;
+  for (std::size_t s = 0; s < d.ops.size(); ++s)
+    for (std::size_t k : d.kernels[s])
+      by_key[{module_of(d, run.ops[d.ops[s]].module_id), run.kernels[k].name}].push_back(k);
+  for (auto& [key, ks] : by_key) {
+    std::stable_sort(ks.begin(), ks.end(), by_start);
+    for (std::size_t i = 0; i < ks.size(); ++i) d.kernel_ordinal[ks[i]] = i;
+  }
+  for (auto& ks : d.kernels) {
+    if (ks.size() > kMaxKernelsPerOp) {
+      std::stable_sort(ks.begin(), ks.end(), [&](std::size_t a, std::size_t b) {
+        return run.kernels[a].duration_ns > run.kernels[b].duration_ns;
+      });
+      d.kernels_left_out += ks.size() - kMaxKernelsPerOp;
+      ks.resize(kMaxKernelsPerOp);
+    }
+    std::stable_sort(ks.begin(), ks.end(), by_start);
+  }
 }
 
 using KernelKey = std::pair<std::string, std::string>;  // module path (of the launching op), kernel name
@@ -99,7 +123,8 @@ double counted_flops(const KernelRecord& k) {
 // Kernel nodes' costs per iteration, matched across iterations as ops are: the same launching module, the
 // same kernel name and the same ordinal among those. Device time (median), counter FLOPs and DRAM bytes
 // (mean over the iterations with kernels).
-void attach_kernel_costs(OpGraph& graph, const RunData& run, const Drawn& d) {
+void attach_kernel_costs(OpGraph& graph, const std::vector<std::size_t>& kernel_of, const RunData& run,
+                         const Drawn& d) {
   const auto index = op_index_of(run);
   std::map<int, std::map<KernelKey, std::vector<std::size_t>>> by_iteration;
   for (std::size_t k = 0; k < run.kernels.size(); ++k) {
@@ -114,11 +139,11 @@ void attach_kernel_costs(OpGraph& graph, const RunData& run, const Drawn& d) {
         return run.kernels[a].start_ns < run.kernels[b].start_ns;
       });
   const double iterations = std::max<double>(1.0, static_cast<double>(by_iteration.size()));
-  std::map<KernelKey, std::size_t> seen;
-  for (auto& node : graph.nodes) {
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    OpNode& node = graph.nodes[i];
     if (node.kind != kKernelKind) continue;
     const KernelKey key{node.module_path, node.label};
-    const std::size_t ordinal = seen[key]++;
+    const std::size_t ordinal = d.kernel_ordinal.at(kernel_of[i]);
     std::vector<double> times;
     NodeCost cost;
     for (const auto& [iteration, groups] : by_iteration) {
@@ -142,7 +167,8 @@ void attach_kernel_costs(OpGraph& graph, const RunData& run, const Drawn& d) {
 struct Nodes {
   std::vector<GraphNode> nodes;
   std::vector<std::size_t> first_node;
-  std::vector<std::int64_t> thread;  // per node: the op's thread (kernels: their op's)
+  std::vector<std::int64_t> thread;    // per node: the op's thread (kernels: their op's)
+  std::vector<std::size_t> kernel_of;  // per node: its run.kernels index (ops: unused)
 };
 
 Nodes make_nodes(const RunData& run, const Drawn& d) {
@@ -157,6 +183,7 @@ Nodes make_nodes(const RunData& run, const Drawn& d) {
     n.module_path = module_of(d, op.module_id);
     out.nodes.push_back(n);
     out.thread.push_back(op.thread);
+    out.kernel_of.push_back(0);
     for (std::size_t k : d.kernels[s]) {
       GraphNode kn = n;
       kn.id = static_cast<Id>(out.nodes.size());
@@ -164,6 +191,7 @@ Nodes make_nodes(const RunData& run, const Drawn& d) {
       kn.label = run.kernels[k].name;
       out.nodes.push_back(kn);
       out.thread.push_back(op.thread);
+      out.kernel_of.push_back(k);
     }
   }
   return out;
@@ -270,7 +298,7 @@ OpGraph trace_op_graph(const RunData& run, const RunSummary& summary, std::size_
   attach_run_costs(graph, run);
   for (auto& n : graph.nodes)
     if (n.kind != kKernelKind) n.cost.clock = "host";
-  attach_kernel_costs(graph, run, drawn);
+  attach_kernel_costs(graph, made.kernel_of, run, drawn);
   attach_module_costs(graph, summary);
 
   const std::size_t drawn_ops = drawn.ops.size();
@@ -283,8 +311,11 @@ OpGraph trace_op_graph(const RunData& run, const RunSummary& summary, std::size_
                      (drawn.iterations > 1 ? " (of " + std::to_string(drawn.iterations) + ")" : "") +
                      " in the order they ran, each with the kernels it launched; op time: host, kernel time: "
                      "device, per iteration";
+  if (drawn.kernels_left_out > 0)
+    note += "\nat most " + std::to_string(kMaxKernelsPerOp) + " kernels an op (its longest), " +
+            count_of(static_cast<long long>(drawn.kernels_left_out), "kernel") + " not drawn";
   if (folded > 0)
-    note += "; the " + count_of(static_cast<long long>(drawn_ops - folded), "op") +
+    note += "\nthe " + count_of(static_cast<long long>(drawn_ops - folded), "op") +
             " with the most host time drawn, " + std::to_string(folded) + " in one node";
   graph.note = std::move(note);
   return graph;

@@ -140,6 +140,36 @@ TEST(TraceGraph, BoundedByHostTimeWithOneNodeForTheRest) {
   }
 }
 
+// A torch.compile region launches hundreds of kernels from one op: the op shows its longest few, each
+// matched across iterations by its place among the kernels of its name (not among those drawn).
+TEST(TraceGraph, AnOpShowsItsLongestKernels) {
+  RunData run = trace_run(1, 2);
+  for (const OpRecord& op : std::vector<OpRecord>(run.ops)) {
+    if (op.name != "aten::addmm") continue;
+    for (int j = 0; j < 20; ++j) {
+      KernelRecord k;
+      k.id = static_cast<Id>(run.kernels.size()) + 1;
+      k.name = "triton_fused";
+      k.iteration = op.iteration;
+      k.start_ns = op.start_ns + 10 + j;
+      k.duration_ns = 100 * j + op.iteration;  // the last ones are the longest
+      k.op_id = op.id;
+      run.kernels.push_back(k);
+    }
+  }
+  OpGraph g = trace_op_graph(run, summarize(run));
+  std::size_t triton = 0;
+  for (const auto& n : g.nodes) triton += n.label == "triton_fused" ? 1 : 0;
+  EXPECT_EQ(triton, 7u);  // 8 with the GEMM, the longest of 21
+  const OpNode* first = nullptr;
+  for (const auto& n : g.nodes)
+    if (!first && n.label == "triton_fused") first = &n;
+  ASSERT_NE(first, nullptr);
+  EXPECT_DOUBLE_EQ(first->cost.time_ns, 1300.5);  // the 14th triton kernel: median of 1300 and 1301 ns
+  EXPECT_NE(g.note.find("at most 8 kernels an op (its longest), 13 kernels not drawn"), std::string::npos)
+      << g.note;
+}
+
 TEST(TraceGraph, DotLabelsSayEachThingOnceWithTheirClock) {
   RunData run = trace_run(1, 2);
   std::string dot = write_dot(collapse(trace_op_graph(run, summarize(run)), kOpLevel));
