@@ -222,9 +222,8 @@ void GraphPage::rebuild() {
   if (!session_) return;
   if (session_->graph.nodes.empty()) {
     QString why = session_->a->graph_note;
-    info_->setText(why.isEmpty()
-                       ? tr("This run has no computation graph (runs imported from traces carry none).")
-                       : tr("No computation graph: %1").arg(why));
+    info_->setText(why.isEmpty() ? tr("This run has no computation graph and no ops to draw one from.")
+                                 : tr("No computation graph: %1").arg(why));
     info_->setToolTip(info_->text());
     return;
   }
