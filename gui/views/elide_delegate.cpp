@@ -9,6 +9,7 @@ namespace flopscope::gui {
 
 void MiddleElideDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const {
   QStyledItemDelegate::initStyleOption(option, index);
+  if (sizing_) return;
   const QStyle* style = option->widget ? option->widget->style() : QApplication::style();
   // The margin the item view style leaves on each side of a cell's text.
   const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, option->widget) + 1;
@@ -26,6 +27,13 @@ void MiddleElideDelegate::initStyleOption(QStyleOptionViewItem* option, const QM
   }
   option->text = cut->second.value(option->text, option->text);
   option->textElideMode = Qt::ElideNone;  // cut here already; Qt would cut again at its own place
+}
+
+QSize MiddleElideDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
+  sizing_ = true;
+  const QSize size = QStyledItemDelegate::sizeHint(option, index);
+  sizing_ = false;
+  return size;
 }
 
 }  // namespace flopscope::gui

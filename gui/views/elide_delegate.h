@@ -15,12 +15,15 @@ class MiddleElideDelegate : public QStyledItemDelegate {
   using QStyledItemDelegate::QStyledItemDelegate;
   // Public for tests: sets the text the cell paints for option->rect.
   void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
+  // The whole text's size: resizeColumnsToContents sizes the column for it, not for a cut.
+  QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
   // Forget the cut texts: the rows changed.
   void reset() { cut_.clear(); }
 
  private:
   // By the room they were cut to (pixels): each text of the column and its cut.
   mutable std::map<int, QHash<QString, QString>> cut_;
+  mutable bool sizing_ = false;  // inside sizeHint: leave the text whole
 };
 
 }  // namespace flopscope::gui

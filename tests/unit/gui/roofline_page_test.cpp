@@ -80,6 +80,12 @@ TEST(RooflinePage, ModuleNamesKeepTheirLayerNumbers) {
   RooflinePage page;
   page.setSession(fixture_session(Variant::kV1));
   ASSERT_NE(dynamic_cast<MiddleElideDelegate*>(page.table()->itemDelegateForColumn(0)), nullptr);
+  // The column is sized for the whole names (up to 260 px), not for their cuts.
+  int longest = 0;
+  for (const auto& p : page.plot().points)
+    longest =
+        std::max(longest, page.table()->fontMetrics().horizontalAdvance(QString::fromStdString(p.path)));
+  EXPECT_GE(page.table()->columnWidth(0), std::min(longest, 260));
 
   QTableWidget table(2, 1);
   const QString a =
