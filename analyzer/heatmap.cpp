@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "analyzer/format.h"
 #include "db/model/text_escape.h"
 
 namespace flopscope {
@@ -177,6 +178,21 @@ LatencyHistogram latency_histogram(const LatencyStats& stats) {
   }
   h.peak = *std::max_element(h.counts.begin(), h.counts.end());
   return h;
+}
+
+std::string heatmap_legend(const HeatmapData& d) {
+  std::string text = "colour: " + std::string(to_string(d.clock)) + " self time per iteration";
+  if (d.max_ns <= 0) return text + "; no cell has time";
+  return text + ", logarithmic from " + time_text(d.min_ns) + " (dark purple, the smallest cell) to " +
+         time_text(d.max_ns) + " (yellow, the largest); grey: the module did not run in that iteration";
+}
+
+std::string few_iterations_note(int iterations) {
+  if (iterations >= kMinHistogramSamples) return "";
+  return count_of(iterations, "iteration") + ": too few to colour a spread across iterations (" +
+         std::to_string(kMinHistogramSamples) +
+         " or more needed). Each colour is one module's time on the colour bar's scale (logarithmic, from "
+         "the smallest to the largest cell): read the bar's values, not the hues.";
 }
 
 }  // namespace flopscope

@@ -64,4 +64,12 @@ struct LatencyHistogram {
 };
 LatencyHistogram latency_histogram(const LatencyStats& stats);
 
+// What the colours mean, in words with units, for every view's legend: the measure and its clock, the
+// logarithmic scale and its two ends (the smallest and largest cell), and the grey of a module that did
+// not run.
+std::string heatmap_legend(const HeatmapData& d);
+// With fewer iterations than kMinHistogramSamples, why the colours show no spread across iterations and
+// what they compare instead; "" with enough iterations.
+std::string few_iterations_note(int iterations);
+
 }  // namespace flopscope

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 
 namespace flopscope::graphs {
 namespace {
@@ -25,7 +26,8 @@ void add_cost(NodeCost& into, const NodeCost& c) {
   into.known = true;
   into.flops_known = into.flops_known || c.flops_known;
   into.flops += c.flops;
-  into.time_ns += c.time_ns;
+  // A box's time is host time: a trace's kernel nodes (device time) add their work, not their time.
+  if (std::string_view(c.clock) != "device") into.time_ns += c.time_ns;
   into.bytes += c.bytes;
 }
 
@@ -79,6 +81,7 @@ ViewGraph collapse(const OpGraph& graph, int depth) {
 ViewGraph collapse(const OpGraph& graph, const std::set<std::string>& modules) {
   ViewGraph view;
   view.title = graph.title;
+  view.note = graph.note;
   view.depth = modules.empty() ? kOpLevel : kChosenModules;
   view.module_types = graph.module_types;
   view.base_module_types = graph.base_module_types;

@@ -40,6 +40,7 @@ struct ViewEdge {
 
 struct ViewGraph {
   std::string title;
+  std::string note;      // OpGraph::note
   int depth = kOpLevel;  // the depth the view was collapsed to, or kChosenModules
   std::vector<ViewNode> nodes;
   std::vector<ViewEdge> edges;

@@ -63,6 +63,8 @@ namespace {
 
 // DORMANT modules' frames and boxes: the palette's DORMANT colour, dotted.
 const char* const kDormantBorder = verdict_color(Verdict::kDormant).text;
+// Widest node label line from the source (a kernel name) before its middle is cut.
+constexpr std::size_t kLabelChars = 48;
 
 struct Writer {
   const ViewGraph& view;
@@ -129,6 +131,7 @@ struct Writer {
     if (!c.known) return "";
     std::string line = c.flops_known ? format_metric(c.flops, CostMetric::kFlops) + " \xC2\xB7 " : "";
     line += format_metric(c.time_ns, CostMetric::kTime);
+    if (*c.clock != '\0') line += " " + std::string(c.clock);
     if (metric == CostMetric::kBytes) line += " \xC2\xB7 " + format_metric(c.bytes, CostMetric::kBytes);
     return line;
   }
@@ -156,6 +159,16 @@ struct Writer {
     return line;
   }
 
+  // The op and its label, each said once: a label that already names the op ("linear" on aten::linear, "2
+  // more ops" on a "more" node) stands alone. Long labels (kernel names) lose their middle, not their tile
+  // sizes.
+  std::string op_text(const ViewNode& n) const {
+    const std::string kind = short_kind(n.kind);
+    if (n.label.empty()) return kind;
+    std::string label = elide_middle(n.label, kLabelChars);
+    return n.label.find(kind) != std::string::npos ? label : kind + " " + label;
+  }
+
   std::string node_label(const ViewNode& n, DiffStatus st) const {
     std::string label;
     if (n.is_module) {
@@ -165,7 +178,7 @@ struct Writer {
       if (dormant(n.module_path)) label += " DORMANT";
       label += "\n" + op_nodes_text(static_cast<std::size_t>(n.members));
     } else {
-      label = n.label.empty() ? short_kind(n.kind) : short_kind(n.kind) + " " + n.label;
+      label = op_text(n);
       if (!n.shapes.empty()) label += "\n" + n.shapes;
     }
     std::string cost = cost_line(st == DiffStatus::kVanished ? n.base_cost : n.cost);
@@ -311,6 +324,7 @@ struct Writer {
 
   std::string run() {
     std::string title = view.title + "\n" + depth_text();
+    if (!view.note.empty()) title += "\n" + view.note;
     if (diff_colors) {
       title += " \xC2\xB7 diff overlay";
     } else if (heat) {

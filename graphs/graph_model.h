@@ -21,6 +21,9 @@ struct NodeCost {
   double flops = 0;
   double time_ns = 0;
   double bytes = 0;
+  // Which clock time_ns is on where a graph draws both ("host" for ops, "device" for kernels of a trace);
+  // "" on graphs of host time only.
+  const char* clock = "";
 };
 
 struct OpNode {
@@ -48,6 +51,7 @@ struct OpEdge {
 
 struct OpGraph {
   std::string title;  // what the graph shows, e.g. the model file name
+  std::string note;   // how the graph was made when it is not the model's own (a trace's), or ""
   std::vector<OpNode> nodes;
   std::vector<OpEdge> edges;
   std::map<std::string, std::string> module_types;       // module path -> short class name

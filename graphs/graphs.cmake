@@ -4,7 +4,7 @@
 # linked into libflopscope-torch.so only. Front ends reach it through extract_plugin.cpp.
 # Stubs that report the missing component replace them when Graphviz or LibTorch is absent.
 set(flopscope_graphs_sources
-  graph_model.cpp run_costs.cpp collapse.cpp graph_diff.cpp heat.cpp heatmap_dot.cpp dot_writer.cpp output_format.cpp
+  graph_model.cpp run_costs.cpp trace_graph.cpp collapse.cpp graph_diff.cpp heat.cpp heatmap_dot.cpp dot_writer.cpp output_format.cpp
   profiled_shapes.cpp icicle.cpp icicle_svg.cpp roofline_plot.cpp roofline_svg.cpp svg_frame.cpp)
 if(NOT FLOPSCOPE_HAVE_GRAPHVIZ)
   list(APPEND flopscope_graphs_sources render_unavailable.cpp layout_unavailable.cpp)

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "analyzer/format.h"
 #include "graphs/dot_writer.h"
@@ -24,14 +26,12 @@ std::string num(double v) {
   return buf;
 }
 
-// Long module paths lose their beginning: the leaf is what tells rows apart.
-std::string elide_left(const std::string& text, double width) {
-  auto fit = static_cast<std::size_t>(std::max(0.0, width / kCharWidth));
-  if (text.size() <= fit) return text;
-  if (fit <= 1) return "";
-  std::size_t start = text.size() - (fit - 1);
-  while (start < text.size() && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) ++start;  // UTF-8
-  return "\xE2\x80\xA6" + text.substr(start);
+// Long module paths lose their middle, keeping what tells rows apart (layer numbers; elide_distinct), as the
+// GUI's rows do.
+std::vector<std::string> row_labels(const HeatmapData& data, double width) {
+  std::vector<std::string> paths;
+  for (const auto& r : data.rows) paths.push_back(r.path);
+  return elide_distinct(paths, static_cast<std::size_t>(std::max(0.0, width / kCharWidth)));
 }
 
 // Shapes at fixed positions in a y-down frame of width x height points; Graphviz's frame is y-up.
@@ -153,6 +153,32 @@ void histogram(Canvas& c, double x, double y, double w, double h, const HeatmapR
   c.text(x + w / 2, bottom + 3, w / 2, line_h, time_text(hist.hi), 'r', "#3c3c3c");
 }
 
+// The colour bar: the logarithmic scale from the smallest cell (bottom) to the largest (top), round ticks
+// with units (analyzer/heatmap), both ends labelled in grey, each label drawn unless it crowds one already
+// drawn; its measure below. Returns the measure.
+std::string colour_bar(Canvas& c, const HeatmapData& data, double x, double top, double h) {
+  constexpr int kSlices = 48;
+  for (int i = 0; i < kSlices; ++i)
+    c.box(x, top + h - (i + 1) * h / kSlices, 14, h / kSlices + 0.5,
+          latency_ramp(static_cast<double>(i) / (kSlices - 1)).hex());
+  std::vector<double> labelled;
+  auto tick = [&](double v, bool end) {
+    const double ty = top + h - data.scale(v) * h;
+    if (!end) c.box(x + 14, ty - 0.5, 4, 1, "#000000");
+    for (double other : labelled)
+      if (std::abs(ty - other) < kFont + 2) return;
+    c.text(x + 20, ty - (kFont + 4) / 2, kLegendWidth - 40, kFont + 4, time_text(v), 'l',
+           end ? "#5a5a5a" : "#000000");
+    labelled.push_back(ty);
+  };
+  for (double v : heatmap_ticks(data)) tick(v, false);
+  tick(data.max_ns, true);
+  tick(data.min_ns, true);
+  const std::string measure = std::string(to_string(data.clock)) + " self time";
+  c.text(x - 8, top + h + 4, kLegendWidth - 8, kFont + 4, measure, 'l');  // ends at the margin
+  return measure;
+}
+
 }  // namespace
 
 std::string write_heatmap_dot(const HeatmapData& data, const HeatmapPictureOptions& options) {
@@ -177,10 +203,11 @@ std::string write_heatmap_dot(const HeatmapData& data, const HeatmapPictureOptio
   const double row_h = std::clamp(std::floor(grid_h / rows), 4.0, 28.0);
   const double cell_w = grid_w / columns;
   const int selected = options.selected_row >= 0 && options.selected_row < rows ? options.selected_row : -1;
+  const std::vector<std::string> labels = row_labels(data, label_w - 6);
   for (int r = 0; r < rows; ++r) {
     double y = top + r * row_h;
     if (row_h >= kFont)
-      c.text(kMargin, y, label_w - 6, row_h, elide_left(data.rows[r].path, label_w - 6), 'r',
+      c.text(kMargin, y, label_w - 6, row_h, labels[static_cast<std::size_t>(r)], 'r',
              r == selected ? "#000000" : "#3c3c3c");
     // Neighbouring cells of one colour are drawn as one box: thousands of iterations stay a small file.
     int start = 0;
@@ -209,26 +236,18 @@ std::string write_heatmap_dot(const HeatmapData& data, const HeatmapPictureOptio
     c.text(grid_x + (col + 0.5) * cell_w - 30, grid_bottom + 2, 60, kAxis - 4, std::to_string(col), 'c',
            "#3c3c3c");
   c.text(grid_x, grid_bottom + 2, grid_w, kAxis, "iteration", 'r', "#3c3c3c");
-  // Legend: the logarithmic scale from min (bottom) to max (top).
-  const double legend_x = grid_x + grid_w + 16, legend_h = std::max(grid_bottom - top, 60.0);
-  constexpr int kSlices = 48;
-  for (int i = 0; i < kSlices; ++i)
-    c.box(legend_x, top + legend_h - (i + 1) * legend_h / kSlices, 14, legend_h / kSlices + 0.5,
-          latency_ramp(static_cast<double>(i) / (kSlices - 1)).hex());
-  // Round ticks with units (analyzer/heatmap), each labelled unless it crowds the one above; its measure
-  // below.
-  double last_label = -1e9;
-  for (double v : heatmap_ticks(data)) {
-    const double ty = top + legend_h - data.scale(v) * legend_h;
-    c.box(legend_x + 14, ty - 0.5, 4, 1, "#000000");
-    if (std::abs(ty - last_label) < kFont + 2) continue;
-    c.text(legend_x + 20, ty - (kFont + 4) / 2, kLegendWidth - 40, kFont + 4, time_text(v), 'l');
-    last_label = ty;
+  const double legend_h = std::max(grid_bottom - top, 60.0);
+  const std::string measure = colour_bar(c, data, grid_x + grid_w + 16, top, legend_h);
+  // What the colours mean in words (the GUI prints the same line), and why they show no spread when the
+  // run has too few iterations.
+  double ly = std::max(grid_bottom + kAxis, top + legend_h + kFont + 8);
+  for (const std::string& line : {heatmap_legend(data), few_iterations_note(columns)}) {
+    if (line.empty()) continue;
+    c.text(kMargin, ly, W - 2 * kMargin, kFont + 6, line, 'l', "#3c3c3c");
+    ly += kFont + 6;
   }
-  const std::string measure = std::string(to_string(data.clock)) + " self time";
-  c.text(legend_x - 8, top + legend_h + 4, kLegendWidth - 8, kFont + 4, measure, 'l');  // ends at the margin
   if (hist_h > 0 && selected >= 0) {
-    double hy = grid_bottom + kAxis + 2 * kMargin;
+    double hy = ly + 2 * kMargin;
     histogram(c, grid_x, hy, grid_w, H - hy - kMargin, data.rows[static_cast<std::size_t>(selected)],
               measure);
   }

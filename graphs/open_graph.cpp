@@ -9,6 +9,7 @@
 #include "db/model/sha256.h"
 #include "graphs/extract.h"
 #include "graphs/run_costs.h"
+#include "graphs/trace_graph.h"
 
 namespace flopscope::graphs {
 
@@ -50,15 +51,21 @@ Status complete_graph_from_source(RunData& run, const std::string& run_path) {
   return {};
 }
 
-OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string title) {
-  OpGraph graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
-  attach_run_costs(graph, run);
-  attach_module_costs(graph, summary);
+OpGraph run_op_graph(const RunData& run, const RunSummary& summary, std::string title,
+                     std::size_t max_nodes) {
+  OpGraph graph;
+  if (run.graph_nodes.empty() && records_no_graph(run.info.source_kind)) {
+    graph = trace_op_graph(run, summary, max_nodes);
+  } else {
+    graph = make_op_graph(run.graph_nodes, run.graph_edges, run.modules);
+    attach_run_costs(graph, run);
+    attach_module_costs(graph, summary);
+  }
   graph.title = std::move(title);
   return graph;
 }
 
-StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run_out,
+StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run_out, std::size_t max_nodes,
                                 const std::string& iteration_marker) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return NotFound(path + ": no such file");
@@ -73,15 +80,17 @@ StatusOr<OpGraph> open_op_graph(const std::string& path, RunData* run_out,
   } else {
     FS_ASSIGN_OR_RETURN(
         RunData run, load_run(path, TraceOptions{.graph_capture = {}, .iteration_marker = iteration_marker}));
-    if (Status s = complete_graph_from_source(run, path); !s.ok()) {
+    // A trace's graph is drawn from what ran (trace_graph.h); it has no model to extract one from.
+    const bool from_trace = records_no_graph(run.info.source_kind) && !run.ops.empty();
+    if (Status s = complete_graph_from_source(run, path); !s.ok() && !from_trace) {
       return InvalidArgument(
           path +
           ": this run has no computation graph (no graph_node rows; runs captured by "
-          "`flopscope profile` from a TorchScript model have one, imported traces do not) and "
-          "none could be extracted: " +
+          "`flopscope profile` from a TorchScript model have one, imported traces are drawn from their ops) "
+          "and none could be extracted: " +
           s.message());
     }
-    graph = run_op_graph(run, summarize(run), "");
+    graph = run_op_graph(run, summarize(run), "", max_nodes);
     if (run_out != nullptr) *run_out = std::move(run);
   }
   graph.title = std::filesystem::path(path).filename().string();

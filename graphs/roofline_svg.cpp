@@ -141,14 +141,19 @@ double radius_of(const RooflinePlot& plot, const RooflinePoint& p) {
 // Labels of the costliest points, placed greedily: the first of right, left, above and below the circle
 // that stays inside the plot and overlaps neither the peak label (`taken`) nor a label placed before it;
 // a point with no such place goes unlabelled (its tooltip still names it). Names longer than 44 characters
-// lose their middle (elide_middle keeps the layer number at the end). One entry per point, "" for none.
+// lose their middle, and where two would then read the same, the part where they differ stays
+// (elide_distinct: "BertLayer_0" and "BertLayer_1" in the middle of a Kineto path). One entry per point, ""
+// for none.
 std::vector<std::string> point_labels(const RooflinePlot& plot, const Frame& f, std::vector<Box> taken) {
   std::vector<std::string> label_svg(plot.points.size());
+  std::vector<std::string> names;
+  for (const auto& p : plot.points) names.push_back(p.path.empty() ? std::string("(model)") : p.path);
+  const std::vector<std::string> texts = elide_distinct(names, 44);
   int labelled = 0;
   for (std::size_t n = 0; n < plot.points.size() && labelled < 10; ++n) {
     const RooflinePoint& p = plot.points[n];
     const double r = radius_of(plot, p);
-    const std::string text = elide_middle(p.path.empty() ? std::string("(model)") : p.path, 44);
+    const std::string& text = texts[n];
     const double w = 6.2 * static_cast<double>(text.size()), cx = f.x.at(p.intensity),
                  cy = f.y.at(p.achieved);
     const Box candidates[] = {{cx + r + 2, cy - 9, cx + r + 2 + w, cy + 5},

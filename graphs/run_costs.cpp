@@ -151,8 +151,12 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
     OpNode& node = graph.nodes[n];
     if (sum[n].known) {
       // Median time, as the report prints: one preempted iteration must not colour a node.
-      node.cost = {true, sum[n].flops_known, sum[n].flops / iterations, latency_stats(times[n]).p50,
-                   sum[n].bytes / iterations};
+      node.cost = {true,
+                   sum[n].flops_known,
+                   sum[n].flops / iterations,
+                   latency_stats(times[n]).p50,
+                   sum[n].bytes / iterations,
+                   ""};
       ++result.matched;
     } else if (node.kind != "input" && node.kind != "output") {
       ++result.unmatched;
@@ -164,8 +168,8 @@ CostMatch attach_run_costs(OpGraph& graph, const RunData& run) {
 
 void attach_module_costs(OpGraph& graph, const RunSummary& summary) {
   for (const auto& m : summary.modules) {
-    graph.module_costs[m.path] = {true, m.inclusive.flops > 0, m.inclusive.flops, m.inclusive_time.p50,
-                                  m.inclusive.bytes()};
+    graph.module_costs[m.path] = {
+        true, m.inclusive.flops > 0, m.inclusive.flops, m.inclusive_time.p50, m.inclusive.bytes(), ""};
   }
 }
 

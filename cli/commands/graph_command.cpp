@@ -48,7 +48,9 @@ class GraphCommand : public Command {
            "--depth", depth_,
            "auto (about --max-nodes nodes or fewer), ops (every op), or N: collapse modules at depth N")
         ->default_val("auto");
-    sub.add_option("--max-nodes", max_nodes_, "Node budget for --depth auto")->default_val(kDefaultMaxNodes);
+    sub.add_option("--max-nodes", max_nodes_,
+                   "Node budget for --depth auto, and for the ops drawn from an imported trace")
+        ->default_val(kDefaultMaxNodes);
     sub.add_option("--color-by", color_by_, "Heat colour: flops, time or bytes (per iteration; runs only)")
         ->default_val("flops")
         ->check(CLI::IsMember({"flops", "time", "bytes"}));
@@ -76,12 +78,12 @@ class GraphCommand : public Command {
     if (Status s = path_maps_.fill(path_options); !s.ok()) return report_error(s);
     Progress progress("graph", 3);
     RunData run, other_run;
-    auto graph = open_op_graph(input_, &run, iteration_marker_);
+    auto graph = open_op_graph(input_, &run, max_nodes_, iteration_marker_);
     if (!graph.ok()) return report_error(graph.status());
     std::vector<std::string> maps;
     int dormant = 0;
     if (!other_.empty()) {
-      auto other = open_op_graph(other_, &other_run, iteration_marker_);
+      auto other = open_op_graph(other_, &other_run, max_nodes_, iteration_marker_);
       if (!other.ok()) return report_error(other.status());
       // Two runs: the engine's diff of them (its pairing and its DORMANT verdicts). A model file has no run
       // to judge: its modules are paired by weights and structure only.

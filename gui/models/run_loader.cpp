@@ -10,6 +10,7 @@
 #include "analyzer/fleet/rank_parts.h"
 #include "analyzer/fleet/ranks_analysis.h"
 #include "graphs/open_graph.h"
+#include "graphs/trace_graph.h"
 
 namespace flopscope::gui {
 
@@ -21,6 +22,8 @@ using StepFn = std::function<Status(double, const QString&)>;
 // views still work; the note says why the graph page has none).
 QString complete_graph(const QString& path, RunData& data) {
   if (!data.graph_nodes.empty() || data.info.source_path.empty()) return {};
+  // A trace's graph is drawn from the ops that ran (graphs/trace_graph.h): there is no model to look for.
+  if (graphs::records_no_graph(data.info.source_kind)) return {};
   Status graph = graphs::complete_graph_from_source(data, path.toStdString());
   return graph.ok() ? QString() : QString::fromStdString(graph.message());
 }

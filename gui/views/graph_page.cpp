@@ -123,6 +123,13 @@ void GraphPage::expandAll() {
   rebuild();
 }
 
+// Where a view at zoom s starts across: the middle of a graph that fits the width, else its left edge, where
+// the title is and where a trace's graph starts (its modules run down a diagonal, its middle is empty).
+double GraphPage::startX(const QRectF& bounds, double s) const {
+  const double half = view_->viewport()->width() / (2 * s);
+  return bounds.width() > 2 * half ? bounds.left() + half : bounds.center().x();
+}
+
 void GraphPage::fit() {
   if (scene_->items().isEmpty()) return;
   const QRectF bounds = scene_->itemsBoundingRect().adjusted(-10, -10, 10, 10);
@@ -132,7 +139,8 @@ void GraphPage::fit() {
   if (view_->transform().m11() >= kMinReadableZoom) return;
   view_->resetTransform();
   view_->scale(kMinReadableZoom, kMinReadableZoom);
-  view_->centerOn(bounds.center().x(), bounds.top() + view_->viewport()->height() / (2 * kMinReadableZoom));
+  view_->centerOn(startX(bounds, kMinReadableZoom),
+                  bounds.top() + view_->viewport()->height() / (2 * kMinReadableZoom));
 }
 
 bool GraphPage::fitChanges() {
@@ -184,7 +192,7 @@ void GraphPage::showTop() {
   }
   view_->resetTransform();
   view_->scale(s, s);
-  view_->centerOn(bounds.center().x(), bounds.top() + view_->viewport()->height() / (2 * s) - 10);
+  view_->centerOn(startX(bounds, s), bounds.top() + view_->viewport()->height() / (2 * s) - 10);
 }
 
 std::set<std::string> GraphPage::defaultCollapsed(const graphs::OpGraph& graph, std::size_t max_nodes) {
@@ -222,9 +230,8 @@ void GraphPage::rebuild() {
   if (!session_) return;
   if (session_->graph.nodes.empty()) {
     QString why = session_->a->graph_note;
-    info_->setText(why.isEmpty()
-                       ? tr("This run has no computation graph (runs imported from traces carry none).")
-                       : tr("No computation graph: %1").arg(why));
+    info_->setText(why.isEmpty() ? tr("This run has no computation graph and no ops to draw one from.")
+                                 : tr("No computation graph: %1").arg(why));
     info_->setToolTip(info_->text());
     return;
   }

@@ -84,6 +84,7 @@ class GraphPage : public QWidget {
   void showEvent(QShowEvent* event) override;
 
  private:
+  double startX(const QRectF& bounds, double s) const;
   void rebuild();
   bool zoom_pending_ = false;
   int nodeForModule(const std::string& path) const;  // the collapsed box holding path, or -1

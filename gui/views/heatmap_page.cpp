@@ -25,18 +25,6 @@ QString iterations_text(int n) {
   return n == 1 ? QStringLiteral("1 iteration") : QStringLiteral("%1 iterations").arg(n);
 }
 
-// With fewer iterations than a histogram needs, a column per iteration shows no variation: the colours
-// compare modules with each other, on the colour bar's scale, and the note says so.
-QString few_iterations_note(int iterations) {
-  if (iterations >= kMinHistogramSamples) return {};
-  return HeatmapPage::tr(
-             "%1: too few to colour a spread across iterations (%2 or more needed). Each colour "
-             "is one module's time on the colour bar's scale (logarithmic, from the smallest to "
-             "the largest cell): read the bar's values, not the hues.")
-      .arg(QString::fromStdString(count_of(iterations, "iteration")))
-      .arg(kMinHistogramSamples);
-}
-
 }  // namespace
 
 HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
@@ -123,9 +111,12 @@ HeatmapPage::HeatmapPage(QWidget* parent)
       widget_(new HeatmapWidget(this)),
       widget_b_(new HeatmapWidget(this)),
       top_n_(new QSpinBox(this)),
-      note_(new QLabel(this)) {
+      note_(new QLabel(this)),
+      legend_(new QLabel(this)) {
   note_->setWordWrap(true);
   note_->hide();
+  legend_->setWordWrap(true);
+  legend_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   top_n_->setRange(1, 200);
   top_n_->setValue(20);
   top_n_->setPrefix(tr("top "));
@@ -161,6 +152,11 @@ HeatmapPage::HeatmapPage(QWidget* parent)
   layout->addLayout(bar);
   layout->addWidget(note_);
   layout->addLayout(pictures, 1);
+  layout->addWidget(legend_);
+}
+
+QString HeatmapPage::legendText() const {
+  return legend_->text();
 }
 
 QString HeatmapPage::noteText() const {
@@ -177,7 +173,9 @@ void HeatmapPage::rebuild() {
   const int iterations = session_->is_diff()
                              ? std::min(session_->a->summary.iterations, session_->b->summary.iterations)
                              : session_->a->summary.iterations;
-  note_->setText(few_iterations_note(iterations));
+  // With fewer iterations than a histogram needs, a column per iteration shows no variation: the colours
+  // compare modules with each other, on the colour bar's scale, and the note says so (as the CLI's does).
+  note_->setText(QString::fromStdString(few_iterations_note(iterations)));
   note_->setVisible(!note_->text().isEmpty());
   const auto top_n = static_cast<std::size_t>(top_n_->value());
   const QString name_a = QFileInfo(session_->a->path).fileName();
@@ -189,12 +187,14 @@ void HeatmapPage::rebuild() {
         pair_.b, tr("B: %1 (%2), same rows and colour scale")
                      .arg(QFileInfo(session_->b->path).fileName(), iterations_text(pair_.b.iterations)));
     widget_b_->show();
+    legend_->setText(QString::fromStdString(heatmap_legend(pair_.a)) + tr(" (one scale for A and B)"));
     return;
   }
   pair_ = {};
   widget_b_->hide();
   HeatmapData heatmap = session_->a->analysis.heatmap(top_n);  // what `flopscope heatmap` draws
   model_->setHeatmap(heatmap);
+  legend_->setText(QString::fromStdString(heatmap_legend(heatmap)));
   QString title = tr("Latency heatmap: %1 (%2)").arg(name_a, iterations_text(heatmap.iterations));
   widget_->setHeatmap(std::move(heatmap), title);
 }

@@ -67,6 +67,8 @@ class HeatmapPage : public QWidget {
   Status exportTo(const QString& path) const;
   // The line above the pictures when the run has too few iterations for colours across them ("" else).
   QString noteText() const;
+  // The line under the pictures saying what the colours mean, with units (analyzer/heatmap's legend).
+  QString legendText() const;
 
  public Q_SLOTS:
   void selectModule(const QString& path);
@@ -82,6 +84,7 @@ class HeatmapPage : public QWidget {
   HeatmapWidget* widget_b_;
   QSpinBox* top_n_;
   QLabel* note_;      // why the colours do not show a spread: too few iterations
+  QLabel* legend_;    // what the colours mean
   HeatmapPair pair_;  // diff mode: what the two widgets show
 };
 

@@ -14,6 +14,7 @@
 
 #include "analyzer/format.h"
 #include "gui/models/roles.h"
+#include "gui/views/elide_delegate.h"
 
 namespace flopscope::gui {
 
@@ -69,8 +70,9 @@ RooflinePage::RooflinePage(QWidget* parent)
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setStretchLastSection(true);
-  // Long module paths keep their last components and leave the numbers on screen; the tooltip has all.
-  table_->setTextElideMode(Qt::ElideLeft);
+  // Long module paths lose their middle, keeping the start and the end that tells rows apart (layer
+  // numbers); the tooltip has all.
+  table_->setItemDelegateForColumn(0, names_ = new MiddleElideDelegate(table_));
   table_->setWordWrap(false);
   table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
   connect(table_, &QTableWidget::itemSelectionChanged, this, [this] {
@@ -99,6 +101,7 @@ void RooflinePage::setSession(SessionPtr session) {
 
 void RooflinePage::rebuild() {
   table_->setRowCount(0);
+  names_->reset();
   if (!session_) return;
   const LoadedRun& run = run_->run(*session_);
   // The roof and the points `flopscope roofline` plots (the analysis facade's; the run's peak: table or

@@ -15,6 +15,8 @@ class QTableWidget;
 
 namespace flopscope::gui {
 
+class MiddleElideDelegate;
+
 // Paints an SVG document scaled into the widget, keeping its aspect ratio.
 class SvgView : public QWidget {
   Q_OBJECT
@@ -56,6 +58,7 @@ class RooflinePage : public QWidget {
   QLabel* caption_;
   SvgView* view_;
   QTableWidget* table_;
+  MiddleElideDelegate* names_;  // the module column's cells, cut in the middle
 };
 
 }  // namespace flopscope::gui

@@ -60,6 +60,49 @@ TEST(HeatmapPicture, FewIterationsListTheValues) {
   EXPECT_EQ(svg->find("P50"), std::string::npos);
 }
 
+// What the colours mean, in units: the legend line names the measure, the scale and both ends, and the bar
+// labels the smallest and largest cell; with too few iterations a note says the colours show no spread.
+TEST(HeatmapPicture, LegendSaysWhatTheColoursMeanInUnits) {
+  auto svg = render(two_rows(), GraphFormat::kSvg, 1000, 500);
+  ASSERT_TRUE(svg.ok()) << svg.status().message();
+  EXPECT_NE(svg->find("colour: host self time per iteration, logarithmic from 100 ns (dark purple, the "
+                      "smallest cell) to 9 \xC2\xB5s (yellow, the largest)"),
+            std::string::npos)
+      << *svg;
+  EXPECT_NE(svg->find(">100 ns<"), std::string::npos);           // the bottom end of the bar, labelled
+  EXPECT_EQ(svg->find("too few to colour"), std::string::npos);  // 12 iterations
+
+  HeatmapData one;
+  one.rows.push_back({"m", latency_stats(std::vector<double>{1000})});
+  one.rows.push_back({"n", latency_stats(std::vector<double>{1020})});
+  one.iterations = 1;
+  one.min_ns = 1000;
+  one.max_ns = 1020;
+  auto few = render(one, GraphFormat::kSvg, 1400, 500);
+  ASSERT_TRUE(few.ok()) << few.status().message();
+  EXPECT_NE(few->find("1 iteration: too few to colour a spread across iterations"), std::string::npos)
+      << *few;
+  EXPECT_NE(few->find("from 1 \xC2\xB5s"), std::string::npos);
+  EXPECT_NE(few->find("to 1.02 \xC2\xB5s"), std::string::npos);
+}
+
+// Rows cut to the label column keep what tells them apart (the layer number in a Kineto path).
+TEST(HeatmapPicture, LongRowNamesKeepTheirLayerNumbers) {
+  HeatmapData d;
+  for (const char* layer : {"0", "1"})
+    d.rows.push_back({std::string("BertModel.BertEncoder.BertLayer_") + layer +
+                          ".BertAttention.BertSdpaSelfAttention.Linear_0",
+                      latency_stats(std::vector<double>(6, 1000))});
+  d.iterations = 6;
+  d.min_ns = d.max_ns = 1000;
+  auto svg = render(d, GraphFormat::kSvg, 400, 400);  // the label column is half the width: 200 points
+  ASSERT_TRUE(svg.ok()) << svg.status().message();
+  // Row 1 is not the selected row, whose histogram title names it in full: its label is all there is.
+  EXPECT_EQ(svg->find("BertModel.BertEncoder.BertLayer_1.BertAttention"), std::string::npos);
+  EXPECT_NE(svg->find("yer_0"), std::string::npos) << *svg;
+  EXPECT_NE(svg->find("yer_1"), std::string::npos) << *svg;
+}
+
 std::uint32_t be32(const std::string& s, std::size_t at) {
   auto b = [&](std::size_t i) { return static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + i])); };
   return b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <set>
 
 #include "graphs/roofline_plot.h"
 
@@ -148,6 +149,29 @@ TEST(Roofline, PointLabelsStayOffThePeakLabelAndEachOther) {
   for (std::size_t i = 0; i < labels.size(); ++i)
     for (std::size_t j = i + 1; j < labels.size(); ++j)
       EXPECT_FALSE(overlap(labels[i], labels[j])) << labels[i].text << " / " << labels[j].text << "\n" << svg;
+}
+
+// Kineto paths name the layer in the middle: two labels cut to 44 characters keep the part where they
+// differ rather than both reading "BertModel.BertEncoder.Bert~fAttention.Linear_0".
+TEST(Roofline, LongLabelsKeepWhatTellsThemApart) {
+  RunSummary s = host_run();
+  s.modules[1].path = "BertModel.BertEncoder.BertLayer_0.BertAttention.BertSdpaSelfAttention.Linear_0";
+  s.modules[2].path = "BertModel.BertEncoder.BertLayer_1.BertAttention.BertSdpaSelfAttention.Linear_0";
+  // A third point far off in a corner, so that both Bert points sit inside the plot with room for labels.
+  s.modules[3].self.flops = 1e12;
+  s.index_paths();
+  const std::string svg = roofline_svg(roofline_plot(s, std::nullopt), "t");
+  auto labels = text_boxes(svg, "font-size=\"11\"", 6.2);
+  std::erase_if(labels, [](const TextBox& b) { return b.text.find("Bert") == std::string::npos; });
+  ASSERT_EQ(labels.size(), 2u) << svg;
+  EXPECT_NE(labels[0].text, labels[1].text);
+  std::set<std::string> layers;
+  for (const auto& l : labels) {
+    EXPECT_LE(l.text.size(), 44u) << l.text;
+    for (const char* layer : {"yer_0", "yer_1"})
+      if (l.text.find(layer) != std::string::npos) layers.insert(layer);
+  }
+  EXPECT_EQ(layers.size(), 2u) << labels[0].text << " / " << labels[1].text;
 }
 
 }  // namespace

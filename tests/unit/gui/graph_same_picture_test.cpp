@@ -5,6 +5,7 @@
 
 #include <QFile>
 #include <QProcess>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -81,16 +82,23 @@ std::string hex(const QColor& c) {
   return c.name().toStdString();
 }
 
-void expect_same_picture(const QString& name, const QStringList& files, const QStringList& cli_args) {
+// v1.db and v2.db: two profiled runs with their graphs.
+void write_versions(const QString& dir) {
+  write_database(sonnet_run({Variant::kV1}), (dir + QStringLiteral("/v1.db")).toStdString());
+  FixtureOptions v2{Variant::kV2};
+  v2.seed = 2;
+  write_database(sonnet_run(v2), (dir + QStringLiteral("/v2.db")).toStdString());
+}
+
+void expect_same_picture(const QString& name, const QStringList& files, const QStringList& cli_args,
+                         const std::function<void(const QString&)>& write = write_versions,
+                         std::vector<std::string>* labels = nullptr) {
 #ifndef FLOPSCOPE_CLI
   GTEST_SKIP() << "the flopscope CLI is not built";
 #else
   if (!graphs::graphviz_rendering_available()) GTEST_SKIP() << "built without Graphviz";
   const QString dir = output_dir(QStringLiteral("same-picture-") + name);  // own folder: ctest -j runs both
-  write_database(sonnet_run({Variant::kV1}), (dir + QStringLiteral("/v1.db")).toStdString());
-  FixtureOptions v2{Variant::kV2};
-  v2.seed = 2;
-  write_database(sonnet_run(v2), (dir + QStringLiteral("/v2.db")).toStdString());
+  write(dir);
 
   QProcess cli;
   cli.setWorkingDirectory(dir);
@@ -104,6 +112,8 @@ void expect_same_picture(const QString& name, const QStringList& files, const QS
   std::set<std::string> cli_clusters;
   parse_cli_dot(file.readAll().toStdString(), cli_nodes, cli_clusters);
   ASSERT_GT(cli_nodes.size(), 20u);
+  if (labels)
+    for (const auto& [index, node] : cli_nodes) labels->push_back(node.label);
 
   QStringList paths;
   for (const auto& f : files) paths << dir + QStringLiteral("/") + f;
@@ -127,6 +137,36 @@ void expect_same_picture(const QString& name, const QStringList& files, const QS
 
 TEST(GraphSamePicture, OneRunHeatMatchesFlopscopeGraph) {
   expect_same_picture(QStringLiteral("run"), {QStringLiteral("v1.db")}, {QStringLiteral("v1.db")});
+}
+
+// An imported trace has no graph rows: both draw the graph of what ran (graphs/trace_graph.h), ops and
+// their kernels by module, and agree node for node. The large one (24,000 ops, each launching a kernel) is
+// bounded by --max-nodes, the "more" node included.
+TEST(GraphSamePicture, ImportedTraceMatchesFlopscopeGraph) {
+  expect_same_picture(QStringLiteral("trace"), {QStringLiteral("trace.db")}, {QStringLiteral("trace.db")},
+                      [](const QString& dir) {
+                        RunData run = sonnet_run({Variant::kV1});
+                        run.graph_nodes.clear();
+                        run.graph_edges.clear();
+                        run.info.source_kind = SourceKind::kKineto;
+                        run.info.source_path = "trace.json";
+                        write_database(run, (dir + QStringLiteral("/trace.db")).toStdString());
+                      });
+}
+
+TEST(GraphSamePicture, LargeTraceIsBoundedAndMatchesFlopscopeGraph) {
+  std::vector<std::string> labels;
+  expect_same_picture(
+      QStringLiteral("large"), {QStringLiteral("large.db")}, {QStringLiteral("large.db")},
+      [](const QString& dir) {
+        write_database(large_run(24000, 10), (dir + QStringLiteral("/large.db")).toStdString());
+      },
+      &labels);
+  // 2,400 ops a iteration, each with its kernel: 299 nodes drawn and one for the rest.
+  EXPECT_LE(labels.size(), graphs::kDefaultMaxNodes);
+  std::size_t more = 0;
+  for (const auto& l : labels) more += l.find("more ops and") != std::string::npos ? 1 : 0;
+  EXPECT_EQ(more, 1u);
 }
 
 TEST(GraphSamePicture, DiffMatchesFlopscopeGraphDiff) {

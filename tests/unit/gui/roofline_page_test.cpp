@@ -8,10 +8,12 @@
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QStyleOptionViewItem>
 #include <QTableWidget>
 
 #include "gui/models/roles.h"
 #include "gui/models/run_loader.h"
+#include "gui/views/elide_delegate.h"
 #include "gui/views/main_window.h"
 #include "tests/unit/gui/qt_environment.h"
 
@@ -69,6 +71,45 @@ TEST(RooflinePage, DiffShowsEitherRun) {
   run->setCurrentIndex(1);
   EXPECT_FALSE(paths().contains(QStringLiteral("layers.0.attn.position_adaptive_bias")));  // vanished in B
   EXPECT_FALSE(paths().isEmpty());
+}
+
+// The module column cuts names in the middle and keeps what tells rows apart: two Kineto paths that differ
+// only in their layer number stay different at any width, where Qt's ElideLeft left
+// "...BertSdpaSelfAttention.Linear_0" on both rows.
+TEST(RooflinePage, ModuleNamesKeepTheirLayerNumbers) {
+  RooflinePage page;
+  page.setSession(fixture_session(Variant::kV1));
+  ASSERT_NE(dynamic_cast<MiddleElideDelegate*>(page.table()->itemDelegateForColumn(0)), nullptr);
+  // The column is sized for the whole names (up to 260 px), not for their cuts.
+  int longest = 0;
+  for (const auto& p : page.plot().points)
+    longest =
+        std::max(longest, page.table()->fontMetrics().horizontalAdvance(QString::fromStdString(p.path)));
+  EXPECT_GE(page.table()->columnWidth(0), std::min(longest, 260));
+
+  QTableWidget table(2, 1);
+  const QString a =
+      QStringLiteral("BertModel.BertEncoder.BertLayer_0.BertAttention.BertSdpaSelfAttention.Linear_0");
+  const QString b =
+      QStringLiteral("BertModel.BertEncoder.BertLayer_1.BertAttention.BertSdpaSelfAttention.Linear_0");
+  table.setItem(0, 0, new QTableWidgetItem(a));
+  table.setItem(1, 0, new QTableWidgetItem(b));
+  MiddleElideDelegate delegate;
+  for (int width : {160, 220, 300}) {
+    QStringList shown;
+    for (int row : {0, 1}) {
+      QStyleOptionViewItem option;
+      option.initFrom(&table);
+      option.rect = QRect(0, 0, width, 20);
+      delegate.initStyleOption(&option, table.model()->index(row, 0));
+      EXPECT_LE(option.fontMetrics.horizontalAdvance(option.text), width) << option.text.toStdString();
+      EXPECT_NE(option.text, row == 0 ? a : b) << "cut at " << width << " px";
+      shown << option.text;
+    }
+    EXPECT_NE(shown[0], shown[1]) << shown[0].toStdString();
+    EXPECT_TRUE(shown[0].contains(QStringLiteral("yer_0"))) << shown[0].toStdString();
+    EXPECT_TRUE(shown[1].contains(QStringLiteral("yer_1"))) << shown[1].toStdString();
+  }
 }
 
 }  // namespace

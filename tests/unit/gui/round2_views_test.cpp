@@ -74,8 +74,16 @@ TEST(Round2Views, HeatmapOfOneIterationSaysItHasNoSpreadToColour) {
   page.setSession(make_session(make_loaded_run(QStringLiteral("one.db"), sonnet_run(one)), nullptr));
   EXPECT_TRUE(page.noteText().startsWith(QStringLiteral("1 iteration: too few")))
       << page.noteText().toStdString();
+  // The legend in units, the same words `flopscope heatmap` writes under its picture.
+  const HeatmapData& shown = page.heatmapWidget()->heatmap();
+  EXPECT_EQ(page.legendText().toStdString(), heatmap_legend(shown));
+  EXPECT_TRUE(page.legendText().contains(QString::fromStdString(time_text(shown.min_ns))));
+  EXPECT_TRUE(page.legendText().contains(QString::fromStdString(time_text(shown.max_ns))));
+  EXPECT_TRUE(page.legendText().contains(QStringLiteral(" self time per iteration, logarithmic from ")))
+      << page.legendText().toStdString();
   page.setSession(fixture_session(Variant::kV1));  // 12 iterations: colours across them mean something
   EXPECT_EQ(page.noteText(), QString());
+  EXPECT_FALSE(page.legendText().isEmpty());
 }
 
 TEST(Round2Views, DiffGraphLabelsInsideNodesFitKeepsReadableZoomCollapseRefits) {
