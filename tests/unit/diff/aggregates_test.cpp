@@ -30,8 +30,9 @@ using TempDir = testing::TempDir;
 
 // Turns a current file's module tree back into the whole-path `module` table of schemas 1-8 and drops the
 // summary-fact tables of schema 10, the parameter sketch of 11, the iteration processes of 12, the outputs
-// of 13, the kernels' launch calls of 14 and the iterations' rule of 15, for tests that fake an older file
-// from a new one (steps 9 to 15 would otherwise find their tables and columns there already).
+// of 13, the kernels' launch calls of 14, the iterations' rule of 15, the export's host events of 16 and the
+// memory events of 17, for tests that fake an older file from a new one (steps 9 to 17 would otherwise find
+// their tables and columns there already).
 constexpr const char* kWholePathModuleTable =
     "CREATE TABLE module_v1 AS SELECT id, parent_id, path, type FROM module; DROP VIEW module; "
     "DROP TABLE module_node; ALTER TABLE module_v1 RENAME TO module; DROP TABLE summary_run; "
@@ -39,7 +40,8 @@ constexpr const char* kWholePathModuleTable =
     "ALTER TABLE param DROP COLUMN sketch; ALTER TABLE param DROP COLUMN \"sum\"; DROP TABLE "
     "iteration_process; DROP TABLE output_tensor; ALTER TABLE kernel DROP COLUMN launch_name; "
     "ALTER TABLE kernel DROP COLUMN launch_start_ns; ALTER TABLE kernel DROP COLUMN launch_duration_ns; "
-    "ALTER TABLE kernel DROP COLUMN launch_thread; ALTER TABLE run DROP COLUMN iterations_from; ";
+    "ALTER TABLE kernel DROP COLUMN launch_thread; ALTER TABLE run DROP COLUMN iterations_from; "
+    "DROP TABLE host_event; DROP TABLE trace_device_properties; DROP TABLE memory_event; ";
 
 // The fixture with what real runs have besides plain ops: a kernel per op, a nested op, a kernel no op
 // launched, one whose op is not in the run, and an orphan outside every iteration.
