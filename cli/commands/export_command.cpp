@@ -6,6 +6,7 @@
 
 #include "analyzer/analysis/load_run.h"
 #include "analyzer/export/chrome_trace.h"
+#include "analyzer/format.h"
 #include "cli/command.h"
 #include "cli/iteration_marker_option.h"
 #include "cli/run_input.h"
@@ -45,9 +46,10 @@ class ExportCommand final : public Command {
     if (Status s = write_file_atomically(output_, text, force_); !s.ok()) return report_error(s);
     std::fprintf(stderr,
                  "flopscope: wrote %s: %zu ops, %zu kernels, %zu runtime calls (%zu launched kernels), %zu "
-                 "Python frames, %zu module ranges, %zu iterations\n",
+                 "Python frames, %zu module ranges, %s\n",
                  output_.c_str(), stats.ops, stats.kernels, stats.runtime_calls + stats.other_runtime_calls,
-                 stats.runtime_calls, stats.python_events, stats.module_ranges, stats.iterations);
+                 stats.runtime_calls, stats.python_events, stats.module_ranges,
+                 count_of(static_cast<long long>(stats.iterations), "iteration").c_str());
     return kExitOk;
   }
 

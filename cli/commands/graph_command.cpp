@@ -114,7 +114,7 @@ class GraphCommand : public Command {
     std::size_t changed = 0;
     for (const auto& n : view.nodes) changed += n.diff != DiffStatus::kUnchanged ? 1 : 0;
     std::printf(
-        "wrote %s: %zu nodes, %s", output_.c_str(), view.nodes.size(),
+        "flopscope: wrote %s: %zu nodes, %s", output_.c_str(), view.nodes.size(),
         chosen == kOpLevel ? "op level" : ("modules collapsed at depth " + std::to_string(chosen)).c_str());
     if (view.is_diff) std::printf(", %zu nodes differ", changed);
     if (dormant > 0) std::printf(", %d DORMANT module%s", dormant, dormant == 1 ? "" : "s");

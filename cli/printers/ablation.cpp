@@ -57,7 +57,7 @@ std::string render_ablation_table(const AblationReport& r) {
     out += fmt::format("  {} ({}) = {}: {}\n", terminal_safe(m.site.path, false),
                        terminal_safe(m.type, false), to_string(m.site.mode),
                        m.site.call_sites == 0 ? never_called(r.opaque_calls)
-                                              : fmt::format("{} call site(s) replaced", m.site.call_sites));
+                                              : count_of(m.site.call_sites, "call site") + " replaced");
   }
   out += terminal_safe(output_line(r.outputs), false) + "\n";
   for (const auto& t : r.outputs.tensors) {
@@ -82,11 +82,11 @@ std::string render_ablation_table(const AblationReport& r) {
     time += m.time_p50_ns;
   }
   out += fmt::format(
-      "work it would save per iteration (from a profile of the unedited model, {} iterations): {} ({} of "
+      "work it would save per iteration (from a profile of the unedited model, {}): {} ({} of "
       "FLOPs), {} ({} of bytes), {} P50 host time ({} of time)\n",
-      r.profile_iterations, flops_text(flops), percent_text(share(flops, r.total_flops)), bytes_text(bytes),
-      percent_text(share(bytes, r.total_bytes)), time_text(time),
-      percent_text(share(time, r.total_time_p50_ns)));
+      count_of(r.profile_iterations, "iteration"), flops_text(flops),
+      percent_text(share(flops, r.total_flops)), bytes_text(bytes), percent_text(share(bytes, r.total_bytes)),
+      time_text(time), percent_text(share(time, r.total_time_p50_ns)));
   out += fmt::format("instances still running as written: {}\n", r.still_running.size());
   if (r.gate)
     out += fmt::format("gate --max-output-change {:g}: {}\n", r.gate->max_output_change, r.gate->text);

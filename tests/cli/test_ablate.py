@@ -85,10 +85,10 @@ class Ablate(CliTestCase):
 
         text = ablate(sample("v1"), "--input", SPEC, "--module", "*position_adaptive_bias=zero", "--iters", "1")
         self.assertEqual(text.returncode, 0, text.stderr)
-        self.assertIn("layers.3.attn.position_adaptive_bias (PositionAdaptiveBias) = zero: 1 call site(s) replaced",
+        self.assertIn("layers.3.attn.position_adaptive_bias (PositionAdaptiveBias) = zero: 1 call site replaced",
                       text.stdout)
         self.assertIn("outputs: max |Δ|", text.stdout)
-        self.assertIn("work it would save per iteration (from a profile of the unedited model, 1 iterations)",
+        self.assertIn("work it would save per iteration (from a profile of the unedited model, 1 iteration)",
                       text.stdout)
 
     def test_a_real_contributor_fails_the_gate(self):
