@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "analyzer/format.h"
+#include "analyzer/module_order.h"
 
 namespace flopscope {
 namespace {
@@ -104,12 +105,7 @@ std::unordered_map<Id, std::size_t> module_rows(const RunData& run, const RunSum
 void roll_up_modules(const RunSummary& s, std::size_t devices, std::vector<MemoryFigures>& self,
                      MemoryUsage& out) {
   std::vector<MemoryFigures> total = self;
-  // Deepest first: a module's total is complete before it is added to its parent's.
-  std::vector<std::size_t> order(s.modules.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t x, std::size_t y) { return s.modules[x].depth > s.modules[y].depth; });
-  for (std::size_t i : order) {
+  for (std::size_t i : modules_deepest_first(s)) {
     const int parent = s.modules[i].parent;
     if (parent < 0) continue;
     for (std::size_t d = 0; d < devices; ++d) {

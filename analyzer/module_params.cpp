@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analyzer/format.h"
+#include "analyzer/module_order.h"
 #include "db/model/dtype.h"
 #include "db/model/module_path.h"
 
@@ -40,12 +41,7 @@ std::vector<ModuleParams> module_params(const RunSummary& s, const std::vector<P
     const std::size_t at = it == by_path.end() ? 0 : it->second;
     add(out[at].own, ParamCount{1, p.numel, tensor_bytes(p)});
   }
-  // Deepest first: a module's total is complete before it is added to its parent's.
-  std::vector<std::size_t> deepest_first(out.size());
-  for (std::size_t i = 0; i < out.size(); ++i) deepest_first[i] = i;
-  std::stable_sort(deepest_first.begin(), deepest_first.end(),
-                   [&](std::size_t x, std::size_t y) { return s.modules[x].depth > s.modules[y].depth; });
-  for (std::size_t i : deepest_first) {
+  for (std::size_t i : modules_deepest_first(s)) {
     add(out[i].total, out[i].own);
     const int parent = s.modules[i].parent;
     if (parent >= 0) add(out[static_cast<std::size_t>(parent)].total, out[i].total);
