@@ -383,6 +383,21 @@ assert "-" not in json.dumps(doc.get("devices", "")), doc.get("devices")
 assert doc["attribution"]["kernels"] == 1, doc["attribution"]
 PY
     ;;
+  bad_memory_events)
+    # Allocator events without Bytes, with a Device Type or Device Id out of range, or without a time are
+    # skipped and counted in one row; the good one is kept and attributed to the op it fell in.
+    run report in/bad_memory.json --format json -o r.json; expect_ok
+    python3 - r.json <<'PY' || fail "a malformed memory event was kept or not counted"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [q for q in doc["data_quality"] if q["code"] == "malformed_memory_events"]
+assert rows and rows[0]["count"] == 4, doc["data_quality"]
+mem = doc["memory"]
+assert mem["events"] == 1, mem
+assert [d["device"] for d in mem["devices"]] == ["cuda:0"], mem["devices"]
+assert [(o["name"], o["self"]["allocated_bytes"]) for o in mem["ops"]] == [("aten::mm", 256)], mem["ops"]
+PY
+    ;;
   nul_in_name)
     # A NUL inside a name was cut there by the run database; the event is refused with a data-quality row.
     run import in/nul_name.json -o n.db -q; expect_ok

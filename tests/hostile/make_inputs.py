@@ -101,6 +101,20 @@ def main():
         kernels["traceEvents"].append({"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": ts,
                                        "dur": 5, "args": {"device": device, "stream": 7}})
     write(out, "huge_device.json", kernels)
+    # profile_memory events: one good allocation inside aten::mm, and four that cannot be kept (no Bytes, a
+    # Device Type outside 0-255, a Device Id past int, no time).
+    mem = model_trace()
+    good = {"Bytes": 256, "Total Allocated": 256, "Total Reserved": 2048, "Addr": 1, "Device Type": 1,
+            "Device Id": 0}
+    for ts, args in ((10, good), (11, {k: v for k, v in good.items() if k != "Bytes"}),
+                     (12, dict(good, **{"Device Type": 999})), (13, dict(good, **{"Device Id": 9e18})),
+                     (None, good)):
+        event = {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1,
+                 "args": args}
+        if ts is not None:
+            event["ts"] = ts
+        mem["traceEvents"].append(event)
+    write(out, "bad_memory.json", mem)
     # An op whose name holds a NUL (the store once cut it there).
     nul = model_trace()
     nul["traceEvents"].append(op("aten::evil\u0000hidden", 40, 5, [[4]], 3))
